@@ -1,0 +1,238 @@
+"""Stage 2: every derived number, computed from the data and nowhere else.
+
+Speed-ups, price-performance ratios, percentages and claim verdicts live here, each with the
+arithmetic that produced it, so that pages can show their working."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import fmt
+from .model import Site
+
+MINUTES = {"min": 1.0, "h": 60.0}
+
+
+def minutes(result: dict) -> float:
+    return result["value"] * MINUTES[result["unit"]]
+
+
+def speedup(site: Site, result_id: str, baseline_id: str) -> float:
+    """How many times faster `result` trained than `baseline` (baseline time / result time)."""
+    results = site.tables["results"]
+    return minutes(results[baseline_id]) / minutes(results[result_id])
+
+
+def improvement(site: Site, result_id: str, baseline_id: str) -> float:
+    """The speed-up as a percentage gain: 1.24x faster is +24%."""
+    return (speedup(site, result_id, baseline_id) - 1) * 100
+
+
+def reduction(site: Site, result_id: str, baseline_id: str) -> float:
+    """Time saved, in percent of the baseline's time: another reading of 'improvement'."""
+    results = site.tables["results"]
+    return (1 - minutes(results[result_id]) / minutes(results[baseline_id])) * 100
+
+
+def price_performance(site: Site, result_id: str, baseline_id: str,
+                      price_system: str | None = None, baseline_price_system: str | None = None
+                      ) -> float | None:
+    """(baseline time x baseline price) / (result time x result price); None without prices."""
+    results = site.tables["results"]
+    result, baseline = results[result_id], results[baseline_id]
+    price = site.first_price(price_system or result["system"])
+    base_price = site.first_price(baseline_price_system or baseline["system"])
+    if not price or not base_price:
+        return None
+    return (minutes(baseline) * base_price["amount"]) / (minutes(result) * price["amount"])
+
+
+@dataclass
+class Check:
+    claim: dict
+    value: float | None            # the recomputed figure in the claim's unit, None if unchecked
+    verdict: str                   # consistent | differs | unchecked
+    steps: dict[str, list[str]] = field(default_factory=dict)   # lang -> lines of arithmetic
+    alternative: dict | None = None  # another reading of the data that matches the figure
+
+    @property
+    def difference(self) -> float | None:
+        return None if self.value is None else self.value - self.claim["figure"]
+
+
+def _tolerance(figure: float) -> float:
+    return 0.5 * 10 ** -fmt.decimals_of(figure) + 1e-9
+
+
+def agrees(value: float, figure: float) -> bool:
+    return abs(value - figure) <= _tolerance(figure)
+
+
+def _time_text(site: Site, result_id: str, lang: str) -> str:
+    result = site.tables["results"][result_id]
+    return fmt.duration(result["value"], result["unit"], lang)
+
+
+def _steps_ratio(site, check, lang, value, unit) -> list[str]:
+    r, b = check["result"], check["baseline"]
+    line = f"{_time_text(site, b, lang)} ÷ {_time_text(site, r, lang)} = {fmt.ratio(value, lang, 3)}"
+    if unit == "percent":
+        line += f" → ({fmt.fixed(value, lang, 3)} − 1) × 100"
+    return [line]
+
+
+def _compute(site: Site, claim: dict) -> tuple[float | None, dict[str, list[str]]]:
+    check, unit = claim["check"], claim["unit"]
+    kind = check["kind"]
+    steps = {}
+    if kind == "none":
+        return None, {}
+    if kind == "time":
+        value = minutes(site.tables["results"][check["result"]]) / MINUTES.get(unit, 1.0)
+        steps = {lang: [_time_text(site, check["result"], lang)] for lang in site.languages}
+        return value, steps
+    if kind in ("speedup", "improvement"):
+        ratio = speedup(site, check["result"], check["baseline"])
+        value = ratio if kind == "speedup" else (ratio - 1) * 100
+        steps = {lang: _steps_ratio(site, check, lang, ratio, unit) for lang in site.languages}
+        return value, steps
+    if kind == "price_performance":
+        return _price_perf_steps(site, check)
+    if kind == "spec_ratio":
+        return _spec_steps(site, check)
+    price = site.first_price(check["system"])
+    return (price["amount"] if price else None), {}
+
+
+def _price_perf_steps(site: Site, check: dict):
+    value = price_performance(site, check["result"], check["baseline"], check.get("price"),
+                              check.get("baseline_price"))
+    if value is None:
+        return None, {}
+    results = site.tables["results"]
+    price = site.first_price(check.get("price") or results[check["result"]]["system"])
+    base = site.first_price(check.get("baseline_price") or results[check["baseline"]]["system"])
+    steps = {}
+    for lang in site.languages:
+        steps[lang] = [f"({_time_text(site, check['baseline'], lang)} × {fmt.usd(base['amount'], lang)})"
+                       f" ÷ ({_time_text(site, check['result'], lang)} × {fmt.usd(price['amount'], lang)})"
+                       f" = {fmt.ratio(value, lang, 3)}"]
+    return value, steps
+
+
+def _spec_steps(site: Site, check: dict):
+    mine, theirs = site.spec(check["system"], check["spec"]), site.spec(check["baseline"], check["spec"])
+    if not mine or not theirs:
+        return None, {}
+    value = mine["value"] / theirs["value"]
+    steps = {lang: [f"{fmt.quantity(mine['value'], mine['unit'], lang)} ÷ "
+                    f"{fmt.quantity(theirs['value'], theirs['unit'], lang)} = {fmt.ratio(value, lang, 3)}"]
+             for lang in site.languages}
+    return value, steps
+
+
+def _alternative(site: Site, claim: dict) -> dict | None:
+    """When a figure differs, look for the reading that matches it: the time reduction instead
+    of the speed-up, or the same comparison in the other division."""
+    check = claim["check"]
+    if check["kind"] == "improvement":
+        value = reduction(site, check["result"], check["baseline"])
+        if agrees(value, claim["figure"]):
+            return {"reason": "reduction", "value": value}
+    if check["kind"] in ("time", "improvement", "speedup") and "result" in check:
+        twin = _other_division(site, check["result"])
+        if twin and check["kind"] == "time":
+            value = minutes(twin) / MINUTES.get(claim["unit"], 1.0)
+            if agrees(value, claim["figure"]):
+                return {"reason": "division", "value": value, "result": twin["id"]}
+    return None
+
+
+def _other_division(site: Site, result_id: str) -> dict | None:
+    result = site.tables["results"][result_id]
+    return next((r for r in site.table("results")
+                 if r["system"] == result["system"] and r["benchmark"] == result["benchmark"]
+                 and r["round"] == result["round"] and r["division"] != result["division"]), None)
+
+
+def check_claim(site: Site, claim: dict) -> Check:
+    value, steps = _compute(site, claim)
+    if value is None:
+        return Check(claim, None, "unchecked")
+    verdict = "consistent" if agrees(value, claim["figure"]) else "differs"
+    alternative = _alternative(site, claim) if verdict == "differs" else None
+    return Check(claim, value, verdict, steps, alternative)
+
+
+def check_claims(site: Site) -> dict[str, Check]:
+    return {claim["id"]: check_claim(site, claim) for claim in site.table("claims")}
+
+
+@dataclass
+class Row:
+    """One line of a head-to-head: the same benchmark, two results, their ratios."""
+
+    benchmark: str
+    left: dict
+    right: dict
+    speedup: float                  # right time / left time: how much faster `left` is
+    price_performance: float | None
+
+
+@dataclass
+class Comparison:
+    id: str
+    left: str
+    right: str
+    kind: str                        # same-round | generations
+    rows: list[Row]
+
+
+def _row(site: Site, left: dict, right: dict) -> Row:
+    return Row(left["benchmark"], left, right, speedup(site, left["id"], right["id"]),
+               price_performance(site, left["id"], right["id"]))
+
+
+def _best(results: list[dict]) -> dict[tuple, dict]:
+    """The fastest result per (system, benchmark, round, division)."""
+    best: dict[tuple, dict] = {}
+    for r in sorted(results, key=lambda r: (r["value"], r["id"])):
+        best.setdefault((r["system"], r["benchmark"], r["round"], r["division"]), r)
+    return best
+
+
+def comparisons(site: Site) -> list[Comparison]:
+    """Every pair of systems with a shared benchmark in one round and division, and every
+    vendor's successive generations at the same size. Grouping keeps it linear in results."""
+    best = _best(site.table("results"))
+    by_slot: dict[tuple, list[dict]] = {}
+    for (system, benchmark, rnd, division), r in sorted(best.items()):
+        by_slot.setdefault((benchmark, rnd, division), []).append(r)
+    pairs: dict[tuple, list[Row]] = {}
+    for slot_results in by_slot.values():
+        for i, a in enumerate(slot_results):
+            for b in slot_results[i + 1:]:
+                left, right = sorted((a, b), key=lambda r: r["system"])
+                pairs.setdefault((left["system"], right["system"]), []).append(_row(site, left, right))
+    found = [Comparison(f"{l}-vs-{r}", l, r, "same-round", rows) for (l, r), rows in sorted(pairs.items())]
+    return found + _generations(site, best)
+
+
+def _generations(site: Site, best: dict) -> list[Comparison]:
+    """A newer generation against the older one of the same vendor and size, across rounds."""
+    latest: dict[tuple, dict] = {}
+    for (system, benchmark, rnd, division), r in sorted(best.items(), key=lambda kv: kv[0][2]):
+        latest[(system, benchmark, division)] = r
+    systems = site.tables["systems"]
+    found = []
+    for new in sorted(systems.values(), key=lambda s: s["id"]):
+        for old in sorted(systems.values(), key=lambda s: s["id"]):
+            if (old["vendor"], old["accelerator_count"]) != (new["vendor"], new["accelerator_count"]) \
+                    or old["generation"] >= new["generation"]:
+                continue
+            rows = [_row(site, r, latest[(old["id"], bench, division)])
+                    for (sys_id, bench, division), r in sorted(latest.items())
+                    if sys_id == new["id"] and (old["id"], bench, division) in latest]
+            if rows:
+                found.append(Comparison(f"{new['id']}-vs-{old['id']}", new["id"], old["id"],
+                                        "generations", rows))
+    return found

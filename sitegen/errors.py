@@ -1,0 +1,60 @@
+"""One error type for everything an editor can get wrong, and a collector for a whole run."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    line: int | None
+    message: str
+    warning: bool = False
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        kind = "warning: " if self.warning else ""
+        return f"{where}: {kind}{self.message}"
+
+
+class ContentError(Exception):
+    """Raised once, at the end of a stage, with every problem found in it."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(problems, key=lambda p: (p.path, p.line or 0, p.message))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class Problems:
+    """Collects problems so that one run reports all of them, not just the first."""
+
+    root: Path
+    items: list[Problem] = field(default_factory=list)
+
+    def rel(self, path: Path | str) -> str:
+        path = Path(path)
+        try:
+            return path.resolve().relative_to(self.root.resolve().parent).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def add(self, path: Path | str, line: int | None, message: str, warning: bool = False) -> None:
+        self.items.append(Problem(self.rel(path), line, message, warning))
+
+    def warn(self, path: Path | str, line: int | None, message: str) -> None:
+        self.add(path, line, message, warning=True)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if not p.warning]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.items if p.warning]
+
+    def raise_if_any(self, strict: bool = False) -> None:
+        failing = self.items if strict else self.errors
+        if failing:
+            raise ContentError(failing)

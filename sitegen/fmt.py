@@ -1,0 +1,72 @@
+"""Numbers, money, durations and dates per language, through Babel (never setlocale)."""
+from __future__ import annotations
+
+import datetime as dt
+
+from babel.dates import format_date
+from babel.numbers import format_compact_decimal, format_currency, format_decimal
+from babel.units import format_unit
+
+LOCALES = {"en": "en_US", "zh": "zh_Hans_CN"}
+HTML_LANG = {"en": "en", "zh": "zh-Hans"}
+# Babel's long unit names are broken for Chinese; the short forms read naturally in both.
+DURATION_UNITS = {"min": "duration-minute", "h": "duration-hour"}
+
+
+def decimals_of(value: float) -> int:
+    """How many decimals a figure was written with (24 -> 0, 5.67 -> 2)."""
+    text = repr(float(value)).rstrip("0").rstrip(".")
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def number(value: float, lang: str, digits: int = 2) -> str:
+    pattern = "#,##0." + "#" * digits if digits else "#,##0"
+    return format_decimal(round(value, digits), format=pattern, locale=LOCALES[lang])
+
+
+def fixed(value: float, lang: str, digits: int) -> str:
+    pattern = "#,##0." + "0" * digits if digits else "#,##0"
+    return format_decimal(round(value, digits), format=pattern, locale=LOCALES[lang])
+
+
+def duration(value: float, unit: str, lang: str, digits: int = 2) -> str:
+    rounded = round(value, digits)
+    return format_unit(rounded, DURATION_UNITS[unit], length="short", locale=LOCALES[lang],
+                       format="#,##0." + "#" * digits if digits else "#,##0")
+
+
+def usd(amount: float, lang: str) -> str:
+    """$149,000 in English; 14.9万美元 in Chinese, the way Chinese prices are read."""
+    if lang == "zh" and amount >= 10000:
+        compact = format_compact_decimal(amount, locale=LOCALES[lang], fraction_digits=2)
+        return f"{compact}美元"
+    return format_currency(amount, "USD", locale=LOCALES[lang], format="¤#,##0",
+                           currency_digits=False)
+
+
+def ratio(value: float, lang: str, digits: int = 2) -> str:
+    return f"{fixed(value, lang, digits)}×"
+
+
+def percent(value: float, lang: str, digits: int = 1) -> str:
+    """`value` is already in percent (24.1 -> 24.1%)."""
+    return f"{number(value, lang, digits)}%"
+
+
+def date(value: dt.date, lang: str) -> str:
+    return format_date(value, format="long", locale=LOCALES[lang])
+
+
+def quantity(value: float, unit: str, lang: str, digits: int = 2) -> str:
+    """Any figure with one of the data units, as the reader expects it."""
+    if unit in DURATION_UNITS:
+        return duration(value, unit, lang, digits)
+    if unit == "usd":
+        return usd(value, lang)
+    if unit == "x":
+        return ratio(value, lang, digits)
+    if unit == "percent":
+        return percent(value, lang, digits)
+    suffix = {"ghz": " GHz", "pflops": " PFLOPS", "mb": " MB", "gb": " GB", "u": "U",
+              "count": ""}.get(unit.lower(), f" {unit}")
+    return number(value, lang, digits) + suffix

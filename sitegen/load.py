@@ -1,0 +1,230 @@
+"""Stage 1: read and validate everything under content/. Nothing is written here.
+
+Every problem of a run is collected and raised together as one `ContentError`."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import schema
+from .errors import Problems
+from .model import Report, Site, SourceFile
+from .readers import LINE, TABLE_READERS, read_markdown, read_yaml
+
+REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
+SHORTCODE_REFS = {"result": "results", "claim": "claims", "check": "claims", "system": "systems",
+                  "benchmark": "benchmarks", "source": "sources", "price": "systems",
+                  "count": "systems"}
+
+
+def load_site(content: Path, strict: bool = False) -> Site:
+    problems = Problems(content)
+    config = _load_config(content, problems)
+    strings = _load_strings(content, config, problems)
+    tables = {name: _load_table(content, name, fields, problems)
+              for name, fields in schema.TABLES.items() if fields}
+    site = Site(content, config, strings, tables)
+    _check_references(site, problems)
+    _check_claim_checks(site, problems)
+    site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
+    site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
+    _check_report_refs(site, problems)
+    problems.raise_if_any(strict)
+    site.warnings = problems.warnings
+    return site
+
+
+def _load_config(content: Path, problems: Problems) -> dict:
+    path = content / "site.yaml"
+    if not path.exists():
+        problems.add(path, None, "missing site configuration: create content/site.yaml")
+        return {"languages": list(schema.LANGS), "default_language": "en"}
+    raw = read_yaml(path, problems)
+    if not isinstance(raw, dict):
+        if raw is not None:
+            problems.add(path, 1, "site.yaml must be a mapping of 'field: value' lines")
+        return {"languages": list(schema.LANGS), "default_language": "en"}
+    config, errors = schema.parse_record(raw, schema.SITE)
+    for message in errors:
+        problems.add(path, raw.get(LINE), message)
+    config.setdefault("languages", list(schema.LANGS))
+    config.setdefault("default_language", "en")
+    return config
+
+
+def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, dict[str, str]]:
+    strings: dict[str, dict[str, str]] = {}
+    for lang in config["languages"]:
+        path = content / "i18n" / f"{lang}.yaml"
+        raw = read_yaml(path, problems) if path.exists() else None
+        if not path.exists():
+            problems.add(path, None, f"missing interface strings for '{lang}': create this file")
+        raw = raw if isinstance(raw, dict) else {}
+        strings[lang] = {k: str(v) for k, v in raw.items() if k != LINE and v is not None}
+    every = set().union(*(s.keys() for s in strings.values())) if strings else set()
+    for lang, table in strings.items():
+        for key in sorted(every - table.keys()):
+            problems.add(content / "i18n" / f"{lang}.yaml", None,
+                         f"missing interface string '{key}' (the other language has it)")
+    return strings
+
+
+def _key_lines(path: Path) -> dict[str, int]:
+    found = {}
+    for number, line in enumerate(path.read_text("utf-8", errors="replace").splitlines(), 1):
+        match = re.match(r"^([\w.-]+):", line)
+        if match:
+            found[match.group(1)] = number
+    return found
+
+
+def _table_path(content: Path, name: str) -> Path | None:
+    for suffix in TABLE_READERS:
+        path = content / "data" / f"{name}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> dict[str, dict]:
+    path = _table_path(content, name)
+    if path is None:
+        problems.add(content / "data" / f"{name}.yaml", None, f"missing data table '{name}'")
+        return {}
+    rows = TABLE_READERS[path.suffix](path, problems)
+    if rows is None:
+        return {}
+    if not isinstance(rows, list):
+        problems.add(path, 1, "a data table must be a YAML list of records ('- id: ...')")
+        return {}
+    return _parse_rows(path, rows, fields, problems)
+
+
+def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dict[str, dict]:
+    records: dict[str, dict] = {}
+    for row in rows:
+        if not isinstance(row, dict):
+            problems.add(path, None, f"expected a record, got {row!r}")
+            continue
+        line = row.get(LINE)
+        record, errors = schema.parse_record(row, fields)
+        for message in errors:
+            label = f"record '{row['id']}': " if isinstance(row.get("id"), str) else ""
+            problems.add(path, line, label + message)
+        if errors or "id" not in record:
+            continue
+        if record["id"] in records:
+            first = records[record["id"]][LINE]
+            problems.add(path, line, f"duplicate id '{record['id']}' (first used on line {first})")
+            continue
+        record[LINE] = line
+        record["_file"] = problems.rel(path)
+        records[record["id"]] = record
+    return records
+
+
+def _walk_refs(value, fields):
+    """Yield (table, id) for every reference field, nested records included."""
+    for name, (_, parser) in fields.items():
+        item = value.get(name)
+        table = getattr(parser, "ref_table", None)
+        if table and isinstance(item, str):
+            yield table, item
+        elif isinstance(item, list):
+            for element in item:
+                if isinstance(element, dict):
+                    yield from _walk_refs(element, _nested_fields(name))
+
+
+def _nested_fields(name: str) -> dict:
+    return {"specs": schema.SPEC, "prices": schema.PRICE}.get(name, {})
+
+
+def _check_references(site: Site, problems: Problems) -> None:
+    for name, fields in schema.TABLES.items():
+        for record in site.table(name) if fields else []:
+            refs = list(_walk_refs(record, fields))
+            if name == "claims":
+                refs += list(_walk_refs(record["check"], schema.CHECK))
+            for table, ident in refs:
+                if ident not in site.tables.get(table, {}):
+                    problems.add(record["_file"], record[LINE],
+                                 f"record '{record['id']}': unknown {table[:-1]} '{ident}'")
+
+
+def _check_claim_checks(site: Site, problems: Problems) -> None:
+    needs = {"time": ("result",), "speedup": ("result", "baseline"),
+             "improvement": ("result", "baseline"), "price_performance": ("result", "baseline"),
+             "spec_ratio": ("system", "baseline", "spec"), "price": ("system",), "none": ("reason",)}
+    for claim in site.table("claims"):
+        check = claim["check"]
+        for field in needs[check["kind"]]:
+            if field not in check:
+                problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': check of kind "
+                             f"'{check['kind']}' needs '{field}'")
+        baseline_table = "systems" if check["kind"] == "spec_ratio" else "results"
+        if "baseline" in check and check["baseline"] not in site.tables[baseline_table]:
+            problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': unknown "
+                         f"{baseline_table[:-1]} '{check['baseline']}'")
+
+
+def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) -> list[Report]:
+    """Reports (and plain pages): one file per language, paired by slug."""
+    found: dict[str, dict[str, Report]] = {}
+    for path in sorted(folder.glob("*")) if folder.is_dir() else []:
+        report = _load_report(path, config, fields, problems)
+        if report:
+            found.setdefault(report.slug, {})[report.lang] = report
+    reports = []
+    for slug, by_lang in sorted(found.items()):
+        reports += by_lang.values()
+        reports += _pending_twins(slug, by_lang, config, problems)
+    return reports
+
+
+def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> Report | None:
+    match = REPORT_NAME.match(path.name)
+    if not match or match.group("lang") not in config["languages"]:
+        problems.add(path, None, "a report file is named <slug>.<lang>.md with a lowercase slug "
+                     f"and a language among {', '.join(config['languages'])}")
+        return None
+    read = read_markdown(path, problems)
+    if read is None:
+        return None
+    front, body, body_line = read
+    meta, errors = schema.parse_record(front, fields)
+    lines = _key_lines(path)
+    for message in errors:
+        field = re.search(r"field '(\w+)'", message)
+        problems.add(path, lines.get(field.group(1), 2) if field else 2, message)
+    if errors:
+        return None
+    meta["_lines"] = lines
+    source = SourceFile(path, problems.rel(path), match.group("slug"), match.group("lang"))
+    return Report(source.slug, source.lang, meta, body, body_line, source)
+
+
+def _pending_twins(slug, by_lang, config, problems) -> list[Report]:
+    """A missing language is an error unless the written one marks it as pending."""
+    twins = []
+    for lang in config["languages"]:
+        if lang in by_lang:
+            continue
+        written = next(iter(by_lang.values()))
+        if lang in (written.meta.get("pending") or []):
+            twins.append(Report(slug, lang, dict(written.meta), "", 0, None, pending=True))
+        else:
+            problems.add(written.source.path, None, f"report '{slug}' has no {lang} version: "
+                         f"write {slug}.{lang}.md, or add 'pending: [{lang}]' to the front matter")
+    return twins
+
+
+def _check_report_refs(site: Site, problems: Problems) -> None:
+    for report in site.reports + site.pages:
+        if report.pending:
+            continue
+        for field in ("sources", "systems", "benchmarks", "claims"):
+            for ident in report.meta.get(field) or []:
+                if ident not in site.tables.get(field, {}):
+                    problems.add(report.source.path, report.meta["_lines"].get(field, 2),
+                                 f"front matter '{field}': unknown {field[:-1]} '{ident}'")

@@ -1,0 +1,168 @@
+"""One function per page kind. Each returns {output path: bytes} for one language."""
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from . import blocks, derive, fmt, urls
+from .markup import Page, new_markdown, render_body
+from .model import Report, Site
+from .render import Strings, Theme, base_context, render_template
+
+
+def _page(theme: Theme, site: Site, lang: str, t: Strings, path: str, template: str,
+          title: str, crumbs: list[tuple[str, str]] = (), **extra) -> dict[str, bytes]:
+    context = base_context(site, lang, path, t, title)
+    context["breadcrumbs"] = [(t("nav.home"), urls.home(lang)), *crumbs]
+    context.update(extra)
+    return {path: render_template(theme, template, context)}
+
+
+def block_renderer(site: Site, t: Strings):
+    def render(kind, params, page: Page, line: int) -> str:
+        if kind != "results":
+            return page.fail(line, f"unknown block '{kind}'")
+        rows = blocks.select_results(site, params, page, line)
+        if rows is None:
+            return ""
+        return blocks.results_table(site, rows, page, t, params.get("caption", ""))
+    return render
+
+
+def body_html(site: Site, report: Report, path: str, checks: dict, t: Strings, md,
+              problems: list) -> tuple[Markup, list]:
+    page = Page(site, report.lang, path, checks, report.source.rel, report.body_line)
+    html, toc = render_body(md, report.body, page, block_renderer(site, t))
+    problems.extend(page.problems)
+    return Markup(html), toc
+
+
+def report_page(theme, site, lang, t, report: Report, checks, md, problems):
+    path = urls.report(lang, report.slug)
+    html, toc = (Markup(""), []) if report.pending else body_html(
+        site, report, path, checks, t, md, problems)
+    crumbs = [(t("nav.reports"), urls.reports(lang))]
+    return _page(theme, site, lang, t, path, "report.html", report.title, crumbs,
+                 report=report, body=html, toc=toc,
+                 claims=[checks[c] for c in report.meta.get("claims") or []],
+                 sources=[site.get("sources", s) for s in report.meta.get("sources") or []])
+
+
+def plain_page(theme, site, lang, t, report: Report, checks, md, problems):
+    path = f"{lang}/{report.slug}.html"
+    html, toc = (Markup(""), []) if report.pending else body_html(
+        site, report, path, checks, t, md, problems)
+    return _page(theme, site, lang, t, path, "page.html", report.title, [],
+                 report=report, body=html, toc=toc)
+
+
+def home_page(theme, site, lang, t, checks):
+    verdicts = {v: sum(1 for c in checks.values() if c.verdict == v)
+                for v in ("consistent", "differs", "unchecked")}
+    reports = site.reports_in(lang)
+    featured = [r for r in reports if r.meta.get("featured")] or reports[:3]
+    context = dict(reports=reports[:5], featured=featured, verdicts=verdicts,
+                   tagline=site.config["tagline"][lang])
+    return _page(theme, site, lang, t, urls.home(lang), "home.html",
+                 site.config["title"][lang], **context)
+
+
+def reports_index(theme, site, lang, t):
+    return _page(theme, site, lang, t, urls.reports(lang), "reports.html", t("nav.reports"),
+                 [(t("nav.reports"), urls.reports(lang))], reports=site.reports_in(lang))
+
+
+def systems_index(theme, site, lang, t):
+    systems = sorted(site.table("systems"), key=lambda s: (s["vendor"], s["family"],
+                                                            s["accelerator_count"], s["id"]))
+    return _page(theme, site, lang, t, urls.systems(lang), "systems.html", t("nav.systems"),
+                 [(t("nav.systems"), urls.systems(lang))], systems=systems)
+
+
+def system_page(theme, site, lang, t, system: dict, checks, comparisons):
+    results = sorted(site.results_for(system=system["id"]),
+                     key=lambda r: (r["benchmark"], r["round"], r["division"], r["id"]))
+    claims = [c for c in checks.values() if system["id"] in _claim_systems(site, c.claim)]
+    path = urls.system(lang, system["id"])
+    return _page(theme, site, lang, t, path, "system.html", system["name"][lang],
+                 [(t("nav.systems"), urls.systems(lang))], system=system, results=results,
+                 claims=claims, reports=site.reports_citing("systems", system["id"], lang),
+                 comparisons=[c for c in comparisons if system["id"] in (c.left, c.right)])
+
+
+def _claim_systems(site: Site, claim: dict) -> set[str]:
+    check, found = claim["check"], set()
+    for key in ("result", "baseline"):
+        result = site.tables["results"].get(check.get(key, ""))
+        if result:
+            found.add(result["system"])
+    found.update(check.get(k) for k in ("system", "price", "baseline_price") if check.get(k))
+    if check["kind"] == "spec_ratio":
+        found.add(check["baseline"])
+    return found
+
+
+def benchmarks_index(theme, site, lang, t):
+    return _page(theme, site, lang, t, urls.benchmarks(lang), "benchmarks.html",
+                 t("nav.benchmarks"), [(t("nav.benchmarks"), urls.benchmarks(lang))],
+                 benchmarks=sorted(site.table("benchmarks"), key=lambda b: b["id"]))
+
+
+def benchmark_page(theme, site, lang, t, benchmark: dict):
+    results = site.results_for(benchmark=benchmark["id"])
+    groups = {}
+    for r in sorted(results, key=lambda r: (r["round"], r["division"], r["value"], r["id"])):
+        groups.setdefault((r["round"], r["division"]), []).append(r)
+    return _page(theme, site, lang, t, urls.benchmark(lang, benchmark["id"]), "benchmark.html",
+                 benchmark["name"][lang], [(t("nav.benchmarks"), urls.benchmarks(lang))],
+                 benchmark=benchmark, groups=groups,
+                 reports=site.reports_citing("benchmarks", benchmark["id"], lang))
+
+
+def claims_page(theme, site, lang, t, checks):
+    ordered = sorted(checks.values(), key=lambda c: (c.claim["source"], c.claim["id"]))
+    cited_by = {c.claim["id"]: site.reports_citing("claims", c.claim["id"], lang) for c in ordered}
+    return _page(theme, site, lang, t, urls.claims(lang), "claims.html", t("nav.claims"),
+                 [(t("nav.claims"), urls.claims(lang))], checks=ordered, cited_by=cited_by)
+
+
+def sources_page(theme, site, lang, t):
+    ordered = sorted(site.table("sources"), key=lambda s: (s["kind"], str(s.get("date")), s["id"]))
+    return _page(theme, site, lang, t, urls.sources(lang), "sources.html", t("nav.sources"),
+                 [(t("nav.sources"), urls.sources(lang))], sources=ordered)
+
+
+def glossary_page(theme, site, lang, t):
+    terms = sorted(site.table("glossary"), key=lambda g: g["term"][lang].lower())
+    return _page(theme, site, lang, t, urls.glossary(lang), "glossary.html", t("nav.glossary"),
+                 [(t("nav.glossary"), urls.glossary(lang))], terms=terms)
+
+
+def not_found_page(theme, site, lang, t):
+    return _page(theme, site, lang, t, f"{lang}/404.html", "404.html", t("404.title"))
+
+
+def chooser_page(theme, site):
+    """The root index.html: pick a language, no JavaScript needed."""
+    choices = [(lang, fmt.HTML_LANG[lang], site.config["title"][lang], site.config["tagline"][lang],
+                urls.home(lang)) for lang in site.languages]
+    default = site.config["default_language"]
+    context = {"choices": choices, "html_lang": fmt.HTML_LANG[default],
+               "title": site.config["title"][default], "path": "index.html",
+               "link": lambda target: urls.relative("index.html", target),
+               "asset": lambda name: urls.asset(name), "base_url": site.config.get("base_url")}
+    return {"index.html": render_template(theme, "chooser.html", context)}
+
+
+def comparisons_index(theme, site, lang, t, comparisons):
+    return _page(theme, site, lang, t, urls.comparisons(lang), "comparisons.html",
+                 t("nav.compare"), [(t("nav.compare"), urls.comparisons(lang))],
+                 comparisons=comparisons)
+
+
+def comparison_page(theme, site, lang, t, comparison):
+    left, right = site.get("systems", comparison.left), site.get("systems", comparison.right)
+    title = t("compare.title", left=left["name"][lang], right=right["name"][lang])
+    return _page(theme, site, lang, t, urls.comparison(lang, comparison.id), "comparison.html",
+                 title, [(t("nav.compare"), urls.comparisons(lang))], comparison=comparison,
+                 left=left, right=right, minutes=derive.minutes,
+                 left_price=site.first_price(left["id"]), right_price=site.first_price(right["id"]))

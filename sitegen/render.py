@@ -1,0 +1,97 @@
+"""Stage 3: turn the model into files. Returns {output path: bytes}; writes nothing.
+
+One jinja2 environment per build; each page kind is one function in `pages.py`."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from . import fmt, urls
+from .errors import ContentError, Problem
+from .model import Site
+
+STATIC_TEXT = {".css", ".js", ".svg", ".txt", ".json"}
+
+
+@dataclass
+class Theme:
+    env: jinja2.Environment
+    folder: Path
+
+
+def load_theme(templates: Path) -> Theme:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)),
+                             autoescape=jinja2.select_autoescape(["html", "xml"]),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True)
+    return Theme(env, templates)
+
+
+class Strings:
+    """Interface strings of one language; a missing key is a content error, not a blank."""
+
+    def __init__(self, site: Site, lang: str):
+        self.table = site.strings.get(lang, {})
+        self.file = f"{site.root.name}/i18n/{lang}.yaml"
+        self.missing: set[str] = set()
+
+    def __call__(self, key: str, **values) -> str:
+        if key not in self.table:
+            self.missing.add(key)
+            return key
+        text = self.table[key]
+        return text.format(**values) if values else text
+
+
+def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> dict:
+    """What every page template gets: language, links to its twins, navigation."""
+    link = lambda target: urls.relative(path, target)  # noqa: E731 - one-line closure
+    base_url = site.config.get("base_url")
+    return {
+        "lang": lang, "html_lang": fmt.HTML_LANG[lang], "path": path, "t": t, "link": link,
+        "title": title, "site": site, "site_title": site.config["title"][lang],
+        "asset": lambda name: link(urls.asset(name)), "urls": urls, "fmt": fmt,
+        "twins": [(other, fmt.HTML_LANG[other], link(urls.twin(path, other)))
+                  for other in site.other_languages(lang)],
+        "alternates": [(fmt.HTML_LANG[code], link(urls.twin(path, code))) for code in site.languages],
+        "canonical": (base_url.rstrip("/") + "/" + path) if base_url else None,
+        "base_url": base_url, "nav": _nav(lang), "breadcrumbs": [], "has_charts": False,
+        "head_extra": Markup(""),
+    }
+
+
+def _nav(lang: str) -> list[tuple[str, str]]:
+    return [("nav.home", urls.home(lang)), ("nav.reports", urls.reports(lang)),
+            ("nav.systems", urls.systems(lang)), ("nav.benchmarks", urls.benchmarks(lang)),
+            ("nav.compare", urls.comparisons(lang)), ("nav.claims", urls.claims(lang)),
+            ("nav.sources", urls.sources(lang)), ("nav.methodology", urls.methodology(lang)),
+            ("nav.glossary", urls.glossary(lang))]
+
+
+def render_template(theme: Theme, name: str, context: dict) -> bytes:
+    return theme.env.get_template(name).render(**context).encode("utf-8")
+
+
+def static_files(theme: Theme) -> dict[str, bytes]:
+    """templates/static/* copied to output/assets/, byte for byte."""
+    folder = theme.folder / "static"
+    files = {}
+    for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
+        if path.is_file():
+            files[urls.asset(path.relative_to(folder).as_posix())] = path.read_bytes()
+    return files
+
+
+def missing_strings(all_strings: list[Strings]) -> None:
+    problems = [Problem(s.file, None, f"missing interface string '{key}': add it to this file")
+                for s in all_strings for key in sorted(s.missing)]
+    if problems:
+        raise ContentError(problems)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:12]

@@ -1,0 +1,225 @@
+"""What each data table and front matter must hold: one parser per field kind.
+
+A parser takes a raw value and returns the clean value or raises `Invalid` with a message
+an editor can act on. References between tables are checked later, in `load.py`."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+LANGS = ("en", "zh")
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+class Invalid(ValueError):
+    pass
+
+
+def ident(value):
+    if not isinstance(value, str) or not ID_RE.match(value):
+        raise Invalid(f"{value!r} is not an id (lowercase letters, digits, '.', '-', '_')")
+    return value
+
+
+def text(value):
+    if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
+        raise Invalid(f"expected text, got {type(value).__name__}")
+    return str(value).strip()
+
+
+def ltext(value):
+    """Localised text: a mapping with one entry per language."""
+    if not isinstance(value, dict):
+        raise Invalid(f"expected a mapping with {' and '.join(LANGS)} text")
+    missing = [lang for lang in LANGS if lang not in value or value[lang] in (None, "")]
+    if missing:
+        raise Invalid(f"missing the {', '.join(missing)} text")
+    return {lang: text(value[lang]) for lang in LANGS}
+
+
+def date(value):
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise Invalid(f"{value!r} is not a date (write YYYY-MM-DD)") from None
+
+
+def number(value):
+    if isinstance(value, bool):
+        raise Invalid(f"{value!r} is not a number")
+    try:
+        result = float(value)
+    except (TypeError, ValueError):
+        raise Invalid(f"{value!r} is not a number") from None
+    if result != result or result in (float("inf"), float("-inf")):
+        raise Invalid(f"{value!r} is not a finite number")
+    return int(result) if isinstance(value, int) else result
+
+
+def positive(value):
+    result = number(value)
+    if result <= 0:
+        raise Invalid(f"{value!r} must be greater than zero")
+    return result
+
+
+def count(value):
+    result = positive(value)
+    if result != int(result):
+        raise Invalid(f"{value!r} must be a whole number")
+    return int(result)
+
+
+def boolean(value):
+    if isinstance(value, bool):
+        return value
+    if str(value).lower() in ("true", "yes"):
+        return True
+    if str(value).lower() in ("false", "no"):
+        return False
+    raise Invalid(f"{value!r} is not true or false")
+
+
+def one_of(*choices):
+    def parse(value):
+        if value not in choices:
+            raise Invalid(f"{value!r} is not one of: {', '.join(choices)}")
+        return value
+    return parse
+
+
+def list_of(item):
+    def parse(value):
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(";") if v.strip()]  # CSV cells: a;b;c
+        if not isinstance(value, list):
+            raise Invalid("expected a list")
+        return [item(v) for v in value]
+    return parse
+
+
+def mapping(fields):
+    """A nested record, checked with the same field table as a top-level one."""
+    def parse(value):
+        if not isinstance(value, dict):
+            raise Invalid("expected a mapping")
+        clean, errors = parse_record(value, fields)
+        if errors:
+            raise Invalid("; ".join(errors))
+        return clean
+    return parse
+
+
+def url(value):
+    value = text(value)
+    if not re.match(r"^https?://[^\s/]+", value):
+        raise Invalid(f"{value!r} is not an http(s) URL")
+    return value
+
+
+def ref(table):
+    """An id that must exist in `table`; the check itself runs once every table is read."""
+    def parse(value):
+        return ident(value)
+    parse.ref_table = table
+    return parse
+
+
+def req(parser):
+    return (True, parser)
+
+
+def opt(parser):
+    return (False, parser)
+
+
+def parse_record(raw: dict, fields: dict) -> tuple[dict, list[str]]:
+    """Clean a record by its field table; return (record, error messages)."""
+    clean, errors = {}, []
+    for name, (required, parser) in fields.items():
+        value = raw.get(name)
+        if value is None or value == "":
+            if required:
+                errors.append(f"missing required field '{name}'")
+            clean[name] = None  # every record has every field, so templates need no guards
+            continue
+        try:
+            clean[name] = parser(value)
+        except Invalid as exc:
+            errors.append(f"field '{name}': {exc}")
+    unknown = sorted(k for k in raw if k not in fields and k != "__line__")
+    if unknown:
+        errors.append(f"unknown field '{unknown[0]}' (known: {', '.join(fields)})")
+    return clean, errors
+
+
+UNITS = ("min", "h", "x", "percent", "usd", "ghz", "pflops", "mb", "gb", "u", "count")
+CHECK_KINDS = ("time", "speedup", "improvement", "price_performance", "spec_ratio", "price", "none")
+
+SPEC = {"name": req(ident), "value": req(positive), "unit": req(text), "source": req(ref("sources"))}
+PRICE = {"amount": req(positive), "currency": req(one_of("USD")),
+         "basis": req(one_of("list", "estimate")), "date": opt(date),
+         "source": req(ref("sources")), "note": opt(ltext)}
+HOST = {"model": req(text), "count": req(count)}
+CHECK = {"kind": req(one_of(*CHECK_KINDS)), "result": opt(ref("results")),
+         "baseline": opt(ident), "system": opt(ref("systems")), "spec": opt(ident),
+         "price": opt(ref("systems")), "baseline_price": opt(ref("systems")),
+         "reason": opt(ltext)}
+
+TABLES = {
+    "sources": {
+        "id": req(ident), "kind": req(one_of("article", "official", "datasheet", "press")),
+        "title": req(text), "publisher": req(text), "author": opt(text), "date": opt(date),
+        "language": req(one_of("en", "zh-Hans", "zh-Hant")), "url": opt(url),
+        "takes": req(ltext),
+    },
+    "vendors": {"id": req(ident), "name": req(ltext), "color": req(text)},
+    "systems": {
+        "id": req(ident), "vendor": req(ref("vendors")), "name": req(ltext), "family": req(ident),
+        "generation": req(count), "accelerator": req(text), "accelerator_count": req(count),
+        "host_cpu": opt(mapping(HOST)), "form_factor": opt(text), "description": req(ltext),
+        "specs": opt(list_of(mapping(SPEC))), "prices": opt(list_of(mapping(PRICE))),
+    },
+    "benchmarks": {
+        "id": req(ident), "name": req(ltext), "task": req(ltext), "dataset": req(text),
+        "quality_target": req(ltext), "metric": req(one_of("time_to_train")),
+        "unit": req(one_of("min", "h")), "lower_is_better": req(boolean),
+    },
+    "results": {
+        "id": req(ident), "round": req(text), "division": req(one_of("closed", "open")),
+        "category": req(one_of("available", "preview", "research")),
+        "system": req(ref("systems")), "benchmark": req(ref("benchmarks")),
+        "value": req(positive), "unit": req(one_of("min", "h")), "framework": req(text),
+        "submission_id": opt(text), "source": req(ref("sources")),
+        "accelerator_model": opt(text), "accelerator_count": opt(count),
+        "host_cpu": opt(mapping(HOST)), "submitter": opt(text), "system_folder": opt(text),
+        "runs": opt(list_of(positive)), "runs_failed": opt(number), "note": opt(ltext),
+    },
+    "claims": {
+        "id": req(ident), "source": req(ref("sources")), "figure": req(number),
+        "unit": req(one_of(*UNITS)), "stated_as": req(text), "statement": req(ltext),
+        "measures": req(ltext), "audited": req(boolean), "check": req(mapping(CHECK)),
+        "note": opt(ltext),
+    },
+    "glossary": {"id": req(ident), "term": req(ltext), "definition": req(ltext)},
+    "mlperf_systems": None,  # read by the importer only
+}
+
+SITE = {
+    "title": req(ltext), "tagline": req(ltext), "languages": req(list_of(one_of(*LANGS))),
+    "default_language": req(one_of(*LANGS)), "base_url": opt(url), "date": opt(date),
+    "description": opt(ltext),
+}
+
+FRONT_MATTER = {
+    "title": req(text), "date": req(date), "summary": req(text),
+    "sources": req(list_of(ref("sources"))), "systems": opt(list_of(ref("systems"))),
+    "benchmarks": opt(list_of(ref("benchmarks"))), "claims": opt(list_of(ref("claims"))),
+    "updated": opt(date), "pending": opt(list_of(one_of(*LANGS))), "featured": opt(boolean),
+    "tags": opt(list_of(text)),
+}
+
+PAGE_FRONT_MATTER = {"title": req(text), "summary": req(text), "sources": opt(list_of(ref("sources"))),
+                     "pending": opt(list_of(one_of(*LANGS)))}

@@ -1,0 +1,81 @@
+"""Where each page lives in output/, and relative links between pages.
+
+Every link names a file (never a folder) and is relative, so the same output works from disk,
+at a host's root and under any sub-path."""
+from __future__ import annotations
+
+import posixpath
+
+ASSETS = "assets"
+
+
+def home(lang: str) -> str:
+    return f"{lang}/index.html"
+
+
+def report(lang: str, slug: str) -> str:
+    return f"{lang}/reports/{slug}.html"
+
+
+def reports(lang: str) -> str:
+    return f"{lang}/reports/index.html"
+
+
+def system(lang: str, ident: str) -> str:
+    return f"{lang}/systems/{ident}.html"
+
+
+def systems(lang: str) -> str:
+    return f"{lang}/systems/index.html"
+
+
+def benchmark(lang: str, ident: str) -> str:
+    return f"{lang}/benchmarks/{ident}.html"
+
+
+def benchmarks(lang: str) -> str:
+    return f"{lang}/benchmarks/index.html"
+
+
+def comparison(lang: str, ident: str) -> str:
+    return f"{lang}/compare/{ident}.html"
+
+
+def comparisons(lang: str) -> str:
+    return f"{lang}/compare/index.html"
+
+
+def claims(lang: str) -> str:
+    return f"{lang}/claims/index.html"
+
+
+def sources(lang: str) -> str:
+    return f"{lang}/sources/index.html"
+
+
+def methodology(lang: str) -> str:
+    return f"{lang}/methodology.html"
+
+
+def glossary(lang: str) -> str:
+    return f"{lang}/glossary.html"
+
+
+def asset(name: str) -> str:
+    return f"{ASSETS}/{name}"
+
+
+def twin(path: str, lang: str) -> str:
+    """The same page in another language: pages of every language share one layout."""
+    return f"{lang}/{path.split('/', 1)[1]}"
+
+
+def relative(from_page: str, to: str) -> str:
+    """Link from one output file to another (to may carry a #fragment)."""
+    target, _, fragment = to.partition("#")
+    link = posixpath.relpath(target, posixpath.dirname(from_page) or ".")
+    return f"{link}#{fragment}" if fragment else link
+
+
+def anchor(kind: str, ident: str) -> str:
+    return f"{kind}-{ident}"

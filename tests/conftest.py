@@ -1,0 +1,35 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from project import write_project  # noqa: E402
+from sitegen.pipeline import build  # noqa: E402
+
+TEMPLATES = ROOT / "templates"
+
+
+@pytest.fixture
+def project(tmp_path):
+    return write_project(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def shipped_site(tmp_path_factory):
+    """The shipped content, built once per test session."""
+    out = tmp_path_factory.mktemp("shipped") / "output"
+    build(ROOT / "content", TEMPLATES, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tiny")
+    content = write_project(folder)
+    out = folder / "output"
+    build(content, TEMPLATES, out)
+    return out

@@ -1,0 +1,177 @@
+"""A tiny two-language content project, written into a folder for tests to build or break."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SITE = """\
+title: {en: Test Ledger, zh: 测试账本}
+tagline: {en: A tiny test site., zh: 一个很小的测试站点。}
+languages: [en, zh]
+default_language: en
+"""
+
+SOURCES = """\
+- id: s-article
+  kind: article
+  title: A test article
+  publisher: Test Weekly
+  date: 2021-06-30
+  language: en
+  url: https://example.org/article
+  takes: {en: Two figures., zh: 两个数字。}
+- id: s-official
+  kind: official
+  title: Official results
+  publisher: MLCommons
+  date: 2021-06-30
+  language: en
+  takes: {en: Result logs., zh: 成绩日志。}
+"""
+
+VENDORS = """\
+- id: acme
+  name: {en: Acme, zh: 艾克米}
+  color: "#0072B2"
+- id: zenith
+  name: {en: Zenith, zh: 天顶}
+  color: "#009E73"
+"""
+
+SYSTEMS = """\
+- id: acme-16
+  vendor: acme
+  name: {en: Acme 16, zh: Acme 16}
+  family: acme
+  generation: 1
+  accelerator: A1
+  accelerator_count: 16
+  description: {en: A small test system., zh: 一套小型测试系统。}
+  prices:
+    - {amount: 150000, currency: USD, basis: estimate, source: s-article}
+- id: zenith-8
+  vendor: zenith
+  name: {en: Zenith 8, zh: Zenith 8}
+  family: zenith
+  generation: 1
+  accelerator: Z1
+  accelerator_count: 8
+  description: {en: Another test system., zh: 另一套测试系统。}
+  prices:
+    - {amount: 300000, currency: USD, basis: estimate, source: s-article}
+"""
+
+BENCHMARKS = """\
+- id: bert
+  name: {en: BERT-Large, zh: BERT-Large}
+  task: {en: Language, zh: 语言}
+  dataset: Wikipedia
+  quality_target: {en: 0.720 accuracy, zh: 准确率 0.720}
+  metric: time_to_train
+  unit: min
+  lower_is_better: true
+"""
+
+RESULTS = """\
+- id: r-acme
+  round: v1.0
+  division: closed
+  category: available
+  system: acme-16
+  benchmark: bert
+  value: 30.0
+  unit: min
+  framework: AcmeFlow
+  source: s-official
+- id: r-zenith
+  round: v1.0
+  division: closed
+  category: available
+  system: zenith-8
+  benchmark: bert
+  value: 20.0
+  unit: min
+  framework: ZenTorch
+  source: s-official
+"""
+
+CLAIMS = """\
+- id: c-ppr
+  source: s-article
+  figure: 1.3
+  unit: x
+  stated_as: "1.3x"
+  statement: {en: Acme gives more per dollar., zh: Acme 每美元性能更高。}
+  measures: {en: Price-performance on BERT., zh: BERT 上的性价比。}
+  audited: true
+  check: {kind: price_performance, result: r-acme, baseline: r-zenith}
+"""
+
+GLOSSARY = """\
+- id: ttt
+  term: {en: Time to train, zh: 训练用时}
+  definition: {en: Minutes to reach the target., zh: 达到目标所需的分钟数。}
+"""
+
+REPORT_EN = """\
+---
+title: Acme against Zenith
+date: 2021-07-01
+summary: Acme is slower but cheaper.
+sources: [s-article, s-official]
+systems: [acme-16, zenith-8]
+benchmarks: [bert]
+claims: [c-ppr]
+---
+## Findings
+
+Acme trains BERT in [[result:r-acme]]; Zenith needs [[result:r-zenith]] [[source:s-official]].
+
+```results
+benchmark: bert
+round: v1.0
+```
+"""
+
+REPORT_ZH = """\
+---
+title: Acme 对比 Zenith
+date: 2021-07-01
+summary: Acme 更慢，但更便宜。
+sources: [s-article, s-official]
+systems: [acme-16, zenith-8]
+benchmarks: [bert]
+claims: [c-ppr]
+---
+## 主要发现
+
+Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]] [[source:s-official]]。
+"""
+
+PAGE_EN = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n## Time to train\n\nText.\n"
+PAGE_ZH = "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练用时\n\n正文。\n"
+
+FILES = {
+    "site.yaml": SITE, "data/sources.yaml": SOURCES, "data/vendors.yaml": VENDORS,
+    "data/systems.yaml": SYSTEMS, "data/benchmarks.yaml": BENCHMARKS,
+    "data/results.yaml": RESULTS, "data/claims.yaml": CLAIMS, "data/glossary.yaml": GLOSSARY,
+    "reports/acme-vs-zenith.en.md": REPORT_EN, "reports/acme-vs-zenith.zh.md": REPORT_ZH,
+    "pages/methodology.en.md": PAGE_EN, "pages/methodology.zh.md": PAGE_ZH,
+}
+
+
+def write_project(folder: Path, changes: dict[str, str | bytes | None] | None = None) -> Path:
+    """Write the tiny project into folder/content; `changes` replaces (or with None, deletes)
+    files by their path under content/. The interface strings are the shipped ones."""
+    content = folder / "content"
+    shutil.copytree(ROOT / "content" / "i18n", content / "i18n")
+    files = {**FILES, **(changes or {})}
+    for rel, text in files.items():
+        if text is None:
+            continue
+        path = content / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    return content
