@@ -67,15 +67,13 @@ def home_page(theme, site, lang, t, checks):
 
 
 def reports_index(theme, site, lang, t):
-    return _page(theme, site, lang, t, urls.reports(lang), "reports.html", t("nav.reports"),
-                 [(t("nav.reports"), urls.reports(lang))], reports=site.reports_in(lang))
+    return _page(theme, site, lang, t, urls.reports(lang), "reports.html", t("nav.reports"), [], reports=site.reports_in(lang))
 
 
 def systems_index(theme, site, lang, t):
     systems = sorted(site.table("systems"), key=lambda s: (s["vendor"], s["family"],
                                                             s["accelerator_count"], s["id"]))
-    return _page(theme, site, lang, t, urls.systems(lang), "systems.html", t("nav.systems"),
-                 [(t("nav.systems"), urls.systems(lang))], systems=systems)
+    return _page(theme, site, lang, t, urls.systems(lang), "systems.html", t("nav.systems"), [], systems=systems)
 
 
 def system_page(theme, site, lang, t, system: dict, checks, comparisons):
@@ -103,7 +101,7 @@ def _claim_systems(site: Site, claim: dict) -> set[str]:
 
 def benchmarks_index(theme, site, lang, t):
     return _page(theme, site, lang, t, urls.benchmarks(lang), "benchmarks.html",
-                 t("nav.benchmarks"), [(t("nav.benchmarks"), urls.benchmarks(lang))],
+                 t("nav.benchmarks"), [],
                  benchmarks=sorted(site.table("benchmarks"), key=lambda b: b["id"]))
 
 
@@ -121,20 +119,17 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
 def claims_page(theme, site, lang, t, checks):
     ordered = sorted(checks.values(), key=lambda c: (c.claim["source"], c.claim["id"]))
     cited_by = {c.claim["id"]: site.reports_citing("claims", c.claim["id"], lang) for c in ordered}
-    return _page(theme, site, lang, t, urls.claims(lang), "claims.html", t("nav.claims"),
-                 [(t("nav.claims"), urls.claims(lang))], checks=ordered, cited_by=cited_by)
+    return _page(theme, site, lang, t, urls.claims(lang), "claims.html", t("nav.claims"), [], checks=ordered, cited_by=cited_by)
 
 
 def sources_page(theme, site, lang, t):
     ordered = sorted(site.table("sources"), key=lambda s: (s["kind"], str(s.get("date")), s["id"]))
-    return _page(theme, site, lang, t, urls.sources(lang), "sources.html", t("nav.sources"),
-                 [(t("nav.sources"), urls.sources(lang))], sources=ordered)
+    return _page(theme, site, lang, t, urls.sources(lang), "sources.html", t("nav.sources"), [], sources=ordered)
 
 
 def glossary_page(theme, site, lang, t):
     terms = sorted(site.table("glossary"), key=lambda g: g["term"][lang].lower())
-    return _page(theme, site, lang, t, urls.glossary(lang), "glossary.html", t("nav.glossary"),
-                 [(t("nav.glossary"), urls.glossary(lang))], terms=terms)
+    return _page(theme, site, lang, t, urls.glossary(lang), "glossary.html", t("nav.glossary"), [], terms=terms)
 
 
 def not_found_page(theme, site, lang, t):
@@ -155,8 +150,7 @@ def chooser_page(theme, site):
 
 def comparisons_index(theme, site, lang, t, comparisons):
     return _page(theme, site, lang, t, urls.comparisons(lang), "comparisons.html",
-                 t("nav.compare"), [(t("nav.compare"), urls.comparisons(lang))],
-                 comparisons=comparisons)
+                 t("nav.compare"), [], comparisons=comparisons)
 
 
 def comparison_page(theme, site, lang, t, comparison):
