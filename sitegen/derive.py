@@ -138,7 +138,7 @@ def _alternative(site: Site, claim: dict) -> dict | None:
         value = reduction(site, check["result"], check["baseline"])
         if agrees(value, claim["figure"]):
             return {"reason": "reduction", "value": value}
-    if check["kind"] in ("time", "improvement", "speedup") and "result" in check:
+    if check["kind"] in ("time", "improvement", "speedup") and check.get("result"):
         twin = _other_division(site, check["result"])
         if twin and check["kind"] == "time":
             value = minutes(twin) / MINUTES.get(claim["unit"], 1.0)

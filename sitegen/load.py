@@ -159,11 +159,11 @@ def _check_claim_checks(site: Site, problems: Problems) -> None:
     for claim in site.table("claims"):
         check = claim["check"]
         for field in needs[check["kind"]]:
-            if field not in check:
+            if check.get(field) is None:
                 problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': check of kind "
                              f"'{check['kind']}' needs '{field}'")
         baseline_table = "systems" if check["kind"] == "spec_ratio" else "results"
-        if "baseline" in check and check["baseline"] not in site.tables[baseline_table]:
+        if check.get("baseline") and check["baseline"] not in site.tables[baseline_table]:
             problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': unknown "
                          f"{baseline_table[:-1]} '{check['baseline']}'")
 
