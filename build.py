@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sitegen.errors import ContentError
+from sitegen.errors import ContentError, Problem
 
 HERE = Path(__file__).resolve().parent
 
@@ -35,10 +35,15 @@ def run_build(args) -> str:
 
 
 def run_import(args) -> str:
-    from sitegen.mlperf_import import import_mlperf
+    from sitegen.mlperf_import import MLPerfImportError, import_mlperf
     data = args.content / "data"
-    summary = import_mlperf(args.path, data / "results.yaml", data / "mlperf_systems.yaml")
-    return f"imported results: {summary}"
+    try:
+        summary = import_mlperf(args.path, data / "results.yaml", data / "mlperf_systems.yaml")
+    except MLPerfImportError as exc:
+        raise ContentError([Problem(str(path), line, message)
+                            for path, line, message in exc.problems]) from None
+    return (f"imported {args.path}: {summary.added} added, {summary.updated} updated, "
+            f"{summary.unchanged} unchanged")
 
 
 def main(argv=None) -> int:
@@ -48,7 +53,9 @@ def main(argv=None) -> int:
     except ContentError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        print(f"build failed: {len(exc.problems)} problem(s); output left as it was", file=sys.stderr)
+        what = "import" if args.command == "import-mlperf" else "build"
+        kept = "data left as it was" if what == "import" else "output left as it was"
+        print(f"{what} failed: {len(exc.problems)} problem(s); {kept}", file=sys.stderr)
         return 1
     if not args.quiet:
         print(message)
