@@ -42,6 +42,8 @@ class Page:
     file: str = ""
     first_line: int = 1
     problems: list = field(default_factory=list)
+    files: dict = field(default_factory=dict)   # extra output files a block made (chart data, SVG)
+    has_charts: bool = False
 
     def link(self, target: str) -> str:
         return urls.relative(self.path, target)

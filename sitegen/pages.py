@@ -29,30 +29,32 @@ def block_renderer(site: Site, t: Strings):
 
 
 def body_html(site: Site, report: Report, path: str, checks: dict, t: Strings, md,
-              problems: list) -> tuple[Markup, list]:
+              problems: list) -> tuple[Markup, list, Page]:
+    if report.pending:
+        return Markup(""), [], Page(site, report.lang, path, checks)
     page = Page(site, report.lang, path, checks, report.source.rel, report.body_line)
     html, toc = render_body(md, report.body, page, block_renderer(site, t))
     problems.extend(page.problems)
-    return Markup(html), toc
+    return Markup(html), toc, page
 
 
 def report_page(theme, site, lang, t, report: Report, checks, md, problems):
     path = urls.report(lang, report.slug)
-    html, toc = (Markup(""), []) if report.pending else body_html(
-        site, report, path, checks, t, md, problems)
+    html, toc, page = body_html(site, report, path, checks, t, md, problems)
     crumbs = [(t("nav.reports"), urls.reports(lang))]
-    return _page(theme, site, lang, t, path, "report.html", report.title, crumbs,
-                 report=report, body=html, toc=toc,
-                 claims=[checks[c] for c in report.meta.get("claims") or []],
-                 sources=[site.get("sources", s) for s in report.meta.get("sources") or []])
+    files = _page(theme, site, lang, t, path, "report.html", report.title, crumbs,
+                  report=report, body=html, toc=toc, has_charts=page.has_charts,
+                  claims=[checks[c] for c in report.meta.get("claims") or []],
+                  sources=[site.get("sources", s) for s in report.meta.get("sources") or []])
+    return {**page.files, **files}
 
 
 def plain_page(theme, site, lang, t, report: Report, checks, md, problems):
     path = f"{lang}/{report.slug}.html"
-    html, toc = (Markup(""), []) if report.pending else body_html(
-        site, report, path, checks, t, md, problems)
-    return _page(theme, site, lang, t, path, "page.html", report.title, [],
-                 report=report, body=html, toc=toc)
+    html, toc, page = body_html(site, report, path, checks, t, md, problems)
+    files = _page(theme, site, lang, t, path, "page.html", report.title, [],
+                  report=report, body=html, toc=toc, has_charts=page.has_charts)
+    return {**page.files, **files}
 
 
 def home_page(theme, site, lang, t, checks):
