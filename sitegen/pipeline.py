@@ -10,6 +10,7 @@ from .errors import ContentError
 from .markup import new_markdown
 from .model import Site
 from .load import load_site
+from .reader import reader_files
 from .render import Strings, load_theme, missing_strings, static_files
 from .write import write_tree
 
@@ -35,6 +36,7 @@ def render_site(site: Site, templates: Path) -> dict[str, bytes]:
         files.update(_language_pages(theme, site, lang, t, checks, comparisons, md, problems))
     if problems:
         raise ContentError(problems)
+    files.update(reader_files(site, theme, files))
     missing_strings(strings)
     files.update(static_files(theme))
     return files

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
-from markupsafe import Markup
 
 from . import fmt, urls
 from .errors import ContentError, Problem
@@ -60,7 +59,6 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "alternates": [(fmt.HTML_LANG[code], link(urls.twin(path, code))) for code in site.languages],
         "canonical": (base_url.rstrip("/") + "/" + path) if base_url else None,
         "base_url": base_url, "nav": _nav(lang), "breadcrumbs": [], "has_charts": False,
-        "head_extra": Markup(""),
     }
 
 
