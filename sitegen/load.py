@@ -8,6 +8,7 @@ from pathlib import Path
 
 from . import schema
 from .errors import Problems
+from .markup import SHORTCODE
 from .model import Report, Site, SourceFile
 from .readers import LINE, TABLE_READERS, read_markdown, read_yaml
 
@@ -26,6 +27,7 @@ def load_site(content: Path, strict: bool = False) -> Site:
     site = Site(content, config, strings, tables)
     _check_references(site, problems)
     _check_claim_checks(site, problems)
+    _check_text_refs(site, problems)
     site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
     site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
     _check_report_refs(site, problems)
@@ -166,6 +168,29 @@ def _check_claim_checks(site: Site, problems: Problems) -> None:
         if check.get("baseline") and check["baseline"] not in site.tables[baseline_table]:
             problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': unknown "
                          f"{baseline_table[:-1]} '{check['baseline']}'")
+
+
+def _check_text_refs(site: Site, problems: Problems) -> None:
+    """[[kind:id]] figures inside data text (claims' statements and notes) must resolve."""
+    for name in ("claims", "systems", "sources"):
+        for record in site.table(name):
+            for value in record.values():
+                texts = value.values() if isinstance(value, dict) else ()
+                for text in (t for t in texts if isinstance(t, str)):
+                    for match in SHORTCODE.finditer(text):
+                        if not _text_ref_ok(site, match.group("kind"), match.group("arg")):
+                            problems.add(record["_file"], record[LINE], f"record '{record['id']}': "
+                                         f"{match.group(0)} does not name a known record")
+
+
+def _text_ref_ok(site: Site, kind: str, ident: str) -> bool:
+    head, _, tail = ident.partition("/")
+    if kind in ("speedup", "improvement", "reduction", "ppr"):
+        return head in site.tables["results"] and tail in site.tables["results"]
+    if kind == "spec":
+        return head in site.tables["systems"]
+    table = SHORTCODE_REFS.get(kind) if kind != "check" else None  # check values need derive
+    return table is not None and ident in site.tables[table]
 
 
 def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) -> list[Report]:

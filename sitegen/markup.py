@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 
+from markupsafe import Markup
+
 import markdown
 import nh3
 import yaml
@@ -217,3 +219,9 @@ def shortcode(kind: str, arg: str, page: Page, line: int) -> str:
     if kind == "source":
         return _source(page, arg, line)
     return page.fail(line, f"unknown data reference [[{kind}:...]] (see docs/content-format.md)")
+
+
+def rich_text(text: str, page: Page) -> Markup:
+    """Plain data text (a claim's note, say) with its [[...]] figures filled in; never markup."""
+    return Markup(SHORTCODE.sub(lambda m: shortcode(m.group("kind"), m.group("arg"), page, 0),
+                                str(escape(text))))
