@@ -1,6 +1,539 @@
-"""Reader features built from the rendered site: search index, feeds, sitemap, robots."""
+"""Reader features built from the rendered site: search index, feeds, sitemap, robots, the root
+404 page and a self-contained single-file copy of each report.
+
+Everything here is made from the rendered pages (`pages`) and the model, never from the clock,
+so two builds of the same content give the same bytes.
+
+Links and addresses (base_url is `site.config["base_url"]`, optional):
+
+* Search: `assets/search-<lang>.js` sets `window.SEARCH_DOCS` (and `SEARCH_DOCS_BY_LANG[lang]`);
+  a plain script, not JSON fetched at run time, so that search works from file://. Each document's
+  `url` is relative to the output root; the search form's `data-root` turns it into a link.
+* Feeds (`<lang>/feed.xml`, Atom): entry and feed *ids* are always `urn:uuid:` names derived
+  from the site and the page path, so they never change when base_url is set or changes later.
+  Links are absolute (base_url + path) when base_url is set, otherwise relative to the feed's own
+  address (e.g. `reports/<slug>.html`), which a feed reader resolves against the feed's URL.
+* sitemap.xml needs absolute URLs, so it is written only when base_url is set; robots.txt is
+  always written and names the sitemap when there is one.
+* The root 404.html is what static hosts serve for any missing address, at any depth: with
+  base_url its links are absolute; without it they are relative to the output root (right when
+  the missing address is at the root, wrong deeper down; nothing relative can be right there).
+  Its stylesheet is inlined so that it looks right wherever it is served from.
+* Single-file reports (`<lang>/reports/single/<slug>.html`): stylesheet inlined, images as data:
+  URIs, no scripts; links to other pages of the site become absolute base_url links, or plain
+  text without base_url, so that the file has no relative link that could break.
+"""
 from __future__ import annotations
+
+import base64
+import datetime as dt
+import html
+import json
+import mimetypes
+import posixpath
+import re
+import uuid
+from pathlib import Path
+
+import lxml.html
+from lxml import etree
+
+from . import fmt, urls
+from .errors import ContentError, Problem
+from .render import Strings, missing_strings
+
+REPO = Path(__file__).resolve().parent.parent
+MINISEARCH = REPO / "node_modules" / "minisearch"
+MINISEARCH_UMD = ("dist/umd/index.js", "dist/umd/index.min.js", "dist/umd/index.umd.js")
+
+OG_LOCALE = {"en": "en_US", "zh": "zh_CN"}
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+FEED_GENERATOR = "sitegen (Accelerator Ledger)"
 
 
 def reader_files(site, theme, pages: dict[str, bytes]) -> dict[str, bytes]:
-    return {}
+    strings = {lang: Strings(site, lang) for lang in site.languages}
+    files: dict[str, bytes] = {}
+    files.update(search_files(site, pages, strings))
+    files.update(feed_files(site, strings))
+    files.update(sitemap_files(site, pages))
+    files.update(single_file_reports(site, theme, pages, strings))
+    files.update(root_not_found(site, theme, strings))
+    missing_strings(list(strings.values()))
+    return files
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+def base_url(site) -> str | None:
+    url = site.config.get("base_url")
+    return url.rstrip("/") + "/" if url else None
+
+
+def absolute(site, path: str) -> str:
+    return base_url(site) + path
+
+
+def _site_date(site) -> dt.date | None:
+    value = site.config.get("date")
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _midnight(day: dt.date) -> dt.datetime:
+    return dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc)
+
+
+def _collapse(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _shorten(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    if space > limit * 0.6:
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:，。；：") + "…"
+
+
+def _parse(data: bytes):
+    return lxml.html.document_fromstring(data, parser=lxml.html.HTMLParser(encoding="utf-8"))
+
+
+def _language_pages(pages: dict[str, bytes], lang: str) -> list[str]:
+    return sorted(p for p in pages if p.startswith(f"{lang}/") and p.endswith(".html"))
+
+
+# --- search -------------------------------------------------------------------------------------
+
+def page_kind(path: str) -> str | None:
+    """What kind of page an output path is; None for pages that are not searched (404)."""
+    parts = path.split("/")[1:]
+    if parts == ["index.html"]:
+        return "home"
+    if parts == ["404.html"]:
+        return None
+    if len(parts) == 2:
+        folder, name = parts
+        if folder in ("claims", "sources"):
+            return folder
+        if name == "index.html":
+            return "list"
+        return {"reports": "report", "systems": "system", "benchmarks": "benchmark",
+                "compare": "comparison"}.get(folder, "page")
+    if parts == ["glossary.html"]:
+        return "glossary"
+    return "page" if len(parts) == 1 else None
+
+
+def search_document(path: str, data: bytes, kind: str, label: str) -> dict:
+    doc = _parse(data)
+    main = doc.find(".//main")
+    if main is None:
+        main = doc.find(".//body")
+    heading = main.find(".//h1")
+    title_el = doc.find(".//title")
+    title = _collapse(heading.text_content()) if heading is not None else (
+        _collapse(title_el.text_content()) if title_el is not None else path)
+    description = doc.xpath("string(//meta[@name='description']/@content)")
+    # Not searched: the table of contents (repeats headings), charts' drawn text.
+    for drop in main.xpath(".//nav[contains(concat(' ', @class, ' '), ' toc ')] | .//svg"
+                           " | .//script | .//style | .//h1"):
+        drop.drop_tree()
+    text = _collapse(" ".join(main.itertext()))
+    if kind in ("report", "page") and description:
+        snippet = _collapse(description)
+    else:
+        first = main.xpath(".//p[normalize-space()]")
+        snippet = _collapse(first[0].text_content()) if first else _collapse(description)
+    return {"url": path, "title": title, "snippet": _shorten(snippet, 220), "text": text,
+            "kind": kind, "label": label}
+
+
+def search_files(site, pages: dict[str, bytes], strings: dict) -> dict[str, bytes]:
+    files = {urls.asset("minisearch.js"): minisearch_script()}
+    for lang in site.languages:
+        t = strings[lang]
+        docs = []
+        for path in _language_pages(pages, lang):
+            kind = page_kind(path)
+            if kind is None:
+                continue
+            doc = search_document(path, pages[path], kind, t(f"search.kind.{kind}"))
+            doc["lang"] = lang
+            docs.append(doc)
+        payload = json.dumps(docs, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        payload = payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        script = (f"/* Search index of the {lang} pages, written by sitegen/reader.py. */\n"
+                  f"window.SEARCH_DOCS = {payload};\n"
+                  "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
+                  f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n")
+        files[urls.asset(f"search-{lang}.js")] = script.encode("utf-8")
+    return files
+
+
+def minisearch_script() -> bytes:
+    """MiniSearch's UMD build (a plain script defining window.MiniSearch), from node_modules."""
+    found = next((MINISEARCH / rel for rel in MINISEARCH_UMD if (MINISEARCH / rel).is_file()), None)
+    if found is None:
+        raise ContentError([Problem(
+            "node_modules/minisearch", None,
+            "the search library MiniSearch is missing (looked for "
+            + ", ".join(MINISEARCH_UMD) + "): run `bash scripts/install.sh` (or `npm ci`) "
+            "in the repository, then build again")])
+    try:
+        version = json.loads((MINISEARCH / "package.json").read_text("utf-8")).get("version", "?")
+    except (OSError, ValueError):
+        version = "?"
+    code = found.read_text("utf-8")
+    # The source map is not copied: drop its reference so browsers do not ask for it.
+    code = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", code)
+    header = (f"/*! MiniSearch {version} (MIT License, Copyright Luca Ongaro), copied from "
+              f"node_modules/minisearch/{found.relative_to(MINISEARCH).as_posix()} */\n")
+    return (header + code).encode("utf-8")
+
+
+# --- feeds --------------------------------------------------------------------------------------
+
+def _feed_id(site, name: str) -> str:
+    """A stable urn:uuid for a feed or an entry, from the site's name and the page path."""
+    site_name = site.config["title"][site.config["default_language"]]
+    return "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, f"sitegen:{site_name}:{name}"))
+
+
+def feed_files(site, strings: dict) -> dict[str, bytes]:
+    from feedgen.feed import FeedGenerator
+
+    files = {}
+    for lang in site.languages:
+        t = strings[lang]
+        feed_path = f"{lang}/feed.xml"
+        reports = [r for r in site.reports_in(lang) if not r.pending]
+
+        def href(target: str) -> str:
+            return absolute(site, target) if base_url(site) else urls.relative(feed_path, target)
+
+        dates = [r.date for r in reports if r.date] + ([_site_date(site)] if _site_date(site) else [])
+        if not dates:
+            dates = [s["date"] for s in site.table("sources") if isinstance(s.get("date"), dt.date)]
+        updated = _midnight(max(dates)) if dates else dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
+
+        fg = FeedGenerator()
+        fg.id(_feed_id(site, feed_path))
+        fg.title(site.config["title"][lang])
+        fg.subtitle(site.config["tagline"][lang])
+        fg.language(fmt.HTML_LANG[lang])
+        fg.author(name=site.config["title"][lang])
+        fg.link(href=href(urls.home(lang)), rel="alternate", type="text/html",
+                hreflang=fmt.HTML_LANG[lang])
+        fg.link(href=href(feed_path), rel="self", type="application/atom+xml")
+        fg.generator(FEED_GENERATOR)
+        fg.updated(updated)
+        for report in reports:           # newest first, as reports_in orders them
+            page = urls.report(lang, report.slug)
+            entry = fg.add_entry(order="append")
+            entry.id(_feed_id(site, page))
+            entry.title(report.title)
+            entry.summary(report.meta.get("summary") or report.title)
+            entry.link(href=href(page), rel="alternate", type="text/html",
+                       hreflang=fmt.HTML_LANG[lang])
+            when = _midnight(report.date) if report.date else updated
+            entry.published(when)
+            entry.updated(when)
+        files[feed_path] = fg.atom_str(pretty=True, encoding="UTF-8", xml_declaration=True)
+    return files
+
+
+# --- sitemap and robots -------------------------------------------------------------------------
+
+def sitemap_files(site, pages: dict[str, bytes]) -> dict[str, bytes]:
+    root = base_url(site)
+    robots = "User-agent: *\nAllow: /\n"
+    if not root:
+        return {"robots.txt": robots.encode("utf-8")}
+    robots += f"Sitemap: {root}sitemap.xml\n"
+    urlset = etree.Element(f"{{{SITEMAP_NS}}}urlset", nsmap={None: SITEMAP_NS, "xhtml": XHTML_NS})
+    listed = ["index.html"] if "index.html" in pages else []
+    for lang in site.languages:
+        listed += [p for p in _language_pages(pages, lang) if page_kind(p) is not None]
+    default = site.config["default_language"]
+    for path in listed:
+        url = etree.SubElement(urlset, f"{{{SITEMAP_NS}}}url")
+        etree.SubElement(url, f"{{{SITEMAP_NS}}}loc").text = root + path
+        if path == "index.html":
+            continue
+        twins = [(code, urls.twin(path, code)) for code in site.languages]
+        twins = [(code, twin) for code, twin in twins if twin in pages]
+        if len(twins) < 2:
+            continue
+        for code, twin in twins:
+            etree.SubElement(url, f"{{{XHTML_NS}}}link", rel="alternate",
+                             hreflang=fmt.HTML_LANG[code], href=root + twin)
+        fallback = urls.twin(path, default)
+        if fallback in pages:
+            etree.SubElement(url, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default",
+                             href=root + fallback)
+    sitemap = etree.tostring(urlset, pretty_print=True, xml_declaration=True, encoding="UTF-8")
+    return {"sitemap.xml": sitemap, "robots.txt": robots.encode("utf-8")}
+
+
+# --- the root 404 page --------------------------------------------------------------------------
+
+def _stylesheet(theme) -> str:
+    path = Path(theme.folder) / "static" / "style.css"
+    css = path.read_text("utf-8") if path.is_file() else ""
+
+    def inline(match):
+        ref = match.group(2)
+        if re.match(r"^(?:[a-z][a-z0-9+.-]*:|#|/)", ref, re.I):
+            return match.group(0)
+        data = _static_bytes(theme, {}, urls.asset(posixpath.normpath(ref)))
+        return f'url("{_data_uri(ref, data)}")' if data is not None else match.group(0)
+
+    return re.sub(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""", inline, css)
+
+
+def _static_bytes(theme, pages: dict, path: str) -> bytes | None:
+    if path in pages:
+        return pages[path]
+    if path.startswith(urls.ASSETS + "/"):
+        file = Path(theme.folder) / "static" / path[len(urls.ASSETS) + 1:]
+        if file.is_file():
+            return file.read_bytes()
+    return None
+
+
+def _data_uri(name: str, data: bytes) -> str:
+    kind = "image/svg+xml" if name.endswith(".svg") else (
+        mimetypes.guess_type(name)[0] or "application/octet-stream")
+    return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def root_not_found(site, theme, strings: dict) -> dict[str, bytes]:
+    """/404.html for static hosts: every language's message and links to every home page."""
+    root = base_url(site)
+    default = site.config["default_language"]
+    esc = html.escape
+
+    def href(target: str) -> str:
+        # With base_url: absolute, right at any depth. Without: relative to the output root,
+        # right only when the missing address is at the root (no relative link can do better).
+        return root + target if root else target
+
+    icon = _static_bytes(theme, {}, urls.asset("favicon.svg"))
+    sections = []
+    for lang in site.languages:
+        t, code = strings[lang], fmt.HTML_LANG[lang]
+        sections.append(
+            f'<section lang="{code}" aria-labelledby="nf-{lang}">\n'
+            f'<h1 id="nf-{lang}">{esc(t("404.title"))}</h1>\n'
+            f'<p>{esc(t("404.text"))}</p>\n'
+            f'<p><a href="{esc(href(urls.home(lang)))}" hreflang="{code}">'
+            f'{esc(site.config["title"][lang])} · {esc(t("nav.home"))}</a></p>\n</section>')
+    titles = " · ".join(strings[lang]("404.title") for lang in site.languages)
+    page = (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{fmt.HTML_LANG[default]}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{esc(titles)}</title>\n"
+        '<meta name="robots" content="noindex">\n'
+        + (f'<link rel="icon" href="{_data_uri("favicon.svg", icon)}" type="image/svg+xml">\n'
+           if icon else "")
+        + "<!-- Served by static hosts for any missing address. Links are absolute when the site "
+          "has a base_url; otherwise relative to the site root, which only works for missing "
+          "addresses at the root. The stylesheet is inlined so the page is styled anywhere. -->\n"
+        f"<style>\n{_stylesheet(theme)}</style>\n</head>\n"
+        '<body class="chooser">\n<main id="main">\n' + "\n".join(sections) + "\n</main>\n"
+        "</body>\n</html>\n")
+    return {"404.html": page.encode("utf-8")}
+
+
+# --- single-file reports ------------------------------------------------------------------------
+
+def single_file_path(lang: str, slug: str) -> str:
+    """In a folder of its own, so that reports/*.html holds only the report pages."""
+    return f"{lang}/reports/single/{slug}.html"
+
+
+SVG_BLOCK = re.compile(r"<svg\b.*?</svg>", re.S | re.I)
+URL_ATTRS = ("href", "src", "action", "poster", "data", "cite", "srcset")
+
+
+def single_file_reports(site, theme, pages: dict[str, bytes], strings: dict) -> dict[str, bytes]:
+    css = _stylesheet(theme)
+    files = {}
+    for lang in site.languages:
+        for report in site.reports_in(lang):
+            path = urls.report(lang, report.slug)
+            if report.pending or path not in pages:
+                continue
+            files[single_file_path(lang, report.slug)] = single_file(
+                site, theme, pages, report, path, css, strings[lang])
+    return files
+
+
+def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
+    """The rendered report as one file: styles, charts and images inside, no scripts."""
+    root = base_url(site)
+    source = pages[path].decode("utf-8")
+    # Inline SVG (charts) is kept byte for byte: the HTML parser would lowercase its names.
+    svgs: list[str] = []
+
+    def keep_svg(match):
+        svgs.append(_rewrite_svg_links(match.group(0), path, root))
+        return f'<svg-kept data-n="{len(svgs) - 1}"></svg-kept>'
+
+    doc = _parse(SVG_BLOCK.sub(keep_svg, source).encode("utf-8"))
+    head, body = doc.find("head"), doc.find("body")
+
+    for el in doc.xpath("//script | //noscript | //form | //header[contains(@class, 'site-header')]"
+                        " | //nav[contains(@class, 'breadcrumbs')] | //a[contains(@class, 'skip')]"
+                        " | //*[contains(concat(' ', @class, ' '), ' single-link ')]"
+                        " | //template"):
+        el.drop_tree()
+    for link in head.xpath("link"):
+        rel = (link.get("rel") or "").lower().split()
+        if "stylesheet" in rel or "alternate" in rel or "preload" in rel or "modulepreload" in rel:
+            link.drop_tree()
+        elif "icon" in rel:
+            data = _static_bytes(theme, pages, _resolve(path, link.get("href", "")))
+            if data is None:
+                link.drop_tree()
+            else:
+                link.set("href", _data_uri(link.get("href", ""), data))
+    style = etree.SubElement(head, "style")
+    style.text = "\n" + css
+    robots = etree.SubElement(head, "meta", name="robots", content="noindex")
+    robots.tail = "\n"
+    style.tail = "\n"
+
+    for el in list(doc.iter()):
+        if not isinstance(el.tag, str):
+            continue
+        for attr in URL_ATTRS:
+            value = el.get(attr)
+            if value is None:
+                continue
+            _rewrite_attr(el, attr, value, path, root, theme, pages)
+        for attr in [a for a in el.attrib if a.startswith("on")]:
+            del el.attrib[attr]
+
+    main = doc.find(".//main")
+    main.insert(0, _archive_note(site, report, path, root, t))
+
+    out = lxml.html.tostring(doc, doctype="<!DOCTYPE html>", encoding="unicode", method="html")
+    out = re.sub(r'<svg-kept data-n="(\d+)"></svg-kept>', lambda m: svgs[int(m.group(1))], out)
+    return out.encode("utf-8")
+
+
+def _resolve(page: str, ref: str) -> str:
+    target, _, fragment = ref.partition("#")
+    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), target)) if target else page
+    return resolved + (f"#{fragment}" if fragment else "")
+
+
+def _is_external(ref: str) -> bool:
+    return bool(re.match(r"^(?:[a-z][a-z0-9+.-]*:|//)", ref.strip(), re.I))
+
+
+def _rewrite_attr(el, attr, value, page, root, theme, pages) -> None:
+    value = value.strip()
+    if attr == "srcset":
+        del el.attrib[attr]          # the inlined src is enough
+        return
+    if value.lower().startswith("javascript:"):
+        del el.attrib[attr]
+        return
+    if _is_external(value) or value.startswith("#"):
+        return
+    target = _resolve(page, value)
+    file, _, fragment = target.partition("#")
+    tag = el.tag.lower()
+    if tag in ("img", "source", "video", "audio", "input", "embed", "object", "track", "image"):
+        data = _static_bytes(theme, pages, file)
+        if data is not None:
+            el.set(attr, _data_uri(file, data))
+        elif tag == "img":
+            alt = el.get("alt") or ""
+            span = lxml.html.Element("span")
+            span.text = alt
+            span.tail = el.tail
+            el.getparent().replace(el, span)
+        else:
+            el.drop_tree()
+        return
+    if tag == "a" and file == page:
+        el.set(attr, f"#{fragment}" if fragment else "#main")
+        return
+    if root:
+        el.set(attr, root + target)
+    elif tag == "a":
+        # Without base_url there is nowhere to point: keep the words, drop the link.
+        el.drop_tag()
+    else:
+        del el.attrib[attr]
+
+
+def _rewrite_svg_links(svg: str, page: str, root: str | None) -> str:
+    def fix(match):
+        name, quote, value = match.group(1), match.group(2), match.group(3)
+        if _is_external(value) or value.startswith("#"):
+            return match.group(0)
+        if root:
+            return f" {name}={quote}{html.escape(root + _resolve(page, html.unescape(value)))}{quote}"
+        return ""       # no base_url: the element stays, without a link that would break
+
+    return re.sub(r"""\s((?:xlink:)?href)=(["'])(.*?)\2""", fix, svg)
+
+
+def _archive_note(site, report, page: str, root: str | None, t):
+    """The notice at the top of a single-file copy: what it is, where the page and sources live."""
+    E = lxml.html.Element
+    note = E("aside")
+    note.set("class", "notice archive-note")
+    note.set("aria-label", t("single.note_label"))
+    first = etree.SubElement(note, "p")
+    strong = etree.SubElement(first, "strong")
+    strong.text = t("single.archived")
+    day = _site_date(site) or report.date
+    strong.tail = " " + t("single.as_of", date=fmt.date(day, report.lang)) if day else ""
+    second = etree.SubElement(note, "p")
+    second.text = t("single.original") + " "
+    if root:
+        a = etree.SubElement(second, "a", href=root + page)
+        a.set("class", "url")
+        a.text = root + page
+        a.tail = " " + t("single.links_absolute")
+    else:
+        code = etree.SubElement(second, "code")
+        code.text = page
+        code.tail = " " + t("single.links_removed")
+    sources = [site.get("sources", s) for s in report.meta.get("sources") or []]
+    if sources:
+        heading = etree.SubElement(note, "p")
+        heading.text = t("single.sources")
+        items = etree.SubElement(note, "ul")
+        items.set("class", "archive-sources")
+        for s in sources:
+            li = etree.SubElement(items, "li")
+            li.text = f"{s['publisher']}: {s['title']} — "
+            if s.get("url"):
+                a = etree.SubElement(li, "a", href=s["url"])
+                a.set("class", "url")
+                a.text = s["url"]
+            else:
+                em = etree.SubElement(li, "span")
+                em.text = t("single.no_url")
+    note.tail = "\n"
+    return note

@@ -105,8 +105,9 @@ def read_markdown(path: Path, problems: Problems) -> tuple[dict, str, int] | Non
         problems.add(path, 1, "missing front matter: start the file with a '---' line, "
                               "the YAML fields, and another '---' line")
         return None
+    known = len(problems.items)
     front = parse_yaml(match.group(1), path, problems, first_line=2)
-    if front is None:
+    if len(problems.items) > known:
         return None
     if not isinstance(front, dict):
         problems.add(path, 2, "front matter must be a mapping of 'field: value' lines")

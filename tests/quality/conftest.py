@@ -1,0 +1,59 @@
+"""Fixtures of the quality gates: one headless Chromium per session and a static server.
+
+Tools are found through `quality_tools.require`: missing ones fail under CI=true, else skip."""
+from __future__ import annotations
+
+import functools
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from quality_tools import CHROMIUM_ARGS, require
+
+
+# --- A static server and the browser ----------------------------------------------------------
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_server(shipped_site):
+    """The shipped site served by http.server on 127.0.0.1; yields the origin with a slash."""
+    handler = functools.partial(_QuietHandler, directory=str(shipped_site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def playwright_driver():
+    require("playwright")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    """One headless Chromium (Debian's) for the whole session."""
+    executable = require("chromium")
+    browser = playwright_driver.chromium.launch(executable_path=str(executable), headless=True,
+                                                args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def site_roots(shipped_site, site_server):
+    """Base URLs of the two ways the site is opened: from disk and from the static server."""
+    return {"file": shipped_site.as_uri() + "/", "http": site_server}

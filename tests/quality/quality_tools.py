@@ -1,0 +1,111 @@
+"""Helpers of the quality gates: finding external tools, the site's pages by kind.
+
+External tools (Debian's chromium, Java, node_modules/axe-core, node_modules/vnu-jar) are
+required through `require(tool)`: when one is missing the test fails under CI=true and is
+skipped otherwise, so CI never passes by silently skipping a gate."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_MODULES = ROOT / "node_modules"
+ARTIFACTS = ROOT / "test-artifacts"
+
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--no-default-browser-check", "--disable-default-apps",
+    "--disable-extensions", "--mute-audio", "--hide-scrollbars",
+]
+
+TOOLS = {
+    "chromium": "Debian's chromium at {path} (scripts/install.sh --browser)",
+    "java": "a Java runtime on PATH (scripts/install.sh --browser)",
+    "playwright": "the playwright Python package (scripts/install.sh)",
+    "axe-core": "node_modules/axe-core (scripts/install.sh runs npm ci)",
+    "vnu-jar": "node_modules/vnu-jar (scripts/install.sh runs npm ci)",
+}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def _locate(tool: str) -> Path | None:
+    if tool == "chromium":
+        return CHROMIUM if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK) else None
+    if tool == "java":
+        found = shutil.which(os.environ.get("JAVA", "java"))
+        return Path(found) if found else None
+    if tool == "playwright":
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            return None
+        return Path(playwright.sync_api.__file__)
+    if tool == "axe-core":
+        path = NODE_MODULES / "axe-core" / "axe.min.js"
+    elif tool == "vnu-jar":
+        path = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
+    else:
+        raise ValueError(f"unknown tool {tool!r}")
+    return path if path.is_file() else None
+
+
+def require(tool: str) -> Path:
+    """The tool's path; when it is missing, fail under CI=true, skip otherwise."""
+    path = _locate(tool)
+    if path is None:
+        message = f"missing {TOOLS[tool].format(path=CHROMIUM)}"
+        if in_ci():
+            pytest.fail(f"{message}; CI=true, so a missing tool is a failure", pytrace=False)
+        pytest.skip(message)
+    return path
+
+
+# --- The site ---------------------------------------------------------------------------------
+
+def html_pages(site: Path) -> list[str]:
+    """Every HTML file of a built site, as sorted POSIX paths relative to the site."""
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html") if p.is_file())
+
+
+def _first(site: Path, folder: str) -> str | None:
+    """The first page in lang/folder/ other than its index (a report, a system, ...)."""
+    pages = sorted(p.name for p in (site / folder).glob("*.html") if p.name != "index.html")
+    return f"{folder}/{pages[0]}" if pages else None
+
+
+# One page of every kind, per language; `None` from a finder means the site has none.
+PAGE_KINDS = {
+    "home": lambda site, lang: f"{lang}/index.html",
+    "report": lambda site, lang: _first(site, f"{lang}/reports"),
+    "reports-index": lambda site, lang: f"{lang}/reports/index.html",
+    "system": lambda site, lang: _first(site, f"{lang}/systems"),
+    "systems-index": lambda site, lang: f"{lang}/systems/index.html",
+    "benchmark": lambda site, lang: _first(site, f"{lang}/benchmarks"),
+    "benchmarks-index": lambda site, lang: f"{lang}/benchmarks/index.html",
+    "compare-index": lambda site, lang: f"{lang}/compare/index.html",
+    "comparison": lambda site, lang: _first(site, f"{lang}/compare"),
+    "claims": lambda site, lang: f"{lang}/claims/index.html",
+    "sources": lambda site, lang: f"{lang}/sources/index.html",
+    "glossary": lambda site, lang: f"{lang}/glossary.html",
+    "methodology": lambda site, lang: f"{lang}/methodology.html",
+    "404": lambda site, lang: f"{lang}/404.html",
+}
+LANGS = ("en", "zh")
+HTML_LANG = {"en": "en", "zh": "zh-Hans"}
+
+
+def page_of_kind(site: Path, kind: str, lang: str) -> str:
+    """The page of that kind, failing the test (not skipping) when the site has none."""
+    rel = "index.html" if kind == "chooser" else PAGE_KINDS[kind](site, lang)
+    if rel is None or not (site / rel).is_file():
+        pytest.fail(f"the shipped site has no {kind} page in {lang} ({rel or f'{lang}/...'})",
+                    pytrace=False)
+    return rel

@@ -1,0 +1,28 @@
+import datetime as dt
+
+from sitegen import fmt
+
+
+def test_dates_follow_each_language():
+    day = dt.date(2021, 6, 30)
+    assert fmt.date(day, "en") == "June 30, 2021"
+    assert fmt.date(day, "zh") == "2021年6月30日"
+
+
+def test_durations_use_short_units():
+    assert fmt.duration(28.33, "min", "en") == "28.33 min"
+    assert fmt.duration(28.33, "min", "zh") == "28.33分钟"
+    assert fmt.duration(13.2, "h", "zh", 1) == "13.2小时"
+
+
+def test_money_reads_naturally_in_each_language():
+    assert fmt.usd(149000, "en") == "$149,000"
+    assert fmt.usd(149000, "zh") == "14.9万美元"
+    assert fmt.usd(300000, "zh") == "30万美元"
+
+
+def test_ratios_percentages_and_precision():
+    assert fmt.ratio(1.5643, "en") == "1.56×"
+    assert fmt.percent(23.68, "zh") == "23.7%"
+    assert fmt.number(1234567.891, "en") == "1,234,567.89"
+    assert [fmt.decimals_of(v) for v in (24, 5.67, 1.6, 9.0)] == [0, 2, 1, 0]
