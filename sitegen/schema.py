@@ -149,7 +149,7 @@ def parse_record(raw: dict, fields: dict) -> tuple[dict, list[str]]:
             clean[name] = parser(value)
         except Invalid as exc:
             errors.append(f"field '{name}': {exc}")
-    unknown = sorted(k for k in raw if k not in fields and k != "__line__")
+    unknown = sorted(str(k) for k in raw if k not in fields and k != "__line__")
     if unknown:
         errors.append(f"unknown field '{unknown[0]}' (known: {', '.join(fields)})")
     return clean, errors

@@ -39,6 +39,7 @@ class Watch:
         page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
         page.on("requestfailed", self._failed)
         page.on("request", self._request)
+        page.on("response", self._response)
 
     def outside(self, url: str) -> bool:
         return not url.startswith(self.root) and not url.startswith(LOCAL_SCHEMES)
@@ -50,8 +51,14 @@ class Watch:
                                  f"(at {where.get('url', '?')}:{where.get('lineNumber', '?')})")
 
     def _failed(self, request) -> None:
-        if not self.outside(request.url):
+        # ERR_ABORTED is a request cancelled by leaving the page (the test moving on while a
+        # favicon loads); a missing file is ERR_FILE_NOT_FOUND, or an HTTP status below.
+        if not self.outside(request.url) and request.failure != "net::ERR_ABORTED":
             self.problems.append(f"failed request: {request.url} ({request.failure})")
+
+    def _response(self, response) -> None:
+        if response.status >= 400:
+            self.problems.append(f"HTTP {response.status} for {response.url}")
 
     def _request(self, request) -> None:
         if self.outside(request.url):

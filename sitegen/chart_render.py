@@ -1,0 +1,228 @@
+"""Chart specs (Vega-Lite, built with altair) rendered to SVG at build time, with a cache.
+
+altair and vl_convert are imported inside the functions, so a build without a chart block never
+imports them. The cache keeps vl-convert's SVG keyed by the spec; deleting it changes nothing
+but the build time."""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import tempfile
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INK = "#767676"      # axis and label colour in the spec; currentColor in the page (follows the theme)
+WIDTH = 520
+FONT = ('system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", '
+        '"Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei", sans-serif')
+NUMBER_LOCALE = {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]}
+HIGHER_BETTER = {"speedup", "price_performance", "scaling"}
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("SITEGEN_CACHE") or ROOT / ".cache" / "charts")
+
+
+def _config() -> dict:
+    text = {"labelColor": INK, "titleColor": INK, "labelFont": FONT, "titleFont": FONT}
+    return {
+        "font": FONT, "view": {"stroke": None},
+        "axis": {**text, "gridColor": INK, "gridOpacity": 0.25, "domainColor": INK,
+                 "tickColor": INK, "labelFontSize": 12, "titleFontSize": 12,
+                 "titleFontWeight": "normal"},
+        "legend": {**text, "labelFontSize": 12, "titleFontSize": 12, "titleFontWeight": "normal"},
+        "header": {**text, "labelFontSize": 13, "labelFontWeight": "bold"},
+        "title": {"color": INK, "subtitleColor": INK, "font": FONT, "anchor": "start",
+                  "fontSize": 14},
+        "text": {"color": INK, "fontSize": 11}, "rule": {"color": INK},
+        "locale": {"number": NUMBER_LOCALE},
+    }
+
+
+def build_spec(plan) -> dict:
+    """The Vega-Lite spec of a chart plan (see charts.Plan), as a plain dict."""
+    import altair as alt
+
+    base = alt.Chart(alt.Data(values=plan.rows))
+    make = {"bars": _bars, "grouped_bars": _grouped_bars, "lines": _lines, "scaling": _scaling}
+    chart = make[plan.kind](alt, plan, base)
+    title = plan.title or (plan.text["both"] if plan.both_divisions else "")
+    if title:
+        subtitle = plan.text["both"] if plan.title and plan.both_divisions else alt.Undefined
+        chart = chart.properties(title=alt.TitleParams(title, subtitle=subtitle))
+    spec = chart.properties(background="transparent").to_dict()
+    spec["config"] = _config()
+    return spec
+
+
+def _tooltip(alt, plan) -> list:
+    tips = [alt.Tooltip(field, type=kind, title=plan.text[field], **({"format": form} if form else {}))
+            for field, kind, form in plan.tooltip]
+    return tips
+
+
+def _color(alt, plan):
+    names, colours = zip(*plan.vendors)
+    return alt.Color("vendor:N", scale=alt.Scale(domain=list(names), range=list(colours)),
+                     legend=alt.Legend(title=plan.text["vendor"], orient="bottom"))
+
+
+def _value_axis(alt, plan, channel):
+    axis = alt.Axis(format=plan.number_format, tickCount=6)
+    return channel("value:Q", title=plan.axis_title, axis=axis, scale=alt.Scale(zero=True))
+
+
+def _reference(alt, plan, base, channel):
+    """A dashed rule at the baseline (1x) or at linear scaling (100%), if the metric has one."""
+    level = {"speedup": 1, "price_performance": 1, "scaling": 100}.get(plan.metric)
+    if level is None:
+        return []
+    rule = base.transform_aggregate(n="count()").mark_rule(strokeDash=[4, 3])
+    return [rule.encode(**{channel: alt.datum(level)})]
+
+
+def _facet(alt, plan, chart):
+    if not plan.both_divisions:
+        return chart
+    header = alt.Header(labelAngle=0, labelAnchor="start", labelOrient="top", title=None)
+    row = alt.Row("division:N", sort=plan.division_names, header=header, title=None)
+    return chart.facet(row=row).resolve_scale(y="independent")
+
+
+def _bars(alt, plan, base):
+    y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=280))
+    x = _value_axis(alt, plan, alt.X)
+    bars = base.mark_bar().encode(x=x, y=y, color=_color(alt, plan), tooltip=_tooltip(alt, plan))
+    text = base.mark_text(align="left", dx=4).encode(
+        x=x, y=y, text=alt.Text("value:Q", format=plan.number_format))
+    layers = [bars, text, *_reference(alt, plan, base, "x")]
+    return _facet(alt, plan, alt.layer(*layers).properties(width=WIDTH, height=alt.Step(26)))
+
+
+def _grouped_bars(alt, plan, base):
+    y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=280))
+    offset = alt.YOffset("series:N", sort=plan.series_order)
+    x = _value_axis(alt, plan, alt.X)
+    opacity = alt.Opacity("series:O", sort=plan.series_order, scale=alt.Scale(range=[1.0, 0.45]),
+                          legend=alt.Legend(title=plan.text["series"], orient="bottom"))
+    bars = base.mark_bar().encode(x=x, y=y, yOffset=offset, color=_color(alt, plan),
+                                  opacity=opacity, tooltip=_tooltip(alt, plan))
+    text = base.transform_calculate(
+        bar_text=f"datum.series + ' · ' + format(datum.value, '{plan.number_format}')"
+    ).mark_text(align="left", dx=4).encode(x=x, y=y, yOffset=offset, text="bar_text:N")
+    layers = [bars, text, *_reference(alt, plan, base, "x")]
+    chart = alt.layer(*layers).properties(width=WIDTH, height=alt.Step(20, **{"for": "offset"}))
+    return _facet(alt, plan, chart)
+
+
+def _line_layers(alt, plan, base, x, order_field: str, order_expr: str):
+    """Lines per series, a point per value, the series' name at its last point."""
+    y = _value_axis(alt, plan, alt.Y)
+    style = {}
+    if plan.both_divisions:
+        scale = {"sort": plan.division_names,
+                 "legend": alt.Legend(title=plan.text["division"], orient="bottom")}
+        style = {"strokeDash": alt.StrokeDash("division:N", **scale),
+                 "shape": alt.Shape("division:N", **scale)}
+    colour = _color(alt, plan)
+    line = base.mark_line().encode(x=x, y=y, color=colour, detail="series:N",
+                                   **({"strokeDash": style["strokeDash"]} if style else {}))
+    points = base.mark_point(filled=True, size=70, opacity=1).encode(
+        x=x, y=y, color=colour, tooltip=_tooltip(alt, plan),
+        **({"shape": style["shape"]} if style else {}))
+    last = (base.transform_calculate(**{order_field: order_expr})
+            .transform_window(rank="row_number()", groupby=["series"],
+                              sort=[alt.SortField(order_field, order="descending")])
+            .transform_filter("datum.rank == 1")
+            .mark_text(align="left", dx=8).encode(x=x, y=y, text="series:N"))
+    return [line, points, last, *_reference(alt, plan, base, "y")]
+
+
+def _lines(alt, plan, base):
+    x = alt.X("round:O", sort=plan.rounds, title=plan.text["round_axis"],
+              axis=alt.Axis(labelAngle=0), scale=alt.Scale(padding=0.3))
+    layers = _line_layers(alt, plan, base, x, "round_index",
+                          f"indexof({json.dumps(plan.rounds)}, datum.round)")
+    return alt.layer(*layers).properties(width=WIDTH, height=300)
+
+
+def _scaling(alt, plan, base):
+    counts = sorted({row["accelerators"] for row in plan.rows})
+    x = alt.X("accelerators:Q", title=plan.text["accelerators_axis"],
+              scale=alt.Scale(type="log", base=2, nice=False, padding=16),
+              axis=alt.Axis(values=counts, format=",d", grid=False))
+    layers = _line_layers(alt, plan, base, x, "size", "datum.accelerators")
+    return alt.layer(*layers).properties(width=WIDTH, height=300)
+
+
+# ---- rendering -------------------------------------------------------------------------------
+
+def _vl_version(spec: dict) -> str:
+    match = re.search(r"/v(\d+\.\d+)", spec.get("$schema", ""))
+    return match.group(1) if match else "6.4"
+
+
+def _convert(spec: dict) -> str:
+    """vl-convert's SVG for a spec (the slow step, replaced in tests to count calls)."""
+    import vl_convert
+
+    return vl_convert.vegalite_to_svg(spec, vl_version=_vl_version(spec))
+
+
+def spec_key(spec: dict) -> str:
+    text = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    version = metadata.version("vl-convert-python")
+    return hashlib.sha256(f"{version}\n{text}".encode("utf-8")).hexdigest()
+
+
+def _cached(name: str, make) -> str:
+    """Text from the cache folder, or made and stored there (atomically, best effort)."""
+    folder = cache_dir()
+    path = folder / name
+    try:
+        return path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        pass
+    text = make()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temp, path)
+    except OSError:
+        pass
+    return text
+
+
+def raw_svg(spec: dict) -> str:
+    return _cached(spec_key(spec) + ".svg", lambda: _convert(spec))
+
+
+def page_svg(spec: dict, chart_id: str) -> str:
+    """The SVG for a page: theme-following text colour, ids unique to the chart."""
+    svg = raw_svg(spec).replace(f'="{INK}"', '="currentColor"')
+    svg = re.sub(r'\bid="([^"]+)"', rf'id="{chart_id}-\1"', svg)
+    svg = re.sub(r'url\(#([^)]+)\)', rf'url(#{chart_id}-\1)', svg)
+    svg = re.sub(r'href="#([^"]+)"', rf'href="#{chart_id}-\1"', svg)
+    return svg.replace("<svg ", '<svg class="chart-svg" focusable="false" aria-hidden="true" ', 1)
+
+
+@functools.cache
+def bundle(vl_version: str) -> bytes:
+    """Vega, Vega-Lite and vega-embed in one script, the same bytes every build."""
+    def make():
+        import vl_convert
+
+        return vl_convert.javascript_bundle(vl_version=vl_version)
+
+    version = metadata.version("vl-convert-python")
+    return _cached(f"vega-bundle-{version}-{vl_version}.js", make).encode("utf-8")
+
+
+def bundle_for(spec: dict) -> bytes:
+    return bundle(_vl_version(spec))
