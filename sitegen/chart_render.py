@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 INK = "#767676"      # axis and label colour in the spec; currentColor in the page (follows the theme)
-WIDTH = 520
+WIDTH = 560
 FONT = ('system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", '
         '"Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei", sans-serif')
 NUMBER_LOCALE = {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]}
@@ -32,13 +32,13 @@ def _config() -> dict:
     return {
         "font": FONT, "view": {"stroke": None},
         "axis": {**text, "gridColor": INK, "gridOpacity": 0.25, "domainColor": INK,
-                 "tickColor": INK, "labelFontSize": 12, "titleFontSize": 12,
+                 "tickColor": INK, "labelFontSize": 13, "titleFontSize": 13,
                  "titleFontWeight": "normal"},
-        "legend": {**text, "labelFontSize": 12, "titleFontSize": 12, "titleFontWeight": "normal"},
+        "legend": {**text, "labelFontSize": 13, "titleFontSize": 13, "titleFontWeight": "normal"},
         "header": {**text, "labelFontSize": 13, "labelFontWeight": "bold"},
         "title": {"color": INK, "subtitleColor": INK, "font": FONT, "anchor": "start",
                   "fontSize": 14},
-        "text": {"color": INK, "fontSize": 11}, "rule": {"color": INK},
+        "text": {"color": INK, "fontSize": 12}, "rule": {"color": INK},
         "locale": {"number": NUMBER_LOCALE},
     }
 
@@ -73,6 +73,9 @@ def _color(alt, plan):
 
 def _value_axis(alt, plan, channel):
     axis = alt.Axis(format=plan.number_format, tickCount=6)
+    if channel is alt.Y:   # the title reads horizontally above the axis (CJK text is not rotated)
+        axis = alt.Axis(format=plan.number_format, tickCount=6, titleAngle=0, titleAnchor="end",
+                        titleAlign="left", titleBaseline="bottom", titleX=0, titleY=-12)
     return channel("value:Q", title=plan.axis_title, axis=axis, scale=alt.Scale(zero=True))
 
 

@@ -24,7 +24,10 @@ def load_site(content: Path, strict: bool = False) -> Site:
     strings = _load_strings(content, config, problems)
     tables = {name: _load_table(content, name, fields, problems)
               for name, fields in schema.TABLES.items() if fields}
-    site = Site(content, config, strings, tables)
+    # a table that could not be read is reported once, not again by every reference to it
+    unreadable = {name for name, table in tables.items() if table is None}
+    site = Site(content, config, strings, {k: v or {} for k, v in tables.items()})
+    site.unreadable = unreadable
     _check_references(site, problems)
     _check_claim_checks(site, problems)
     _check_text_refs(site, problems)
@@ -92,13 +95,13 @@ def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> d
     path = _table_path(content, name)
     if path is None:
         problems.add(content / "data" / f"{name}.yaml", None, f"missing data table '{name}'")
-        return {}
+        return None
     rows = TABLE_READERS[path.suffix](path, problems)
     if rows is None:
-        return {}
+        return None
     if not isinstance(rows, list):
         problems.add(path, 1, "a data table must be a YAML list of records ('- id: ...')")
-        return {}
+        return None
     return _parse_rows(path, rows, fields, problems)
 
 
@@ -149,7 +152,7 @@ def _check_references(site: Site, problems: Problems) -> None:
             if name == "claims":
                 refs += list(_walk_refs(record["check"], schema.CHECK))
             for table, ident in refs:
-                if ident not in site.tables.get(table, {}):
+                if ident not in site.tables.get(table, {}) and table not in site.unreadable:
                     problems.add(record["_file"], record[LINE],
                                  f"record '{record['id']}': unknown {table[:-1]} '{ident}'")
 
@@ -250,6 +253,6 @@ def _check_report_refs(site: Site, problems: Problems) -> None:
             continue
         for field in ("sources", "systems", "benchmarks", "claims"):
             for ident in report.meta.get(field) or []:
-                if ident not in site.tables.get(field, {}):
+                if ident not in site.tables.get(field, {}) and field not in site.unreadable:
                     problems.add(report.source.path, report.meta["_lines"].get(field, 2),
                                  f"front matter '{field}': unknown {field[:-1]} '{ident}'")

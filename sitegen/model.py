@@ -46,6 +46,7 @@ class Site:
     reports: list[Report] = field(default_factory=list)
     pages: list[Report] = field(default_factory=list)    # methodology and other plain pages
     warnings: list = field(default_factory=list)
+    unreadable: set = field(default_factory=set)   # tables whose file could not be read
 
     @property
     def languages(self) -> list[str]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from . import blocks, derive, fmt, urls
+from . import blocks, chart_data, charts, derive, fmt, urls
 from .markup import Page, new_markdown, render_body
 from .model import Report, Site
 from .render import Strings, Theme, base_context, render_template
@@ -19,9 +19,11 @@ def _page(theme: Theme, site: Site, lang: str, t: Strings, path: str, template: 
 
 def block_renderer(site: Site, t: Strings):
     def render(kind, params, page: Page, line: int) -> str:
+        if kind == "chart":
+            return charts.chart_block(site, t, params, page, line)
         if kind != "results":
             return page.fail(line, f"unknown block '{kind}'")
-        rows = blocks.select_results(site, params, page, line)
+        rows = chart_data.results_rows(site, params, page, line)
         if rows is None:
             return ""
         return blocks.results_table(site, rows, page, t, params.get("caption", ""))
@@ -112,10 +114,14 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
     groups = {}
     for r in sorted(results, key=lambda r: (r["round"], r["division"], r["value"], r["id"])):
         groups.setdefault((r["round"], r["division"]), []).append(r)
-    return _page(theme, site, lang, t, urls.benchmark(lang, benchmark["id"]), "benchmark.html",
-                 benchmark["name"][lang], [(t("nav.benchmarks"), urls.benchmarks(lang))],
-                 benchmark=benchmark, groups=groups,
-                 reports=site.reports_citing("benchmarks", benchmark["id"], lang))
+    path = urls.benchmark(lang, benchmark["id"])
+    page = Page(site, lang, path, {}, "content/data/results.yaml")
+    chart = Markup(charts.benchmark_chart(site, t, benchmark, page))
+    files = _page(theme, site, lang, t, path, "benchmark.html",
+                  benchmark["name"][lang], [(t("nav.benchmarks"), urls.benchmarks(lang))],
+                  benchmark=benchmark, groups=groups, chart=chart, has_charts=page.has_charts,
+                  reports=site.reports_citing("benchmarks", benchmark["id"], lang))
+    return {**page.files, **files}
 
 
 def claims_page(theme, site, lang, t, checks):

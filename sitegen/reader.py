@@ -29,7 +29,6 @@ import base64
 import datetime as dt
 import html
 import json
-import mimetypes
 import posixpath
 import re
 import uuid
@@ -152,11 +151,13 @@ def search_document(path: str, data: bytes, kind: str, label: str) -> dict:
                            " | .//script | .//style | .//h1"):
         drop.drop_tree()
     text = _collapse(" ".join(main.itertext()))
+    first = main.xpath(".//p[normalize-space()]")
     if kind in ("report", "page") and description:
         snippet = _collapse(description)
+    elif first:
+        snippet = _collapse(first[0].text_content())
     else:
-        first = main.xpath(".//p[normalize-space()]")
-        snippet = _collapse(first[0].text_content()) if first else _collapse(description)
+        snippet = text or _collapse(description)
     return {"url": path, "title": title, "snippet": _shorten(snippet, 220), "text": text,
             "kind": kind, "label": label}
 
@@ -314,9 +315,17 @@ def _static_bytes(theme, pages: dict, path: str) -> bytes | None:
     return None
 
 
+MEDIA_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg",
+               ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+               ".avif": "image/avif", ".ico": "image/x-icon", ".csv": "text/csv;charset=utf-8",
+               ".json": "application/json", ".txt": "text/plain;charset=utf-8",
+               ".woff2": "font/woff2", ".woff": "font/woff"}
+
+
 def _data_uri(name: str, data: bytes) -> str:
-    kind = "image/svg+xml" if name.endswith(".svg") else (
-        mimetypes.guess_type(name)[0] or "application/octet-stream")
+    """A data: URI; the media type comes from a fixed table (not the machine's mimetypes)."""
+    kind = MEDIA_TYPES.get(posixpath.splitext(name.partition("#")[0])[1].lower(),
+                           "application/octet-stream")
     return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
 
@@ -368,6 +377,7 @@ def single_file_path(lang: str, slug: str) -> str:
 
 SVG_BLOCK = re.compile(r"<svg\b.*?</svg>", re.S | re.I)
 URL_ATTRS = ("href", "src", "action", "poster", "data", "cite", "srcset")
+DATA_LINK_LIMIT = 256 * 1024   # linked data files up to this size are inlined as data: URIs
 
 
 def single_file_reports(site, theme, pages: dict[str, bytes], strings: dict) -> dict[str, bytes]:
@@ -405,6 +415,7 @@ def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
     for link in head.xpath("link"):
         rel = (link.get("rel") or "").lower().split()
         if "stylesheet" in rel or "alternate" in rel or "preload" in rel or "modulepreload" in rel:
+            link.tail = None
             link.drop_tree()
         elif "icon" in rel:
             data = _static_bytes(theme, pages, _resolve(path, link.get("href", "")))
@@ -476,6 +487,12 @@ def _rewrite_attr(el, attr, value, page, root, theme, pages) -> None:
     if tag == "a" and file == page:
         el.set(attr, f"#{fragment}" if fragment else "#main")
         return
+    if tag == "a" and not file.endswith(".html") and len(pages.get(file) or b"") <= DATA_LINK_LIMIT:
+        data = _static_bytes(theme, pages, file)
+        if data is not None:          # a chart's data (CSV, JSON, SVG): carried inside the file
+            el.set(attr, _data_uri(file, data))
+            el.set("download", posixpath.basename(file))
+            return
     if root:
         el.set(attr, root + target)
     elif tag == "a":

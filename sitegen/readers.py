@@ -16,12 +16,15 @@ from .textcheck import text_problems
 LINE = "__line__"  # key added to every mapping read from YAML or CSV: its first line in the file
 
 
-class _LineLoader(yaml.SafeLoader):
+_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when available
+
+
+class _LineLoader(_BASE):
     """A safe loader that records where each mapping starts."""
 
 
 def _construct_mapping(loader, node, deep=False):
-    mapping = yaml.SafeLoader.construct_mapping(loader, node, deep=True)
+    mapping = _BASE.construct_mapping(loader, node, deep=True)
     mapping[LINE] = node.start_mark.line + 1
     return mapping
 
@@ -30,7 +33,7 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 # Dates stay strings here; the field parsers turn them into dates with a clear message.
 _LineLoader.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
-    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    for k, v in _BASE.yaml_implicit_resolvers.items()
 }
 
 

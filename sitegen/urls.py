@@ -4,6 +4,7 @@ Every link names a file (never a folder) and is relative, so the same output wor
 at a host's root and under any sub-path."""
 from __future__ import annotations
 
+import functools
 import posixpath
 
 ASSETS = "assets"
@@ -70,6 +71,7 @@ def twin(path: str, lang: str) -> str:
     return f"{lang}/{path.split('/', 1)[1]}"
 
 
+@functools.lru_cache(maxsize=65536)
 def relative(from_page: str, to: str) -> str:
     """Link from one output file to another (to may carry a #fragment)."""
     target, _, fragment = to.partition("#")

@@ -1,0 +1,171 @@
+"""Charts in pages: the ```chart block of a report, and the chart on each benchmark page.
+
+A chart is a <figure>: the SVG rendered at build time (replaced by an interactive view when
+JavaScript runs, see templates/static/charts.js), its caption and sources, the same numbers as
+a table, and its data as CSV, JSON and SVG files beside the page. chart_data.py decides what is
+plotted, chart_render.py draws it; altair and vl_convert are imported only when a chart is drawn."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import posixpath
+from html import escape
+
+from . import chart_data, fmt, urls
+from .chart_data import BadBlock, Plan
+from .markup import Page
+
+SUMMARY_LIMIT = 12
+BUNDLE = "assets/vega-bundle.js"
+DIGITS = {"time": 2, "change": 2, "speedup": 2, "price_performance": 2, "scaling": 1,
+          "time_min": 2, "price_usd": 0, "change_pct": 1, "accelerators": 0}
+
+
+def chart_block(site, t, params: dict, page: Page, line: int) -> str:
+    """HTML for a ```chart block; a mistake goes to page.fail with the block's line."""
+    try:
+        plan = chart_data.plan_chart(site, t, params, page.lang)
+    except BadBlock as exc:
+        return page.fail(line, f"chart block: {exc}")
+    return figure(site, t, plan, page)
+
+
+def benchmark_chart(site, t, benchmark: dict, page: Page) -> str:
+    """The fastest closed-division time of each vendor per round, when that makes a line."""
+    params = {"benchmark": benchmark["id"], "division": "closed", "metric": "time",
+              "kind": "lines", "per": "vendor"}
+    closed = [r for r in site.results_for(benchmark=benchmark["id"]) if r["division"] == "closed"]
+    if len({r["round"] for r in closed}) < 2:
+        return ""
+    return figure(site, t, chart_data.plan_chart(site, t, params, page.lang), page)
+
+
+def figure(site, t, plan: Plan, page: Page) -> str:
+    from . import chart_render
+
+    number = 1 + sum(1 for name in page.files if name.startswith(_stem(page, "")) and name.endswith(".svg"))
+    chart_id = f"chart-{number}"
+    spec = chart_render.build_spec(plan)
+    svg = chart_render.page_svg(spec, chart_id)
+    stem = _stem(page, str(number))
+    page.files.update({stem + ".csv": data_csv(plan.rows).encode("utf-8"),
+                       stem + ".json": data_json(plan.rows).encode("utf-8"),
+                       stem + ".svg": svg.encode("utf-8"),
+                       BUNDLE: chart_render.bundle_for(spec)})
+    page.has_charts = True
+    spec_json = json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return (f'<div class="chart-block">'
+            f'<figure class="chart" id="{chart_id}" data-kind="{plan.kind}">'
+            f'<div class="chart-view" role="img" aria-label="{escape(summary(t, plan))}">{svg}</div>'
+            f'<script type="application/json" class="chart-spec">{spec_json}</script>'
+            f'<figcaption><span class="chart-caption">{escape(plan.caption)}</span> '
+            f'<span class="chart-source">{_sources(site, t, plan, page)}</span></figcaption>'
+            f'</figure>{_table(site, t, plan, page)}{_downloads(t, page, stem)}</div>')
+
+
+def _stem(page: Page, number: str) -> str:
+    folder, name = posixpath.split(page.path)
+    slug = posixpath.splitext(name)[0]
+    return posixpath.join(folder, "charts", f"{slug}-{number}")
+
+
+def data_csv(rows: list[dict]) -> str:
+    stream = io.StringIO()
+    writer = csv.DictWriter(stream, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return stream.getvalue()
+
+
+def data_json(rows: list[dict]) -> str:
+    return json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
+
+
+def value_text(plan: Plan, value: float) -> str:
+    if plan.metric in ("time", "change"):
+        return fmt.duration(value, "min", plan.lang)
+    if plan.metric == "scaling":
+        return fmt.percent(value, plan.lang, 0)
+    return fmt.ratio(value, plan.lang)
+
+
+def _point_name(plan: Plan, row: dict) -> str:
+    name = row["label"]
+    if plan.kind == "lines":
+        name += " " + row["round"]
+    elif plan.kind in ("grouped_bars", "scaling"):
+        name += f" ({row['series']})"
+    if plan.both_divisions and plan.kind in ("bars", "grouped_bars"):
+        name += f" ({row['division']})"
+    return name
+
+
+def summary(t, plan: Plan) -> str:
+    """The text alternative: what kind of chart, its caption, and its values."""
+    items = [f"{_point_name(plan, row)} {value_text(plan, row['value'])}"
+             for row in plan.rows[:SUMMARY_LIMIT]]
+    if len(plan.rows) > SUMMARY_LIMIT:
+        items.append(t("chart.more", n=len(plan.rows) - SUMMARY_LIMIT))
+    return t("chart.aria", kind=t(f"chart.kind.{plan.kind}"), caption=plan.caption,
+             values=t("chart.value_sep").join(items))
+
+
+def _with_html(t, key: str, **html) -> str:
+    """An interface string with generated HTML put into its {placeholders}, the rest escaped."""
+    marks = {name: f"\x00{name}\x00" for name in html}
+    text = escape(t(key, **marks))
+    for name, value in html.items():
+        text = text.replace(escape(marks[name]), value)
+    return text
+
+
+def _sources(site, t, plan: Plan, page: Page) -> str:
+    idents = dict.fromkeys([r["source"] for r in plan.results] + plan.extra_sources)
+    links = []
+    for ident in idents:
+        source = site.get("sources", ident)
+        target = page.link(urls.sources(page.lang) + "#" + urls.anchor("source", ident))
+        links.append(f'<a href="{escape(target)}">{escape(source["title"])}</a>')
+    return _with_html(t, "chart.sources", sources=escape(t("chart.list_sep")).join(links))
+
+
+def _number_cell(plan: Plan, name: str, value) -> str:
+    digits = DIGITS[plan.metric if name == "value" else name]
+    ratio = name == "value" and plan.metric in ("speedup", "price_performance")
+    text = (fmt.fixed if ratio else fmt.number)(value, plan.lang, digits)
+    return f'<td class="num" data-value="{value}">{escape(text)}</td>'
+
+
+def _columns(plan: Plan) -> tuple[list[str], list[str]]:
+    """(text columns, number columns) of the data table, after the system."""
+    text = (["benchmark"] if len({r["benchmark"] for r in plan.results}) > 1 else [])
+    text += ["round", "division", "framework"]
+    numbers = ["accelerators", "value"] + [n for n in ("time_min", "price_usd", "change_pct")
+                                           if n in plan.rows[0]]
+    return text, numbers
+
+
+def _table(site, t, plan: Plan, page: Page) -> str:
+    text_cols, number_cols = _columns(plan)
+    head = f'<th scope="col">{escape(plan.text["system"])}</th>' + "".join(
+        f'<th scope="col">{escape(plan.text[c])}</th>' for c in text_cols) + "".join(
+        f'<th scope="col" class="num">{escape(plan.text[c])}</th>' for c in number_cols)
+    body = []
+    for row, r in zip(plan.rows, plan.results):
+        target = page.link(urls.system(page.lang, r["system"]) + "#" + urls.anchor("result", r["id"]))
+        cells = "".join(f"<td>{escape(str(row[c]))}</td>" for c in text_cols)
+        cells += "".join(_number_cell(plan, c, row[c]) for c in number_cols)
+        body.append(f'<tr><th scope="row"><a href="{escape(target)}">{escape(row["system"])}</a>'
+                    f'</th>{cells}</tr>')
+    return (f'<details class="chart-data"><summary>{escape(t("chart.table"))}</summary>'
+            f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(plan.caption)}">'
+            f'<table class="data sortable"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div></details>')
+
+
+def _downloads(t, page: Page, stem: str) -> str:
+    links = [f'<a href="{escape(page.link(stem + ext))}" download>{escape(t(key))}</a>'
+             for ext, key in ((".csv", "chart.download.csv"), (".json", "chart.download.json"),
+                              (".svg", "chart.download.svg"))]
+    return f'<p class="chart-downloads">{escape(t("chart.download"))} {" · ".join(links)}</p>'
