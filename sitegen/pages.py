@@ -4,7 +4,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from . import blocks, chart_data, charts, derive, fmt, urls
-from .markup import Page, new_markdown, render_body
+from .markup import Page, render_body
 from .model import Report, Site
 from .render import Strings, Theme, base_context, render_template
 
@@ -30,19 +30,27 @@ def block_renderer(site: Site, t: Strings):
     return render
 
 
-def body_html(site: Site, report: Report, path: str, checks: dict, t: Strings, md,
+def body_html(site: Site, report: Report, path: str, checks: dict, t: Strings, bodies,
               problems: list) -> tuple[Markup, list, Page]:
+    """The report's body as HTML, from the cache when neither it nor any data changed."""
     if report.pending:
         return Markup(""), [], Page(site, report.lang, path, checks)
     page = Page(site, report.lang, path, checks, report.source.rel, report.body_line)
-    html, toc = render_body(md, report.body, page, block_renderer(site, t))
+    key = bodies.cache.key(path, report.source.rel, str(report.body_line), report.body)
+    cached = bodies.cache.get(key)
+    if cached is None:
+        html, toc = render_body(bodies.md, report.body, page, block_renderer(site, t))
+        cached = (html, toc, page.files, page.has_charts)
+        if not page.problems:
+            bodies.cache.put(key, cached)
     problems.extend(page.problems)
+    html, toc, page.files, page.has_charts = cached
     return Markup(html), toc, page
 
 
-def report_page(theme, site, lang, t, report: Report, checks, md, problems):
+def report_page(theme, site, lang, t, report: Report, checks, bodies, problems):
     path = urls.report(lang, report.slug)
-    html, toc, page = body_html(site, report, path, checks, t, md, problems)
+    html, toc, page = body_html(site, report, path, checks, t, bodies, problems)
     crumbs = [(t("nav.reports"), urls.reports(lang))]
     files = _page(theme, site, lang, t, path, "report.html", report.title, crumbs,
                   report=report, body=html, toc=toc, has_charts=page.has_charts,
@@ -51,9 +59,9 @@ def report_page(theme, site, lang, t, report: Report, checks, md, problems):
     return {**page.files, **files}
 
 
-def plain_page(theme, site, lang, t, report: Report, checks, md, problems):
+def plain_page(theme, site, lang, t, report: Report, checks, bodies, problems):
     path = f"{lang}/{report.slug}.html"
-    html, toc, page = body_html(site, report, path, checks, t, md, problems)
+    html, toc, page = body_html(site, report, path, checks, t, bodies, problems)
     files = _page(theme, site, lang, t, path, "page.html", report.title, [],
                   report=report, body=html, toc=toc, has_charts=page.has_charts)
     return {**page.files, **files}

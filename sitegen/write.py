@@ -4,6 +4,7 @@ Files go to a temporary folder beside the output folder, which is swapped in onl
 file is written; a build that fails or is killed leaves the previous output as it was."""
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
@@ -15,25 +16,42 @@ from .errors import ContentError, Problem
 def safe_target(root: Path, rel: str) -> Path:
     """The file for `rel` inside `root`; refuses absolute paths and any way out of root."""
     pure = PurePosixPath(rel)
-    target = (root / pure).resolve()
-    if pure.is_absolute() or ".." in pure.parts or not target.is_relative_to(root.resolve()):
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts or "\\" in rel or ":" in rel:
+        raise ContentError([Problem(rel, None, "refusing to write outside the output folder")])
+    target = root / pure
+    if not target.resolve().is_relative_to(root.resolve()):  # e.g. through a symlink
         raise ContentError([Problem(rel, None, "refusing to write outside the output folder")])
     return target
 
 
-def write_tree(files: dict[str, bytes], out: Path) -> None:
+def write_tree(files: dict[str, bytes], out: Path, previous: dict[str, str] | None = None) -> None:
+    """Write every file into a staging folder, then swap it in. A file whose bytes are the same
+    as in the previous build (`previous`: path -> sha256) is hard-linked, not written again."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
+    for rel in files:
+        safe_target(out, rel)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
+        for folder in sorted({PurePosixPath(rel).parent for rel in files}):
+            (staging / folder).mkdir(parents=True, exist_ok=True)
         for rel in sorted(files):
-            target = safe_target(staging, rel)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(files[rel])
+            _put(files[rel], staging / rel, out / rel, (previous or {}).get(rel))
         _swap(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def _put(data: bytes, target: Path, old: Path, old_sha: str | None) -> None:
+    if old_sha and old_sha == hashlib.sha256(data).hexdigest():
+        try:
+            if old.stat().st_size == len(data):
+                os.link(old, target)
+                return
+        except OSError:
+            pass  # not there any more, or another file system: write it
+    target.write_bytes(data)
 
 
 def _swap(staging: Path, out: Path) -> None:

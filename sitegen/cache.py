@@ -1,0 +1,128 @@
+"""Skip work whose inputs did not change, without ever changing the output.
+
+Everything kept here lives outside output/ (in .cache/, or $SITEGEN_CACHE) and is safe to
+delete: a missing or stale entry only means the work is done again."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CODE = Path(__file__).resolve().parent
+PACKAGES = ("markdown", "jinja2", "babel", "nh3", "pyyaml", "altair", "vl-convert-python",
+            "feedgen", "lxml", "ftfy")
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("SITEGEN_CACHE") or REPO / ".cache")
+
+
+def _versions() -> str:
+    found = []
+    for name in PACKAGES:
+        try:
+            found.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name}=none")
+    return ";".join(found)
+
+
+def tree_digest(*folders: Path, extra: str = "") -> str:
+    """One hash over every file's path and bytes under the folders, in a fixed order."""
+    digest = hashlib.sha256(extra.encode())
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def code_digest() -> str:
+    """The generator's own version: its code and the libraries that shape the output."""
+    minisearch = REPO / "node_modules" / "minisearch" / "package.json"
+    extra = _versions() + (minisearch.read_text("utf-8") if minisearch.exists() else "")
+    return tree_digest(CODE, extra=extra)
+
+
+def data_digest(content: Path, code: str) -> str:
+    """Everything a report body can depend on besides its own text."""
+    parts = [content / "data", content / "i18n"]
+    return tree_digest(*[p for p in parts if p.is_dir()],
+                       extra=code + (content / "site.yaml").read_bytes().hex()
+                       if (content / "site.yaml").exists() else code)
+
+
+@dataclass
+class Manifest:
+    """What the last build of one output folder was made from, and what it wrote."""
+
+    inputs: str
+    files: dict[str, str]            # output path -> sha256 of its bytes
+    state: dict[str, list[int]]      # output path -> [size, mtime_ns] on disk after writing
+
+
+def _manifest_path(out: Path) -> Path:
+    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
+    return cache_root() / "builds" / f"{key}.json"
+
+
+def load_manifest(out: Path) -> Manifest | None:
+    try:
+        data = json.loads(_manifest_path(out).read_text("utf-8"))
+        return Manifest(data["inputs"], data["files"], data["state"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def save_manifest(out: Path, inputs: str, files: dict[str, bytes]) -> None:
+    path = _manifest_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    manifest = {"inputs": inputs, "files": {k: sha(v) for k, v in sorted(files.items())},
+                "state": output_state(out)}
+    path.write_text(json.dumps(manifest), "utf-8")
+
+
+def output_state(out: Path) -> dict[str, list[int]]:
+    state = {}
+    for root, _, names in os.walk(out):
+        for name in names:
+            path = os.path.join(root, name)
+            info = os.stat(path)
+            state[os.path.relpath(path, out).replace(os.sep, "/")] = [info.st_size, info.st_mtime_ns]
+    return state
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class BodyCache:
+    """Rendered report bodies on disk, keyed by the body text, its page and all data."""
+
+    def __init__(self, data_key: str):
+        self.data_key = data_key
+        self.folder = cache_root() / "bodies"
+        self.hits = self.misses = 0
+
+    def key(self, *parts: str) -> str:
+        return sha("\0".join((self.data_key, *parts)).encode())
+
+    def get(self, key: str):
+        try:
+            value = pickle.loads((self.folder / key).read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
+
+    def put(self, key: str, value) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        temp = self.folder / f".{key}.{os.getpid()}"
+        temp.write_bytes(pickle.dumps(value, protocol=4))
+        os.replace(temp, self.folder / key)
