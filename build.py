@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
-"""Build the bilingual site: python build.py [--content DIR] [--out DIR] [--strict].
+"""Build the bilingual site: python build.py [--content DIR] [--out DIR] [--strict] [-q].
 
-Other commands: import-mlperf PATH (official results into content/data/results.yaml)."""
+Commands for editors:
+  python build.py check              validate content, translations and links; write nothing
+  python build.py serve [--port N]   build, serve on 127.0.0.1, rebuild and reload on change
+  python build.py new report SLUG    start a report in both languages
+  python build.py status             what still lacks one language
+  python build.py import-mlperf PATH official MLPerf result logs into content/data/results.yaml
+"""
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import os
 import sys
 from pathlib import Path
 
@@ -14,13 +22,23 @@ HERE = Path(__file__).resolve().parent
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="\n".join(__doc__.splitlines()[2:]))
     parser.add_argument("--content", type=Path, default=HERE / "content")
     parser.add_argument("--templates", type=Path, default=HERE / "templates")
     parser.add_argument("--out", type=Path, default=HERE / "output")
     parser.add_argument("--strict", action="store_true", help="warnings fail the build")
-    parser.add_argument("-q", "--quiet", action="store_true")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     sub = parser.add_subparsers(dest="command")
+    sub.add_parser("build", help="build the site (the default)")
+    sub.add_parser("check", help="validate everything without writing the site")
+    sub.add_parser("status", help="translation status")
+    serve = sub.add_parser("serve", help="preview with live reload")
+    serve.add_argument("--port", type=int, default=8000)
+    new = sub.add_parser("new", help="scaffold new content")
+    new.add_argument("kind", choices=["report"])
+    new.add_argument("slug")
     imp = sub.add_parser("import-mlperf", help="import official MLPerf Training result logs")
     imp.add_argument("path", type=Path)
     return parser.parse_args(argv)
@@ -28,10 +46,55 @@ def parse_args(argv):
 
 def run_build(args) -> str:
     from sitegen.pipeline import build
-    report = build(args.content, args.templates, args.out, strict=args.strict)
+    if args.quiet or not sys.stderr.isatty():
+        report = build(args.content, args.templates, args.out, strict=args.strict)
+    else:
+        from rich.console import Console
+        with Console(stderr=True).status("building…"):
+            report = build(args.content, args.templates, args.out, strict=args.strict)
     for warning in report.warnings:
         print(warning, file=sys.stderr)
-    return f"built {report.pages} pages ({report.files} files) into {args.out} in {report.seconds:.2f} s"
+    if report.skipped:
+        return f"nothing changed: {args.out} is up to date ({report.seconds:.2f} s)"
+    return (f"built {report.pages} pages ({report.files} files) into {args.out}\n"
+            f"  report bodies: {report.bodies_rendered} rendered, {report.bodies_reused} reused\n"
+            f"  warnings: {len(report.warnings)}\n  time: {report.seconds:.2f} s")
+
+
+def run_check(args) -> str:
+    from sitegen.authoring import check
+    warnings = check(args.content, args.templates, strict=args.strict)
+    for warning in warnings:
+        print(warning, file=sys.stderr)
+    return f"content, translations and links are fine ({len(warnings)} warning(s)); nothing written"
+
+
+def run_status(args) -> str:
+    from sitegen.load import load_site
+    from sitegen.translation import translation_gaps
+    gaps = translation_gaps(load_site(args.content))
+    lines = [f"{g.where}: {g.kind} '{g.name}' lacks {g.missing}" for g in gaps]
+    return "\n".join(lines + [f"{len(gaps)} item(s) lack one language"])
+
+
+def run_new(args) -> str:
+    from sitegen.authoring import new_report
+    from sitegen.load import load_config
+    languages = load_config(args.content)["languages"]
+    paths = new_report(args.content, args.slug, languages, _today())
+    return "created " + ", ".join(str(p) for p in paths)
+
+
+def _today() -> dt.date:
+    """Reproducible when SOURCE_DATE_EPOCH is set; only scaffolding ever reads the clock."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date() if epoch else dt.date.today()
+
+
+def run_serve(args) -> str:
+    from sitegen.serve import serve
+    serve(lambda: run_build(args), args.out, [args.content, args.templates], args.port)
+    return "stopped"
 
 
 def run_import(args) -> str:
@@ -46,16 +109,21 @@ def run_import(args) -> str:
             f"{summary.unchanged} unchanged")
 
 
+COMMANDS = {None: run_build, "build": run_build, "check": run_check, "status": run_status,
+            "new": run_new, "serve": run_serve, "import-mlperf": run_import}
+FAILED = {"import-mlperf": "import failed: {n} problem(s); data left as it was",
+          "check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     try:
-        message = run_import(args) if args.command == "import-mlperf" else run_build(args)
+        message = COMMANDS[args.command](args)
     except ContentError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        what = "import" if args.command == "import-mlperf" else "build"
-        kept = "data left as it was" if what == "import" else "output left as it was"
-        print(f"{what} failed: {len(exc.problems)} problem(s); {kept}", file=sys.stderr)
+        template = FAILED.get(args.command, "build failed: {n} problem(s); output left as it was")
+        print(template.format(n=len(exc.problems)), file=sys.stderr)
         return 1
     if not args.quiet:
         print(message)

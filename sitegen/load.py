@@ -39,6 +39,14 @@ def load_site(content: Path, strict: bool = False) -> Site:
     return site
 
 
+def load_config(content: Path) -> dict:
+    """site.yaml alone, for commands that need the languages before the content is whole."""
+    problems = Problems(content)
+    config = _load_config(content, problems)
+    problems.raise_if_any()
+    return config
+
+
 def _load_config(content: Path, problems: Problems) -> dict:
     path = content / "site.yaml"
     if not path.exists():

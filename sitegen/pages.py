@@ -176,3 +176,9 @@ def comparison_page(theme, site, lang, t, comparison):
                  title, [(t("nav.compare"), urls.comparisons(lang))], comparison=comparison,
                  left=left, right=right, minutes=derive.minutes,
                  left_price=site.first_price(left["id"]), right_price=site.first_price(right["id"]))
+
+
+def status_page(theme, site, lang, t, gaps):
+    """The editors' translation status; reachable by its address, not from the navigation."""
+    return _page(theme, site, lang, t, f"{lang}/editors/status.html", "status.html",
+                 t("status.title"), [], gaps=gaps)

@@ -13,6 +13,7 @@ from .markup import new_markdown
 from .model import Site
 from .load import load_site
 from .reader import reader_files
+from .translation import translation_gaps
 from .render import Strings, load_theme, missing_strings, static_files
 from .write import write_tree
 
@@ -76,6 +77,7 @@ def _language_pages(theme, site, lang, t, checks, comparisons, bodies, problems)
     files.update(pages.sources_page(theme, site, lang, t))
     files.update(pages.glossary_page(theme, site, lang, t))
     files.update(pages.not_found_page(theme, site, lang, t))
+    files.update(pages.status_page(theme, site, lang, t, translation_gaps(site)))
     return files
 
 
