@@ -38,7 +38,7 @@ def duration(value: float, unit: str, lang: str, digits: int = 2) -> str:
 def usd(amount: float, lang: str) -> str:
     """$149,000 in English; 14.9万美元 in Chinese, the way Chinese prices are read."""
     if lang == "zh" and amount >= 10000:
-        compact = format_compact_decimal(amount, locale=LOCALES[lang], fraction_digits=2)
+        compact = format_compact_decimal(amount, locale=LOCALES[lang], fraction_digits=3)
         return f"{compact}美元"
     return format_currency(amount, "USD", locale=LOCALES[lang], format="¤#,##0",
                            currency_digits=False)

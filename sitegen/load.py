@@ -195,9 +195,11 @@ def _check_text_refs(site: Site, problems: Problems) -> None:
 
 
 def _text_ref_ok(site: Site, kind: str, ident: str) -> bool:
-    head, _, tail = ident.partition("/")
+    pair, _, prices = ident.partition("@")
+    head, _, tail = pair.partition("/")
     if kind in ("speedup", "improvement", "reduction", "ppr"):
-        return head in site.tables["results"] and tail in site.tables["results"]
+        return (head in site.tables["results"] and tail in site.tables["results"]
+                and all(p in site.tables["systems"] for p in prices.split("/") if p))
     if kind == "spec":
         return head in site.tables["systems"]
     table = SHORTCODE_REFS.get(kind) if kind != "check" else None  # check values need derive

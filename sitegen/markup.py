@@ -150,7 +150,8 @@ def _claim(page, arg, line, recomputed=False):
 
 
 def _derived(page, arg, line, kind):
-    a, b = _pair(page, arg, line)
+    pair, _, prices = arg.partition("@")   # ppr may name the prices: A/B@SYSTEM/SYSTEM
+    a, b = _pair(page, pair, line)
     if not a:
         return ""
     if kind == "speedup":
@@ -160,7 +161,11 @@ def _derived(page, arg, line, kind):
     elif kind == "reduction":
         text = fmt.percent(derive.reduction(page.site, a["id"], b["id"]), page.lang)
     else:
-        value = derive.price_performance(page.site, a["id"], b["id"])
+        price_a, _, price_b = prices.partition("/")
+        for ident in (p for p in (price_a, price_b) if p):
+            if not _record(page, "systems", ident, line):
+                return ""
+        value = derive.price_performance(page.site, a["id"], b["id"], price_a or None, price_b or None)
         if value is None:
             return page.fail(line, f"[[ppr:{arg}]]: both systems need a price")
         text = fmt.ratio(value, page.lang)

@@ -19,6 +19,7 @@ def test_money_reads_naturally_in_each_language():
     assert fmt.usd(149000, "en") == "$149,000"
     assert fmt.usd(149000, "zh") == "14.9万美元"
     assert fmt.usd(300000, "zh") == "30万美元"
+    assert fmt.usd(32450, "zh") == "3.245万美元"
 
 
 def test_ratios_percentages_and_precision():

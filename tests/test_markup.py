@@ -27,6 +27,14 @@ def test_figures_come_from_the_data_with_links(project):
     assert page.problems == []
 
 
+def test_price_performance_can_name_its_prices(project):
+    site = load_site(project)
+    html, _, page = render(site, "[[ppr:r-acme/r-zenith]] [[ppr:r-acme/r-zenith@zenith-8/zenith-8]]")
+    # (20 x 300k) / (30 x 150k) = 1.33; with Zenith's price on both sides: 20 / 30 = 0.67
+    assert '<span class="derived">1.33×</span> <span class="derived">0.67×</span>' in html
+    assert page.problems == []
+
+
 def test_unknown_reference_names_file_and_line(project):
     site = load_site(project)
     _, _, page = render(site, "first line\n\nsecond [[result:nope]]\n")
