@@ -88,8 +88,7 @@ def _compute(site: Site, claim: dict) -> tuple[float | None, dict[str, list[str]
         return None, {}
     if kind == "time":
         value = minutes(site.tables["results"][check["result"]]) / MINUTES.get(unit, 1.0)
-        steps = {lang: [_time_text(site, check["result"], lang)] for lang in site.languages}
-        return value, steps
+        return value, {}  # the value is the result itself: no arithmetic to show
     if kind in ("speedup", "improvement"):
         ratio = speedup(site, check["result"], check["baseline"])
         value = ratio if kind == "speedup" else (ratio - 1) * 100

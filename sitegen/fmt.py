@@ -45,7 +45,8 @@ def usd(amount: float, lang: str) -> str:
 
 
 def ratio(value: float, lang: str, digits: int = 2) -> str:
-    return f"{fixed(value, lang, digits)}×"
+    """1.56× in English; 1.56倍 in Chinese, as Chinese writes multiples."""
+    return f"{fixed(value, lang, digits)}{'倍' if lang == 'zh' else '×'}"
 
 
 def percent(value: float, lang: str, digits: int = 1) -> str:

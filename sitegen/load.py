@@ -185,7 +185,8 @@ def _check_text_refs(site: Site, problems: Problems) -> None:
     """[[kind:id]] figures inside data text (claims' statements and notes) must resolve."""
     for name in ("claims", "systems", "sources"):
         for record in site.table(name):
-            for value in record.values():
+            nested = [(record.get("check") or {}).get("reason")] if name == "claims" else []
+            for value in [*record.values(), *nested]:
                 texts = value.values() if isinstance(value, dict) else ()
                 for text in (t for t in texts if isinstance(t, str)):
                     for match in SHORTCODE.finditer(text):

@@ -41,11 +41,13 @@ RELOAD_SCRIPT = b"""<script>
 class BuildState:
     version: int = 0
     errors: list[str] = field(default_factory=list)
+    watching: bool = False      # True once the file watcher runs: changes from now on rebuild
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def as_json(self) -> bytes:
         with self.lock:
-            return json.dumps({"version": self.version, "errors": self.errors}).encode()
+            return json.dumps({"version": self.version, "errors": self.errors,
+                               "watching": self.watching}).encode()
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -100,8 +102,12 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print) -> Non
     say(f"serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)")
     from watchfiles import watch as watch_changes
     try:
-        for _ in watch_changes(*watch, debounce=200, step=50):
-            rebuild(build_once, state, say)
+        # an empty set arrives every rust_timeout ms: it shows the watcher is running
+        for changes in watch_changes(*watch, debounce=200, step=50, yield_on_timeout=True,
+                                     rust_timeout=300):
+            state.watching = True
+            if changes:
+                rebuild(build_once, state, say)
     except KeyboardInterrupt:
         pass
     finally:

@@ -63,7 +63,7 @@ def get(url):
         return response.read().decode("utf-8")
 
 
-def wait_for(predicate, seconds=15):
+def wait_for(predicate, seconds=90):  # generous: CI machines are slow and shared
     deadline = time.time() + seconds
     while time.time() < deadline:
         value = predicate()
@@ -84,6 +84,7 @@ def test_serve_rebuilds_reloads_and_survives_errors(tmp_path, monkeypatch):
     base = f"http://127.0.0.1:{port}"
     page = wait_for(lambda: _try(get, f"{base}/zh/reports/acme-vs-zenith.html"))
     assert 'fetch("/__build__"' in page and "主要发现" in page
+    wait_for(lambda: json.loads(get(f"{base}/__build__"))["watching"])
     version = json.loads(get(f"{base}/__build__"))["version"]
 
     (content / "reports" / "acme-vs-zenith.zh.md").write_text(REPORT_ZH.replace("主要发现", "新的发现"), "utf-8")

@@ -24,6 +24,7 @@ def test_money_reads_naturally_in_each_language():
 
 def test_ratios_percentages_and_precision():
     assert fmt.ratio(1.5643, "en") == "1.56×"
+    assert fmt.ratio(1.5643, "zh") == "1.56倍"
     assert fmt.percent(23.68, "zh") == "23.7%"
     assert fmt.number(1234567.891, "en") == "1,234,567.89"
     assert [fmt.decimals_of(v) for v in (24, 5.67, 1.6, 9.0)] == [0, 2, 1, 0]
