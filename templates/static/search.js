@@ -1,0 +1,299 @@
+/* Site search: MiniSearch over the index scripts written by sitegen/reader.py.
+ *
+ * Works from file:// (no fetch, no modules): each language's index is a plain script,
+ * assets/search-<lang>.js, that sets window.SEARCH_DOCS_BY_LANG[lang]. The page's own language
+ * is loaded with the page; "All languages" adds the others' scripts on demand.
+ *
+ * Tokens: Latin words lowercased (prefix and fuzzy matching); CJK runs become single
+ * characters plus bigrams (exact matching), for documents and queries alike.
+ * Keys: Enter searches, Tab or ArrowDown reaches the results, Escape clears. */
+(function () {
+  'use strict';
+
+  var CJK = '\\u2E80-\\u2FDF\\u3040-\\u30FF\\u3100-\\u312F\\u31A0-\\u31FF\\u3400-\\u4DBF' +
+            '\\u4E00-\\u9FFF\\uAC00-\\uD7AF\\uF900-\\uFAFF';
+  var TOKEN = new RegExp('([' + CJK + ']+)|([\\p{L}\\p{N}]+(?:[.\'\\u2019_][\\p{L}\\p{N}]+)*)', 'gu');
+  var IS_CJK = new RegExp('^[' + CJK + ']+$');
+  var MAX_RESULTS = 20;
+
+  function tokenize(text) {
+    var tokens = [];
+    var match;
+    TOKEN.lastIndex = 0;
+    while ((match = TOKEN.exec(text || '')) !== null) {
+      if (match[1]) {
+        var chars = Array.from(match[1]);
+        for (var i = 0; i < chars.length; i++) {
+          tokens.push(chars[i]);
+          if (i + 1 < chars.length) { tokens.push(chars[i] + chars[i + 1]); }
+        }
+      } else {
+        tokens.push(match[2].toLowerCase());
+      }
+    }
+    return tokens;
+  }
+
+  function isCJK(term) { return IS_CJK.test(term); }
+
+  /* Reports are what the site is for; the many head-to-head pages repeat the same words. */
+  var KIND_BOOST = { report: 1.6, page: 1.3, glossary: 1.2, benchmark: 1.2, system: 1.2,
+                     comparison: 0.8, list: 0.9 };
+
+  var SEARCH_OPTIONS = {
+    boost: { title: 3 },
+    boostDocument: function (id, term, stored) {
+      return (stored && KIND_BOOST[stored.kind]) || 1;
+    },
+    prefix: function (term) { return !isCJK(term); },
+    fuzzy: function (term) { return !isCJK(term) && term.length > 3 ? 0.2 : false; }
+  };
+
+  function format(template, values) {
+    return String(template || '').replace(/\{(\w+)\}/g, function (all, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? values[key] : all;
+    });
+  }
+
+  function Search(form) {
+    this.form = form;
+    this.root = form.getAttribute('data-root') || '';
+    this.lang = form.getAttribute('data-lang') || '';
+    this.langs = (form.getAttribute('data-langs') || this.lang).split(/\s+/).filter(Boolean);
+    try { this.langNames = JSON.parse(form.getAttribute('data-lang-names') || '{}'); }
+    catch (e) { this.langNames = {}; }
+    this.input = form.querySelector('input[type="search"]');
+    this.all = form.querySelector('input[data-search-all]');
+    this.out = form.querySelector('[data-search-results]');
+    this.index = null;
+    this.docs = {};
+    this.loaded = {};
+    this.timer = null;
+    this.bind();
+    form.hidden = false;
+    var query = new URLSearchParams(window.location.search).get('q');
+    if (query) { this.input.value = query; this.run(); }
+  }
+
+  Search.prototype.ensureIndex = function () {
+    if (this.index) { return this.index; }
+    this.index = new window.MiniSearch({
+      idField: 'url',
+      fields: ['title', 'text'],
+      storeFields: ['title', 'url', 'snippet', 'kind', 'label', 'lang'],
+      tokenize: tokenize,
+      processTerm: function (term) { return term.toLowerCase(); },
+      searchOptions: SEARCH_OPTIONS
+    });
+    this.addLanguage(this.lang);
+    return this.index;
+  };
+
+  Search.prototype.addLanguage = function (lang) {
+    var all = window.SEARCH_DOCS_BY_LANG || {};
+    var docs = all[lang] || (lang === this.lang ? window.SEARCH_DOCS : null);
+    if (!docs || this.loaded[lang]) { return !!docs; }
+    var fresh = [];
+    for (var i = 0; i < docs.length; i++) {
+      if (!this.docs[docs[i].url]) {
+        this.docs[docs[i].url] = docs[i];
+        fresh.push(docs[i]);
+      }
+    }
+    this.index.addAll(fresh);
+    this.loaded[lang] = true;
+    return true;
+  };
+
+  /* The other languages' index scripts, loaded with <script> (file:// allows that). */
+  Search.prototype.loadOthers = function (done) {
+    var self = this;
+    var waiting = 0;
+    var failed = false;
+    this.langs.forEach(function (lang) {
+      if (self.loaded[lang] || self.addLanguage(lang)) { return; }
+      waiting += 1;
+      var script = document.createElement('script');
+      script.src = self.root + 'assets/search-' + lang + '.js';
+      script.onload = function () {
+        self.addLanguage(lang);
+        if (--waiting === 0) { done(failed); }
+      };
+      script.onerror = function () {
+        failed = true;
+        if (--waiting === 0) { done(failed); }
+      };
+      document.head.appendChild(script);
+    });
+    if (waiting === 0) { done(false); } else { this.status(this.form.getAttribute('data-msg-loading')); }
+  };
+
+  Search.prototype.bind = function () {
+    var self = this;
+    this.form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      self.run();
+    });
+    this.input.addEventListener('input', function () {
+      self.form.classList.toggle('search-active', !!self.input.value);
+      window.clearTimeout(self.timer);
+      self.timer = window.setTimeout(function () { self.run(); }, 120);
+    });
+    this.input.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape') {
+        if (self.input.value || self.out.childNodes.length) { event.preventDefault(); }
+        self.clear();
+      } else if (event.key === 'ArrowDown') {
+        var first = self.out.querySelector('a');
+        if (first) { event.preventDefault(); first.focus(); }
+      }
+    });
+    this.out.addEventListener('keydown', function (event) {
+      var links = Array.prototype.slice.call(self.out.querySelectorAll('a'));
+      var at = links.indexOf(document.activeElement);
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        self.clear();
+        self.input.focus();
+      } else if (event.key === 'ArrowDown' && at >= 0) {
+        event.preventDefault();
+        (links[at + 1] || links[at]).focus();
+      } else if (event.key === 'ArrowUp' && at >= 0) {
+        event.preventDefault();
+        if (at === 0) { self.input.focus(); } else { links[at - 1].focus(); }
+      }
+    });
+    if (this.all) {
+      this.all.addEventListener('change', function () {
+        if (self.all.checked) {
+          self.ensureIndex();
+          self.loadOthers(function (failed) {
+            if (failed) { self.status(self.form.getAttribute('data-msg-failed')); } else { self.run(); }
+          });
+        } else {
+          self.run();
+        }
+      });
+    }
+  };
+
+  Search.prototype.clear = function () {
+    window.clearTimeout(this.timer);
+    this.input.value = '';
+    this.out.textContent = '';
+    this.form.classList.remove('search-active');
+  };
+
+  Search.prototype.status = function (text) {
+    this.out.textContent = '';
+    var p = document.createElement('p');
+    p.className = 'search-status';
+    p.textContent = text;
+    this.out.appendChild(p);
+  };
+
+  Search.prototype.query = function (text, everywhere) {
+    var lang = this.lang;
+    var options = { combineWith: 'AND' };
+    if (!everywhere) { options.filter = function (result) { return result.lang === lang; }; }
+    var results = this.index.search(text, options);
+    if (!results.length) {
+      options.combineWith = 'OR';
+      results = this.index.search(text, options);
+    }
+    return results;
+  };
+
+  Search.prototype.run = function () {
+    var text = this.input.value.trim();
+    this.form.classList.toggle('search-active', !!text);
+    if (!text) { this.out.textContent = ''; return; }
+    if (!window.MiniSearch) { this.status(this.form.getAttribute('data-msg-failed')); return; }
+    this.ensureIndex();
+    var everywhere = !!(this.all && this.all.checked);
+    var results = this.query(text, everywhere);
+    var shown = results.slice(0, MAX_RESULTS);
+    var template = this.form.getAttribute(results.length ? 'data-msg-count' : 'data-msg-none');
+    this.status(format(template, { count: results.length, query: text }));
+    if (!shown.length) { return; }
+    var list = document.createElement('ol');
+    list.className = 'search-list';
+    for (var i = 0; i < shown.length; i++) { list.appendChild(this.item(shown[i], text)); }
+    this.out.appendChild(list);
+  };
+
+  Search.prototype.item = function (result, query) {
+    var doc = this.docs[result.id] || result;
+    var li = document.createElement('li');
+    var link = document.createElement('a');
+    link.href = this.root + doc.url;
+    if (doc.lang !== this.lang) {
+      var code = doc.lang === 'zh' ? 'zh-Hans' : doc.lang;
+      link.hreflang = code;
+      link.lang = code;
+    }
+    link.className = 'search-title';
+    link.textContent = doc.title;
+    li.appendChild(link);
+    var meta = document.createElement('span');
+    meta.className = 'search-kind';
+    meta.textContent = doc.label + (doc.lang !== this.lang ? ' · ' + (this.langNames[doc.lang] || doc.lang) : '');
+    li.appendChild(meta);
+    var snippet = document.createElement('p');
+    snippet.className = 'search-snippet';
+    if (doc.lang !== this.lang) { snippet.lang = link.lang; }
+    var inTitle = result.match && Object.keys(result.match).some(function (term) {
+      return result.match[term].indexOf('title') >= 0;
+    });
+    var excerpt = inTitle ? null : this.excerpt(doc.text || '', result.terms || []);
+    if (excerpt) { this.highlight(snippet, excerpt.text, excerpt.term); } else { snippet.textContent = doc.snippet; }
+    li.appendChild(snippet);
+    return li;
+  };
+
+  /* About 180 characters of the page's text around the longest matched term. */
+  Search.prototype.excerpt = function (text, terms) {
+    var lower = text.toLowerCase();
+    var sorted = terms.slice().sort(function (a, b) { return b.length - a.length; });
+    for (var i = 0; i < sorted.length; i++) {
+      var at = lower.indexOf(sorted[i]);
+      if (at < 0) { continue; }
+      var cjk = isCJK(sorted[i]);
+      var start = Math.max(0, at - (cjk ? 30 : 60));
+      var end = Math.min(text.length, at + (cjk ? 70 : 120));
+      if (!cjk) {                /* whole words at both ends */
+        var space = text.indexOf(' ', start);
+        if (start > 0 && space >= 0 && space < at) { start = space + 1; }
+        space = text.lastIndexOf(' ', end);
+        if (end < text.length && space > at + sorted[i].length) { end = space; }
+      }
+      return {
+        text: (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : ''),
+        term: sorted[i]
+      };
+    }
+    return null;
+  };
+
+  Search.prototype.highlight = function (element, text, term) {
+    var at = text.toLowerCase().indexOf(term);
+    if (at < 0) { element.textContent = text; return; }
+    element.appendChild(document.createTextNode(text.slice(0, at)));
+    var mark = document.createElement('mark');
+    mark.textContent = text.slice(at, at + term.length);
+    element.appendChild(mark);
+    element.appendChild(document.createTextNode(text.slice(at + term.length)));
+  };
+
+  function start() {
+    if (!window.MiniSearch) { return; }     /* no library: the form stays hidden */
+    var forms = document.querySelectorAll('form[data-search]');
+    for (var i = 0; i < forms.length; i++) { new Search(forms[i]); }
+  }
+
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', start);
+  } else {
+    start();
+  }
+}());
