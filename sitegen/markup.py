@@ -88,6 +88,9 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
     md.reset()
     html = nh3.clean(md.convert(text), tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS,
                      url_schemes={"http", "https", "mailto"}, link_rel=None)
+    # the editor's own tables scroll on a phone instead of widening the page
+    html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
+        "</table>", "</table></div>")
     html = BLOCK_TOKEN.sub(lambda m: parts[int(m.group("n"))], html)
     html = TOKEN.sub(lambda m: parts[int(m.group("n"))], html)
     return html, md.toc_tokens

@@ -181,4 +181,4 @@ def comparison_page(theme, site, lang, t, comparison):
 def status_page(theme, site, lang, t, gaps):
     """The editors' translation status; reachable by its address, not from the navigation."""
     return _page(theme, site, lang, t, f"{lang}/editors/status.html", "status.html",
-                 t("status.title"), [], gaps=gaps)
+                 t("status.title"), [], gaps=gaps, noindex=True)

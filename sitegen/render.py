@@ -60,6 +60,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "alternates": [(fmt.HTML_LANG[code], link(urls.twin(path, code))) for code in site.languages],
         "canonical": (base_url.rstrip("/") + "/" + path) if base_url else None,
         "base_url": base_url, "nav": _nav(lang), "breadcrumbs": [], "has_charts": False,
+        "noindex": False,
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
         "rich": lambda text: rich_text(text, Page(site, lang, path, {})),
     }
