@@ -16,7 +16,8 @@ METRICS = {"time": "bars", "speedup": "bars", "price_performance": "bars", "scal
            "change": "lines"}
 KINDS = ("bars", "grouped_bars", "lines", "scaling")
 DIVISIONS = ("closed", "open", "both")
-NUMBER_FORMAT = {"time": ",.2~f", "change": ",.2~f", "speedup": ",.2f",
+AXIS_FORMAT = {"scaling": ",.0f"}   # otherwise ",.2~f": no trailing zeros on the ticks
+NUMBER_FORMAT = {"time": ",.2f", "change": ",.2f", "speedup": ",.2f",
                  "price_performance": ",.2f", "scaling": ",.0f"}
 
 
@@ -48,6 +49,7 @@ class Plan:
     both_divisions: bool
     axis_title: str
     number_format: str
+    axis_format: str
     caption: str
     title: str
     text: dict                       # legend, axis and tooltip titles
@@ -158,15 +160,13 @@ def _scaling(site, points, baseline):
         family = site.get("systems", r["system"])["family"]
         groups.setdefault((family, *_slot(r)), []).append(r)
     found = []
-    for group in groups.values():
+    for group in (g for g in groups.values() if len(g) > 1):
         group.sort(key=lambda r: (_count(site, r), r["id"]))
         small = group[0]
-        for r in group[1:] if len(group) > 1 else []:
+        for r in group:
             ratio = _count(site, r) / _count(site, small)
             value = derive.minutes(small) / derive.minutes(r) / ratio * 100
             found.append((r, round(value, 2), {"time_min": derive.minutes(r)}))
-        if len(group) > 1:
-            found.append((small, 100.0, {"time_min": derive.minutes(small)}))
     if not found:
         raise BadBlock("scaling needs systems of one family in at least two sizes")
     return found
@@ -254,7 +254,7 @@ def _join(names: dict, parts: list[str], varies: set, first: str) -> str:
     return " · ".join(names[p] for p in parts if p == first or p in varies)
 
 
-def _row(site, lang, r, value, extra, names, label, series, kind) -> dict:
+def _row(site, r, value, extra, names, label, series, kind) -> dict:
     source = site.get("sources", r["source"])
     row = {"label": label, "system": names["system"], "vendor": names["vendor"],
            "benchmark": names["benchmark"], "round": r["round"], "division": names["division"],
@@ -266,40 +266,38 @@ def _row(site, lang, r, value, extra, names, label, series, kind) -> dict:
     return row
 
 
-def _plan(site, t, lang, params, metric, kind, per, baseline, points) -> Plan:
+def _rows(site, t, lang: str, kind: str, metric: str, per: str, points) -> tuple:
+    """(plotted rows, their results, category order), sorted best first."""
     named = [(r, v, e, _names(site, t, lang, r, per)) for r, v, e in points]
     varies = {d for d in ("benchmark", "round", "division", "family")
               if len({n[d] for *_, n in named}) > 1}
     label_parts, series_parts = _label_parts(kind, varies)
-    first = label_parts[0]
-    rows, results = [], []
+    rows = []
     for r, value, extra, names in named:
-        label = _join(names, label_parts, varies, first)
+        label = _join(names, label_parts, varies, label_parts[0])
         series = _join(names, series_parts, varies, series_parts[0]) if series_parts else ""
-        rows.append(_row(site, lang, r, value, extra, names, label, series, kind))
-        results.append(r)
-    higher = metric in ("speedup", "price_performance", "scaling")
-    order = _order(rows, higher)
-    rounds = sorted({row["round"] for row in rows}, key=round_key)
+        rows.append((_row(site, r, value, extra, names, label, series, kind), r))
+    order = _order([row for row, _ in rows], metric in ("speedup", "price_performance", "scaling"))
+    rows.sort(key=lambda p: (order.index(p[0]["label"]), round_key(p[0]["round"]),
+                             p[0].get("series", ""), p[1]["id"]))
+    return [row for row, _ in rows], [r for _, r in rows], order
+
+
+def _plan(site, t, lang, params, metric, kind, per, baseline, points) -> Plan:
+    rows, results, order = _rows(site, t, lang, kind, metric, per, points)
     both = len({r["division"] for r in results}) > 1
-    keyed = sorted(zip(rows, results), key=lambda p: (order.index(p[0]["label"]),
-                                                      round_key(p[0]["round"]),
-                                                      p[0].get("series", ""), p[1]["id"]))
-    rows, results = [p[0] for p in keyed], [p[1] for p in keyed]
-    series_order = _series_order(rows, results)
-    text = _texts(site, t, lang, kind, metric, baseline, varies)
     baseline_name = site.get("systems", baseline)["name"][lang] if baseline else ""
-    caption = params.get("caption") or _caption(site, t, lang, metric, per, baseline_name,
-                                                results)
+    caption = params.get("caption") or _caption(site, t, lang, metric, per, baseline_name, results)
     if both:
         caption = t("chart.caption.with_note", caption=caption, note=t("chart.note.both"))
     return Plan(lang=lang, metric=metric, kind=kind, rows=rows, results=results, order=order,
-                rounds=rounds, series_order=series_order, vendors=_vendors(site, lang, results),
+                rounds=sorted({row["round"] for row in rows}, key=round_key),
+                series_order=_series_order(rows, results), vendors=_vendors(site, lang, results),
                 division_names=[t("division.closed"), t("division.open")], both_divisions=both,
                 axis_title=t(f"chart.axis.{metric}", baseline=baseline_name),
-                number_format=NUMBER_FORMAT[metric], caption=caption,
-                title=params.get("title", ""), text=text,
-                tooltip=_tooltip_fields(metric, text, varies),
+                number_format=NUMBER_FORMAT[metric], axis_format=AXIS_FORMAT.get(metric, ",.2~f"),
+                caption=caption, title=params.get("title", ""),
+                text=_texts(t, metric, baseline_name), tooltip=_tooltip_fields(metric),
                 extra_sources=_price_sources(site, metric, results, baseline))
 
 
@@ -323,20 +321,18 @@ def _vendors(site, lang, results) -> list[tuple[str, str]]:
     return [(site.get("vendors", v)["name"][lang], site.get("vendors", v)["color"]) for v in ids]
 
 
-def _texts(site, t, lang, kind, metric, baseline, varies) -> dict:
-    series = {"grouped_bars": "col.round" if "round" in varies else "col.benchmark"}.get(kind, "col.system")
-    return {"vendor": t("col.vendor"), "division": t("col.division"), "series": t(series),
+def _texts(t, metric: str, baseline_name: str) -> dict:
+    return {"vendor": t("col.vendor"), "division": t("col.division"),
             "round_axis": t("chart.axis.round"), "accelerators_axis": t("chart.axis.accelerators"),
             "both": t("chart.division.both_short"), "system": t("col.system"),
             "round": t("col.round"), "benchmark": t("col.benchmark"),
             "framework": t("col.framework"), "accelerators": t("col.accelerators"),
-            "value": t(f"chart.axis.{metric}", baseline=site.get("systems", baseline)["name"][lang]
-                       if baseline else ""),
+            "value": t(f"chart.axis.{metric}", baseline=baseline_name),
             "time_min": t("col.time_min"), "change_pct": t("chart.col.change"),
             "price_usd": t("col.price"), "source": t("chart.col.source")}
 
 
-def _tooltip_fields(metric, text, varies) -> list[tuple[str, str, str]]:
+def _tooltip_fields(metric: str) -> list[tuple[str, str, str]]:
     fields = [("system", "nominal", ""), ("round", "nominal", ""), ("division", "nominal", ""),
               ("benchmark", "nominal", ""), ("framework", "nominal", ""),
               ("accelerators", "quantitative", ",d"), ("value", "quantitative", ",.4~f")]

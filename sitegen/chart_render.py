@@ -17,14 +17,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 INK = "#767676"      # axis and label colour in the spec; currentColor in the page (follows the theme)
 WIDTH = 560
-FONT = ('system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", '
-        '"Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei", sans-serif')
+HEIGHT = 300
+# Text is measured with a wide font on the build machine (DejaVu Sans, like Verdana) so that the
+# layout leaves room for any reader's font; the page's stylesheet then draws it in the site font.
+FONT = 'Verdana, "DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", sans-serif'
 NUMBER_LOCALE = {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]}
-HIGHER_BETTER = {"speedup", "price_performance", "scaling"}
+PADDING = {"left": 40, "right": 40, "top": 6, "bottom": 6}
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("SITEGEN_CACHE") or ROOT / ".cache" / "charts")
+    """<repo>/.cache/charts, or charts/ in $SITEGEN_CACHE (the build's cache root)."""
+    return Path(os.environ.get("SITEGEN_CACHE") or ROOT / ".cache") / "charts"
 
 
 def _config() -> dict:
@@ -34,8 +37,8 @@ def _config() -> dict:
         "axis": {**text, "gridColor": INK, "gridOpacity": 0.25, "domainColor": INK,
                  "tickColor": INK, "labelFontSize": 13, "titleFontSize": 13,
                  "titleFontWeight": "normal"},
-        "legend": {**text, "labelFontSize": 13, "titleFontSize": 13, "titleFontWeight": "normal"},
-        "header": {**text, "labelFontSize": 13, "labelFontWeight": "bold"},
+        "legend": {**text, "labelFontSize": 13, "titleFontSize": 13, "titleFontWeight": "normal",
+                   "symbolFillColor": INK},
         "title": {"color": INK, "subtitleColor": INK, "font": FONT, "anchor": "start",
                   "fontSize": 14},
         "text": {"color": INK, "fontSize": 12}, "rule": {"color": INK},
@@ -44,37 +47,41 @@ def _config() -> dict:
 
 
 def build_spec(plan) -> dict:
-    """The Vega-Lite spec of a chart plan (see charts.Plan), as a plain dict."""
+    """The Vega-Lite spec of a chart plan (chart_data.Plan), as a plain dict."""
     import altair as alt
 
-    base = alt.Chart(alt.Data(values=plan.rows))
     make = {"bars": _bars, "grouped_bars": _grouped_bars, "lines": _lines, "scaling": _scaling}
-    chart = make[plan.kind](alt, plan, base)
+    chart = make[plan.kind](alt, plan, alt.Chart())
+    chart.data = alt.Data(values=plan.rows)
     title = plan.title or (plan.text["both"] if plan.both_divisions else "")
     if title:
         subtitle = plan.text["both"] if plan.title and plan.both_divisions else alt.Undefined
         chart = chart.properties(title=alt.TitleParams(title, subtitle=subtitle))
-    spec = chart.properties(background="transparent").to_dict()
+    # padding absorbs labels a reader's font draws wider than the build machine's measured them
+    spec = chart.properties(background="transparent", padding=PADDING).to_dict()
     spec["config"] = _config()
     return spec
 
 
 def _tooltip(alt, plan) -> list:
-    tips = [alt.Tooltip(field, type=kind, title=plan.text[field], **({"format": form} if form else {}))
+    return [alt.Tooltip(field, type=kind, title=plan.text[field], **({"format": form} if form else {}))
             for field, kind, form in plan.tooltip]
-    return tips
+
+
+def _vendor_scale(alt, plan):
+    names, colours = zip(*plan.vendors)
+    return alt.Scale(domain=list(names), range=list(colours))
 
 
 def _color(alt, plan):
-    names, colours = zip(*plan.vendors)
-    return alt.Color("vendor:N", scale=alt.Scale(domain=list(names), range=list(colours)),
+    return alt.Color("vendor:N", scale=_vendor_scale(alt, plan),
                      legend=alt.Legend(title=plan.text["vendor"], orient="bottom"))
 
 
 def _value_axis(alt, plan, channel):
-    axis = alt.Axis(format=plan.number_format, tickCount=6)
+    axis = alt.Axis(format=plan.axis_format, tickCount=6)
     if channel is alt.Y:   # the title reads horizontally above the axis (CJK text is not rotated)
-        axis = alt.Axis(format=plan.number_format, tickCount=6, titleAngle=0, titleAnchor="end",
+        axis = alt.Axis(format=plan.axis_format, tickCount=6, titleAngle=0, titleAnchor="end",
                         titleAlign="left", titleBaseline="bottom", titleX=0, titleY=-12)
     return channel("value:Q", title=plan.axis_title, axis=axis, scale=alt.Scale(zero=True))
 
@@ -88,12 +95,14 @@ def _reference(alt, plan, base, channel):
     return [rule.encode(**{channel: alt.datum(level)})]
 
 
-def _facet(alt, plan, chart):
+def _by_division(alt, plan, chart):
+    """Both divisions: one panel each, titled, on a shared value axis."""
     if not plan.both_divisions:
         return chart
-    header = alt.Header(labelAngle=0, labelAnchor="start", labelOrient="top", title=None)
-    row = alt.Row("division:N", sort=plan.division_names, header=header, title=None)
-    return chart.facet(row=row).resolve_scale(y="independent")
+    parts = [chart.transform_filter(alt.datum.division == name).properties(
+                 title=alt.TitleParams(name, fontSize=13, fontWeight="bold"))
+             for name in plan.division_names]
+    return alt.vconcat(*parts, spacing=18).resolve_scale(x="shared")
 
 
 def _bars(alt, plan, base):
@@ -103,54 +112,81 @@ def _bars(alt, plan, base):
     text = base.mark_text(align="left", dx=4).encode(
         x=x, y=y, text=alt.Text("value:Q", format=plan.number_format))
     layers = [bars, text, *_reference(alt, plan, base, "x")]
-    return _facet(alt, plan, alt.layer(*layers).properties(width=WIDTH, height=alt.Step(26)))
+    return _by_division(alt, plan, alt.layer(*layers).properties(width=WIDTH, height=alt.Step(26)))
 
 
 def _grouped_bars(alt, plan, base):
+    """Bars of one label side by side; the later series lighter, each bar named at its end."""
     y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=280))
     offset = alt.YOffset("series:N", sort=plan.series_order)
     x = _value_axis(alt, plan, alt.X)
-    opacity = alt.Opacity("series:O", sort=plan.series_order, scale=alt.Scale(range=[1.0, 0.45]),
-                          legend=alt.Legend(title=plan.text["series"], orient="bottom"))
-    bars = base.mark_bar().encode(x=x, y=y, yOffset=offset, color=_color(alt, plan),
-                                  opacity=opacity, tooltip=_tooltip(alt, plan))
+    colour = _color(alt, plan)
+    shade = alt.FillOpacity("series:O", sort=plan.series_order, scale=alt.Scale(range=[1.0, 0.3]),
+                            legend=None)   # each bar is named at its end
+    edge = alt.Stroke("vendor:N", scale=_vendor_scale(alt, plan),
+                      legend=alt.Legend(title=plan.text["vendor"], orient="bottom"))
+    bars = base.mark_bar(strokeWidth=1.5).encode(x=x, y=y, yOffset=offset, color=colour,
+                                                 stroke=edge, fillOpacity=shade,
+                                                 tooltip=_tooltip(alt, plan))
     text = base.transform_calculate(
         bar_text=f"datum.series + ' · ' + format(datum.value, '{plan.number_format}')"
     ).mark_text(align="left", dx=4).encode(x=x, y=y, yOffset=offset, text="bar_text:N")
     layers = [bars, text, *_reference(alt, plan, base, "x")]
     chart = alt.layer(*layers).properties(width=WIDTH, height=alt.Step(20, **{"for": "offset"}))
-    return _facet(alt, plan, chart)
+    return _by_division(alt, plan, chart)
 
 
-def _line_layers(alt, plan, base, x, order_field: str, order_expr: str):
-    """Lines per series, a point per value, the series' name at its last point."""
+def _labels_fit(plan, x_field: str) -> bool:
+    """Whether each series' name fits beside its last point without touching another."""
+    ends = {}
+    for row in plan.rows:
+        key = _x_rank(plan, x_field, row)
+        if key >= ends.get(row["series"], (key,))[0]:
+            ends[row["series"]] = (key, row["value"])
+    top = max(row["value"] for row in plan.rows) or 1
+    by_x = {}
+    for key, value in ends.values():
+        by_x.setdefault(key, []).append(value)
+    gaps = [b - a for values in by_x.values() for a, b in zip(sorted(values), sorted(values)[1:])]
+    return all(gap > top * 16 / HEIGHT for gap in gaps)   # 16 px apart at least
+
+
+def _x_rank(plan, x_field: str, row: dict):
+    return plan.rounds.index(row["round"]) if x_field == "round" else row["accelerators"]
+
+
+def _line_layers(alt, plan, base, x, x_field: str, order_expr: str):
+    """A line per series, a point per value; each series named at its last point when the
+    names fit, else by point shape in a legend. Divisions differ by dash."""
     y = _value_axis(alt, plan, alt.Y)
-    style = {}
+    colour, fit = _color(alt, plan), _labels_fit(plan, x_field)
+    dash, shape = {}, {}
     if plan.both_divisions:
-        scale = {"sort": plan.division_names,
-                 "legend": alt.Legend(title=plan.text["division"], orient="bottom")}
-        style = {"strokeDash": alt.StrokeDash("division:N", **scale),
-                 "shape": alt.Shape("division:N", **scale)}
-    colour = _color(alt, plan)
-    line = base.mark_line().encode(x=x, y=y, color=colour, detail="series:N",
-                                   **({"strokeDash": style["strokeDash"]} if style else {}))
+        dash = {"strokeDash": alt.StrokeDash("division:N", sort=plan.division_names,
+                legend=alt.Legend(title=plan.text["division"], orient="bottom"))}
+        shape = {"shape": alt.Shape("division:N", sort=plan.division_names, legend=None)}
+    if not fit:
+        shape = {"shape": alt.Shape("series:N", sort=plan.series_order,
+                 legend=alt.Legend(title=None, orient="bottom", columns=2, labelLimit=320))}
+    line = base.mark_line().encode(x=x, y=y, color=colour, detail="series:N", **dash)
     points = base.mark_point(filled=True, size=70, opacity=1).encode(
-        x=x, y=y, color=colour, tooltip=_tooltip(alt, plan),
-        **({"shape": style["shape"]} if style else {}))
-    last = (base.transform_calculate(**{order_field: order_expr})
-            .transform_window(rank="row_number()", groupby=["series"],
-                              sort=[alt.SortField(order_field, order="descending")])
-            .transform_filter("datum.rank == 1")
-            .mark_text(align="left", dx=8).encode(x=x, y=y, text="series:N"))
-    return [line, points, last, *_reference(alt, plan, base, "y")]
+        x=x, y=y, color=colour, tooltip=_tooltip(alt, plan), **shape)
+    layers = [line, points, *_reference(alt, plan, base, "y")]
+    if fit:
+        layers.append(base.transform_calculate(order=order_expr)
+                      .transform_window(rank="row_number()", groupby=["series"],
+                                        sort=[alt.SortField("order", order="descending")])
+                      .transform_filter("datum.rank == 1")
+                      .mark_text(align="left", dx=8).encode(x=x, y=y, text="series:N"))
+    return layers
 
 
 def _lines(alt, plan, base):
     x = alt.X("round:O", sort=plan.rounds, title=plan.text["round_axis"],
               axis=alt.Axis(labelAngle=0), scale=alt.Scale(padding=0.3))
-    layers = _line_layers(alt, plan, base, x, "round_index",
+    layers = _line_layers(alt, plan, base, x, "round",
                           f"indexof({json.dumps(plan.rounds)}, datum.round)")
-    return alt.layer(*layers).properties(width=WIDTH, height=300)
+    return alt.layer(*layers).properties(width=WIDTH, height=HEIGHT)
 
 
 def _scaling(alt, plan, base):
@@ -158,8 +194,8 @@ def _scaling(alt, plan, base):
     x = alt.X("accelerators:Q", title=plan.text["accelerators_axis"],
               scale=alt.Scale(type="log", base=2, nice=False, padding=16),
               axis=alt.Axis(values=counts, format=",d", grid=False))
-    layers = _line_layers(alt, plan, base, x, "size", "datum.accelerators")
-    return alt.layer(*layers).properties(width=WIDTH, height=300)
+    layers = _line_layers(alt, plan, base, x, "accelerators", "datum.accelerators")
+    return alt.layer(*layers).properties(width=WIDTH, height=HEIGHT)
 
 
 # ---- rendering -------------------------------------------------------------------------------
@@ -212,7 +248,13 @@ def page_svg(spec: dict, chart_id: str) -> str:
     svg = re.sub(r'\bid="([^"]+)"', rf'id="{chart_id}-\1"', svg)
     svg = re.sub(r'url\(#([^)]+)\)', rf'url(#{chart_id}-\1)', svg)
     svg = re.sub(r'href="#([^"]+)"', rf'href="#{chart_id}-\1"', svg)
-    return svg.replace("<svg ", '<svg class="chart-svg" focusable="false" aria-hidden="true" ', 1)
+    root = svg[:svg.index(">") + 1]
+    if 'class="' in root:
+        new_root = root.replace('class="', 'class="chart-svg ', 1)
+    else:
+        new_root = root.replace("<svg ", '<svg class="chart-svg" ', 1)
+    new_root = new_root.replace("<svg ", '<svg focusable="false" aria-hidden="true" ', 1)
+    return new_root + svg[len(root):]
 
 
 @functools.cache

@@ -57,7 +57,8 @@ def figure(site, t, plan: Plan, page: Page) -> str:
     spec_json = json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     return (f'<div class="chart-block">'
             f'<figure class="chart" id="{chart_id}" data-kind="{plan.kind}">'
-            f'<div class="chart-view" role="img" aria-label="{escape(summary(t, plan))}">{svg}</div>'
+            f'<div class="chart-view" role="img" aria-label="{escape(summary(t, plan))}" '
+            f'tabindex="0">{svg}</div>'
             f'<script type="application/json" class="chart-spec">{spec_json}</script>'
             f'<figcaption><span class="chart-caption">{escape(plan.caption)}</span> '
             f'<span class="chart-source">{_sources(site, t, plan, page)}</span></figcaption>'
@@ -107,7 +108,7 @@ def summary(t, plan: Plan) -> str:
              for row in plan.rows[:SUMMARY_LIMIT]]
     if len(plan.rows) > SUMMARY_LIMIT:
         items.append(t("chart.more", n=len(plan.rows) - SUMMARY_LIMIT))
-    return t("chart.aria", kind=t(f"chart.kind.{plan.kind}"), caption=plan.caption,
+    return t("chart.aria", kind=t(f"chart.kind.{plan.kind}"), caption=plan.caption.rstrip(".。"),
              values=t("chart.value_sep").join(items))
 
 
@@ -121,7 +122,7 @@ def _with_html(t, key: str, **html) -> str:
 
 
 def _sources(site, t, plan: Plan, page: Page) -> str:
-    idents = dict.fromkeys([r["source"] for r in plan.results] + plan.extra_sources)
+    idents = dict.fromkeys(sorted({r["source"] for r in plan.results}) + plan.extra_sources)
     links = []
     for ident in idents:
         source = site.get("sources", ident)

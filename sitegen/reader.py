@@ -53,13 +53,28 @@ FEED_GENERATOR = "sitegen (Accelerator Ledger)"
 
 
 def reader_files(site, theme, pages: dict[str, bytes]) -> dict[str, bytes]:
-    strings = {lang: Strings(site, lang) for lang in site.languages}
+    files = {}
+    for lang in site.languages:
+        files.update(language_files(site, theme, pages, lang))
+    files.update(site_files(site, theme, pages))
+    return files
+
+
+def language_files(site, theme, pages: dict[str, bytes], lang: str) -> dict[str, bytes]:
+    """What one language's pages alone determine: its search index, feed and single files."""
+    strings = {lang: Strings(site, lang)}
     files: dict[str, bytes] = {}
-    files.update(search_files(site, pages, strings))
-    files.update(feed_files(site, strings))
-    files.update(sitemap_files(site, pages))
-    files.update(single_file_reports(site, theme, pages, strings))
-    files.update(root_not_found(site, theme, strings))
+    files.update(search_files(site, pages, strings, [lang]))
+    files.update(feed_files(site, strings, [lang]))
+    files.update(single_file_reports(site, theme, pages, strings, [lang]))
+    missing_strings(list(strings.values()))
+    return files
+
+
+def site_files(site, theme, pages: dict[str, bytes]) -> dict[str, bytes]:
+    """What needs every language: the sitemap and the root 404 page."""
+    strings = {lang: Strings(site, lang) for lang in site.languages}
+    files = {**sitemap_files(site, pages), **root_not_found(site, theme, strings)}
     missing_strings(list(strings.values()))
     return files
 
@@ -171,9 +186,9 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
             "kind": kind, "label": label}
 
 
-def search_files(site, pages: dict[str, bytes], strings: dict) -> dict[str, bytes]:
+def search_files(site, pages: dict[str, bytes], strings: dict, langs: list[str]) -> dict[str, bytes]:
     files = {urls.asset("minisearch.js"): minisearch_script()}
-    for lang in site.languages:
+    for lang in langs:
         t = strings[lang]
         docs = []
         for path in _language_pages(pages, lang):
@@ -226,11 +241,11 @@ def _feed_id(site, name: str) -> str:
     return "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, f"sitegen:{site_name}:{name}"))
 
 
-def feed_files(site, strings: dict) -> dict[str, bytes]:
+def feed_files(site, strings: dict, langs: list[str]) -> dict[str, bytes]:
     from feedgen.feed import FeedGenerator
 
     files = {}
-    for lang in site.languages:
+    for lang in langs:
         t = strings[lang]
         feed_path = f"{lang}/feed.xml"
         reports = [r for r in site.reports_in(lang) if not r.pending]
@@ -399,10 +414,11 @@ URL_ATTRS = ("href", "src", "action", "poster", "data", "cite", "srcset")
 DATA_LINK_LIMIT = 256 * 1024   # linked data files up to this size are inlined as data: URIs
 
 
-def single_file_reports(site, theme, pages: dict[str, bytes], strings: dict) -> dict[str, bytes]:
+def single_file_reports(site, theme, pages: dict[str, bytes], strings: dict,
+                        langs: list[str]) -> dict[str, bytes]:
     css = _stylesheet(theme)
     files = {}
-    for lang in site.languages:
+    for lang in langs:
         for report in site.reports_in(lang):
             path = urls.report(lang, report.slug)
             if report.pending or path not in pages:

@@ -7,10 +7,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from project import write_project  # noqa: E402
+from project import TEMPLATES, write_project  # noqa: E402
 from sitegen.pipeline import build  # noqa: E402
-
-TEMPLATES = ROOT / "templates"
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
 
 SITE = """\
 title: {en: Test Ledger, zh: 测试账本}

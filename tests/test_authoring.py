@@ -6,8 +6,7 @@ import time
 import urllib.request
 
 import build
-from conftest import TEMPLATES
-from project import REPORT_EN, REPORT_ZH, write_project
+from project import TEMPLATES, REPORT_EN, REPORT_ZH, write_project
 
 
 def run(capsys, *argv):

@@ -1,6 +1,5 @@
 """Incremental builds must give exactly the bytes of a cold build."""
-from conftest import TEMPLATES
-from project import REPORT_EN, write_project
+from project import TEMPLATES, REPORT_EN, write_project
 from sitegen.pipeline import build
 from test_bad_input import tree_digest
 
