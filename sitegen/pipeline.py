@@ -1,7 +1,10 @@
 """The whole build: load, derive, render, write. Each stage is one call."""
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,7 +15,7 @@ from .errors import ContentError
 from .markup import new_markdown
 from .model import Site
 from .load import load_site
-from .reader import reader_files
+from .reader import language_files, site_files
 from .translation import translation_gaps
 from .render import Strings, load_theme, missing_strings, static_files
 from .write import write_tree
@@ -37,23 +40,56 @@ class Bodies:
     cache: BodyCache
 
 
+PARALLEL_MIN_REPORTS = 200  # below this, starting a second process costs more than it saves
+
+
 def render_site(site: Site, templates: Path, cache: BodyCache | None = None) -> dict[str, bytes]:
-    theme = load_theme(templates)
-    checks = derive.check_claims(site)
-    comparisons = derive.comparisons(site)
-    files = pages.chooser_page(theme, site)
-    problems, strings = [], []
-    bodies = Bodies(new_markdown(), cache or BodyCache(data_digest(site.root, code_digest())))
-    for lang in site.languages:
-        t = Strings(site, lang)
-        strings.append(t)
-        files.update(_language_pages(theme, site, lang, t, checks, comparisons, bodies, problems))
+    """Every output file. Each language is rendered on its own, in parallel on big sites."""
+    cache = cache or BodyCache(data_digest(site.root, code_digest()))
+    jobs = [(site, templates, lang, cache.data_key) for lang in site.languages]
+    workers = min(len(jobs), os.cpu_count() or 1)
+    if len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            results = list(pool.map(_render_language, jobs))
+    else:
+        results = [_render_language(job) for job in jobs]
+    problems = [problem for result in results for problem in result.problems]
     if problems:
         raise ContentError(problems)
-    files.update(reader_files(site, theme, files))
-    missing_strings(strings)
+    theme = load_theme(templates)
+    files = pages.chooser_page(theme, site)
+    for result in results:
+        files.update(result.files)
+        cache.hits += result.reused
+        cache.misses += result.rendered
+    files.update(site_files(site, theme, files))
     files.update(static_files(theme))
     return files
+
+
+@dataclass
+class LanguageResult:
+    files: dict[str, bytes]
+    problems: list
+    reused: int = 0
+    rendered: int = 0
+
+
+def _render_language(job) -> LanguageResult:
+    """All pages of one language, and the files only they determine (search index, feed)."""
+    site, templates, lang, data_key = job
+    theme, t = load_theme(templates), Strings(site, lang)
+    bodies = Bodies(new_markdown(), BodyCache(data_key))
+    problems: list = []
+    files = _language_pages(theme, site, lang, t, derive.check_claims(site),
+                            derive.comparisons(site), bodies, problems)
+    try:
+        if not problems:
+            files.update(language_files(site, theme, files, lang))
+        missing_strings([t])
+    except ContentError as exc:
+        problems += exc.problems
+    return LanguageResult(files, problems, bodies.cache.hits, bodies.cache.misses)
 
 
 def _language_pages(theme, site, lang, t, checks, comparisons, bodies, problems):

@@ -69,13 +69,14 @@ def test_each_language_has_its_own_index_script(tiny_site):
     assert "Findings" in en_report["text"]
 
 
-def test_index_lists_every_page_but_the_404_in_a_fixed_order(tiny_site):
+def test_index_lists_every_public_page_in_a_fixed_order(tiny_site):
     for lang in ("en", "zh"):
         docs = search_docs(tiny_site, lang)
         urls = [d["url"] for d in docs]
         assert urls == sorted(urls), "documents are not in path order"
         pages = sorted(p.relative_to(tiny_site).as_posix() for p in (tiny_site / lang).rglob("*.html"))
-        assert urls == [p for p in pages if not p.endswith("/404.html")]
+        hidden = ("/404.html", "/editors/status.html")  # not found, and the editors' noindex page
+        assert urls == [p for p in pages if not p.endswith(hidden)]
         for doc in docs:
             assert set(doc) == {"url", "title", "snippet", "text", "kind", "label", "lang"}
             assert doc["title"] and doc["snippet"], doc["url"]
@@ -175,7 +176,8 @@ def test_sitemap_lists_every_page_with_hreflang_alternates(based_site):
     assert sitemap.tag == f"{SITEMAP}urlset"
     locs = [u.findtext(f"{SITEMAP}loc") for u in sitemap.findall(f"{SITEMAP}url")]
     pages = sorted(p.relative_to(based_site).as_posix() for p in based_site.rglob("*.html"))
-    expected = [p for p in pages if p.split("/")[0] in ("en", "zh") and not p.endswith("404.html")]
+    expected = [p for p in pages if p.split("/")[0] in ("en", "zh")
+                and not p.endswith(("404.html", "editors/status.html"))]
     assert sorted(locs) == sorted([BASE_URL + "index.html"] + [BASE_URL + p for p in expected])
     url = next(u for u in sitemap.findall(f"{SITEMAP}url")
                if u.findtext(f"{SITEMAP}loc") == f"{BASE_URL}zh/reports/{SLUG}.html")
