@@ -1,4 +1,4 @@
-"""Fixtures of the quality gates: one headless Chromium per session and a static server.
+"""Fixtures of the quality gates: a headless Chromium (one per module) and a static server.
 
 Tools are found through `quality_tools.require`: missing ones fail under CI=true, else skip."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from quality_tools import CHROMIUM_ARGS, require
+from .quality_tools import CHROMIUM_ARGS, require
 
 
 # --- A static server and the browser ----------------------------------------------------------
@@ -35,7 +35,9 @@ def site_server(shipped_site):
         thread.join(timeout=5)
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright allows one sync driver at a time per thread, and other
+# test modules start their own.
+@pytest.fixture(scope="module")
 def playwright_driver():
     require("playwright")
     from playwright.sync_api import sync_playwright
@@ -43,9 +45,9 @@ def playwright_driver():
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_driver):
-    """One headless Chromium (Debian's) for the whole session."""
+    """One headless Chromium (Debian's) per test module."""
     executable = require("chromium")
     browser = playwright_driver.chromium.launch(executable_path=str(executable), headless=True,
                                                 args=CHROMIUM_ARGS)

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from quality_tools import HTML_LANG, LANGS, html_pages
+from .quality_tools import HTML_LANG, LANGS, html_pages
 
 EXTERNAL = ("http:", "https:", "mailto:", "tel:")
 INLINE = ("data:",)
@@ -212,15 +212,18 @@ def test_nothing_is_loaded_from_outside_the_site(site):
     fail_with(problems, "reference(s) to outside the site")
 
 
-def test_css_urls_in_stylesheets_resolve(site):
+def test_css_urls_resolve(site):
+    """url() in stylesheets, <style> and style="" name existing files of the site."""
+    sheets = [(rel, text, None) for rel, text in site.css_files.items()]
+    sheets += [(rel, text, line) for rel, page in site.pages.items() for text, line in page.css]
     problems = []
-    for rel, text in site.css_files.items():
+    for rel, text, line in sheets:
         for url in _css_urls(text):
-            if scheme_of(url) or url.startswith("#"):
-                continue
-            target, _, problem = site.resolve(rel, url)
+            if scheme_of(url) or url.startswith(("#", "//")):
+                continue  # data: and the like; outside URLs fail the test above
+            _, _, problem = site.resolve(rel, url)
             if problem:
-                problems.append(f"{rel}: url({url}): {problem}")
+                problems.append(f"{rel}{f':{line}' if line else ''}: url({url}): {problem}")
     fail_with(problems, "broken CSS url(s)")
 
 

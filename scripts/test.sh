@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Install everything (with the browser, fonts and Java), then run every test:
+#   scripts/test.sh [pytest args]     e.g. scripts/test.sh -k links -x
+# With CI=true a missing tool (chromium, java, node_modules) fails the tests instead of skipping.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$ROOT/scripts/install.sh" --browser
+cd "$ROOT"
+PYTHON="$(command -v python || command -v python3)"
+exec "$PYTHON" -m pytest -q "$@"

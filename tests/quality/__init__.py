@@ -1,0 +1,1 @@
+"""Quality gates: browser, accessibility, HTML validity, links, reproducible builds."""
