@@ -117,6 +117,15 @@ def _language_pages(theme, site, lang, t, checks, comparisons, bodies, problems)
     return files
 
 
+def _unchanged_since(manifest, out: Path) -> dict[str, str]:
+    """Files of the last build still on disk exactly as it left them: only these may be reused."""
+    if not manifest or not out.is_dir():
+        return {}
+    state = output_state(out)
+    return {path: sha for path, sha in manifest.files.items()
+            if path in state and state[path] == manifest.state.get(path)}
+
+
 def build(content: Path, templates: Path, out: Path, strict: bool = False) -> BuildReport:
     """Build `out` from `content`; when nothing that shapes the output changed since the last
     build of `out`, and `out` is as that build left it, do nothing."""
@@ -131,7 +140,7 @@ def build(content: Path, templates: Path, out: Path, strict: bool = False) -> Bu
     site = load_site(content, strict=strict)
     cache = BodyCache(data_digest(content, code))
     files = render_site(site, templates, cache)
-    write_tree(files, out, previous=manifest.files if manifest else {})
+    write_tree(files, out, previous=_unchanged_since(manifest, out))
     save_manifest(out, inputs, files)
     return BuildReport(pages=sum(1 for p in files if p.endswith(".html")), files=len(files),
                        warnings=site.warnings, seconds=time.perf_counter() - started,

@@ -4,6 +4,7 @@ Files go to a temporary folder beside the output folder, which is swapped in onl
 file is written; a build that fails or is killed leaves the previous output as it was."""
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import shutil
@@ -54,8 +55,24 @@ def _put(data: bytes, target: Path, old: Path, old_sha: str | None) -> None:
     target.write_bytes(data)
 
 
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders in one atomic step (Linux renameat2 RENAME_EXCHANGE); False if unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
+
+
 def _swap(staging: Path, out: Path) -> None:
-    """Replace `out` by `staging` with two renames; the old tree is removed afterwards."""
+    """Put `staging` in place of `out`. With an existing `out` the two are exchanged atomically,
+    so no moment exists without a whole output folder; the old tree is removed afterwards."""
+    if out.exists() and _exchange(staging, out):
+        os.chmod(out, 0o755)
+        shutil.rmtree(staging, ignore_errors=True)
+        return
     old = None
     if out.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
