@@ -7,7 +7,6 @@ from pathlib import Path
 from .errors import ContentError, Problem
 from .links import broken_links
 from .load import REPORT_NAME, load_site
-from .model import Site
 from .pipeline import render_site
 
 GUIDE = {

@@ -217,21 +217,21 @@ def comparisons(site: Site) -> list[Comparison]:
 
 
 def _generations(site: Site, best: dict) -> list[Comparison]:
-    """A newer generation against the older one of the same vendor and size, across rounds."""
-    latest: dict[tuple, dict] = {}
+    """A newer generation against the older one of the same vendor and size, across rounds.
+    Systems are grouped by (vendor, size) first, so no pair of systems is scanned twice."""
+    latest: dict[str, dict[tuple, dict]] = {}   # system -> (benchmark, division) -> latest result
     for (system, benchmark, rnd, division), r in sorted(best.items(), key=lambda kv: kv[0][2]):
-        latest[(system, benchmark, division)] = r
-    systems = site.tables["systems"]
+        latest.setdefault(system, {})[(benchmark, division)] = r
+    groups: dict[tuple, list[dict]] = {}
+    for system in sorted(site.tables["systems"].values(), key=lambda s: s["id"]):
+        groups.setdefault((system["vendor"], system["accelerator_count"]), []).append(system)
     found = []
-    for new in sorted(systems.values(), key=lambda s: s["id"]):
-        for old in sorted(systems.values(), key=lambda s: s["id"]):
-            if (old["vendor"], old["accelerator_count"]) != (new["vendor"], new["accelerator_count"]) \
-                    or old["generation"] >= new["generation"]:
-                continue
-            rows = [_row(site, r, latest[(old["id"], bench, division)])
-                    for (sys_id, bench, division), r in sorted(latest.items())
-                    if sys_id == new["id"] and (old["id"], bench, division) in latest]
-            if rows:
-                found.append(Comparison(f"{new['id']}-vs-{old['id']}", new["id"], old["id"],
-                                        "generations", rows))
-    return found
+    for group in groups.values():
+        for new in group:
+            for old in (o for o in group if o["generation"] < new["generation"]):
+                mine, theirs = latest.get(new["id"], {}), latest.get(old["id"], {})
+                rows = [_row(site, mine[slot], theirs[slot]) for slot in sorted(mine) if slot in theirs]
+                if rows:
+                    found.append(Comparison(f"{new['id']}-vs-{old['id']}", new["id"], old["id"],
+                                            "generations", rows))
+    return sorted(found, key=lambda c: (c.left, c.right))

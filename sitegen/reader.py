@@ -52,14 +52,6 @@ XHTML_NS = "http://www.w3.org/1999/xhtml"
 FEED_GENERATOR = "sitegen (Accelerator Ledger)"
 
 
-def reader_files(site, theme, pages: dict[str, bytes]) -> dict[str, bytes]:
-    files = {}
-    for lang in site.languages:
-        files.update(language_files(site, theme, pages, lang))
-    files.update(site_files(site, theme, pages))
-    return files
-
-
 def language_files(site, theme, pages: dict[str, bytes], lang: str) -> dict[str, bytes]:
     """What one language's pages alone determine: its search index, feed and single files."""
     strings = {lang: Strings(site, lang)}
@@ -246,7 +238,6 @@ def feed_files(site, strings: dict, langs: list[str]) -> dict[str, bytes]:
 
     files = {}
     for lang in langs:
-        t = strings[lang]
         feed_path = f"{lang}/feed.xml"
         reports = [r for r in site.reports_in(lang) if not r.pending]
 

@@ -3,7 +3,6 @@
 One jinja2 environment per build; each page kind is one function in `pages.py`."""
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,9 +12,6 @@ from . import fmt, urls
 from .errors import ContentError, Problem
 from .markup import Page, rich_text
 from .model import Site
-
-STATIC_TEXT = {".css", ".js", ".svg", ".txt", ".json"}
-
 
 @dataclass
 class Theme:
@@ -93,7 +89,3 @@ def missing_strings(all_strings: list[Strings]) -> None:
                 for s in all_strings for key in sorted(s.missing)]
     if problems:
         raise ContentError(problems)
-
-
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:12]

@@ -5,12 +5,12 @@ file is written; a build that fails or is killed leaves the previous output as i
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import os
 import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
 
+from .cache import sha
 from .errors import ContentError, Problem
 
 
@@ -45,7 +45,7 @@ def write_tree(files: dict[str, bytes], out: Path, previous: dict[str, str] | No
 
 
 def _put(data: bytes, target: Path, old: Path, old_sha: str | None) -> None:
-    if old_sha and old_sha == hashlib.sha256(data).hexdigest():
+    if old_sha and old_sha == sha(data):
         try:
             if old.stat().st_size == len(data):
                 os.link(old, target)

@@ -17,7 +17,6 @@ import build
 from project import FILES, REPORT_EN, REPORT_ZH, RESULTS, write_project
 from sitegen import chart_data, chart_render, charts
 from sitegen.load import load_site
-from sitegen.markup import Page
 from sitegen.render import Strings
 
 ROOT = Path(__file__).resolve().parent.parent
