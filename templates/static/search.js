@@ -132,6 +132,8 @@
     var self = this;
     this.form.addEventListener('submit', function (event) {
       event.preventDefault();
+      // a search still pending from typing would redraw the results and drop the focus
+      window.clearTimeout(self.timer);
       self.run();
     });
     this.input.addEventListener('input', function () {
