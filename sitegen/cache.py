@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import pickle
+import sqlite3
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -102,27 +103,54 @@ def sha(data: bytes) -> str:
 
 
 class BodyCache:
-    """Rendered report bodies on disk, keyed by the body text, its page and all data."""
+    """Rendered report bodies, keyed by the body text, its page and all data.
+
+    One SQLite file rather than a file per body: on a cold build of a big site, creating
+    thousands of small files cost more than rendering them. New entries are written together,
+    in one transaction, by flush(); each process opens its own connection."""
 
     def __init__(self, data_key: str):
         self.data_key = data_key
-        self.folder = cache_root() / "bodies"
+        self.path = cache_root() / "bodies.sqlite"
         self.hits = self.misses = 0
+        self.new: dict[str, bytes] = {}
+        self._db = None
 
     def key(self, *parts: str) -> str:
         return sha("\0".join((self.data_key, *parts)).encode())
 
+    def _connect(self):
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=60)
+            self._db.execute("CREATE TABLE IF NOT EXISTS bodies "
+                             "(key TEXT PRIMARY KEY, data_key TEXT, value BLOB)")
+        return self._db
+
     def get(self, key: str):
         try:
-            value = pickle.loads((self.folder / key).read_bytes())
-        except (OSError, pickle.UnpicklingError, EOFError):
+            row = self._connect().execute("SELECT value FROM bodies WHERE key = ?", (key,)).fetchone()
+            value = pickle.loads(row[0]) if row else None
+        except (sqlite3.Error, pickle.UnpicklingError, EOFError):
+            value = None
+        if value is None:
             self.misses += 1
-            return None
-        self.hits += 1
+        else:
+            self.hits += 1
         return value
 
     def put(self, key: str, value) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        temp = self.folder / f".{key}.{os.getpid()}"
-        temp.write_bytes(pickle.dumps(value, protocol=4))
-        os.replace(temp, self.folder / key)
+        self.new[key] = pickle.dumps(value, protocol=4)
+
+    def flush(self) -> None:
+        """Write the new entries, and drop the ones made from other data (never read again)."""
+        if not self.new:
+            return
+        try:
+            with self._connect() as db:
+                db.execute("DELETE FROM bodies WHERE data_key != ?", (self.data_key,))
+                db.executemany("INSERT OR REPLACE INTO bodies VALUES (?, ?, ?)",
+                               [(k, self.data_key, v) for k, v in self.new.items()])
+        except sqlite3.Error:
+            pass  # a cache that cannot be written only means the work is done again next time
+        self.new.clear()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 
 from babel.dates import format_date
 from babel.numbers import format_compact_decimal, format_currency, format_decimal
@@ -11,6 +12,8 @@ LOCALES = {"en": "en_US", "zh": "zh_Hans_CN"}
 HTML_LANG = {"en": "en", "zh": "zh-Hans"}
 # Babel's long unit names are broken for Chinese; the short forms read naturally in both.
 DURATION_UNITS = {"min": "duration-minute", "h": "duration-hour"}
+# Formatting goes through Babel, which re-parses its pattern on every call; a big site formats
+# the same few figures thousands of times, so each formatter remembers its answers.
 
 
 def decimals_of(value: float) -> int:
@@ -19,22 +22,26 @@ def decimals_of(value: float) -> int:
     return len(text.split(".")[1]) if "." in text else 0
 
 
+@functools.lru_cache(maxsize=8192)
 def number(value: float, lang: str, digits: int = 2) -> str:
     pattern = "#,##0." + "#" * digits if digits else "#,##0"
     return format_decimal(round(value, digits), format=pattern, locale=LOCALES[lang])
 
 
+@functools.lru_cache(maxsize=8192)
 def fixed(value: float, lang: str, digits: int) -> str:
     pattern = "#,##0." + "0" * digits if digits else "#,##0"
     return format_decimal(round(value, digits), format=pattern, locale=LOCALES[lang])
 
 
+@functools.lru_cache(maxsize=8192)
 def duration(value: float, unit: str, lang: str, digits: int = 2) -> str:
     rounded = round(value, digits)
     return format_unit(rounded, DURATION_UNITS[unit], length="short", locale=LOCALES[lang],
                        format="#,##0." + "#" * digits if digits else "#,##0")
 
 
+@functools.lru_cache(maxsize=8192)
 def usd(amount: float, lang: str) -> str:
     """$149,000 in English; 14.9万美元 in Chinese, the way Chinese prices are read."""
     if lang == "zh" and amount >= 10000:
@@ -54,6 +61,7 @@ def percent(value: float, lang: str, digits: int = 1) -> str:
     return f"{number(value, lang, digits)}%"
 
 
+@functools.lru_cache(maxsize=8192)
 def date(value: dt.date, lang: str) -> str:
     return format_date(value, format="long", locale=LOCALES[lang])
 

@@ -18,6 +18,7 @@ from markdown.extensions.toc import slugify_unicode
 
 from . import derive, fmt, urls
 from .errors import Problem
+from .readers import SAFE_LOADER
 
 SHORTCODE = re.compile(r"\[\[(?P<kind>[a-z]+):(?P<arg>[^\]\s]+)\]\]")
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
@@ -99,7 +100,7 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
 def _block_params(match, page: Page, line_at) -> dict:
     line = line_at(match.start())
     try:
-        params = yaml.safe_load(match.group("body"))
+        params = yaml.load(match.group("body"), Loader=SAFE_LOADER)  # noqa: S506 - safe
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         page.fail(line + 1 + (mark.line if mark else 0), f"{match.group('kind')} block: YAML error")

@@ -89,6 +89,7 @@ def _render_language(job) -> LanguageResult:
         missing_strings([t])
     except ContentError as exc:
         problems += exc.problems
+    bodies.cache.flush()
     return LanguageResult(files, problems, bodies.cache.hits, bodies.cache.misses)
 
 

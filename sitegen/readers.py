@@ -16,15 +16,15 @@ from .textcheck import text_problems
 LINE = "__line__"  # key added to every mapping read from YAML or CSV: its first line in the file
 
 
-_BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when available
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when available
 
 
-class _LineLoader(_BASE):
+class _LineLoader(SAFE_LOADER):
     """A safe loader that records where each mapping starts."""
 
 
 def _construct_mapping(loader, node, deep=False):
-    mapping = _BASE.construct_mapping(loader, node, deep=True)
+    mapping = SAFE_LOADER.construct_mapping(loader, node, deep=True)
     mapping[LINE] = node.start_mark.line + 1
     return mapping
 
@@ -33,7 +33,7 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 # Dates stay strings here; the field parsers turn them into dates with a clear message.
 _LineLoader.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
-    for k, v in _BASE.yaml_implicit_resolvers.items()
+    for k, v in SAFE_LOADER.yaml_implicit_resolvers.items()
 }
 
 

@@ -39,6 +39,20 @@ def _gbk_mojibake(text: str) -> int | None:
     return None
 
 
+# ftfy's badness patterns all need a character outside ASCII and the CJK blocks (checked in
+# tests/test_textcheck.py), so only lines holding such a character need its slow scan.
+_SUSPECT_LINE = re.compile("^.*[^\x00-\x7f\u2e80-\u9fff\uff00-\uffef].*$", re.M)
+
+
+def _latin_mojibake(text: str) -> tuple[int, str] | None:
+    """(line, text) of the first line ftfy finds mojibake in, such as 'Ã©' for 'é'."""
+    for match in _SUSPECT_LINE.finditer(text):
+        # with two characters before and one after: some patterns reach across a line break
+        if ftfy.badness.is_bad(text[max(match.start() - 2, 0):match.end() + 1]):
+            return _line_of(text, match.start()), match.group(0)
+    return None
+
+
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
@@ -50,11 +64,9 @@ def text_problems(text: str) -> list[tuple[int, str]]:
     if offset is not None:
         found.append((_line_of(text, offset), f"mojibake {text[offset:offset + 2]!r}: the text was "
                       "decoded with the wrong encoding; retype it or fix it as UTF-8"))
-    if ftfy.badness.is_bad(text):  # one pass over the text; find the line only when needed
-        for number, line in enumerate(text.splitlines(), 1):
-            if ftfy.badness.is_bad(line):
-                found.append((number, f"mojibake in {ftfy.fix_text(line)[:40]!r}: fix the encoding"))
-                break
+    latin = _latin_mojibake(text)
+    if latin:
+        found.append((latin[0], f"mojibake in {ftfy.fix_text(latin[1])[:40]!r}: fix the encoding"))
     for noise in NOISE:
         at = text.find(noise)
         if at >= 0:

@@ -5,7 +5,6 @@ at a host's root and under any sub-path."""
 from __future__ import annotations
 
 import functools
-import posixpath
 
 ASSETS = "assets"
 
@@ -73,10 +72,18 @@ def twin(path: str, lang: str) -> str:
 
 @functools.lru_cache(maxsize=65536)
 def relative(from_page: str, to: str) -> str:
-    """Link from one output file to another (to may carry a #fragment)."""
-    target, _, fragment = to.partition("#")
-    link = posixpath.relpath(target, posixpath.dirname(from_page) or ".")
-    return f"{link}#{fragment}" if fragment else link
+    """Link from one output file to another (to may carry a #fragment).
+
+    Both are clean paths inside output/, so plain string work does what posixpath.relpath
+    does, without its call to os.getcwd() (the hottest line of a big build)."""
+    target, hash_, fragment = to.partition("#")
+    here = from_page.split("/")[:-1]
+    there = target.split("/")
+    common = 0
+    while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
+        common += 1
+    link = "/".join([".."] * (len(here) - common) + there[common:])
+    return f"{link}#{fragment}" if hash_ else link
 
 
 def anchor(kind: str, ident: str) -> str:
