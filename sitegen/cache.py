@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from . import npm
+
 REPO = Path(__file__).resolve().parent.parent
 CODE = Path(__file__).resolve().parent
 PACKAGES = ("markdown", "jinja2", "babel", "nh3", "pyyaml", "altair", "vl-convert-python",
@@ -45,9 +47,7 @@ def tree_digest(*folders: Path, extra: str = "") -> str:
 
 def code_digest() -> str:
     """The generator's own version: its code and the libraries that shape the output."""
-    minisearch = REPO / "node_modules" / "minisearch" / "package.json"
-    extra = _versions() + (minisearch.read_text("utf-8") if minisearch.exists() else "")
-    return tree_digest(CODE, extra=extra)
+    return tree_digest(CODE, extra=_versions() + npm.versions())
 
 
 def data_digest(content: Path, code: str) -> str:
@@ -80,10 +80,11 @@ def load_manifest(out: Path) -> Manifest | None:
         return None
 
 
-def save_manifest(out: Path, inputs: str, files: dict[str, bytes]) -> None:
+def save_manifest(out: Path, inputs: str, files: dict[str, str]) -> None:
+    """`files`: output path -> sha256 of the bytes written there."""
     path = _manifest_path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
-    manifest = {"inputs": inputs, "files": {k: sha(v) for k, v in sorted(files.items())},
+    manifest = {"inputs": inputs, "files": dict(sorted(files.items())),
                 "state": output_state(out)}
     path.write_text(json.dumps(manifest), "utf-8")
 

@@ -5,7 +5,6 @@ imports them. The cache keeps vl-convert's SVG keyed by the spec; deleting it ch
 but the build time."""
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -255,19 +254,3 @@ def page_svg(spec: dict, chart_id: str) -> str:
         new_root = root.replace("<svg ", '<svg class="chart-svg" ', 1)
     new_root = new_root.replace("<svg ", '<svg focusable="false" aria-hidden="true" ', 1)
     return new_root + svg[len(root):]
-
-
-@functools.cache
-def bundle(vl_version: str) -> bytes:
-    """Vega, Vega-Lite and vega-embed in one script, the same bytes every build."""
-    def make():
-        import vl_convert
-
-        return vl_convert.javascript_bundle(vl_version=vl_version)
-
-    version = metadata.version("vl-convert-python")
-    return _cached(f"vega-bundle-{version}-{vl_version}.js", make).encode("utf-8")
-
-
-def bundle_for(spec: dict) -> bytes:
-    return bundle(_vl_version(spec))

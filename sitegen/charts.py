@@ -12,7 +12,7 @@ import json
 import posixpath
 from html import escape
 
-from . import chart_data, fmt, urls
+from . import chart_data, fmt, npm, urls
 from .chart_data import BadBlock, Plan
 from .markup import Page
 
@@ -52,7 +52,7 @@ def figure(site, t, plan: Plan, page: Page) -> str:
     page.files.update({stem + ".csv": data_csv(plan.rows).encode("utf-8"),
                        stem + ".json": data_json(plan.rows).encode("utf-8"),
                        stem + ".svg": svg.encode("utf-8"),
-                       BUNDLE: chart_render.bundle_for(spec)})
+                       BUNDLE: npm.script(npm.VEGA)})
     page.has_charts = True
     spec_json = json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     return (f'<div class="chart-block">'

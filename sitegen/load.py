@@ -82,15 +82,6 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
     return strings
 
 
-def _key_lines(path: Path) -> dict[str, int]:
-    found = {}
-    for number, line in enumerate(path.read_text("utf-8", errors="replace").splitlines(), 1):
-        match = re.match(r"^([\w.-]+):", line)
-        if match:
-            found[match.group(1)] = number
-    return found
-
-
 def _table_path(content: Path, name: str) -> Path | None:
     for suffix in TABLE_READERS:
         path = content / "data" / f"{name}{suffix}"
@@ -230,9 +221,8 @@ def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> 
     read = read_markdown(path, problems)
     if read is None:
         return None
-    front, body, body_line = read
+    front, body, body_line, lines = read
     meta, errors = schema.parse_record(front, fields)
-    lines = _key_lines(path)
     for message in errors:
         field = re.search(r"field '(\w+)'", message)
         problems.add(path, lines.get(field.group(1), 2) if field else 2, message)

@@ -15,10 +15,10 @@ from .errors import ContentError
 from .markup import new_markdown
 from .model import Site
 from .load import load_site
-from .reader import language_files, site_files
+from .reader import language_files, noindex, site_files
 from .translation import translation_gaps
 from .render import Strings, load_theme, missing_strings, static_files
-from .write import write_tree
+from .write import abort, begin, commit, put_files
 
 
 @dataclass
@@ -43,10 +43,25 @@ class Bodies:
 PARALLEL_MIN_REPORTS = 200  # below this, starting a second process costs more than it saves
 
 
-def render_site(site: Site, templates: Path, cache: BodyCache | None = None) -> dict[str, bytes]:
-    """Every output file. Each language is rendered on its own, in parallel on big sites."""
+@dataclass
+class Destination:
+    """Where a build puts its files: the staging folder the writer swaps in at the end, and
+    the files of the last build that may be hard-linked instead of written (path -> sha256)."""
+
+    staging: Path
+    out: Path
+    previous: dict[str, str]
+
+
+def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
+                destination: Destination | None = None) -> dict:
+    """Every output file, rendered one language at a time (in parallel on big sites).
+
+    Without a destination: {path: bytes}. With one, each process writes its own files into the
+    staging folder as soon as they are made, and only {path: sha256} comes back: the files of a
+    big site never pass between processes, and no process holds all of them."""
     cache = cache or BodyCache(data_digest(site.root, code_digest()))
-    jobs = [(site, templates, lang, cache.data_key) for lang in site.languages]
+    jobs = [(site, templates, lang, cache.data_key, destination) for lang in site.languages]
     workers = min(len(jobs), os.cpu_count() or 1)
     if len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -58,18 +73,25 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None) -> 
         raise ContentError(problems)
     theme = load_theme(templates)
     files = pages.chooser_page(theme, site)
+    written = {}
     for result in results:
         files.update(result.files)
+        written.update(result.written)
         cache.hits += result.reused
         cache.misses += result.rendered
-    files.update(site_files(site, theme, files))
+    hidden = {path for result in results for path in result.hidden}
+    files.update(site_files(site, theme, {*written, *files}, hidden))
     files.update(static_files(theme))
-    return files
+    if destination is None:
+        return files
+    return {**written, **put_files(files, destination.staging, destination.out, destination.previous)}
 
 
 @dataclass
 class LanguageResult:
-    files: dict[str, bytes]
+    files: dict[str, bytes]   # not written yet: all, or those shared by every language
+    written: dict[str, str]   # path -> sha256 of the files this process wrote
+    hidden: list[str]         # pages that ask to stay out of search engines
     problems: list
     reused: int = 0
     rendered: int = 0
@@ -77,7 +99,7 @@ class LanguageResult:
 
 def _render_language(job) -> LanguageResult:
     """All pages of one language, and the files only they determine (search index, feed)."""
-    site, templates, lang, data_key = job
+    site, templates, lang, data_key, destination = job
     theme, t = load_theme(templates), Strings(site, lang)
     bodies = Bodies(new_markdown(), BodyCache(data_key))
     problems: list = []
@@ -90,7 +112,15 @@ def _render_language(job) -> LanguageResult:
     except ContentError as exc:
         problems += exc.problems
     bodies.cache.flush()
-    return LanguageResult(files, problems, bodies.cache.hits, bodies.cache.misses)
+    if problems:
+        return LanguageResult({}, {}, [], problems)
+    hidden = [path for path, data in files.items() if path.endswith(".html") and noindex(data)]
+    written = {}
+    if destination:
+        # this language's own folders; files every language makes (scripts) go back to one writer
+        own = {path: files.pop(path) for path in list(files) if lang in path.split("/")[:-1]}
+        written = put_files(own, destination.staging, destination.out, destination.previous)
+    return LanguageResult(files, written, hidden, problems, bodies.cache.hits, bodies.cache.misses)
 
 
 def _language_pages(theme, site, lang, t, checks, comparisons, bodies, problems):
@@ -140,8 +170,14 @@ def build(content: Path, templates: Path, out: Path, strict: bool = False) -> Bu
                            skipped=True)
     site = load_site(content, strict=strict)
     cache = BodyCache(data_digest(content, code))
-    files = render_site(site, templates, cache)
-    write_tree(files, out, previous=_unchanged_since(manifest, out))
+    staging = begin(out)
+    try:
+        files = render_site(site, templates, cache,
+                            Destination(staging, out.resolve(), _unchanged_since(manifest, out)))
+        commit(staging, out)
+    except BaseException:
+        abort(staging)
+        raise
     save_manifest(out, inputs, files)
     return BuildReport(pages=sum(1 for p in files if p.endswith(".html")), files=len(files),
                        warnings=site.warnings, seconds=time.perf_counter() - started,

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import functools
 import html
 import json
 import posixpath
@@ -35,16 +36,11 @@ import urllib.parse
 import uuid
 from pathlib import Path
 
-import lxml.html
 from lxml import etree
 
-from . import fmt, urls
-from .errors import ContentError, Problem
+from . import fmt, npm, urls
 from .render import Strings, missing_strings
 
-REPO = Path(__file__).resolve().parent.parent
-MINISEARCH = REPO / "node_modules" / "minisearch"
-MINISEARCH_UMD = ("dist/umd/index.js", "dist/umd/index.min.js", "dist/umd/index.umd.js")
 
 OG_LOCALE = {"en": "en_US", "zh": "zh_CN"}
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -63,10 +59,11 @@ def language_files(site, theme, pages: dict[str, bytes], lang: str) -> dict[str,
     return files
 
 
-def site_files(site, theme, pages: dict[str, bytes]) -> dict[str, bytes]:
-    """What needs every language: the sitemap and the root 404 page."""
+def site_files(site, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:
+    """What needs every language: the sitemap and the root 404 page. `paths`: every output
+    file; `hidden`: the pages that ask to stay out of search engines."""
     strings = {lang: Strings(site, lang) for lang in site.languages}
-    files = {**sitemap_files(site, pages), **root_not_found(site, theme, strings)}
+    files = {**sitemap_files(site, paths, hidden), **root_not_found(site, theme, strings)}
     missing_strings(list(strings.values()))
     return files
 
@@ -101,7 +98,7 @@ def _midnight(day: dt.date) -> dt.datetime:
 
 
 def _collapse(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+    return " ".join(text.split())   # str.split() splits on exactly the characters \s matches
 
 
 def _shorten(text: str, limit: int) -> str:
@@ -115,7 +112,8 @@ def _shorten(text: str, limit: int) -> str:
 
 
 def _parse(data: bytes):
-    return lxml.html.document_fromstring(data, parser=lxml.html.HTMLParser(encoding="utf-8"))
+    """A rendered page as a plain lxml.etree tree (lighter than lxml.html's element classes)."""
+    return etree.fromstring(data, etree.HTMLParser(encoding="utf-8"))
 
 
 def _language_pages(pages: dict[str, bytes], lang: str) -> list[str]:
@@ -144,42 +142,82 @@ def page_kind(path: str) -> str | None:
     return "page" if len(parts) == 1 else None
 
 
-def noindex(doc) -> bool:
-    return any("noindex" in c.lower() for c in doc.xpath("//meta[@name='robots']/@content"))
+ROBOTS_NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noindex""", re.I)
+
+
+def noindex(page: bytes) -> bool:
+    """Whether a rendered page asks to stay out of search engines (templates/base.html writes
+    the robots tag at the top of <head>, so a byte search finds it without parsing the page)."""
+    head = page[:page.find(b"</head>")]
+    return ROBOTS_NOINDEX.search(head) is not None
+
+
+def _text(el) -> str:
+    return _collapse("".join(el.itertext()))
+
+
+def _drop(el) -> None:
+    """Remove an element but keep the text that follows it (lxml.html's drop_tree)."""
+    parent = el.getparent()
+    if el.tail:
+        previous = el.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
+
+
+def _unwrap(el) -> None:
+    """Replace an element by its content (lxml.html's drop_tag)."""
+    parent = el.getparent()
+    index = parent.index(el)
+    text = el.text or ""
+    children = list(el)
+    after = el.tail or ""
+    if children:
+        children[-1].tail = (children[-1].tail or "") + after
+    else:
+        text += after
+    if index:
+        previous = parent[index - 1]
+        previous.tail = (previous.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
+    parent[index:index + 1] = children
 
 
 def search_document(path: str, doc, kind: str, label: str, tagline: str = "") -> dict:
+    """One page's entry in the search index; `doc` is the page parsed with lxml.etree."""
     main = doc.find(".//main")
     if main is None:
         main = doc.find(".//body")
     heading = main.find(".//h1")
     title_el = doc.find(".//title")
-    title = _collapse(heading.text_content()) if heading is not None else (
-        _collapse(title_el.text_content()) if title_el is not None else path)
+    title = _text(heading) if heading is not None else (
+        _text(title_el) if title_el is not None else path)
     description = doc.xpath("string(//meta[@name='description']/@content)")
     # Not searched: the table of contents (repeats headings), charts' drawn text.
     for drop in main.xpath(".//nav[contains(concat(' ', @class, ' '), ' toc ')] | .//svg"
                            " | .//script | .//style | .//template | .//h1"
                            " | .//*[contains(concat(' ', @class, ' '), ' chart-downloads ')]"
                            " | .//*[contains(concat(' ', @class, ' '), ' chart-data ')]"):
-        drop.drop_tree()
+        _drop(drop)
     text = _collapse(" ".join(main.itertext()))
-    # The first paragraph of running text: not a caption, a note in a figure or a table cell.
-    first = [p for p in main.xpath(".//p[normalize-space()]")
-             if not p.xpath("ancestor::figure | ancestor::table | ancestor::aside"
-                            " | ancestor::details | ancestor::nav")]
     if kind in ("report", "page") and description and description != tagline:
         snippet = _collapse(description)
-    elif first:
-        snippet = _collapse(first[0].text_content())
     else:
-        snippet = text or _collapse(description)
+        # The first paragraph of running text: not a caption, a note in a figure or a table cell.
+        first = next((p for p in main.xpath(".//p[normalize-space()]")
+                      if not p.xpath("ancestor::figure | ancestor::table | ancestor::aside"
+                                     " | ancestor::details | ancestor::nav")), None)
+        snippet = _text(first) if first is not None else text or _collapse(description)
     return {"url": path, "title": title, "snippet": _shorten(snippet, 220), "text": text,
             "kind": kind, "label": label}
 
 
 def search_files(site, pages: dict[str, bytes], strings: dict, langs: list[str]) -> dict[str, bytes]:
-    files = {urls.asset("minisearch.js"): minisearch_script()}
+    files = {urls.asset("minisearch.js"): npm.script(npm.MINISEARCH)}
     for lang in langs:
         t = strings[lang]
         docs = []
@@ -187,9 +225,9 @@ def search_files(site, pages: dict[str, bytes], strings: dict, langs: list[str])
             kind = page_kind(path)
             if kind is None:
                 continue
-            parsed = _parse(pages[path])
-            if noindex(parsed):          # pages kept out of search engines stay out of search
+            if noindex(pages[path]):     # pages kept out of search engines stay out of search
                 continue
+            parsed = _parse(pages[path])
             doc = search_document(path, parsed, kind, t(f"search.kind.{kind}"),
                                   site.config["tagline"][lang])
             doc["lang"] = lang
@@ -202,27 +240,6 @@ def search_files(site, pages: dict[str, bytes], strings: dict, langs: list[str])
                   f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n")
         files[urls.asset(f"search-{lang}.js")] = script.encode("utf-8")
     return files
-
-
-def minisearch_script() -> bytes:
-    """MiniSearch's UMD build (a plain script defining window.MiniSearch), from node_modules."""
-    found = next((MINISEARCH / rel for rel in MINISEARCH_UMD if (MINISEARCH / rel).is_file()), None)
-    if found is None:
-        raise ContentError([Problem(
-            "node_modules/minisearch", None,
-            "the search library MiniSearch is missing (looked for "
-            + ", ".join(MINISEARCH_UMD) + "): run `bash scripts/install.sh` (or `npm ci`) "
-            "in the repository, then build again")])
-    try:
-        version = json.loads((MINISEARCH / "package.json").read_text("utf-8")).get("version", "?")
-    except (OSError, ValueError):
-        version = "?"
-    code = found.read_text("utf-8")
-    # The source map is not copied: drop its reference so browsers do not ask for it.
-    code = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", code)
-    header = (f"/*! MiniSearch {version} (MIT License, Copyright Luca Ongaro), copied from "
-              f"node_modules/minisearch/{found.relative_to(MINISEARCH).as_posix()} */\n")
-    return (header + code).encode("utf-8")
 
 
 # --- feeds --------------------------------------------------------------------------------------
@@ -277,7 +294,7 @@ def feed_files(site, strings: dict, langs: list[str]) -> dict[str, bytes]:
 
 # --- sitemap and robots -------------------------------------------------------------------------
 
-def sitemap_files(site, pages: dict[str, bytes]) -> dict[str, bytes]:
+def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
     root = base_url(site)
     robots = "User-agent: *\nAllow: /\n"
     if not root:
@@ -287,7 +304,7 @@ def sitemap_files(site, pages: dict[str, bytes]) -> dict[str, bytes]:
     listed = ["index.html"] if "index.html" in pages else []
     for lang in site.languages:
         listed += [p for p in _language_pages(pages, lang)
-                   if page_kind(p) is not None and not noindex(_parse(pages[p]))]
+                   if page_kind(p) is not None and p not in hidden]
     default = site.config["default_language"]
     for path in listed:
         url = etree.SubElement(urlset, f"{{{SITEMAP_NS}}}url")
@@ -402,6 +419,10 @@ def single_file_path(lang: str, slug: str) -> str:
 
 SVG_BLOCK = re.compile(r"<svg\b.*?</svg>", re.S | re.I)
 URL_ATTRS = ("href", "src", "action", "poster", "data", "cite", "srcset")
+# Elements that can carry a link or an embedded resource (HTML's URL attributes).
+URL_TAGS = ("a", "area", "link", "img", "source", "video", "audio", "track", "embed", "object",
+            "iframe", "input", "image", "blockquote", "q", "del", "ins", "form", "base")
+HANDLER = re.compile(rb"""\son[a-z]+=""")  # our HTML writes attribute names in lower case
 DATA_LINK_LIMIT = 256 * 1024   # linked data files up to this size are inlined as data: URIs
 
 
@@ -419,6 +440,18 @@ def single_file_reports(site, theme, pages: dict[str, bytes], strings: dict,
     return files
 
 
+def _not_in_single_file(el) -> bool:
+    """Scripts, forms and the site's navigation: a single file stands alone."""
+    tag = el.tag
+    if tag in ("script", "noscript", "form", "template"):
+        return True
+    classes = el.get("class") or ""
+    return ((tag == "header" and "site-header" in classes)
+            or (tag == "nav" and "breadcrumbs" in classes)
+            or (tag == "a" and "skip" in classes)
+            or "single-link" in classes.split())
+
+
 def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
     """The rendered report as one file: styles, charts and images inside, no scripts."""
     root = base_url(site)
@@ -433,20 +466,17 @@ def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
     doc = _parse(SVG_BLOCK.sub(keep_svg, source).encode("utf-8"))
     head = doc.find("head")
 
-    for el in doc.xpath("//script | //noscript | //form | //header[contains(@class, 'site-header')]"
-                        " | //nav[contains(@class, 'breadcrumbs')] | //a[contains(@class, 'skip')]"
-                        " | //*[contains(concat(' ', @class, ' '), ' single-link ')]"
-                        " | //template"):
-        el.drop_tree()
+    for el in [el for el in doc.iter() if _not_in_single_file(el)]:
+        _drop(el)
     for link in head.xpath("link"):
         rel = (link.get("rel") or "").lower().split()
         if "stylesheet" in rel or "alternate" in rel or "preload" in rel or "modulepreload" in rel:
             link.tail = None
-            link.drop_tree()
+            _drop(link)
         elif "icon" in rel:
             data = _static_bytes(theme, pages, _resolve(path, link.get("href", "")))
             if data is None:
-                link.drop_tree()
+                _drop(link)
             else:
                 link.set("href", _data_uri(link.get("href", ""), data))
     style = etree.SubElement(head, "style")
@@ -455,27 +485,28 @@ def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
     robots.tail = "\n"
     style.tail = "\n"
 
-    for el in list(doc.iter()):
-        if not isinstance(el.tag, str):
-            continue
+    # lxml's iter() by tag name runs in C; an XPath query over every element costs far more.
+    for el in list(doc.iter(URL_TAGS)):
         for attr in URL_ATTRS:
             value = el.get(attr)
-            if value is None:
-                continue
-            _rewrite_attr(el, attr, value, path, root, theme, pages)
-        for attr in [a for a in el.attrib if a.startswith("on")]:
-            del el.attrib[attr]
+            if value is not None:
+                _rewrite_attr(el, attr, value, path, root, theme, pages)
+    if HANDLER.search(pages[path]):     # never in our templates, nor in sanitised Markdown
+        for el in doc.iter():
+            for attr in [a for a in el.attrib if a.startswith("on")]:
+                del el.attrib[attr]
 
     main = doc.find(".//main")
     main.insert(0, _archive_note(site, report, path, root, t))
 
-    out = lxml.html.tostring(doc, doctype="<!DOCTYPE html>", encoding="unicode", method="html")
+    out = etree.tostring(doc, doctype="<!DOCTYPE html>", encoding="unicode", method="html")
     out = re.sub(r'<svg-kept data-n="(\d+)"></svg-kept>', lambda m: svgs[int(m.group(1))], out)
     # libxml2 percent-encodes non-ASCII in href; keep fragments as the ids are written (中文 ids).
     out = re.sub(r'href="(#[^"]*)"', lambda m: f'href="{urllib.parse.unquote(m.group(1))}"', out)
     return out.encode("utf-8")
 
 
+@functools.lru_cache(maxsize=4096)
 def _resolve(page: str, ref: str) -> str:
     target, _, fragment = ref.partition("#")
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), target)) if target else page
@@ -505,12 +536,12 @@ def _rewrite_attr(el, attr, value, page, root, theme, pages) -> None:
             el.set(attr, _data_uri(file, data))
         elif tag == "img":
             alt = el.get("alt") or ""
-            span = lxml.html.Element("span")
+            span = etree.Element("span")
             span.text = alt
             span.tail = el.tail
             el.getparent().replace(el, span)
         else:
-            el.drop_tree()
+            _drop(el)
         return
     if tag == "a" and file == page:
         el.set(attr, f"#{fragment}" if fragment else "#main")
@@ -525,7 +556,7 @@ def _rewrite_attr(el, attr, value, page, root, theme, pages) -> None:
         el.set(attr, root + target)
     elif tag == "a":
         # Without base_url there is nowhere to point: keep the words, drop the link.
-        el.drop_tag()
+        _unwrap(el)
     else:
         del el.attrib[attr]
 
@@ -554,7 +585,7 @@ def _lead(text: str) -> str:
 
 def _archive_note(site, report, page: str, root: str | None, t):
     """The notice at the top of a single-file copy: what it is, where the page and sources live."""
-    E = lxml.html.Element
+    E = etree.Element
     note = E("aside")
     note.set("class", "notice archive-note")
     note.set("aria-label", t("single.note_label"))

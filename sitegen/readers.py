@@ -98,8 +98,11 @@ TABLE_READERS = {".yaml": read_yaml, ".yml": read_yaml, ".csv": read_csv}
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?", re.S | re.M)
 
 
-def read_markdown(path: Path, problems: Problems) -> tuple[dict, str, int] | None:
-    """(front matter, body, line number where the body starts)."""
+_TOP_KEY = re.compile(r"^([\w.-]+):", re.M)
+
+
+def read_markdown(path: Path, problems: Problems) -> tuple[dict, str, int, dict] | None:
+    """(front matter, body, line number where the body starts, line of each front matter key)."""
     text = read_text(path, problems)
     if text is None:
         return None
@@ -116,4 +119,7 @@ def read_markdown(path: Path, problems: Problems) -> tuple[dict, str, int] | Non
         problems.add(path, 2, "front matter must be a mapping of 'field: value' lines")
         return None
     body_line = text[: match.end()].count("\n") + 1
-    return front, text[match.end():], body_line
+    front_text = match.group(1)
+    key_lines = {m.group(1): 2 + front_text.count("\n", 0, m.start())
+                 for m in _TOP_KEY.finditer(front_text)}
+    return front, text[match.end():], body_line, key_lines

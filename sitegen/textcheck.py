@@ -41,15 +41,20 @@ def _gbk_mojibake(text: str) -> int | None:
 
 # ftfy's badness patterns all need a character outside ASCII and the CJK blocks (checked in
 # tests/test_textcheck.py), so only lines holding such a character need its slow scan.
-_SUSPECT_LINE = re.compile("^.*[^\x00-\x7f\u2e80-\u9fff\uff00-\uffef].*$", re.M)
+_SUSPECT = re.compile("[^\x00-\x7f\u2e80-\u9fff\uff00-\uffef]")
 
 
 def _latin_mojibake(text: str) -> tuple[int, str] | None:
     """(line, text) of the first line ftfy finds mojibake in, such as 'Ã©' for 'é'."""
-    for match in _SUSPECT_LINE.finditer(text):
+    found = _SUSPECT.search(text)
+    while found:
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.start())
+        end = len(text) if end < 0 else end
         # with two characters before and one after: some patterns reach across a line break
-        if ftfy.badness.is_bad(text[max(match.start() - 2, 0):match.end() + 1]):
-            return _line_of(text, match.start()), match.group(0)
+        if ftfy.badness.is_bad(text[max(start - 2, 0):end + 1]):
+            return _line_of(text, start), text[start:end]
+        found = _SUSPECT.search(text, end + 1)
     return None
 
 

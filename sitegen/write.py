@@ -28,31 +28,56 @@ def safe_target(root: Path, rel: str) -> Path:
 def write_tree(files: dict[str, bytes], out: Path, previous: dict[str, str] | None = None) -> None:
     """Write every file into a staging folder, then swap it in. A file whose bytes are the same
     as in the previous build (`previous`: path -> sha256) is hard-linked, not written again."""
-    out = out.resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    for rel in files:
-        safe_target(out, rel)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    staging = begin(out)
     try:
-        for folder in sorted({PurePosixPath(rel).parent for rel in files}):
-            (staging / folder).mkdir(parents=True, exist_ok=True)
-        for rel in sorted(files):
-            _put(files[rel], staging / rel, out / rel, (previous or {}).get(rel))
-        _swap(staging, out)
+        put_files(files, staging, out, previous or {})
+        commit(staging, out)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        abort(staging)
         raise
 
 
-def _put(data: bytes, target: Path, old: Path, old_sha: str | None) -> None:
-    if old_sha and old_sha == sha(data):
+def begin(out: Path) -> Path:
+    """A new, empty staging folder beside `out` (same file system, so the swap is a rename)."""
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+
+
+def put_files(files: dict[str, bytes], staging: Path, out: Path,
+              previous: dict[str, str]) -> dict[str, str]:
+    """Write `files` into the staging folder; {path: sha256} of what was written. Several
+    processes may each put their own files into one staging folder."""
+    out = out.resolve()
+    for rel in files:
+        safe_target(out, rel)
+    for folder in sorted({PurePosixPath(rel).parent for rel in files}):
+        (staging / folder).mkdir(parents=True, exist_ok=True)
+    written = {}
+    for rel in sorted(files):
+        written[rel] = _put(files[rel], staging / rel, out / rel, previous.get(rel))
+    return written
+
+
+def commit(staging: Path, out: Path) -> None:
+    _swap(staging, out.resolve())
+
+
+def abort(staging: Path) -> None:
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def _put(data: bytes, target: Path, old: Path, old_sha: str | None) -> str:
+    digest = sha(data)
+    if old_sha and old_sha == digest:
         try:
             if old.stat().st_size == len(data):
                 os.link(old, target)
-                return
+                return digest
         except OSError:
             pass  # not there any more, or another file system: write it
     target.write_bytes(data)
+    return digest
 
 
 def _exchange(a: Path, b: Path) -> bool:

@@ -407,3 +407,17 @@ def _check_sorting(page):
     assert header.get_attribute("aria-sort") == "descending"
     first = page.locator("details.chart-data tbody tr th").first.inner_text()
     assert first == "Acme 16"                                   # 30 min before 20 min
+
+
+def test_the_browser_libraries_are_the_versions_the_svgs_are_drawn_with():
+    """The interactive chart must draw what the build-time SVG drew: node_modules must hold
+    the Vega-Lite that altair writes specs for and the Vega and vega-embed vl-convert uses."""
+    import altair
+    import vl_convert
+
+    from sitegen import npm
+    assert "v" + npm.package_info("vega-lite")["version"] == altair.SCHEMA_VERSION
+    assert npm.package_info("vega")["version"] == vl_convert.get_vega_version()
+    assert npm.package_info("vega-embed")["version"] == vl_convert.get_vega_embed_version()
+    bundle = npm.script(npm.VEGA).decode("utf-8")
+    assert bundle.count("/*! vega") == 3 and "sourceMappingURL" not in bundle

@@ -13,7 +13,7 @@ import pytest
 from lxml import etree
 
 from project import SITE, write_project
-from sitegen import reader
+from sitegen import npm
 from sitegen.errors import ContentError
 from sitegen.pipeline import build
 
@@ -89,7 +89,7 @@ def test_minisearch_is_copied_from_node_modules(tiny_site):
 
 
 def test_a_missing_minisearch_is_a_content_error_naming_the_fix(tmp_path, monkeypatch):
-    monkeypatch.setattr(reader, "MINISEARCH", tmp_path / "node_modules" / "minisearch")
+    monkeypatch.setattr(npm, "MINISEARCH", (("minisearch", "dist/umd/moved.js"),))
     content = write_project(tmp_path)
     with pytest.raises(ContentError) as caught:
         build(content, TEMPLATES, tmp_path / "output")
