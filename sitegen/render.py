@@ -23,7 +23,8 @@ def load_theme(templates: Path) -> Theme:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)),
                              autoescape=jinja2.select_autoescape(["html", "xml"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                             lstrip_blocks=True, keep_trailing_newline=True)
+                             lstrip_blocks=True, keep_trailing_newline=True,
+                             auto_reload=False)  # one environment per build: no stat per page
     return Theme(env, templates)
 
 

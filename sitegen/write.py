@@ -14,15 +14,13 @@ from .cache import sha
 from .errors import ContentError, Problem
 
 
-def safe_target(root: Path, rel: str) -> Path:
-    """The file for `rel` inside `root`; refuses absolute paths and any way out of root."""
+def safe_target(rel: str) -> str:
+    """`rel` if it names a file inside the output folder; refuses absolute paths and any way
+    out. Files go into a staging folder this build created, so no symlink can lead elsewhere."""
     pure = PurePosixPath(rel)
     if pure.is_absolute() or ".." in pure.parts or not pure.parts or "\\" in rel or ":" in rel:
         raise ContentError([Problem(rel, None, "refusing to write outside the output folder")])
-    target = root / pure
-    if not target.resolve().is_relative_to(root.resolve()):  # e.g. through a symlink
-        raise ContentError([Problem(rel, None, "refusing to write outside the output folder")])
-    return target
+    return rel
 
 
 def write_tree(files: dict[str, bytes], out: Path, previous: dict[str, str] | None = None) -> None:
@@ -48,15 +46,13 @@ def put_files(files: dict[str, bytes], staging: Path, out: Path,
               previous: dict[str, str]) -> dict[str, str]:
     """Write `files` into the staging folder; {path: sha256} of what was written. Several
     processes may each put their own files into one staging folder."""
-    out = out.resolve()
     for rel in files:
-        safe_target(out, rel)
-    for folder in sorted({PurePosixPath(rel).parent for rel in files}):
-        (staging / folder).mkdir(parents=True, exist_ok=True)
-    written = {}
-    for rel in sorted(files):
-        written[rel] = _put(files[rel], staging / rel, out / rel, previous.get(rel))
-    return written
+        safe_target(rel)
+    new, old = str(staging), str(out.resolve())
+    for folder in sorted({os.path.dirname(rel) for rel in files} - {""}):
+        os.makedirs(os.path.join(new, folder), exist_ok=True)
+    return {rel: _put(files[rel], f"{new}/{rel}", f"{old}/{rel}", previous.get(rel))
+            for rel in sorted(files)}
 
 
 def commit(staging: Path, out: Path) -> None:
@@ -67,16 +63,17 @@ def abort(staging: Path) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def _put(data: bytes, target: Path, old: Path, old_sha: str | None) -> str:
+def _put(data: bytes, target: str, old: str, old_sha: str | None) -> str:
     digest = sha(data)
-    if old_sha and old_sha == digest:
+    if old_sha == digest:
         try:
-            if old.stat().st_size == len(data):
+            if os.stat(old).st_size == len(data):
                 os.link(old, target)
                 return digest
         except OSError:
             pass  # not there any more, or another file system: write it
-    target.write_bytes(data)
+    with open(target, "wb") as stream:
+        stream.write(data)
     return digest
 
 

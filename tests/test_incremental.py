@@ -41,3 +41,27 @@ def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch):
     results.write_text(results.read_text("utf-8").replace("value: 30.0", "value: 31.0"), "utf-8")
     build(content, TEMPLATES, out)
     assert "31分钟" in (out / "zh" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
+
+
+def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_path, monkeypatch):
+    """Big sites render each language in its own process, which writes its files straight into
+    the staging folder; the output must not depend on that, cold or incremental."""
+    import sitegen.pipeline as pipeline
+    content = write_project(tmp_path / "a")
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache"))
+    build(content, TEMPLATES, tmp_path / "serial")
+
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_REPORTS", 1)
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "parallel-cache"))
+    parallel = build(content, TEMPLATES, tmp_path / "parallel")
+    assert parallel.bodies_rendered > 0 and parallel.files > 40
+    assert tree_digest(tmp_path / "parallel") == tree_digest(tmp_path / "serial")
+
+    report = content / "reports" / "acme-vs-zenith.en.md"
+    report.write_text(REPORT_EN + "\nOne more sentence.\n", "utf-8")
+    again = build(content, TEMPLATES, tmp_path / "parallel")
+    assert again.bodies_rendered == 1
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_REPORTS", 10**9)
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache-2"))
+    build(content, TEMPLATES, tmp_path / "serial-2")
+    assert tree_digest(tmp_path / "parallel") == tree_digest(tmp_path / "serial-2")
