@@ -187,6 +187,16 @@ def _unwrap(el) -> None:
     parent[index:index + 1] = children
 
 
+def _not_searched(el) -> bool:
+    """The table of contents (it repeats the headings), the page title, charts' drawn text and
+    data, scripts: not what a reader searches for."""
+    if el.tag in ("svg", "script", "style", "template", "h1"):
+        return True
+    classes = (el.get("class") or "").split()
+    return ((el.tag == "nav" and "toc" in classes) or "chart-downloads" in classes
+            or "chart-data" in classes)
+
+
 def search_document(path: str, doc, kind: str, label: str, tagline: str = "") -> dict:
     """One page's entry in the search index; `doc` is the page parsed with lxml.etree."""
     main = doc.find(".//main")
@@ -196,12 +206,9 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
     title_el = doc.find(".//title")
     title = _text(heading) if heading is not None else (
         _text(title_el) if title_el is not None else path)
-    description = doc.xpath("string(//meta[@name='description']/@content)")
-    # Not searched: the table of contents (repeats headings), charts' drawn text.
-    for drop in main.xpath(".//nav[contains(concat(' ', @class, ' '), ' toc ')] | .//svg"
-                           " | .//script | .//style | .//template | .//h1"
-                           " | .//*[contains(concat(' ', @class, ' '), ' chart-downloads ')]"
-                           " | .//*[contains(concat(' ', @class, ' '), ' chart-data ')]"):
+    meta = doc.find("head/meta[@name='description']")
+    description = meta.get("content", "") if meta is not None else ""
+    for drop in [el for el in main.iter() if _not_searched(el)]:
         _drop(drop)
     text = _collapse(" ".join(main.itertext()))
     if kind in ("report", "page") and description and description != tagline:
