@@ -45,19 +45,23 @@ def _config() -> dict:
     }
 
 
-def build_spec(plan) -> dict:
-    """The Vega-Lite spec of a chart plan (chart_data.Plan), as a plain dict."""
+def build_spec(plan, validate: bool = False) -> dict:
+    """The Vega-Lite spec of a chart plan (chart_data.Plan), as a plain dict.
+
+    Checking the spec against the Vega-Lite schema costs more than drawing it, so builds skip
+    it; tests/test_charts.py builds every kind of chart with the check on."""
     import altair as alt
 
     make = {"bars": _bars, "grouped_bars": _grouped_bars, "lines": _lines, "scaling": _scaling}
     chart = make[plan.kind](alt, plan, alt.Chart())
-    chart.data = alt.Data(values=plan.rows)
     title = plan.title or (plan.text["both"] if plan.both_divisions else "")
     if title:
         subtitle = plan.text["both"] if plan.title and plan.both_divisions else alt.Undefined
         chart = chart.properties(title=alt.TitleParams(title, subtitle=subtitle))
     # padding absorbs labels a reader's font draws wider than the build machine's measured them
-    spec = chart.properties(background="transparent", padding=PADDING).to_dict()
+    chart = chart.properties(background="transparent", padding=PADDING)
+    chart.data = alt.Data(values=plan.rows)   # last: each properties() call copies the chart
+    spec = chart.to_dict(validate=validate)
     spec["config"] = _config()
     return spec
 

@@ -88,7 +88,7 @@ def plan_for(tmp_path, params: dict, lang: str = "zh", changes: dict | None = No
 
 def test_spec_of_a_time_chart_in_chinese(tmp_path):
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "round": "v1.0"})
-    spec = chart_render.build_spec(plan)
+    spec = chart_render.build_spec(plan, validate=True)
     bars, labels = spec["layer"]
     assert bars["mark"] == {"type": "bar"}
     enc = bars["encoding"]
@@ -116,7 +116,7 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
 def test_spec_of_a_speedup_chart_has_a_baseline_rule(tmp_path):
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "metric": "speedup", "baseline": "zenith-8"},
                        lang="en")
-    spec = chart_render.build_spec(plan)
+    spec = chart_render.build_spec(plan, validate=True)
     assert [row["value"] for row in spec["data"]["values"]] == [1.0, 0.6667]   # best first
     assert spec["layer"][0]["encoding"]["x"]["title"] == "Speed-up over Zenith 8 (×, higher is better)"
     rule = spec["layer"][2]
@@ -126,7 +126,7 @@ def test_spec_of_a_speedup_chart_has_a_baseline_rule(tmp_path):
 def test_both_divisions_are_split_and_said(tmp_path):
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "round": "v1.0"}, lang="en",
                        changes={"data/results.yaml": MORE_RESULTS})
-    spec = chart_render.build_spec(plan)
+    spec = chart_render.build_spec(plan, validate=True)
     assert [part["title"]["text"] for part in spec["vconcat"]] == ["Closed", "Open"]
     assert spec["title"]["text"] == "Closed and open divisions"
     assert "Closed- and open-division results are shown together" in plan.caption
@@ -135,7 +135,7 @@ def test_both_divisions_are_split_and_said(tmp_path):
 def test_change_chart_draws_lines_per_system(tmp_path):
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "metric": "change", "division": "closed"},
                        lang="en", changes={"data/results.yaml": MORE_RESULTS})
-    spec = chart_render.build_spec(plan)
+    spec = chart_render.build_spec(plan, validate=True)
     line, points, names = spec["layer"]
     assert line["mark"]["type"] == "line" and line["encoding"]["x"]["sort"] == ["v1.0", "v1.1"]
     assert [(r["label"], r["round"], r["change_pct"]) for r in spec["data"]["values"]] == [
@@ -151,7 +151,7 @@ def test_scaling_chart_divides_speedup_by_size(tmp_path):
         .replace("system: acme-16", "system: acme-64").replace("value: 30.0", "value: 10.0")
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "metric": "scaling"}, lang="en",
                        changes={"data/systems.yaml": bigger, "data/results.yaml": results})
-    spec = chart_render.build_spec(plan)
+    spec = chart_render.build_spec(plan, validate=True)
     assert [(r["system"], r["accelerators"], r["value"]) for r in spec["data"]["values"]] == [
         ("Acme 16", 16, 100.0), ("Acme 64", 64, 75.0)]          # 3x faster on 4x the size
     assert spec["layer"][0]["encoding"]["x"]["scale"]["type"] == "log"
@@ -161,7 +161,7 @@ def test_scaling_chart_divides_speedup_by_size(tmp_path):
 def test_grouped_bars_put_rounds_side_by_side(tmp_path):
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"},
                        lang="en", changes={"data/results.yaml": MORE_RESULTS})
-    bars = chart_render.build_spec(plan)["layer"][0]
+    bars = chart_render.build_spec(plan, validate=True)["layer"][0]
     assert bars["encoding"]["yOffset"] == {"field": "series", "sort": ["v1.0", "v1.1"], "type": "nominal"}
     assert bars["encoding"]["y"]["sort"] == ["Zenith 8", "Acme 16"]
 
@@ -169,7 +169,7 @@ def test_grouped_bars_put_rounds_side_by_side(tmp_path):
 def test_same_input_same_spec(tmp_path):
     _, first = plan_for(tmp_path, {"benchmark": "bert"})
     _, second = plan_for(tmp_path / "again", {"benchmark": "bert"})
-    assert json.dumps(chart_render.build_spec(first)) == json.dumps(chart_render.build_spec(second))
+    assert json.dumps(chart_render.build_spec(first, validate=True)) == json.dumps(chart_render.build_spec(second))
 
 
 # ---- the page: SVG, text alternative, table, files ----------------------------------------
@@ -293,7 +293,7 @@ def test_baseline_without_a_result_in_the_slot(tmp_path, capsys):
 
 def test_svg_is_rendered_once_then_read_from_the_cache(tmp_path, monkeypatch, chart_cache):
     _, plan = plan_for(tmp_path, {"benchmark": "bert"})
-    spec = chart_render.build_spec(plan)
+    spec = chart_render.build_spec(plan, validate=True)
     calls = []
     real = chart_render._convert
     monkeypatch.setattr(chart_render, "_convert", lambda s: calls.append(1) or real(s))
