@@ -49,7 +49,7 @@ fi
 # --- Python packages ------------------------------------------------------------------------------
 "$PYTHON" -m pip install -q --disable-pip-version-check --root-user-action=ignore --cache-dir "$ROOT/.cache/pip" -r requirements.txt
 
-# --- node_modules (axe-core, vnu-jar, minisearch), exactly as locked ----------------------------
+# --- node_modules (axe-core, vnu-jar, minisearch, vega, vega-lite, vega-embed), as locked -------
 # Skipped when node_modules already matches package-lock.json. --ignore-scripts: vnu-jar's
 # postinstall would download a Java runtime from GitHub; Debian's Java is used instead.
 stamp="node_modules/.installed-lock.sha256"

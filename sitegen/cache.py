@@ -107,8 +107,10 @@ class BodyCache:
     """Rendered report bodies, keyed by the body text, its page and all data.
 
     One SQLite file rather than a file per body: on a cold build of a big site, creating
-    thousands of small files cost more than rendering them. New entries are written together,
-    in one transaction, by flush(); each process opens its own connection."""
+    thousands of small files cost more than rendering them. New entries are written in
+    batches, one transaction each (flush); each process opens its own connection."""
+
+    BATCH = 100   # entries held before they are written: bodies with charts are large
 
     def __init__(self, data_key: str):
         self.data_key = data_key
@@ -142,6 +144,8 @@ class BodyCache:
 
     def put(self, key: str, value) -> None:
         self.new[key] = pickle.dumps(value, protocol=4)
+        if len(self.new) >= self.BATCH:
+            self.flush()
 
     def flush(self) -> None:
         """Write the new entries, and drop the ones made from other data (never read again)."""

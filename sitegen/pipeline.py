@@ -1,10 +1,17 @@
-"""The whole build: load, derive, render, write. Each stage is one call."""
+"""The whole build: load, derive, render, write. Each stage is one call.
+
+Render and write overlap on purpose: the writer opens a staging folder (write.begin), the
+process that renders a language puts that language's files into it as soon as they are made
+(write.put_files), and the folder is swapped in whole at the end (write.commit), or removed
+when anything failed (write.abort)."""
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 import time
-from concurrent.futures import ProcessPoolExecutor
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +22,8 @@ from .errors import ContentError
 from .markup import new_markdown
 from .model import Site
 from .load import load_site
-from .reader import language_files, noindex, site_files
+from .reader import (language_end_files, noindex, search_entry, single_file_copy, site_files,
+                     stylesheet)
 from .translation import translation_gaps
 from .render import Strings, load_theme, missing_strings, static_files
 from .write import abort, begin, commit, put_files
@@ -67,8 +75,7 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     jobs = [(site, templates, lang, cache.data_key, destination) for lang in site.languages]
     workers = min(len(jobs), os.cpu_count() or 1)
     if len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            results = list(pool.map(_render_language, jobs))
+        results = _in_forked_processes(_render_language, jobs)
     else:
         results = [_render_language(job) for job in jobs]
     problems = [problem for result in results for problem in result.problems]
@@ -90,6 +97,53 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     return {**written, **put_files(files, destination.staging, destination.out, destination.previous)}
 
 
+def _in_forked_processes(function, jobs: list) -> list:
+    """function(job) for each job, each in a process of its own. A forked process inherits its
+    job (the whole loaded site) instead of receiving a pickled copy; only results come back."""
+    context = multiprocessing.get_context("fork")
+    running = []
+    for job in jobs:
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(target=_run_and_send, args=(function, job, send, os.getpid()))
+        process.start()
+        send.close()
+        running.append((process, receive))
+    outcomes = []
+    for process, receive in running:
+        try:
+            outcomes.append(receive.recv())
+        except EOFError:             # the process died before it could answer
+            process.join()
+            outcomes.append(("error", f"a rendering process ended with exit code {process.exitcode}"))
+    for process, _ in running:
+        process.join()
+    failures = [value for outcome, value in outcomes if outcome != "ok"]
+    if failures:
+        raise RuntimeError("rendering failed in a separate process:\n" + "\n".join(failures))
+    return [value for _, value in outcomes]
+
+
+def _run_and_send(function, job, send, parent: int) -> None:
+    _die_with(parent)
+    try:
+        send.send(("ok", function(job)))
+    except BaseException:  # noqa: BLE001 - reported to the parent with its traceback
+        send.send(("error", traceback.format_exc()))
+    finally:
+        send.close()
+
+
+def _die_with(parent: int) -> None:
+    """A build that is killed takes its rendering processes with it (Linux: PR_SET_PDEATHSIG),
+    instead of leaving them to finish work nobody will read."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:       # killed before the line above took effect
+        os._exit(1)
+
+
 @dataclass
 class LanguageResult:
     files: dict[str, bytes]   # not written yet: all, or those shared by every language
@@ -101,54 +155,78 @@ class LanguageResult:
 
 
 def _render_language(job) -> LanguageResult:
-    """All pages of one language, and the files only they determine (search index, feed)."""
+    """All pages of one language, and the files only they determine (search index, feed).
+
+    Pages are made one at a time (with its single-file copy for a report, and its search
+    entry) and, when there is a destination, written and dropped at once: memory holds one
+    page, not the whole language."""
     site, templates, lang, data_key, destination = job
     theme, t = load_theme(templates), Strings(site, lang)
     bodies = Bodies(new_markdown(), BodyCache(data_key))
+    css = stylesheet(theme)
     problems: list = []
-    files = _language_pages(theme, site, lang, t, derive.check_claims(site),
-                            derive.comparisons(site), bodies, problems)
+    kept: dict[str, bytes] = {}      # not written here: all of them, or those every language makes
+    written: dict[str, str] = {}
+    docs, hidden = [], []
+    for report, files in _language_pages(theme, site, lang, t, derive.check_claims(site),
+                                         derive.comparisons(site), bodies, problems):
+        if problems:
+            continue                 # keep going only to find every problem
+        if report is not None:
+            files.update(single_file_copy(site, theme, files, report, css, t))
+        for path, data in files.items():
+            doc = search_entry(site, path, data, lang, t)
+            if doc:
+                docs.append(doc)
+            elif path.endswith(".html") and noindex(data):
+                hidden.append(path)
+        written.update(_keep_or_write(files, lang, kept, destination))
+    bodies.cache.flush()
     try:
         if not problems:
-            files.update(language_files(site, theme, files, lang))
+            written.update(_keep_or_write(language_end_files(site, lang, t, docs), lang, kept,
+                                          destination))
         missing_strings([t])
     except ContentError as exc:
         problems += exc.problems
-    bodies.cache.flush()
     if problems:
         return LanguageResult({}, {}, [], problems)
-    hidden = [path for path, data in files.items() if path.endswith(".html") and noindex(data)]
-    written = {}
-    if destination:
-        # this language's own folders; files every language makes (scripts) go back to one writer
-        own = {path: files.pop(path) for path in list(files) if lang in path.split("/")[:-1]}
-        written = put_files(own, destination.staging, destination.out, destination.previous)
-    return LanguageResult(files, written, hidden, problems, bodies.cache.hits, bodies.cache.misses)
+    return LanguageResult(kept, written, hidden, problems, bodies.cache.hits, bodies.cache.misses)
+
+
+def _keep_or_write(files: dict[str, bytes], lang: str, kept: dict, destination) -> dict[str, str]:
+    """Write the files in this language's own folders; keep the rest (files every language
+    makes, such as scripts, go back to the one process that writes them)."""
+    if destination is None:
+        kept.update(files)
+        return {}
+    own = {path: data for path, data in files.items() if lang in path.split("/")[:-1]}
+    kept.update((path, data) for path, data in files.items() if path not in own)
+    return put_files(own, destination.staging, destination.out, destination.previous)
 
 
 def _language_pages(theme, site, lang, t, checks, comparisons, bodies, problems):
-    files = {}
-    files.update(pages.home_page(theme, site, lang, t, checks))
-    files.update(pages.reports_index(theme, site, lang, t))
+    """(report or None, {path: bytes} of one page and the files made with it), page by page."""
+    yield None, pages.home_page(theme, site, lang, t, checks)
+    yield None, pages.reports_index(theme, site, lang, t)
     for report in site.reports_in(lang):
-        files.update(pages.report_page(theme, site, lang, t, report, checks, bodies, problems))
+        yield report, pages.report_page(theme, site, lang, t, report, checks, bodies, problems)
     for page in (p for p in site.pages if p.lang == lang):
-        files.update(pages.plain_page(theme, site, lang, t, page, checks, bodies, problems))
-    files.update(pages.systems_index(theme, site, lang, t))
+        yield None, pages.plain_page(theme, site, lang, t, page, checks, bodies, problems)
+    yield None, pages.systems_index(theme, site, lang, t)
     for system in site.table("systems"):
-        files.update(pages.system_page(theme, site, lang, t, system, checks, comparisons))
-    files.update(pages.benchmarks_index(theme, site, lang, t))
+        yield None, pages.system_page(theme, site, lang, t, system, checks, comparisons)
+    yield None, pages.benchmarks_index(theme, site, lang, t)
     for benchmark in site.table("benchmarks"):
-        files.update(pages.benchmark_page(theme, site, lang, t, benchmark))
-    files.update(pages.comparisons_index(theme, site, lang, t, comparisons))
+        yield None, pages.benchmark_page(theme, site, lang, t, benchmark)
+    yield None, pages.comparisons_index(theme, site, lang, t, comparisons)
     for comparison in comparisons:
-        files.update(pages.comparison_page(theme, site, lang, t, comparison))
-    files.update(pages.claims_page(theme, site, lang, t, checks))
-    files.update(pages.sources_page(theme, site, lang, t))
-    files.update(pages.glossary_page(theme, site, lang, t))
-    files.update(pages.not_found_page(theme, site, lang, t))
-    files.update(pages.status_page(theme, site, lang, t, translation_gaps(site)))
-    return files
+        yield None, pages.comparison_page(theme, site, lang, t, comparison)
+    yield None, pages.claims_page(theme, site, lang, t, checks)
+    yield None, pages.sources_page(theme, site, lang, t)
+    yield None, pages.glossary_page(theme, site, lang, t)
+    yield None, pages.not_found_page(theme, site, lang, t)
+    yield None, pages.status_page(theme, site, lang, t, translation_gaps(site))
 
 
 def _unchanged_since(manifest, out: Path) -> dict[str, str]:

@@ -48,15 +48,10 @@ XHTML_NS = "http://www.w3.org/1999/xhtml"
 FEED_GENERATOR = "sitegen (Accelerator Ledger)"
 
 
-def language_files(site, theme, pages: dict[str, bytes], lang: str) -> dict[str, bytes]:
-    """What one language's pages alone determine: its search index, feed and single files."""
-    strings = {lang: Strings(site, lang)}
-    files: dict[str, bytes] = {}
-    files.update(search_files(site, pages, strings, [lang]))
-    files.update(feed_files(site, strings, [lang]))
-    files.update(single_file_reports(site, theme, pages, strings, [lang]))
-    missing_strings(list(strings.values()))
-    return files
+def language_end_files(site, lang: str, t, docs: list[dict]) -> dict[str, bytes]:
+    """What one language's pages determine once all are made: its search index and feed.
+    `docs` are their search entries (search_entry), in any order."""
+    return {**search_index(lang, docs), **feed_files(site, {lang: t}, [lang])}
 
 
 def site_files(site, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:
@@ -223,30 +218,31 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
             "kind": kind, "label": label}
 
 
-def search_files(site, pages: dict[str, bytes], strings: dict, langs: list[str]) -> dict[str, bytes]:
-    files = {urls.asset("minisearch.js"): npm.script(npm.MINISEARCH)}
-    for lang in langs:
-        t = strings[lang]
-        docs = []
-        for path in _language_pages(pages, lang):
-            kind = page_kind(path)
-            if kind is None:
-                continue
-            if noindex(pages[path]):     # pages kept out of search engines stay out of search
-                continue
-            parsed = _parse(pages[path])
-            doc = search_document(path, parsed, kind, t(f"search.kind.{kind}"),
-                                  site.config["tagline"][lang])
-            doc["lang"] = lang
-            docs.append(doc)
-        payload = json.dumps(docs, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        payload = payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-        script = (f"/* Search index of the {lang} pages, written by sitegen/reader.py. */\n"
-                  f"window.SEARCH_DOCS = {payload};\n"
-                  "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
-                  f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n")
-        files[urls.asset(f"search-{lang}.js")] = script.encode("utf-8")
-    return files
+def search_entry(site, path: str, data: bytes, lang: str, t) -> dict | None:
+    """One rendered page's search document; None for pages that are not searched (the 404
+    page, pages kept out of search engines)."""
+    if not path.startswith(f"{lang}/") or not path.endswith(".html"):
+        return None
+    kind = page_kind(path)
+    if kind is None or noindex(data):
+        return None
+    doc = search_document(path, _parse(data), kind, t(f"search.kind.{kind}"),
+                          site.config["tagline"][lang])
+    doc["lang"] = lang
+    return doc
+
+
+def search_index(lang: str, docs: list[dict]) -> dict[str, bytes]:
+    """The search index script of one language (MiniSearch builds the index in the browser)."""
+    docs = sorted(docs, key=lambda doc: doc["url"])
+    payload = json.dumps(docs, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    payload = payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    script = (f"/* Search index of the {lang} pages, written by sitegen/reader.py. */\n"
+              f"window.SEARCH_DOCS = {payload};\n"
+              "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
+              f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n")
+    return {urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
+            urls.asset(f"search-{lang}.js"): script.encode("utf-8")}
 
 
 # --- feeds --------------------------------------------------------------------------------------
@@ -335,7 +331,7 @@ def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
 
 # --- the root 404 page --------------------------------------------------------------------------
 
-def _stylesheet(theme) -> str:
+def stylesheet(theme) -> str:
     path = Path(theme.folder) / "static" / "style.css"
     css = path.read_text("utf-8") if path.is_file() else ""
 
@@ -409,7 +405,7 @@ def root_not_found(site, theme, strings: dict) -> dict[str, bytes]:
         + "<!-- Served by static hosts for any missing address. Links are absolute when the site "
           "has a base_url; otherwise relative to the site root, which only works for missing "
           "addresses at the root. The stylesheet is inlined so the page is styled anywhere. -->\n"
-        f"<style>\n{_stylesheet(theme)}</style>\n</head>\n"
+        f"<style>\n{stylesheet(theme)}</style>\n</head>\n"
         '<body class="chooser">\n<main id="main">\n' + "\n".join(sections) + "\n</main>\n"
         "</body>\n</html>\n")
     return {"404.html": page.encode("utf-8")}
@@ -433,18 +429,14 @@ HANDLER = re.compile(rb"""\son[a-z]+=""")  # our HTML writes attribute names in 
 DATA_LINK_LIMIT = 256 * 1024   # linked data files up to this size are inlined as data: URIs
 
 
-def single_file_reports(site, theme, pages: dict[str, bytes], strings: dict,
-                        langs: list[str]) -> dict[str, bytes]:
-    css = _stylesheet(theme)
-    files = {}
-    for lang in langs:
-        for report in site.reports_in(lang):
-            path = urls.report(lang, report.slug)
-            if report.pending or path not in pages:
-                continue
-            files[single_file_path(lang, report.slug)] = single_file(
-                site, theme, pages, report, path, css, strings[lang])
-    return files
+def single_file_copy(site, theme, files: dict[str, bytes], report, css: str, t) -> dict[str, bytes]:
+    """The single-file copy of a report, from its rendered page and the files made with it
+    (`files`: the page and its charts' files). `css`: stylesheet(theme), made once."""
+    path = urls.report(report.lang, report.slug)
+    if report.pending or path not in files:
+        return {}
+    return {single_file_path(report.lang, report.slug):
+            single_file(site, theme, files, report, path, css, t)}
 
 
 def _not_in_single_file(el) -> bool:
