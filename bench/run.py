@@ -420,6 +420,18 @@ def fmt_s(value) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
+def comparison_rows(res: dict, measure: str) -> list[str]:
+    """Table rows of the no-charts cold builds, ours against each peer, by one measure."""
+    rows = []
+    for n in sorted(res["ours"], key=int):
+        ours = res["ours"][n].get("nocharts", {}).get("cold", {}).get(measure)
+        peers = [res["peers"].get(p, {}).get(n, {}).get("cold", {}).get(measure) for p in PEERS]
+        ratios = [f"{ours / p:.2f}" if ours is not None and p else "–" for p in peers]
+        rows.append(f"| {n} | {fmt_s(ours)} | " + " | ".join(fmt_s(p) for p in peers) + " | "
+                    + " | ".join(ratios) + " |")
+    return rows
+
+
 def markdown(res: dict) -> str:
     env, s = res["environment"], res["settings"]
     lines = [
@@ -443,22 +455,12 @@ def markdown(res: dict) -> str:
         "| N | ours | Hugo | MkDocs | Pelican | ours/Hugo | ours/MkDocs | ours/Pelican |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for n in sorted(res["ours"], key=int):
-        ours = res["ours"][n].get("nocharts", {}).get("cold", {}).get("median_s")
-        peers = [res["peers"].get(p, {}).get(n, {}).get("cold", {}).get("median_s") for p in PEERS]
-        ratios = [f"{ours / p:.2f}" if ours is not None and p else "–" for p in peers]
-        lines.append(f"| {n} | {fmt_s(ours)} | " + " | ".join(fmt_s(p) for p in peers) + " | "
-                     + " | ".join(ratios) + " |")
+    lines += comparison_rows(res, "median_s")
     lines += ["", "The same builds in CPU time (user + system, seconds; Hugo uses both cores), which "
               "other load on the machine disturbs less than wall time:", "",
               "| N | ours | Hugo | MkDocs | Pelican | ours/Hugo | ours/MkDocs | ours/Pelican |",
               "|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for n in sorted(res["ours"], key=int):
-        ours = res["ours"][n].get("nocharts", {}).get("cold", {}).get("median_cpu_s")
-        peers = [res["peers"].get(p, {}).get(n, {}).get("cold", {}).get("median_cpu_s") for p in PEERS]
-        ratios = [f"{ours / p:.2f}" if ours is not None and p else "–" for p in peers]
-        lines.append(f"| {n} | {fmt_s(ours)} | " + " | ".join(fmt_s(p) for p in peers) + " | "
-                     + " | ".join(ratios) + " |")
+    lines += comparison_rows(res, "median_cpu_s")
     lines += ["", "## Our generator" + (" (with charts)" if s["charts"] else ""), "",
               "| site | pages | cold | no-op | edit one report | edit one result | peak memory (MB) |",
               "|---|---:|---:|---:|---:|---:|---:|"]

@@ -60,7 +60,7 @@ class Destination:
     the files of the last build that may be hard-linked instead of written (path -> sha256)."""
 
     staging: Path
-    out: Path
+    out: Path                        # resolved
     previous: dict[str, str]
 
 
@@ -184,7 +184,7 @@ def _render_language(job) -> LanguageResult:
     bodies.cache.flush()
     try:
         if not problems:
-            written.update(_keep_or_write(language_end_files(site, lang, t, docs), lang, kept,
+            written.update(_keep_or_write(language_end_files(site, lang, docs), lang, kept,
                                           destination))
         missing_strings([t])
     except ContentError as exc:

@@ -48,10 +48,10 @@ XHTML_NS = "http://www.w3.org/1999/xhtml"
 FEED_GENERATOR = "sitegen (Accelerator Ledger)"
 
 
-def language_end_files(site, lang: str, t, docs: list[dict]) -> dict[str, bytes]:
+def language_end_files(site, lang: str, docs: list[dict]) -> dict[str, bytes]:
     """What one language's pages determine once all are made: its search index and feed.
     `docs` are their search entries (search_entry), in any order."""
-    return {**search_index(lang, docs), **feed_files(site, {lang: t}, [lang])}
+    return {**search_index(lang, docs), **feed_file(site, lang)}
 
 
 def site_files(site, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:
@@ -111,7 +111,7 @@ def _parse(data: bytes):
     return etree.fromstring(data, etree.HTMLParser(encoding="utf-8"))
 
 
-def _language_pages(pages: dict[str, bytes], lang: str) -> list[str]:
+def _page_paths(pages, lang: str) -> list[str]:
     return sorted(p for p in pages if p.startswith(f"{lang}/") and p.endswith(".html"))
 
 
@@ -253,46 +253,44 @@ def _feed_id(site, name: str) -> str:
     return "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, f"sitegen:{site_name}:{name}"))
 
 
-def feed_files(site, strings: dict, langs: list[str]) -> dict[str, bytes]:
+def feed_file(site, lang: str) -> dict[str, bytes]:
+    """The Atom feed of one language's reports."""
     from feedgen.feed import FeedGenerator
 
-    files = {}
-    for lang in langs:
-        feed_path = f"{lang}/feed.xml"
-        reports = [r for r in site.reports_in(lang) if not r.pending]
+    feed_path = f"{lang}/feed.xml"
+    reports = [r for r in site.reports_in(lang) if not r.pending]
 
-        def href(target: str) -> str:
-            return absolute(site, target) if base_url(site) else urls.relative(feed_path, target)
+    def href(target: str) -> str:
+        return absolute(site, target) if base_url(site) else urls.relative(feed_path, target)
 
-        dates = [r.date for r in reports if r.date] + ([_site_date(site)] if _site_date(site) else [])
-        if not dates:
-            dates = [s["date"] for s in site.table("sources") if isinstance(s.get("date"), dt.date)]
-        updated = _midnight(max(dates)) if dates else dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
+    dates = [r.date for r in reports if r.date] + ([_site_date(site)] if _site_date(site) else [])
+    if not dates:
+        dates = [s["date"] for s in site.table("sources") if isinstance(s.get("date"), dt.date)]
+    updated = _midnight(max(dates)) if dates else dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
 
-        fg = FeedGenerator()
-        fg.id(_feed_id(site, feed_path))
-        fg.title(site.config["title"][lang])
-        fg.subtitle(site.config["tagline"][lang])
-        fg.language(fmt.HTML_LANG[lang])
-        fg.author(name=site.config["title"][lang])
-        fg.link(href=href(urls.home(lang)), rel="alternate", type="text/html",
-                hreflang=fmt.HTML_LANG[lang])
-        fg.link(href=href(feed_path), rel="self", type="application/atom+xml")
-        fg.generator(FEED_GENERATOR)
-        fg.updated(updated)
-        for report in reports:           # newest first, as reports_in orders them
-            page = urls.report(lang, report.slug)
-            entry = fg.add_entry(order="append")
-            entry.id(_feed_id(site, page))
-            entry.title(report.title)
-            entry.summary(report.meta.get("summary") or report.title)
-            entry.link(href=href(page), rel="alternate", type="text/html",
-                       hreflang=fmt.HTML_LANG[lang])
-            when = _midnight(report.date) if report.date else updated
-            entry.published(when)
-            entry.updated(when)
-        files[feed_path] = fg.atom_str(pretty=True, encoding="UTF-8", xml_declaration=True)
-    return files
+    fg = FeedGenerator()
+    fg.id(_feed_id(site, feed_path))
+    fg.title(site.config["title"][lang])
+    fg.subtitle(site.config["tagline"][lang])
+    fg.language(fmt.HTML_LANG[lang])
+    fg.author(name=site.config["title"][lang])
+    fg.link(href=href(urls.home(lang)), rel="alternate", type="text/html",
+            hreflang=fmt.HTML_LANG[lang])
+    fg.link(href=href(feed_path), rel="self", type="application/atom+xml")
+    fg.generator(FEED_GENERATOR)
+    fg.updated(updated)
+    for report in reports:           # newest first, as reports_in orders them
+        page = urls.report(lang, report.slug)
+        entry = fg.add_entry(order="append")
+        entry.id(_feed_id(site, page))
+        entry.title(report.title)
+        entry.summary(report.meta.get("summary") or report.title)
+        entry.link(href=href(page), rel="alternate", type="text/html",
+                   hreflang=fmt.HTML_LANG[lang])
+        when = _midnight(report.date) if report.date else updated
+        entry.published(when)
+        entry.updated(when)
+    return {feed_path: fg.atom_str(pretty=True, encoding="UTF-8", xml_declaration=True)}
 
 
 # --- sitemap and robots -------------------------------------------------------------------------
@@ -306,7 +304,7 @@ def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
     urlset = etree.Element(f"{{{SITEMAP_NS}}}urlset", nsmap={None: SITEMAP_NS, "xhtml": XHTML_NS})
     listed = ["index.html"] if "index.html" in pages else []
     for lang in site.languages:
-        listed += [p for p in _language_pages(pages, lang)
+        listed += [p for p in _page_paths(pages, lang)
                    if page_kind(p) is not None and p not in hidden]
     default = site.config["default_language"]
     for path in listed:

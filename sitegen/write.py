@@ -26,6 +26,7 @@ def safe_target(rel: str) -> str:
 def write_tree(files: dict[str, bytes], out: Path, previous: dict[str, str] | None = None) -> None:
     """Write every file into a staging folder, then swap it in. A file whose bytes are the same
     as in the previous build (`previous`: path -> sha256) is hard-linked, not written again."""
+    out = out.resolve()
     staging = begin(out)
     try:
         put_files(files, staging, out, previous or {})
@@ -44,11 +45,12 @@ def begin(out: Path) -> Path:
 
 def put_files(files: dict[str, bytes], staging: Path, out: Path,
               previous: dict[str, str]) -> dict[str, str]:
-    """Write `files` into the staging folder; {path: sha256} of what was written. Several
+    """Write `files` into the staging folder; {path: sha256} of what was written. `out`: the
+    output folder, resolved (called once per page: no path resolution here). Several
     processes may each put their own files into one staging folder."""
     for rel in files:
         safe_target(rel)
-    new, old = str(staging), str(out.resolve())
+    new, old = str(staging), str(out)
     for folder in sorted({os.path.dirname(rel) for rel in files} - {""}):
         os.makedirs(os.path.join(new, folder), exist_ok=True)
     return {rel: _put(files[rel], f"{new}/{rel}", f"{old}/{rel}", previous.get(rel))
