@@ -7,6 +7,7 @@ Commands for editors:
   python build.py new report SLUG    start a report in both languages
   python build.py status             what still lacks one language
   python build.py import-mlperf PATH official MLPerf result logs into content/data/results.yaml
+  python build.py import-record [DIR...]  the whole record into content/data/record/
 """
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ def parse_args(argv):
     new.add_argument("slug")
     imp = sub.add_parser("import-mlperf", help="import official MLPerf Training result logs")
     imp.add_argument("path", type=Path)
+    rec = sub.add_parser("import-record", help="import the whole MLPerf Training record")
+    rec.add_argument("dirs", type=Path, nargs="*", help="training_results_vX.Y repositories")
     return parser.parse_args(argv)
 
 
@@ -109,8 +112,19 @@ def run_import(args) -> str:
             f"{summary.unchanged} unchanged")
 
 
+def run_import_record(args) -> str:
+    from sitegen.record_import import default_dirs, import_record
+    counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record")
+    errors = "".join(f"\n  not imported: {e}" for e in counts["errors"])
+    return (f"imported {counts['rounds']} round(s): {counts['results']} results, "
+            f"{counts['logs_missing']} with logs missing, {counts['skipped']} folders skipped, "
+            f"{counts['changes']} change(s) logged; see content/data/record/import-report.md"
+            + errors)
+
+
 COMMANDS = {None: run_build, "build": run_build, "check": run_check, "status": run_status,
-            "new": run_new, "serve": run_serve, "import-mlperf": run_import}
+            "new": run_new, "serve": run_serve, "import-mlperf": run_import,
+            "import-record": run_import_record}
 FAILED = {"import-mlperf": "import failed: {n} problem(s); data left as it was",
           "check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
 

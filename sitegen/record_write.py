@@ -1,0 +1,174 @@
+"""Write the record files (docs/record-format.md): deterministic YAML, the import report and
+the changelog. Same input, same bytes; nothing reads the clock."""
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import yaml
+
+from sitegen import record_rules as rules
+
+PLAIN_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9 _.,/()+-]*$")
+DATE_RE = re.compile(r"^\d{4}-\d\d-\d\d$")
+YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"}
+HEADER = ("# Written by the importer (python build.py import-record; sitegen/record_import.py)"
+          "\n# from the official MLCommons records. Do not edit: see docs/record-format.md.\n")
+
+
+def scalar(value) -> str:
+    """One YAML scalar that PyYAML's safe_load reads back as the same value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return float_text(value)
+    return string_text(str(value))
+
+
+def float_text(value: float) -> str:
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    text = repr(value)
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        mantissa += "" if "." in mantissa else ".0"
+        text = f"{mantissa}e{exponent if exponent[0] in '+-' else '+' + exponent}"
+    return text
+
+
+def string_text(value: str) -> str:
+    if DATE_RE.match(value):
+        return value
+    if PLAIN_RE.match(value) and value.lower() not in YAML_WORDS and not looks_numeric(value) \
+            and not value.endswith(" ") and ": " not in value and " #" not in value:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def looks_numeric(value: str) -> bool:
+    try:
+        float(value.replace("_", ""))
+        return True
+    except ValueError:
+        return bool(re.match(r"^[-+]?(0x|0o|0b|\.|\d)", value))
+
+
+def item(record: dict, fields: tuple[str, ...]) -> str:
+    lines = []
+    for field in fields:
+        if field not in record or (field == "duplicate_logs" and not record[field]):
+            continue
+        value = record[field]
+        shown = ("[" + ", ".join(scalar(v) for v in value) + "]"
+                 if isinstance(value, list) else scalar(value))
+        lines.append(f"{'- ' if not lines else '  '}{field}: {shown}")
+    return "\n".join(lines) + "\n"
+
+
+def dump(records: list[dict], fields: tuple[str, ...]) -> str:
+    return HEADER + ("".join(item(r, fields) for r in records) if records else "[]\n")
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    if path.exists() and path.read_bytes() == text.encode("utf-8"):
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))
+    return True
+
+
+def load_list(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, list) else []
+
+
+# --- changelog --------------------------------------------------------------------------------
+
+CHANGE_FIELDS = ("value", "runs", "runs_failed", "status", "scaling", "division", "category",
+                 "submitter", "system_name", "accelerator_model", "accelerator_count", "nodes",
+                 "host_cpu_model", "host_cpu_count", "framework", "benchmark", "runs_required")
+
+
+def changes(old: list[dict], new: list[dict], date) -> list[dict]:
+    before = {r.get("id"): r for r in old}
+    found = []
+    for record in new:
+        prior = before.get(record["id"])
+        for field in CHANGE_FIELDS if prior else ():
+            if prior.get(field) != record.get(field):
+                found.append({"date": date, "id": record["id"], "field": field,
+                              "old": prior.get(field), "new": record.get(field)})
+    return found
+
+
+def change_text(entry: dict) -> str:
+    lines = []
+    for key in ("date", "id", "field", "old", "new"):
+        value = entry[key]
+        shown = ("[" + ", ".join(scalar(v) for v in value) + "]"
+                 if isinstance(value, list) else scalar(value))
+        lines.append(f"{'- ' if not lines else '  '}{key}: {shown}")
+    return "\n".join(lines) + "\n"
+
+
+def changelog_text(entries: list[dict]) -> str:
+    return HEADER + ("".join(change_text(e) for e in entries) if entries else "[]\n")
+
+
+# --- the import report ------------------------------------------------------------------------
+
+def bullet_list(title: str, items: list[str]) -> list[str]:
+    if not items:
+        return [f"{title}: none.", ""]
+    return [f"{title} ({len(items)}):", ""] + [f"- `{i}`" if "`" not in i else f"- {i}"
+                                              for i in items] + [""]
+
+
+def round_section(result: dict) -> list[str]:
+    if "error" in result:
+        return [f"## {result['round'] or result['path']}", "",
+                f"Not imported: {result['error']}", ""]
+    info = rules.ROUNDS[result["round"]]
+    dupes = [f"{r['path']}: {', '.join(r['duplicate_logs'])}"
+             for r in result["records"] if r.get("duplicate_logs")]
+    lines = [f"## {result['round']}", "", f"Source `{result['path']}`: {info.repository} at "
+             f"commit {result['commit'] or 'unknown'} ({result['commit_date'] or 'no date'}), "
+             f"ruleset {info.ruleset}.", "",
+             f"Results written: {len(result['records'])} "
+             f"({sum(r['status'] == 'scored' for r in result['records'])} scored, "
+             f"{len(result['missing'])} with logs missing); folders skipped: "
+             f"{len(result['skips'])}.", ""]
+    lines += bullet_list("Skipped folders", result["skips"])
+    lines += bullet_list("Results with logs missing in the snapshot (not scored)", result["missing"])
+    lines += bullet_list("Folders with byte-identical logs (scored as published)", dupes)
+    lines += bullet_list("Notes (failed runs, system files found elsewhere, log/system "
+                         "disagreements)", result["notes"])
+    return lines + rule_notes(result)
+
+
+def rule_notes(result: dict) -> list[str]:
+    short = [f"{r['path']}: {len(r['runs'])} logs, the rules name {r['runs_required']}"
+             for r in result["records"] if r["status"] == "scored" and r["runs_required"]
+             and len(r["runs"]) < r["runs_required"]]
+    return bullet_list("Scored from fewer logs than the round's rules name (as the summarizer, "
+                       "which scores the logs it finds)", short)
+
+
+def report_text(results: list[dict], differences: str) -> str:
+    lines = ["# MLPerf Training record: import report", "",
+             "Written by `python build.py import-record`. Every skipped folder, every result "
+             "with logs missing and every difference from mlperf_logging's summarizer is listed.",
+             "", differences.strip(), ""]
+    for result in results:
+        lines += round_section(result)
+    return "\n".join(lines).rstrip("\n") + "\n"
