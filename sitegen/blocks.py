@@ -49,7 +49,7 @@ def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> s
             f'<td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
             f'<td>{escape(r["framework"])}</td>'
             f'<td class="num">{escape(fmt.number(r.get("accelerator_count") or system["accelerator_count"], lang, 0))}</td>'
-            f'<td class="num" data-value="{r["value"]}">{escape(fmt.number(r["value"], lang))}</td></tr>')
+            f'<td class="num" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td></tr>')
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
     return (f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(caption or t("col.results"))}">'
             f'<table class="data sortable">{caption_html}<thead><tr>{head}</tr></thead>'

@@ -134,7 +134,10 @@ def _sources(site, t, plan: Plan, page: Page) -> str:
 def _number_cell(plan: Plan, name: str, value) -> str:
     digits = DIGITS[plan.metric if name == "value" else name]
     ratio = name == "value" and plan.metric in ("speedup", "price_performance")
-    text = (fmt.fixed if ratio else fmt.number)(value, plan.lang, digits)
+    if name == "time_min" or (name == "value" and plan.metric == "time"):
+        text = fmt.time_number(value, plan.lang)      # measured times: one rule everywhere
+    else:
+        text = (fmt.fixed if ratio else fmt.number)(value, plan.lang, digits)
     return f'<td class="num" data-value="{value}">{escape(text)}</td>'
 
 

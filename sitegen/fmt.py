@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import math
+from decimal import ROUND_HALF_UP, Decimal
 
 from babel.dates import format_date
 from babel.numbers import format_compact_decimal, format_currency, format_decimal
@@ -34,11 +36,36 @@ def fixed(value: float, lang: str, digits: int) -> str:
     return format_decimal(round(value, digits), format=pattern, locale=LOCALES[lang])
 
 
-@functools.lru_cache(maxsize=8192)
-def duration(value: float, unit: str, lang: str, digits: int = 2) -> str:
-    rounded = round(value, digits)
+def significant(value: float, digits: int = 3) -> tuple[Decimal, int]:
+    """The one display rule for measured times: three significant digits, never fewer than
+    whole units, halves rounded up (7.4 -> 7.40, 0.41249 -> 0.412, 123.4 -> 123,
+    1234.6 -> 1235). Returns the rounded value and how many decimals to show."""
+    exact = Decimal(repr(float(value)))
+    if value == 0:
+        return exact.quantize(Decimal(1).scaleb(1 - digits)), digits - 1
+    places = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    if places and abs(rounded) >= Decimal(10) ** (digits - places):   # 9.996 -> 10.0, not 10.00
+        places -= 1
+        rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return rounded, places
+
+
+@functools.lru_cache(maxsize=65536)
+def time_number(value: float, lang: str) -> str:
+    """A measured time without its unit, by the three-significant-digit rule (7.40, 1,235)."""
+    rounded, places = significant(value)
+    pattern = "#,##0." + "0" * places if places else "#,##0"
+    return format_decimal(rounded, format=pattern, locale=LOCALES[lang],
+                          decimal_quantization=True)
+
+
+@functools.lru_cache(maxsize=65536)
+def duration(value: float, unit: str, lang: str) -> str:
+    """A measured time with its unit: 7.40 min / 7.40分钟 (three significant digits)."""
+    rounded, places = significant(value)
     return format_unit(rounded, DURATION_UNITS[unit], length="short", locale=LOCALES[lang],
-                       format="#,##0." + "#" * digits if digits else "#,##0")
+                       format="#,##0." + "0" * places if places else "#,##0")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -69,7 +96,7 @@ def date(value: dt.date, lang: str) -> str:
 def quantity(value: float, unit: str, lang: str, digits: int = 2) -> str:
     """Any figure with one of the data units, as the reader expects it."""
     if unit in DURATION_UNITS:
-        return duration(value, unit, lang, digits)
+        return duration(value, unit, lang)   # times follow one rule, whatever `digits` says
     if unit == "usd":
         return usd(value, lang)
     if unit == "x":

@@ -10,6 +10,7 @@ from . import schema
 from .errors import Problems
 from .markup import SHORTCODE
 from .model import Report, Site, SourceFile
+from .record import check_benchmarks, derive_results, has_record, load_record
 from .readers import LINE, TABLE_READERS, read_markdown, read_yaml
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
@@ -22,11 +23,17 @@ def load_site(content: Path, strict: bool = False) -> Site:
     problems = Problems(content)
     config = _load_config(content, problems)
     strings = _load_strings(content, config, problems)
+    rounds, record = _load_record(content, problems)
     tables = {name: _load_table(content, name, fields, problems)
-              for name, fields in schema.TABLES.items() if fields}
+              for name, fields in schema.TABLES.items()
+              if fields and not (name == "results" and has_record(content))}
+    if has_record(content):
+        tables["results"] = derive_results(content, record, problems)
+        check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}
-    site = Site(content, config, strings, {k: v or {} for k, v in tables.items()})
+    site = Site(content, config, strings, {k: v or {} for k, v in tables.items()},
+                record=record, rounds=rounds)
     site.unreadable = unreadable
     _check_references(site, problems)
     _check_claim_checks(site, problems)
@@ -37,6 +44,17 @@ def load_site(content: Path, strict: bool = False) -> Site:
     problems.raise_if_any(strict)
     site.warnings = problems.warnings
     return site
+
+
+def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
+    """The whole MLPerf record, when the project has one; then results.yaml must go."""
+    if not has_record(content):
+        return {}, {}
+    old = _table_path(content, "results")
+    if old is not None:
+        problems.add(old, None, "the results now come from content/data/record/: delete this "
+                     "file (curated fields go to content/data/results_curated.yaml)")
+    return load_record(content, problems)
 
 
 def load_config(content: Path) -> dict:

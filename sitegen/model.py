@@ -4,6 +4,7 @@ Constructors change nothing else; the model is built once by `load.py` and only 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +48,8 @@ class Site:
     pages: list[Report] = field(default_factory=list)    # methodology and other plain pages
     warnings: list = field(default_factory=list)
     unreadable: set = field(default_factory=set)   # tables whose file could not be read
+    record: dict[str, dict] = field(default_factory=dict)  # the whole MLPerf record, by id
+    rounds: dict[str, dict] = field(default_factory=dict)  # its rounds, oldest first
 
     @property
     def languages(self) -> list[str]:
@@ -84,3 +87,30 @@ class Site:
 
     def reports_citing(self, kind: str, ident: str, lang: str) -> list[Report]:
         return [r for r in self.reports_in(lang) if ident in (r.meta.get(kind) or [])]
+
+    # --- the whole MLPerf record --------------------------------------------------------------
+
+    @functools.cached_property
+    def _record_slots(self) -> dict[tuple[str, str], list[dict]]:
+        """(benchmark, round) -> its results, fastest first (unscored last), by id on ties."""
+        slots: dict[tuple[str, str], list[dict]] = {}
+        ordered = sorted(self.record.values(), key=lambda r: (r["value"] is None, r["value"] or 0, r["id"]))
+        for result in ordered:
+            slots.setdefault((result["benchmark"], result["round"]), []).append(result)
+        return slots
+
+    def record_results(self, benchmark: str, round_id: str) -> list[dict]:
+        return self._record_slots.get((benchmark, round_id), [])
+
+    def record_rounds(self, benchmark: str) -> list[str]:
+        """The rounds with results of `benchmark`, oldest first."""
+        return [r for r in self.rounds if (benchmark, r) in self._record_slots]
+
+    def round_benchmarks(self, round_id: str) -> list[str]:
+        return sorted(b for b, r in self._record_slots if r == round_id)
+
+    def round_results(self, round_id: str) -> list[dict]:
+        return [x for b in self.round_benchmarks(round_id) for x in self.record_results(b, round_id)]
+
+    def record_benchmarks(self) -> set[str]:
+        return {benchmark for benchmark, _ in self._record_slots}

@@ -17,6 +17,22 @@ def _page(theme: Theme, site: Site, lang: str, t: Strings, path: str, template: 
     return {path: render_template(theme, template, context)}
 
 
+def _attribution(site: Site, round_ids) -> list[dict]:
+    """The rounds of the MLPerf record whose results a page shows (credited in its footer)."""
+    wanted = set(round_ids)
+    return [site.rounds[r] for r in site.rounds if r in wanted]
+
+
+def record_summary(site: Site, benchmark_id: str) -> list[tuple[str, dict | None]]:
+    """Each round of a benchmark with its fastest scored closed-division result (or None)."""
+    summary = []
+    for round_id in site.record_rounds(benchmark_id):
+        closed = [r for r in site.record_results(benchmark_id, round_id)
+                  if r["division"] == "closed" and r["value"] is not None]
+        summary.append((round_id, closed[0] if closed else None))
+    return summary
+
+
 def block_renderer(site: Site, t: Strings):
     def render(kind, params, page: Page, line: int) -> str:
         if kind == "chart":
@@ -52,8 +68,10 @@ def report_page(theme, site, lang, t, report: Report, checks, bodies, problems):
     path = urls.report(lang, report.slug)
     html, toc, page = body_html(site, report, path, checks, t, bodies, problems)
     crumbs = [(t("nav.reports"), urls.reports(lang))]
+    rounds = [s.removeprefix("mlperf-training-") for s in report.meta.get("sources") or []]
     files = _page(theme, site, lang, t, path, "report.html", report.title, crumbs,
                   report=report, body=html, toc=toc, has_charts=page.has_charts,
+                  attribution=_attribution(site, rounds),
                   claims=[checks[c] for c in report.meta.get("claims") or []],
                   sources=[site.get("sources", s) for s in report.meta.get("sources") or []])
     return {**page.files, **files}
@@ -96,6 +114,7 @@ def system_page(theme, site, lang, t, system: dict, checks, comparisons):
     return _page(theme, site, lang, t, path, "system.html", system["name"][lang],
                  [(t("nav.systems"), urls.systems(lang))], system=system, results=results,
                  claims=claims, reports=site.reports_citing("systems", system["id"], lang),
+                 attribution=_attribution(site, [r["round"] for r in results]),
                  comparisons=[c for c in comparisons if system["id"] in (c.left, c.right)])
 
 
@@ -128,6 +147,9 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
     files = _page(theme, site, lang, t, path, "benchmark.html",
                   benchmark["name"][lang], [(t("nav.benchmarks"), urls.benchmarks(lang))],
                   benchmark=benchmark, groups=groups, chart=chart, has_charts=page.has_charts,
+                  summary=record_summary(site, benchmark["id"]),
+                  attribution=_attribution(site, [*site.record_rounds(benchmark["id"]),
+                                                  *(r["round"] for r in results)]),
                   reports=site.reports_citing("benchmarks", benchmark["id"], lang))
     return {**page.files, **files}
 
@@ -135,7 +157,10 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
 def claims_page(theme, site, lang, t, checks):
     ordered = sorted(checks.values(), key=lambda c: (c.claim["source"], c.claim["id"]))
     cited_by = {c.claim["id"]: site.reports_citing("claims", c.claim["id"], lang) for c in ordered}
-    return _page(theme, site, lang, t, urls.claims(lang), "claims.html", t("nav.claims"), [], checks=ordered, cited_by=cited_by)
+    rounds = [site.tables["results"][c.claim["check"][k]]["round"] for c in ordered
+              for k in ("result", "baseline") if c.claim["check"].get(k) in site.tables["results"]]
+    return _page(theme, site, lang, t, urls.claims(lang), "claims.html", t("nav.claims"), [],
+                 checks=ordered, cited_by=cited_by, attribution=_attribution(site, rounds))
 
 
 def sources_page(theme, site, lang, t):
@@ -174,6 +199,8 @@ def comparison_page(theme, site, lang, t, comparison):
     title = t("compare.title", left=left["name"][lang], right=right["name"][lang])
     return _page(theme, site, lang, t, urls.comparison(lang, comparison.id), "comparison.html",
                  title, [(t("nav.compare"), urls.comparisons(lang))], comparison=comparison,
+                 attribution=_attribution(site, [x["round"] for row in comparison.rows
+                                                 for x in (row.left, row.right)]),
                  left=left, right=right, minutes=derive.minutes,
                  left_price=site.first_price(left["id"]), right_price=site.first_price(right["id"]))
 

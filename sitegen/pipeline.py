@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import derive, pages
+from . import record_pages
 from .cache import (BodyCache, code_digest, data_digest, load_manifest, output_state,
                     save_manifest, tree_digest)
 from .errors import ContentError
@@ -219,6 +220,8 @@ def _language_pages(theme, site, lang, t, checks, comparisons, bodies, problems)
     yield None, pages.benchmarks_index(theme, site, lang, t)
     for benchmark in site.table("benchmarks"):
         yield None, pages.benchmark_page(theme, site, lang, t, benchmark)
+    for files in record_pages.record_pages(theme, site, lang, t):
+        yield None, files
     yield None, pages.comparisons_index(theme, site, lang, t, comparisons)
     for comparison in comparisons:
         yield None, pages.comparison_page(theme, site, lang, t, comparison)

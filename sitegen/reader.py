@@ -126,6 +126,10 @@ def page_kind(path: str) -> str | None:
         return None
     if len(parts) == 2:
         folder, name = parts
+        if folder == "results":
+            return "result"
+        if folder == "rounds":
+            return "list" if name == "index.html" else "round"
         if folder in ("claims", "sources"):
             return folder
         if name == "index.html":
@@ -134,7 +138,13 @@ def page_kind(path: str) -> str | None:
                 "compare": "comparison"}.get(folder, "page")
     if parts == ["glossary.html"]:
         return "glossary"
+    if len(parts) == 3 and parts[0] == "benchmarks":
+        return "leaderboard"
     return "page" if len(parts) == 1 else None
+
+
+# Thousands of these: the sitemap lists them, the search index leaves them out (it stays light).
+NOT_SEARCHED = {"result", "leaderboard"}
 
 
 ROBOTS_NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noindex""", re.I)
@@ -224,7 +234,7 @@ def search_entry(site, path: str, data: bytes, lang: str, t) -> dict | None:
     if not path.startswith(f"{lang}/") or not path.endswith(".html"):
         return None
     kind = page_kind(path)
-    if kind is None or noindex(data):
+    if kind is None or kind in NOT_SEARCHED or noindex(data):
         return None
     doc = search_document(path, _parse(data), kind, t(f"search.kind.{kind}"),
                           site.config["tagline"][lang])

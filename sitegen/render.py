@@ -56,17 +56,20 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
                   for other in site.other_languages(lang)],
         "alternates": [(fmt.HTML_LANG[code], link(urls.twin(path, code))) for code in site.languages],
         "canonical": (base_url.rstrip("/") + "/" + path) if base_url else None,
-        "base_url": base_url, "nav": _nav(lang), "breadcrumbs": [], "has_charts": False,
-        "noindex": False,
+        "base_url": base_url, "nav": _nav(lang, bool(site.rounds)), "breadcrumbs": [],
+        "has_charts": False, "noindex": False,
+        "attribution": [],   # rounds of the MLPerf record a page shows (the footer credits them)
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
         "rich": lambda text: rich_text(text, Page(site, lang, path, {})),
     }
 
 
-def _nav(lang: str) -> list[tuple[str, str]]:
+def _nav(lang: str, rounds: bool) -> list[tuple[str, str]]:
+    """The main navigation; MLPerf rounds when the site has the whole record."""
+    record = [("nav.rounds", urls.rounds(lang))] if rounds else []
     return [("nav.home", urls.home(lang)), ("nav.reports", urls.reports(lang)),
             ("nav.systems", urls.systems(lang)), ("nav.benchmarks", urls.benchmarks(lang)),
-            ("nav.compare", urls.comparisons(lang)), ("nav.claims", urls.claims(lang)),
+            *record, ("nav.compare", urls.comparisons(lang)), ("nav.claims", urls.claims(lang)),
             ("nav.sources", urls.sources(lang)), ("nav.methodology", urls.methodology(lang)),
             ("nav.glossary", urls.glossary(lang))]
 

@@ -72,6 +72,20 @@ def count(value):
     return int(result)
 
 
+def whole(value):
+    """A count that may be zero (failed runs, accelerators of a CPU-only system)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < 0:
+        raise Invalid(f"{value!r} is not a whole number (0, 1, 2, ...)")
+    return int(value)
+
+
+def maybe(parser):
+    """A list element that may be null (a run with no time)."""
+    def parse(value):
+        return None if value is None else parser(value)
+    return parse
+
+
 def boolean(value):
     if isinstance(value, bool):
         return value
@@ -205,6 +219,31 @@ TABLES = {
     },
     "glossary": {"id": req(ident), "term": req(ltext), "definition": req(ltext)},
     "mlperf_systems": None,  # read by the importer only
+}
+
+# The whole MLPerf Training record, written by the importer (docs/record-format.md).
+ROUND = {
+    "id": req(ident), "repository": req(url), "commit": req(text), "commit_date": req(date),
+    "published": req(date), "ruleset": req(text), "results": opt(whole),
+    "logs_missing": opt(whole), "skipped": opt(whole),
+}
+ENERGY = {"value": req(positive), "unit": req(text)}
+RECORD = {
+    "id": req(ident), "round": req(text), "benchmark": req(ident), "benchmark_folder": req(text),
+    "division": req(one_of("closed", "open")),
+    "category": req(one_of("available", "preview", "research")),
+    "submitter": req(text), "system_folder": req(text), "system_name": req(text),
+    "accelerator_model": opt(text), "accelerator_count": req(whole), "nodes": req(whole),
+    "host_cpu_model": opt(text), "host_cpu_count": opt(whole), "framework": opt(text),
+    "status": req(one_of("scored", "logs missing")), "value": opt(positive),
+    "unit": req(one_of("min")), "scaling": opt(positive), "runs": opt(list_of(maybe(positive))),
+    "runs_failed": opt(whole), "runs_required": opt(whole), "energy": opt(mapping(ENERGY)),
+    "path": req(text), "system_path": opt(text), "duplicate_logs": opt(list_of(text)),
+}
+# Curated facts about record results (content/data/results_curated.yaml), keyed by result id.
+CURATED = {
+    "id": req(ident), "note": opt(ltext), "submission_id": opt(text),
+    "accelerator_model": opt(text), "accelerator_count": opt(count),
 }
 
 SITE = {

@@ -37,6 +37,22 @@ def benchmarks(lang: str) -> str:
     return f"{lang}/benchmarks/index.html"
 
 
+def leaderboard(lang: str, benchmark_id: str, round_id: str) -> str:
+    return f"{lang}/benchmarks/{benchmark_id}/{round_id}.html"
+
+
+def round_page(lang: str, round_id: str) -> str:
+    return f"{lang}/rounds/{round_id}.html"
+
+
+def rounds(lang: str) -> str:
+    return f"{lang}/rounds/index.html"
+
+
+def result(lang: str, ident: str) -> str:
+    return f"{lang}/results/{ident}.html"
+
+
 def comparison(lang: str, ident: str) -> str:
     return f"{lang}/compare/{ident}.html"
 

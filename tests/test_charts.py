@@ -181,13 +181,13 @@ def test_chinese_page_has_chinese_svg_text_and_all_parts(tmp_path):
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", figure)
     assert "训练用时（分钟，越低越好）" in texts and "天顶" in texts
     assert 'role="img" aria-label="条形图：BERT-Large训练用时，MLPerf Training v1.0，封闭组。' \
-           'Zenith 8 20分钟；Acme 16 30分钟。"' in figure
+           'Zenith 8 20.0分钟；Acme 16 30.0分钟。"' in figure
     assert 'fill="currentColor"' in figure and "#767676" not in figure.split("<script")[0]
     assert '<figcaption><span class="chart-caption">BERT-Large训练用时' in figure
     assert 'href="../sources/index.html#source-s-official"' in figure
     assert '<summary>本图的数据</summary>' in html
     assert '<a href="../systems/zenith-8.html#result-r-zenith">Zenith 8</a>' in html
-    assert '<td class="num" data-value="20.0">20</td>' in html
+    assert '<td class="num" data-value="20.0">20.0</td>' in html
     assert 'href="charts/acme-vs-zenith-1.csv" download' in html
     assert '<script src="../../assets/vega-bundle.js" defer></script>' in html
     assert (out / "zh/reports/charts/acme-vs-zenith-1.svg").read_text("utf-8").startswith("<svg")
@@ -346,7 +346,7 @@ def test_summary_lists_at_most_twelve_values():
     t = lambda key, **values: {"chart.more": "and {n} more", "chart.aria": "{kind}: {caption}. {values}.",  # noqa: E731
                                "chart.value_sep": "; ", "chart.kind.bars": "Bar chart"}[key].format(**values)
     text = charts.summary(t, plan)
-    assert text.startswith("Bar chart: Cap. S0 0 min; S1 1 min;") and text.endswith("; and 2 more.")
+    assert text.startswith("Bar chart: Cap. S0 0.00 min; S1 1.00 min;") and text.endswith("; and 2 more.")
 
 
 # ---- in the browser ------------------------------------------------------------------------

@@ -23,7 +23,7 @@ def test_price_performance_uses_each_systems_first_price(site):
 def test_claim_verdict_uses_the_precision_of_the_stated_figure(site):
     check = derive.check_claim(site, site.get("claims", "c-ppr"))
     assert check.verdict == "consistent"  # 1.333 rounds to the stated 1.3
-    assert check.steps["zh"] == ["(20分钟 × 30万美元) ÷ (30分钟 × 15万美元) = 1.333倍"]
+    assert check.steps["zh"] == ["(20.0分钟 × 30万美元) ÷ (30.0分钟 × 15万美元) = 1.333倍"]
     claim = dict(site.get("claims", "c-ppr"), figure=1.35)
     differs = derive.check_claim(site, claim)
     assert differs.verdict == "differs"

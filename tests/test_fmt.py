@@ -10,9 +10,17 @@ def test_dates_follow_each_language():
 
 
 def test_durations_use_short_units():
-    assert fmt.duration(28.33, "min", "en") == "28.33 min"
-    assert fmt.duration(28.33, "min", "zh") == "28.33分钟"
-    assert fmt.duration(13.2, "h", "zh", 1) == "13.2小时"
+    assert fmt.duration(28.33, "min", "en") == "28.3 min"
+    assert fmt.duration(28.35, "min", "zh") == "28.4分钟"
+    assert fmt.duration(13.2, "h", "zh") == "13.2小时"
+
+
+def test_times_show_three_significant_digits_never_fewer_than_whole_units():
+    cases = {7.4: "7.40", 0.412: "0.412", 0.41249: "0.412", 123.4: "123", 1234.6: "1,235",
+             9.996: "10.0", 99.96: "100", 0.05: "0.0500", 28.345: "28.3", 2.675: "2.68"}
+    assert {v: fmt.time_number(v, "en") for v in cases} == cases
+    assert fmt.time_number(1234.6, "zh") == "1,235"
+    assert fmt.duration(7.4, "min", "zh") == "7.40分钟"
 
 
 def test_money_reads_naturally_in_each_language():

@@ -40,7 +40,7 @@ def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch):
     results = content / "data" / "results.yaml"
     results.write_text(results.read_text("utf-8").replace("value: 30.0", "value: 31.0"), "utf-8")
     build(content, TEMPLATES, out)
-    assert "31分钟" in (out / "zh" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
+    assert "31.0分钟" in (out / "zh" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
 
 
 def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_path, monkeypatch):

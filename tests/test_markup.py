@@ -20,7 +20,7 @@ def test_figures_come_from_the_data_with_links(project):
     site = load_site(project)
     html, _, page = render(site, "Acme: [[result:r-acme]], [[speedup:r-zenith/r-acme]], "
                                  "[[price:acme-16]], [[system:zenith-8]]", "zh")
-    assert '<a href="../systems/acme-16.html#result-r-acme">30分钟</a>' in html
+    assert '<a href="../systems/acme-16.html#result-r-acme">30.0分钟</a>' in html
     assert '<span class="derived">1.50倍</span>' in html
     assert '<a href="../systems/acme-16.html#prices">15万美元</a>' in html
     assert '<a href="../systems/zenith-8.html">Zenith 8</a>' in html

@@ -1,0 +1,194 @@
+"""The whole MLPerf Training record (content/data/record/, written by the importer to the
+contract in docs/record-format.md): read fast, checked cheaply, and the curated `results`
+table derived from it.
+
+The record is optional: a content project without `data/record/` keeps its hand-written
+`data/results.yaml`. With a record, `results` holds every record result whose system folder
+`data/mlperf_systems.yaml` maps to a site system, at full precision, plus the curated fields
+of `data/results_curated.yaml`."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from . import schema
+from .errors import Problems
+from .readers import LINE, parse_yaml, read_text
+
+RECORD_DIR = ("data", "record")
+RESULTS_FILE = re.compile(r"^results-(?P<round>v[0-9][0-9a-z.]*)\.yaml$")
+
+
+def record_folder(content: Path) -> Path:
+    return content.joinpath(*RECORD_DIR)
+
+
+def has_record(content: Path) -> bool:
+    return (record_folder(content) / "rounds.yaml").is_file()
+
+
+def load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
+    """(rounds by id, oldest first; record results by id)."""
+    folder = record_folder(content)
+    rounds = _parse_list(folder / "rounds.yaml", schema.ROUND, problems)
+    results: dict[str, dict] = {}
+    for path in sorted(folder.glob("results-*.yaml")):
+        match = RESULTS_FILE.match(path.name)
+        if not match or match.group("round") not in rounds:
+            problems.add(path, None, "a record file is named results-<round>.yaml after a round "
+                         "of rounds.yaml")
+            continue
+        for ident, record in _parse_list(path, schema.RECORD, problems).items():
+            _check_record(path, record, match.group("round"), problems)
+            if ident in results:
+                problems.add(path, record[LINE], f"duplicate id '{ident}' (first in "
+                             f"{results[ident]['_file']})")
+            results[ident] = record
+    return rounds, results
+
+
+def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]:
+    text = read_text(path, problems) if path.is_file() else None
+    if text is None:
+        if not path.is_file():
+            problems.add(path, None, "missing record file")
+        return {}
+    rows = parse_yaml(text, path, problems)
+    if not isinstance(rows, list):
+        if rows is not None:
+            problems.add(path, 1, "a record file must be a YAML list of records ('- id: ...')")
+        return {}
+    found: dict[str, dict] = {}
+    rel = problems.rel(path)
+    for row in rows:
+        record, errors = schema.parse_record(row, fields) if isinstance(row, dict) else ({}, [
+            f"expected a record, got {row!r}"])
+        line = row.get(LINE) if isinstance(row, dict) else None
+        for message in errors:
+            label = f"record '{row['id']}': " if isinstance(row, dict) and isinstance(row.get("id"), str) else ""
+            problems.add(path, line, label + message)
+        if not errors:
+            record[LINE], record["_file"] = line, rel
+            found[record["id"]] = record
+    return found
+
+
+def _check_record(path: Path, record: dict, round_id: str, problems: Problems) -> None:
+    """What the field parsers cannot see: the round of the file, a score for a scored result."""
+    where = f"record '{record['id']}': "
+    if record["round"] != round_id:
+        problems.add(path, record[LINE], where + f"round '{record['round']}' in the file of {round_id}")
+    if record["status"] == "scored" and record["value"] is None:
+        problems.add(path, record[LINE], where + "a scored result needs a value")
+    if record["status"] == "logs missing" and record["value"] is not None:
+        problems.add(path, record[LINE], where + "a result with logs missing has no value")
+    record["framework"] = record["framework"] or ""
+
+
+def check_benchmarks(content: Path, results: dict, benchmarks: dict, problems: Problems) -> None:
+    """Every benchmark of the record needs its page's facts in data/benchmarks.yaml (reported
+    once per benchmark, at its first result)."""
+    seen: set[str] = set()
+    for record in results.values():
+        if record["benchmark"] not in benchmarks and record["benchmark"] not in seen:
+            seen.add(record["benchmark"])
+            problems.add(record["_file"], record[LINE], f"record '{record['id']}': benchmark "
+                         f"'{record['benchmark']}' is not in content/data/benchmarks.yaml")
+
+
+# --- the curated results table, derived from the record ------------------------------------------
+
+def read_system_map(path: Path, problems: Problems) -> list[tuple[str, str, int]]:
+    """mlperf_systems.yaml as (<round>/<submitter>/<system folder>, site system, line)."""
+    text = read_text(path, problems) if path.is_file() else ""
+    entries = []
+    for number, line in enumerate((text or "").splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            item = yaml.load(line, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except yaml.YAMLError:
+            item = None
+        if not isinstance(item, dict) or len(item) != 1:
+            problems.add(path, number, "expected '<round>/<submitter>/<system folder>: <system id>'")
+            continue
+        (key, system), = item.items()
+        entries.append((str(key), str(system), number))
+    return entries
+
+
+def folder_key(record: dict) -> str:
+    """<round>/<submitter folder>/<system folder>: the submitter as its folder is named."""
+    return f"{record['round']}/{record['path'].split('/')[0]}/{record['system_folder']}"
+
+
+def derive_results(content: Path, record: dict, problems: Problems) -> dict[str, dict]:
+    """The `results` table: every record result of a mapped system folder that has a score."""
+    map_path = content / "data" / "mlperf_systems.yaml"
+    by_folder: dict[str, list[dict]] = {}
+    for result in record.values():
+        by_folder.setdefault(folder_key(result), []).append(result)
+    curated = _curated(content, problems)
+    table: dict[str, dict] = {}
+    for key, system, line in read_system_map(map_path, problems):
+        if key not in by_folder:
+            problems.add(map_path, line, f"system folder '{key}' is not in the record "
+                         "(content/data/record/)")
+            continue
+        for result in by_folder[key]:
+            if result["status"] == "scored":
+                table[result["id"]] = site_result(result, system, curated.get(result["id"]))
+    for ident, entry in sorted(curated.items()):
+        _check_curated(entry, record.get(ident), problems)
+    return dict(sorted(table.items()))
+
+
+def site_result(record: dict, system: str, curated: dict | None) -> dict:
+    """One `results` record (schema.TABLES['results']) from a record result, full precision."""
+    curated = curated or {}
+    host = ({"model": record["host_cpu_model"], "count": record["host_cpu_count"]}
+            if record["host_cpu_model"] and record["host_cpu_count"] else None)
+    return {
+        "id": record["id"], "round": record["round"], "division": record["division"],
+        "category": record["category"], "system": system, "benchmark": record["benchmark"],
+        "value": record["value"], "unit": record["unit"], "framework": record["framework"],
+        "submission_id": curated.get("submission_id"), "source": f"mlperf-training-{record['round']}",
+        "accelerator_model": record["accelerator_model"],
+        "accelerator_count": record["accelerator_count"] or None, "host_cpu": host,
+        "submitter": record["submitter"], "system_folder": record["system_folder"],
+        "runs": [run for run in record["runs"] or [] if run is not None],
+        "runs_failed": record["runs_failed"], "note": curated.get("note"),
+        LINE: record[LINE], "_file": record["_file"],
+    }
+
+
+def _curated(content: Path, problems: Problems) -> dict[str, dict]:
+    path = content / "data" / "results_curated.yaml"
+    if not path.is_file():
+        return {}
+    rows = parse_yaml(read_text(path, problems) or "[]", path, problems) or []
+    if not isinstance(rows, list):
+        problems.add(path, 1, "results_curated.yaml must be a YAML list of records ('- id: ...')")
+        return {}
+    found = {}
+    for row in rows:
+        record, errors = schema.parse_record(row, schema.CURATED) if isinstance(row, dict) else ({}, ["expected a record"])
+        for message in errors:
+            problems.add(path, row.get(LINE) if isinstance(row, dict) else None, message)
+        if not errors:
+            found[record["id"]] = {**record, LINE: row.get(LINE), "_path": path}
+    return found
+
+
+def _check_curated(entry: dict, record: dict | None, problems: Problems) -> None:
+    """A curated entry names a record result and agrees with its accelerators."""
+    path, line, ident = entry["_path"], entry[LINE], entry["id"]
+    if record is None:
+        problems.add(path, line, f"record '{ident}': no such result in the record")
+        return
+    for field in ("accelerator_model", "accelerator_count"):
+        if entry.get(field) is not None and entry[field] != record[field]:
+            problems.add(path, line, f"record '{ident}': {field} {entry[field]!r} disagrees with "
+                         f"the record ({record[field]!r}, {record['_file']}:{record[LINE]})")

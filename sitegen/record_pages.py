@@ -1,0 +1,112 @@
+"""Page kinds of the whole MLPerf record: leaderboards, rounds and one page per result.
+
+Each function returns {output path: bytes} for one language, like those of `pages.py`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import urls
+from .model import Site
+from .pages import _attribution as attribution
+from .pages import _page
+
+# Leaderboards group results by the number of accelerators: (lowest, highest, label key).
+SCALES = ((0, 0, "scale.cpu"), (1, 8, "scale.1_8"), (9, 64, "scale.9_64"),
+          (65, 512, "scale.65_512"), (513, None, "scale.513"))
+DIVISIONS = ("closed", "open")
+CATEGORIES = ("available", "preview", "research")
+
+
+@dataclass
+class Group:
+    """One table of a leaderboard: a division, a category and a scale, fastest first."""
+
+    division: str
+    category: str
+    scale: str
+    rows: list[dict]
+
+    @property
+    def anchor(self) -> str:
+        return f"{self.division}-{self.category}-{self.scale.split('.')[1]}"
+
+
+def scale_of(count: int) -> str:
+    return next(label for low, high, label in SCALES if count >= low and (high is None or count <= high))
+
+
+def leaderboard_groups(results: list[dict]) -> list[Group]:
+    """Division, category and scale kept apart, in that order; rows keep the given order."""
+    tables: dict[tuple, list[dict]] = {}
+    for result in results:
+        key = (result["division"], result["category"], scale_of(result["accelerator_count"]))
+        tables.setdefault(key, []).append(result)
+    order = [(d, c, s[2]) for d in DIVISIONS for c in CATEGORIES for s in SCALES]
+    return [Group(*key, tables[key]) for key in order if key in tables]
+
+
+def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str):
+    name = benchmark["name"][lang]
+    title = t("leaderboard.title", benchmark=name, round=round_id)
+    crumbs = [(t("nav.benchmarks"), urls.benchmarks(lang)), (name, urls.benchmark(lang, benchmark["id"]))]
+    results = site.record_results(benchmark["id"], round_id)
+    return _page(theme, site, lang, t, urls.leaderboard(lang, benchmark["id"], round_id),
+                 "leaderboard.html", title, crumbs, benchmark=benchmark, round=site.rounds[round_id],
+                 groups=leaderboard_groups(results), count=len(results),
+                 attribution=attribution(site, [round_id]))
+
+
+def result_page(theme, site: Site, lang, t, result: dict):
+    benchmark = site.get("benchmarks", result["benchmark"])
+    rnd = site.rounds[result["round"]]
+    title = t("result.title", benchmark=benchmark["name"][lang], system=result["system_name"],
+              round=result["round"])
+    crumbs = [(t("nav.rounds"), urls.rounds(lang)),
+              (result["round"], urls.round_page(lang, result["round"])),
+              (benchmark["name"][lang], urls.leaderboard(lang, benchmark["id"], result["round"]))]
+    value, count = result["value"], result["accelerator_count"]
+    return _page(theme, site, lang, t, urls.result(lang, result["id"]), "result.html", title,
+                 crumbs, result=result, benchmark=benchmark, round=rnd,
+                 folder=f"{rnd['repository']}/tree/{rnd['commit']}/{result['path']}",
+                 accelerator_minutes=value * count if value is not None and count else None,
+                 site_result=site.tables["results"].get(result["id"]),
+                 attribution=attribution(site, [result["round"]]))
+
+
+def round_page(theme, site: Site, lang, t, round_id: str):
+    results = site.round_results(round_id)
+    submitters: dict[str, int] = {}
+    for result in results:
+        submitters[result["submitter"]] = submitters.get(result["submitter"], 0) + 1
+    benchmarks = [(site.get("benchmarks", b), len(site.record_results(b, round_id)))
+                  for b in site.round_benchmarks(round_id)]
+    return _page(theme, site, lang, t, urls.round_page(lang, round_id), "round.html",
+                 t("round.title", round=round_id), [(t("nav.rounds"), urls.rounds(lang))],
+                 round=site.rounds[round_id], benchmarks=benchmarks, count=len(results),
+                 submitters=sorted(submitters.items(), key=lambda kv: kv[0].lower()),
+                 attribution=attribution(site, [round_id]))
+
+
+def rounds_index(theme, site: Site, lang, t):
+    rows = []
+    for round_id, rnd in reversed(site.rounds.items()):
+        results = site.round_results(round_id)
+        rows.append((rnd, len(site.round_benchmarks(round_id)),
+                     len({r["submitter"] for r in results}), len(results)))
+    return _page(theme, site, lang, t, urls.rounds(lang), "rounds.html", t("nav.rounds"), [],
+                 rows=rows, attribution=attribution(site, site.rounds))
+
+
+def record_pages(theme, site: Site, lang, t):
+    """Every page of the record, one at a time: rounds, leaderboards, results."""
+    if not site.rounds:
+        return
+    yield rounds_index(theme, site, lang, t)
+    for round_id in site.rounds:
+        yield round_page(theme, site, lang, t, round_id)
+    for benchmark_id in sorted(site.record_benchmarks()):
+        benchmark = site.get("benchmarks", benchmark_id)
+        for round_id in site.record_rounds(benchmark_id):
+            yield leaderboard_page(theme, site, lang, t, benchmark, round_id)
+    for ident in sorted(site.record):
+        yield result_page(theme, site, lang, t, site.record[ident])

@@ -1,0 +1,126 @@
+"""A tiny MLPerf record in the importer's format (docs/record-format.md), for the tiny project."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from project import write_project
+
+ROUNDS = """\
+- id: v1.0
+  repository: https://github.com/mlcommons/training_results_v1.0
+  commit: 50619b5df63f1d646715a82c1fb8c35f271e25fa
+  commit_date: 2023-05-18
+  published: 2021-06-30
+  ruleset: 1.0.0
+  results: 5
+  logs_missing: 1
+  skipped: 0
+- id: v1.1
+  repository: https://github.com/mlcommons/training_results_v1.1
+  commit: 1b2c3d4e5f60718293a4b5c6d7e8f90123456789
+  commit_date: 2023-06-01
+  published: 2021-12-01
+  ruleset: 1.1.0
+  results: 1
+  logs_missing: 0
+  skipped: 0
+"""
+
+
+def _result(ident, rnd, submitter, folder, benchmark, value, runs, *, division="closed",
+            count=16, model="Acme A1", status="scored", failed=0, category="available"):
+    runs_text = "[" + ", ".join("null" if r is None else repr(r) for r in runs) + "]"
+    return (f"- id: {ident}\n  round: {rnd}\n  benchmark: {benchmark}\n  benchmark_folder: {benchmark}\n"
+            f"  division: {division}\n  category: {category}\n  submitter: {submitter}\n"
+            f"  system_folder: {folder}\n  system_name: {folder.upper()} system\n"
+            f"  accelerator_model: {model}\n  accelerator_count: {count}\n  nodes: {max(1, count // 8)}\n"
+            f"  host_cpu_model: AMD EPYC 7742\n  host_cpu_count: 2\n  framework: AcmeFlow 1.0\n"
+            f"  status: {status}\n  value: {'null' if value is None else repr(value)}\n  unit: min\n"
+            f"  scaling: null\n  runs: {'null' if status != 'scored' else runs_text}\n"
+            f"  runs_failed: {failed}\n  runs_required: 5\n"
+            f"  path: {submitter}/results/{folder}/{benchmark}\n"
+            f"  system_path: {submitter}/systems/{folder}.json\n")
+
+
+V10 = "".join([
+    _result("v1.0-acme-acme16-bert", "v1.0", "Acme", "acme16", "bert", 30.123456,
+            [29.5, 30.0, 30.2, 30.17, 31.0]),
+    _result("v1.0-acme-acme16-open-bert", "v1.0", "Acme", "acme16-open", "bert", 27.754321,
+            [27.0, 27.5, 27.8, 27.96, None], division="open", failed=1),
+    _result("v1.0-bigco-giant-bert", "v1.0", "BigCo", "giant", "bert", 0.41249,
+            [0.4, 0.41, 0.412, 0.41547, 0.42], count=1024, model="Big B9"),
+    _result("v1.0-bigco-giant-resnet", "v1.0", "BigCo", "giant", "resnet", None, [],
+            count=1024, model="Big B9", status="logs missing"),
+    _result("v1.0-zenith-zenith8-bert", "v1.0", "Zenith", "zenith8", "bert", 20.046,
+            [19.9, 20.0, 20.1, 20.038, 20.2], count=8, model="Zenith Z1"),
+])
+V11 = _result("v1.1-acme-acme16-bert", "v1.1", "Acme", "acme16", "bert", 7.4,
+              [7.3, 7.35, 7.4, 7.45, 7.5])
+
+SYSTEM_MAP = """\
+# <round>/<submitter>/<system folder>: <site system id>
+v1.0/Acme/acme16: acme-16
+v1.0/Acme/acme16-open: acme-16
+v1.0/Zenith/zenith8: zenith-8
+v1.1/Acme/acme16: acme-16
+"""
+
+SOURCES_EXTRA = """\
+- id: mlperf-training-v1.0
+  kind: official
+  title: MLPerf Training v1.0 results
+  publisher: MLCommons
+  date: 2021-06-30
+  language: en
+  takes: {en: Result logs., zh: 成绩日志。}
+- id: mlperf-training-v1.1
+  kind: official
+  title: MLPerf Training v1.1 results
+  publisher: MLCommons
+  date: 2021-12-01
+  language: en
+  takes: {en: Result logs., zh: 成绩日志。}
+"""
+
+RESNET = """\
+- id: resnet
+  name: {en: ResNet-50 v1.5, zh: ResNet-50 v1.5}
+  task: {en: Image classification, zh: 图像分类}
+  dataset: ImageNet
+  quality_target: {en: 75.90% top-1 accuracy, zh: Top-1准确率75.90%}
+  metric: time_to_train
+  unit: min
+  lower_is_better: true
+"""
+
+CURATED = """\
+- id: v1.0-zenith-zenith8-bert
+  note: {en: A curated note., zh: 一条整理的备注。}
+  accelerator_count: 8
+"""
+
+
+def record_files(project_module) -> dict[str, str | None]:
+    """Changes to the tiny project: the record replaces results.yaml; ids in text follow."""
+    def swap(text: str) -> str:
+        return (text.replace("r-acme", "v1.0-acme-acme16-bert")
+                .replace("r-zenith", "v1.0-zenith-zenith8-bert"))
+    p = project_module
+    return {
+        "data/results.yaml": None,
+        "data/record/rounds.yaml": ROUNDS,
+        "data/record/results-v1.0.yaml": V10,
+        "data/record/results-v1.1.yaml": V11,
+        "data/mlperf_systems.yaml": SYSTEM_MAP,
+        "data/results_curated.yaml": CURATED,
+        "data/sources.yaml": p.SOURCES + SOURCES_EXTRA,
+        "data/benchmarks.yaml": p.BENCHMARKS + RESNET,
+        "data/claims.yaml": swap(p.CLAIMS),
+        "reports/acme-vs-zenith.en.md": swap(p.REPORT_EN),
+        "reports/acme-vs-zenith.zh.md": swap(p.REPORT_ZH),
+    }
+
+
+def write_record_project(folder: Path, changes: dict | None = None) -> Path:
+    import project
+    return write_project(folder, {**record_files(project), **(changes or {})})
