@@ -1,0 +1,266 @@
+"""The whole-record importer (sitegen/record_import.py) on real excerpts of each log era.
+
+Expected scores are computed here independently of the importer: by hand from the logs'
+run_start/run_stop lines (written out below), or with mlperf_logging's own functions.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from mlperf_logging.compliance_checker.mlp_parser import parse_file
+from mlperf_logging.result_summarizer import result_summarizer as summarizer
+
+from sitegen import record_rules as rules
+from sitegen.record_import import import_record
+from sitegen.record_write import scalar
+
+FIX = Path(__file__).parent / "fixtures" / "record"
+ROUNDS = ["training_results_v0.5", "training_results_v0.6", "training_results_v1.1",
+          "training_results_v5.0"]
+V11_BERT = "NVIDIA/results/dgxa100_ngc21.09_pytorch/bert"
+V50_SD = "GigaComputing/results/G893-SD1_pytorch/stable_diffusion"
+
+
+def olympic(times: list[float]) -> float:
+    ordered = sorted(times)[1:-1]
+    return sum(ordered) / len(ordered)
+
+
+def load(out: Path) -> dict[str, dict]:
+    records = {}
+    for path in sorted(out.glob("results-*.yaml")):
+        records.update((r["id"], r) for r in yaml.safe_load(path.read_text()))
+    return records
+
+
+def snapshot(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+
+
+def official(folder: Path, ruleset: str) -> list[float]:
+    """Run times by mlperf_logging's parser and the summarizer's start/stop query."""
+    times = []
+    for log in sorted(folder.glob("result_*.txt")):
+        loglines, _ = parse_file(str(log), ruleset=ruleset)
+        start, stop = summarizer._query_run_start_stop(loglines)
+        times.append((stop - start) / 60000)
+    return times
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("record")
+    counts = import_record([FIX / r for r in ROUNDS], out, workers=1)
+    return out, counts, load(out)
+
+
+# --- scores, each era -------------------------------------------------------------------------
+
+def test_v05_mlp_log_nested_entry_and_entry_json(imported):
+    _, _, records = imported
+    record = records["v0.5-google-research-v3.32-ssd-tpuv3-32-tpu-ssd"]
+    starts = [1543595951.605592966, 1543597930.653244019, 1543607705.973257065,
+              1544151467.293519020, 1544203265.034635067]
+    stops = [1543597021.904561996, 1543598987.988677979, 1543608770.867872953,
+             1544152543.150902033, 1544204337.068005085]
+    runs = [(b - a) / 60 for a, b in zip(starts, stops)]
+    assert record["runs"] == pytest.approx(runs, abs=1e-9)
+    assert record["value"] == pytest.approx(olympic(runs), abs=1e-9)
+    assert (record["benchmark"], record["division"], record["category"]) == ("ssd", "closed", "research")
+    # entry.json: one node group, num_nodes 2 x num_accelerators 32
+    assert (record["submitter"], record["accelerator_count"], record["nodes"]) == ("google", 64, 2)
+    assert record["system_path"].endswith("results/tpu/entry.json")
+
+
+def test_v06_mll_log(imported):
+    _, _, records = imported
+    record = records["v0.6-google-tpu-v3-32-ssd"]
+    pairs = [(1560216785.846, 1560217540.734), (1560216789.843, 1560217547.550),
+             (1560216795.547, 1560217558.548), (1560217124.284, 1560217867.428),
+             (1560217118.825, 1560217875.683)]
+    runs = [(stop - start) / 60 for start, stop in pairs]
+    assert record["runs"] == pytest.approx(runs, abs=1e-9)
+    assert record["value"] == pytest.approx(olympic(runs), abs=1e-9)
+    assert record["status"] == "scored" and record["runs_required"] == 5
+
+
+def test_v06_alibaba_private_format(imported):
+    _, _, records = imported
+    record = records["v0.6-alibaba-sinian-resnet"]
+    # last run_start before run_stop, e.g. 00:31:00 -> 00:55:21 is 24 min 21 s
+    seconds = [24 * 60 + 21, 24 * 60 + 17, 24 * 60 + 23, 24 * 60 + 17, 24 * 60 + 29]
+    assert record["runs"] == pytest.approx([s / 60 for s in seconds])
+    assert record["value"] == pytest.approx((1457 + 1461 + 1463) / 3 / 60)
+    assert (record["category"], record["accelerator_count"], record["nodes"]) == ("research", 64, 16)
+
+
+def test_v11_mllog_matches_mlperf_logging_and_the_seed(imported):
+    _, _, records = imported
+    record = records["v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert"]
+    times = official(FIX / "training_results_v1.1" / V11_BERT, "1.1.0")
+    assert record["runs"] == pytest.approx(times, abs=1e-12)
+    expected = summarizer._compute_olympic_average(list(times), 0, 1)
+    assert record["value"] == pytest.approx(expected, abs=1e-12)
+    assert round(record["value"], 2) == 20.0   # content/data/results.yaml at commit 5b636da
+
+
+def test_v50_rank_prefixes_and_scaling(imported):
+    _, _, records = imported
+    record = records["v5.0-gigacomputing-g893-sd1-pytorch-stable-diffusion"]
+    folder = FIX / "training_results_v5.0" / V50_SD
+    times = official(folder, "5.0.0")
+    factor = summarizer._get_scaling_factor(str(folder))
+    assert factor != 1.0 and record["scaling"] == factor
+    expected = summarizer._compute_olympic_average(list(times), 0, 1) * factor
+    assert record["value"] == pytest.approx(expected, abs=1e-12)
+    assert record["runs_required"] == 10
+
+
+# --- output files -----------------------------------------------------------------------------
+
+def test_rounds_and_report(imported):
+    out, counts, records = imported
+    rounds = yaml.safe_load((out / "rounds.yaml").read_text())
+    assert [r["id"] for r in rounds] == ["v0.5", "v0.6", "v1.1", "v5.0"]
+    assert rounds[1]["results"] == 2 and rounds[1]["published"].isoformat() == "2019-07-10"
+    assert counts["results"] == len(records) == 5 and counts["skipped"] == 0
+    assert yaml.safe_load((out / "changelog.yaml").read_text()) == []
+    assert "## v5.0" in (out / "import-report.md").read_text()
+
+
+def test_reimport_changes_no_byte(imported, tmp_path):
+    out = tmp_path / "record"
+    import_record([FIX / r for r in ROUNDS], out, workers=1)
+    first = snapshot(out)
+    import_record([FIX / r for r in ROUNDS], out, workers=2)
+    assert snapshot(out) == first
+    assert first == snapshot(imported[0])
+
+
+def test_changelog_records_changed_fields(tmp_path):
+    source, out = FIX / "training_results_v1.1", tmp_path / "record"
+    import_record([source], out, workers=1)
+    path = out / "results-v1.1.yaml"
+    path.write_text(path.read_text().replace("framework: PyTorch", "framework: Torch"))
+    import_record([source], out, workers=1)
+    log = yaml.safe_load((out / "changelog.yaml").read_text())
+    assert [(e["id"], e["field"]) for e in log] == [("v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert",
+                                                     "framework")]
+    assert log[0]["old"].startswith("Torch") and log[0]["new"].startswith("PyTorch")
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+def copy_round(tmp_path: Path, name: str = "training_results_v1.1") -> Path:
+    root = tmp_path / name
+    shutil.copytree(FIX / name, root)
+    return root
+
+
+def test_bad_folders_are_skipped_and_named(tmp_path):
+    root = copy_round(tmp_path)
+    bert = root / V11_BERT
+    shutil.copytree(bert, root / "NVIDIA/results/no_system_json/bert")
+    shutil.copytree(bert, root / "NVIDIA/results/open_sys/bert")
+    desc = (root / "NVIDIA/systems/dgxa100_ngc21.09_pytorch.json").read_text()
+    (root / "NVIDIA/systems/open_sys.json").write_text(desc.replace('"closed"', '"open"'))
+    log, data = bert / "result_3.txt", (bert / "result_3.txt").read_bytes()
+    log.write_bytes(data[: data.rfind(b'"key": "run_stop"') + 30])   # cut inside run_stop's line
+    not_repo = tmp_path / "x" / "training_results_v2.0"
+    not_repo.parent.mkdir()
+    not_repo.write_text("not a repository")
+    counts = import_record([root, not_repo, tmp_path / "nowhere"], tmp_path / "out", workers=1)
+    report = (tmp_path / "out" / "import-report.md").read_text()
+    assert "NVIDIA/results/no_system_json/bert: no system description" in report
+    assert "NVIDIA/systems/no_system_json.json" in report
+    assert f"{V11_BERT}/result_3.txt: corrupt run_stop line" in report
+    assert "NVIDIA/results/open_sys/bert: logs say division closed" in report
+    assert f"{not_repo}: not a folder or repository" in report
+    assert "cannot tell which round" in report
+    records = load(tmp_path / "out")
+    assert sorted(records) == ["v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert",
+                               "v1.1-nvidia-open-sys-bert"]
+    truncated = records["v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert"]
+    times = official(FIX / "training_results_v1.1" / V11_BERT, "1.1.0")
+    kept = times[:3] + times[4:]
+    assert truncated["runs_failed"] == 1 and truncated["runs"][3] is None
+    assert truncated["value"] == pytest.approx(summarizer._compute_olympic_average(kept, 1, 1))
+    assert records["v1.1-nvidia-open-sys-bert"]["division"] == "open"
+    assert counts["skipped"] == 1 and len(counts["errors"]) == 2
+
+
+def test_missing_logs_are_never_scored(tmp_path):
+    root = copy_round(tmp_path)
+    pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 1\n"
+    (root / V11_BERT / "result_7.txt").write_bytes(pointer)
+    import_record([root], tmp_path / "out", workers=1)
+    record = load(tmp_path / "out")["v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert"]
+    assert (record["status"], record["value"], record["runs"]) == ("logs missing", None, None)
+    assert f"{V11_BERT}: result_7.txt" in (tmp_path / "out" / "import-report.md").read_text()
+
+
+def test_duplicate_logs_are_flagged(tmp_path):
+    root = copy_round(tmp_path)
+    shutil.copyfile(root / V11_BERT / "result_1.txt", root / V11_BERT / "result_2.txt")
+    import_record([root], tmp_path / "out", workers=1)
+    record = load(tmp_path / "out")["v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert"]
+    assert record["duplicate_logs"] == ["result_2.txt"] and record["status"] == "scored"
+
+
+def test_bare_git_repository_reads_like_the_folder(tmp_path):
+    work = copy_round(tmp_path / "work")
+    env = dict(os.environ, GIT_AUTHOR_DATE="2023-05-18T12:00:00Z",
+               GIT_COMMITTER_DATE="2023-05-18T12:00:00Z", GIT_AUTHOR_NAME="t",
+               GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@example.org")
+    for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "snapshot"]):
+        subprocess.run(["git", "-C", str(work), *args], check=True, env=env)
+    bare = tmp_path / "mlcommons+training_results_v1.1" / "repo"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True)
+    import_record([bare], tmp_path / "git", workers=1)
+    import_record([FIX / "training_results_v1.1"], tmp_path / "plain", workers=1)
+    assert load(tmp_path / "git") == load(tmp_path / "plain")
+    rounds = yaml.safe_load((tmp_path / "git" / "rounds.yaml").read_text())
+    assert rounds[0]["commit_date"].isoformat() == "2023-05-18" and len(rounds[0]["commit"]) == 40
+
+
+# --- rules and YAML ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("round_id, folder, expected", [
+    ("v1.1", "ssd", "ssd"), ("v2.0", "ssd", "retinanet"), ("v5.0", "retinanet", "retinanet"),
+    ("v4.0", "gnn", "rgat"), ("v2.1", "dlrm", "dlrm"), ("v3.0", "dlrm_dcnv2", "dlrm_dcnv2"),
+    ("v0.6", "mask", "maskrcnn"), ("v0.5", "minigo", "minigo_v05"), ("v0.6", "minigo", "minigo")])
+def test_benchmark_ids(round_id, folder, expected):
+    assert rules.benchmark_id(round_id, folder) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Available on-premise", "available"), ("Available cloud", "available"), ("onprem", "available"),
+    ("cloud", "available"), ("preview", "preview"), ("Research", "research"), ("rdi", "research"),
+    (" available  on premise ", "available"), ("banana", None)])
+def test_categories(text, expected):
+    assert rules.category(text) == expected
+
+
+def test_divisions():
+    assert [rules.division(t) for t in ("closed", "close", "Open ", "CLOSED", "x")] == \
+        ["closed", "closed", "open", "closed", None]
+
+
+def test_scoring_rules():
+    assert rules.score("v1.0", "unet3d", [1.0] * 36 + [None] * 4)[0] == 1.0
+    assert rules.score("v5.0", "llama31_405b", [3.0, 1.0, 2.0])[0] == 2.0
+    value, why = rules.score("v1.0", "bert", [1.0, None, None])
+    assert value is None and "2 of 3 runs failed" in why
+
+
+@pytest.mark.parametrize("value", [1.5, 1e-05, 1e20, 0.1 + 0.2, 28.770861111111106, 3, 0, None,
+                                   "1.0", "yes", "null", "2023-05-18x", "a: b", "IBM+CoreWeave+NVIDIA",
+                                   "X640 G40", "", " x", "中文", "-", "1_000", "0x1f", "#tag"])
+def test_scalars_round_trip(value):
+    assert yaml.safe_load(f"k: {scalar(value)}")["k"] == value
