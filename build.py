@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from sitegen.errors import ContentError, Problem
+from sitegen.outdir import OutputRefused
 
 HERE = Path(__file__).resolve().parent
 
@@ -129,10 +130,31 @@ FAILED = {"import-mlperf": "import failed: {n} problem(s); data left as it was",
           "check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
 
 
+def _describe(exc: OSError) -> str:
+    """One line naming the path and what the system said, for a fault of the machine."""
+    path = exc.filename if exc.filename is not None else "?"
+    other = f" -> {exc.filename2}" if exc.filename2 is not None else ""
+    return f"{path}{other}: {exc.strerror or exc}"
+
+
+def _left_as_it_was(args) -> str:
+    return {"import-mlperf": "data left as it was", "check": "nothing written",
+            "new": "nothing created"}.get(args.command, "output left as it was")
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     try:
         message = COMMANDS[args.command](args)
+    except OutputRefused as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: the output folder is as the last complete build left it", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        print(f"error: {_describe(exc)}; {_left_as_it_was(args)}", file=sys.stderr)
+        return 1
     except ContentError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)

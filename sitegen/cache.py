@@ -64,7 +64,7 @@ class Manifest:
 
     inputs: str
     files: dict[str, str]            # output path -> sha256 of its bytes
-    state: dict[str, list[int]]      # output path -> [size, mtime_ns] on disk after writing
+    state: dict[str, list[int]]      # output path -> [size, mtime_ns, ctime_ns, inode] after writing
 
 
 def _manifest_path(out: Path) -> Path:
@@ -95,12 +95,32 @@ def output_state(out: Path) -> dict[str, list[int]]:
         for name in names:
             path = os.path.join(root, name)
             info = os.stat(path)
-            state[os.path.relpath(path, out).replace(os.sep, "/")] = [info.st_size, info.st_mtime_ns]
+            # ctime and inode too: no write, copy or same-size edit leaves them as they were
+            state[os.path.relpath(path, out).replace(os.sep, "/")] = [
+                info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
     return state
 
 
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _seal(blob: bytes) -> bytes:
+    """A cache entry: its own sha256, then the bytes, so damage is found before it is used."""
+    return hashlib.sha256(blob).digest() + blob
+
+
+def _unseal(entry) -> object | None:
+    """The cached value, or None when the entry is truncated or corrupt (then made again)."""
+    if not isinstance(entry, bytes) or len(entry) < 32:
+        return None
+    digest, blob = entry[:32], entry[32:]
+    if hashlib.sha256(blob).digest() != digest:
+        return None
+    try:
+        return pickle.loads(blob)
+    except Exception:  # noqa: BLE001 - a damaged entry of any kind is only a cache miss
+        return None
 
 
 class BodyCache:
@@ -133,8 +153,8 @@ class BodyCache:
     def get(self, key: str):
         try:
             row = self._connect().execute("SELECT value FROM bodies WHERE key = ?", (key,)).fetchone()
-            value = pickle.loads(row[0]) if row else None
-        except (sqlite3.Error, pickle.UnpicklingError, EOFError):
+            value = _unseal(row[0]) if row else None
+        except sqlite3.DatabaseError:
             value = None
         if value is None:
             self.misses += 1
@@ -143,7 +163,7 @@ class BodyCache:
         return value
 
     def put(self, key: str, value) -> None:
-        self.new[key] = pickle.dumps(value, protocol=4)
+        self.new[key] = _seal(pickle.dumps(value, protocol=4))
         if len(self.new) >= self.BATCH:
             self.flush()
 

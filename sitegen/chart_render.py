@@ -225,20 +225,33 @@ def _cached(name: str, make) -> str:
     """Text from the cache folder, or made and stored there (atomically, best effort)."""
     folder = cache_dir()
     path = folder / name
-    try:
-        return path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError):
-        pass
+    cached = _read_sealed(path)
+    if cached is not None:
+        return cached
     text = make()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         handle, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+            stream.write(_digest(text) + "\n" + text)
         os.replace(temp, path)
     except OSError:
         pass
     return text
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _read_sealed(path: Path) -> str | None:
+    """A cached text whose first line is the sha256 of the rest; None if missing, truncated
+    or corrupt (then it is made again, never published)."""
+    try:
+        digest, _, text = path.read_text("utf-8").partition("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if digest == _digest(text) else None
 
 
 def raw_svg(spec: dict) -> str:

@@ -15,10 +15,10 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import derive, pages
+from . import derive, outdir, pages
 from . import record_pages
-from .cache import (BodyCache, code_digest, data_digest, load_manifest, output_state,
-                    save_manifest, tree_digest)
+from .cache import (REPO, BodyCache, cache_root, code_digest, data_digest, load_manifest,
+                    output_state, save_manifest, tree_digest)
 from .errors import ContentError
 from .markup import new_markdown
 from .model import Site
@@ -103,28 +103,45 @@ def _in_forked_processes(function, jobs: list) -> list:
     job (the whole loaded site) instead of receiving a pickled copy; only results come back."""
     context = multiprocessing.get_context("fork")
     running = []
-    for job in jobs:
-        receive, send = context.Pipe(duplex=False)
-        process = context.Process(target=_run_and_send, args=(function, job, send, os.getpid()))
-        process.start()
-        send.close()
-        running.append((process, receive))
-    outcomes = []
-    for process, receive in running:
-        try:
-            outcomes.append(receive.recv())
-        except EOFError:             # the process died before it could answer
+    # Ctrl-C is held back while forking (a child must not take it before it ignores it) and
+    # delivered to this process afterwards, which then stops the children.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for job in jobs:
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_run_and_send,
+                                      args=(function, job, send, os.getpid()))
+            process.start()
+            send.close()
+            running.append((process, receive))
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        outcomes = [_outcome(process, receive) for process, receive in running]
+    except BaseException:            # Ctrl-C or a fault here: no process writes on
+        for process, _ in running:
+            process.kill()
+        raise
+    finally:
+        for process, _ in running:
             process.join()
-            outcomes.append(("error", f"a rendering process ended with exit code {process.exitcode}"))
-    for process, _ in running:
-        process.join()
     failures = [value for outcome, value in outcomes if outcome != "ok"]
     if failures:
         raise RuntimeError("rendering failed in a separate process:\n" + "\n".join(failures))
     return [value for _, value in outcomes]
 
 
+def _outcome(process, receive) -> tuple[str, object]:
+    try:
+        return receive.recv()
+    except EOFError:                 # the process died before it could answer
+        process.join()
+        return "error", f"a rendering process ended with exit code {process.exitcode}"
+
+
 def _run_and_send(function, job, send, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _die_with(parent)
     try:
         send.send(("ok", function(job)))
@@ -243,26 +260,38 @@ def _unchanged_since(manifest, out: Path) -> dict[str, str]:
 
 def build(content: Path, templates: Path, out: Path, strict: bool = False) -> BuildReport:
     """Build `out` from `content`; when nothing that shapes the output changed since the last
-    build of `out`, and `out` is as that build left it, do nothing."""
+    build of `out`, and `out` is as that build left it, do nothing.
+
+    `out` must be the generator's to replace (outdir.guard: checked before anything is made);
+    one build at a time writes it, and staging folders of a killed build are removed first."""
     started = time.perf_counter()
+    repos = [r for r in {REPO, outdir.repository_of(content)} if r is not None]
+    out = outdir.guard(out, content=content, templates=templates, repos=repos, cache=cache_root())
+    with outdir.BuildLock(out, cache_root()):
+        outdir.remove_leftovers(out)
+        report = _build_locked(content, templates, out, strict)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> BuildReport:
     code = code_digest()
     inputs = tree_digest(content, templates, extra=code + str(strict))
     manifest = load_manifest(out)
     if manifest and manifest.inputs == inputs and out.is_dir() and output_state(out) == manifest.state:
         return BuildReport(pages=sum(1 for p in manifest.files if p.endswith(".html")),
-                           files=len(manifest.files), seconds=time.perf_counter() - started,
-                           skipped=True)
+                           files=len(manifest.files), skipped=True)
     site = load_site(content, strict=strict)
     cache = BodyCache(data_digest(content, code))
     staging = begin(out)
     try:
         files = render_site(site, templates, cache,
-                            Destination(staging, out.resolve(), _unchanged_since(manifest, out)))
+                            Destination(staging, out, _unchanged_since(manifest, out)))
         commit(staging, out)
     except BaseException:
         abort(staging)
         raise
     save_manifest(out, inputs, files)
     return BuildReport(pages=sum(1 for p in files if p.endswith(".html")), files=len(files),
-                       warnings=site.warnings, seconds=time.perf_counter() - started,
-                       bodies_reused=cache.hits, bodies_rendered=cache.misses)
+                       warnings=site.warnings, bodies_reused=cache.hits,
+                       bodies_rendered=cache.misses)

@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath
 
 from .cache import sha
 from .errors import ContentError, Problem
+from .outdir import MARKER, MARKER_TEXT, staging_prefix
 
 
 def safe_target(rel: str) -> str:
@@ -37,10 +38,13 @@ def write_tree(files: dict[str, bytes], out: Path, previous: dict[str, str] | No
 
 
 def begin(out: Path) -> Path:
-    """A new, empty staging folder beside `out` (same file system, so the swap is a rename)."""
+    """A new staging folder beside `out` (same file system, so the swap is a rename), holding
+    only the marker that says the generator owns it (outdir.py)."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "tmp"), dir=out.parent))
+    (staging / MARKER).write_bytes(MARKER_TEXT)
+    return staging
 
 
 def put_files(files: dict[str, bytes], staging: Path, out: Path,
@@ -66,10 +70,14 @@ def abort(staging: Path) -> None:
 
 
 def _put(data: bytes, target: str, old: str, old_sha: str | None) -> str:
+    """Write `data`, or hard-link the previous build's file when its bytes, read now, are the
+    same (never trusted by path, size or the manifest alone)."""
     digest = sha(data)
     if old_sha == digest:
         try:
-            if os.stat(old).st_size == len(data):
+            with open(old, "rb") as stream:
+                same = sha(stream.read()) == digest
+            if same:
                 os.link(old, target)
                 return digest
         except OSError:
@@ -99,7 +107,7 @@ def _swap(staging: Path, out: Path) -> None:
         return
     old = None
     if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        old = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "old"), dir=out.parent))
         os.rename(out, old / "tree")
     os.rename(staging, out)
     os.chmod(out, 0o755)
