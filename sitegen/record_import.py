@@ -9,20 +9,17 @@ Per-round rules live in record_rules.py, log parsing per era in record_logs.py.
 from __future__ import annotations
 
 import ast
-import hashlib
 import json
 import re
 import subprocess
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path, PurePosixPath
-
-import yaml
+from pathlib import Path
 
 from sitegen import record_rules as rules
 from sitegen import record_write as write_mod
 from sitegen.record_logs import parse_run
+from sitegen.record_sources import open_source, round_of
 
-ROUND_RE = re.compile(r"(?:^|[_+-])(v\d+\.\d+)$")
 LOG_RE = re.compile(r"^result_[^/]*\.txt$")
 LFS_HEAD = b"version https://git-lfs.github.com/spec/"
 FIELDS = ("id", "round", "benchmark", "benchmark_folder", "division", "category", "submitter",
@@ -31,97 +28,6 @@ FIELDS = ("id", "round", "benchmark", "benchmark_folder", "division", "category"
           "runs", "runs_failed", "runs_required", "path", "system_path", "duplicate_logs")
 ROUND_FIELDS = ("id", "repository", "commit", "commit_date", "published", "ruleset", "results",
                 "logs_missing", "skipped")
-
-
-# --- sources: "list files / read bytes" over a bare git directory or a plain folder ----------
-
-class GitSource:
-    """A bare git directory read at HEAD; one long-lived `git cat-file --batch`."""
-
-    def __init__(self, git_dir: Path):
-        self.git_dir = str(git_dir)
-        self.commit = self._git("rev-parse", "HEAD").strip()
-        self.commit_date = self._git("log", "-1", "--format=%cs", self.commit).strip()
-        self.blobs = self._tree()
-        self.batch = subprocess.Popen(["git", "--git-dir", self.git_dir, "cat-file", "--batch"],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-
-    def _git(self, *args: str) -> str:
-        return subprocess.run(["git", "--git-dir", self.git_dir, *args], check=True,
-                              capture_output=True).stdout.decode("utf-8", "replace")
-
-    def _tree(self) -> dict[str, str]:
-        out = subprocess.run(["git", "--git-dir", self.git_dir, "ls-tree", "-r", "-z", self.commit],
-                             check=True, capture_output=True).stdout
-        entries = (line.split(b"\t", 1) for line in out.split(b"\0") if line)
-        return {path.decode("utf-8", "replace"): meta.split()[2].decode()
-                for meta, path in entries if meta.split()[1] == b"blob"}
-
-    def files(self) -> list[str]:
-        return sorted(self.blobs)
-
-    def digest(self, path: str) -> str:
-        return self.blobs[path]
-
-    def read(self, path: str) -> bytes | None:
-        """The file's bytes; None when the snapshot lacks the blob."""
-        self.batch.stdin.write(self.blobs[path].encode() + b"\n")
-        self.batch.stdin.flush()
-        header = self.batch.stdout.readline().split()
-        if len(header) < 3 or header[1] == b"missing":
-            return None
-        data = self.batch.stdout.read(int(header[2]))
-        self.batch.stdout.read(1)
-        return data
-
-    def close(self) -> None:
-        self.batch.stdin.close()
-        self.batch.wait()
-
-
-class FolderSource:
-    """A plain folder (for example a clone); commit facts from git when it is a work tree."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                            if p.is_file() and ".git" not in p.relative_to(root).parts)
-        self.commit, self.commit_date = self._head()
-
-    def _head(self) -> tuple[str | None, str | None]:
-        run = subprocess.run(["git", "-C", str(self.root), "log", "-1", "--format=%H %cs"],
-                             capture_output=True, text=True)
-        parts = run.stdout.split() if run.returncode == 0 else []
-        return (parts[0], parts[1]) if len(parts) == 2 else (None, None)
-
-    def files(self) -> list[str]:
-        return self.paths
-
-    def digest(self, path: str) -> str:
-        data = self.read(path)
-        return hashlib.sha1(data).hexdigest() if data is not None else "missing:" + path
-
-    def read(self, path: str) -> bytes | None:
-        try:
-            return (self.root / path).read_bytes()
-        except OSError:
-            return None
-
-    def close(self) -> None:
-        pass
-
-
-def open_source(path: Path):
-    if (path / "HEAD").is_file() and (path / "objects").is_dir():
-        return GitSource(path)
-    return FolderSource(path)
-
-
-def round_of(path: Path) -> str | None:
-    for part in reversed(path.resolve().parts):
-        if match := ROUND_RE.search(part):
-            return match.group(1)
-    return None
 
 
 # --- finding results --------------------------------------------------------------------------
@@ -341,7 +247,9 @@ def score_logs(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> 
     bench_folder = record["benchmark_folder"] or next((r.benchmark for r in runs if r.benchmark), None)
     if not bench_folder:
         return f"{record['path']}: no benchmark folder and no submission_benchmark in the logs", []
-    notes = [f"{p}: {r.reason}" for p, r in zip(logs, runs) if r.reason]
+    failures = [f"{p.rpartition('/')[2]} ({r.reason})" for p, r in zip(logs, runs) if r.reason]
+    notes = [f"{record['path']}: {len(failures)} of {len(runs)} runs failed: "
+             + ", ".join(failures)] if failures else []
     record["benchmark_folder"] = bench_folder
     record["benchmark"] = rules.benchmark_id(ctx["round"], bench_folder)
     record["runs"] = [r.minutes for r in runs]
@@ -349,7 +257,7 @@ def score_logs(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> 
     record["runs_required"] = rules.runs_required(ctx["round"], record["benchmark"])
     value, why = rules.score(ctx["round"], record["benchmark"], record["runs"])
     if value is None:
-        return f"{record['path']}: not scored: {why} ({'; '.join(notes)})", notes
+        return f"{record['path']}: not scored: {why}", notes
     record["value"] = value * (record["scaling"] or 1.0)
     notes += division_notes(record, runs, logs)
     return "", notes
@@ -454,30 +362,6 @@ def unique_records(records: list[dict]) -> tuple[list[dict], list[str]]:
 
 # --- the whole import -------------------------------------------------------------------------
 
-DIFFERENCES = """\
-## How this import differs from mlperf_logging's result summarizer
-
-- Runs are not put through today's compliance checker (whose rules reject many logs their own
-  round accepted); a run fails when run_start or run_stop is missing or its line is corrupt,
-  or run_stop's status is not `success`. Only the lines of the keys the score needs are parsed
-  (run_start, run_stop, submission_*; eval_result for v0.6 minigo): a corrupt line elsewhere in
-  a log does not fail the run here, while the summarizer would drop it.
-- Failed runs count as the slowest; at most one may fail (four for unet3d); the score is the
-  olympic average (`_compute_olympic_average`), for 3 runs (llama31_405b) the median.
-  `scaling.json` multiplies the score, as in the summarizer.
-- v0.5 and v0.6 are read with their own formats and rules (training_rules.adoc of the round:
-  drop the fastest and slowest run, average the rest; NCF in v0.5: the first 50 converged of
-  100 runs); mlperf_logging cannot read these logs. A bare `run_stop` counts as success; v0.6
-  minigo's time is eval_result's `timestamp`; Alibaba's private v0.6 format has no status, so
-  a run with run_start and run_stop counts as converged.
-- v0.5 minigo is written as benchmark `minigo_v05`: its quality target differs from v0.6 on.
-- The division is the system description's, as in the summarizer; a log that says otherwise is
-  listed under Notes. A result whose logs the snapshot lacks (absent blob or Git LFS pointer) is
-  written with `status: logs missing` and no score, never scored from fewer runs.
-- Energy (power) results are not imported yet: no record has an `energy` field.
-"""
-
-
 def default_dirs(mirror: Path = Path("/work/.mirror")) -> list[Path]:
     dirs = [mirror / f"mlcommons+training_results_{r}" / "repo" for r in rules.ROUNDS]
     return [d for d in dirs if d.exists()]
@@ -539,7 +423,7 @@ def write_outputs(out: Path, results: list[dict], good: list[dict], log: list[di
     for result in good:
         write_mod.write_if_changed(out / f"results-{result['round']}.yaml",
                                    write_mod.dump(result["records"], FIELDS))
-    write_mod.write_if_changed(out / "import-report.md", write_mod.report_text(results, DIFFERENCES))
+    write_mod.write_if_changed(out / "import-report.md", write_mod.report_text(results))
     log = sorted(log, key=lambda e: (str(e["date"]), e["id"], e["field"]), reverse=True)
     history = write_mod.load_list(out / "changelog.yaml")
     write_mod.write_if_changed(out / "changelog.yaml", write_mod.changelog_text(log + history))

@@ -164,11 +164,35 @@ def rule_notes(result: dict) -> list[str]:
                        "which scores the logs it finds)", short)
 
 
-def report_text(results: list[dict], differences: str) -> str:
+DIFFERENCES = """\
+## How this import differs from mlperf_logging's result summarizer
+
+- Runs are not put through today's compliance checker (whose rules reject many logs their own
+  round accepted); a run fails when run_start or run_stop is missing or its line is corrupt,
+  or run_stop's status is not `success`. Only the lines of the keys the score needs are parsed
+  (run_start, run_stop, submission_*; eval_result for v0.6 minigo): a corrupt line elsewhere in
+  a log does not fail the run here, while the summarizer would drop it.
+- Failed runs count as the slowest; at most one may fail (four for unet3d); the score is the
+  olympic average (`_compute_olympic_average`), for 3 runs (llama31_405b) the median.
+  `scaling.json` multiplies the score, as in the summarizer.
+- v0.5 and v0.6 are read with their own formats and rules (training_rules.adoc of the round:
+  drop the fastest and slowest run, average the rest; NCF in v0.5: the first 50 converged of
+  100 runs); mlperf_logging cannot read these logs. A bare `run_stop` counts as success; v0.6
+  minigo's time is eval_result's `timestamp`; Alibaba's private v0.6 format has no status, so
+  a run with run_start and run_stop counts as converged.
+- v0.5 minigo is written as benchmark `minigo_v05`: its quality target differs from v0.6 on.
+- The division is the system description's, as in the summarizer; a log that says otherwise is
+  listed under Notes. A result whose logs the snapshot lacks (absent blob or Git LFS pointer) is
+  written with `status: logs missing` and no score, never scored from fewer runs.
+- Energy (power) results are not imported yet: no record has an `energy` field.
+"""
+
+
+def report_text(results: list[dict]) -> str:
     lines = ["# MLPerf Training record: import report", "",
              "Written by `python build.py import-record`. Every skipped folder, every result "
              "with logs missing and every difference from mlperf_logging's summarizer is listed.",
-             "", differences.strip(), ""]
+             "", DIFFERENCES.strip(), ""]
     for result in results:
         lines += round_section(result)
     return "\n".join(lines).rstrip("\n") + "\n"

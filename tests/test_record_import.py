@@ -178,7 +178,7 @@ def test_bad_folders_are_skipped_and_named(tmp_path):
     report = (tmp_path / "out" / "import-report.md").read_text()
     assert "NVIDIA/results/no_system_json/bert: no system description" in report
     assert "NVIDIA/systems/no_system_json.json" in report
-    assert f"{V11_BERT}/result_3.txt: corrupt run_stop line" in report
+    assert f"{V11_BERT}: 1 of 10 runs failed: result_3.txt (corrupt run_stop line)" in report
     assert "NVIDIA/results/open_sys/bert: logs say division closed" in report
     assert f"{not_repo}: not a folder or repository" in report
     assert "cannot tell which round" in report
