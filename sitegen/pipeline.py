@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import derive, outdir, pages
 from . import record_pages
+from .record_download import download_files, downloads_page
 from .cache import (REPO, BodyCache, cache_root, code_digest, data_digest, load_manifest,
                     output_state, save_manifest, tree_digest)
 from .errors import ContentError
@@ -93,6 +94,7 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     hidden = {path for result in results for path in result.hidden}
     files.update(site_files(site, theme, {*written, *files}, hidden))
     files.update(static_files(theme))
+    files.update(download_files(site))
     if destination is None:
         return files
     return {**written, **put_files(files, destination.staging, destination.out, destination.previous)}
@@ -239,6 +241,8 @@ def _language_pages(theme, site, lang, t, checks, comparisons, bodies, problems)
         yield None, pages.benchmark_page(theme, site, lang, t, benchmark)
     for files in record_pages.record_pages(theme, site, lang, t):
         yield None, files
+    if site.rounds:
+        yield None, downloads_page(theme, site, lang, t)
     yield None, pages.comparisons_index(theme, site, lang, t, comparisons)
     for comparison in comparisons:
         yield None, pages.comparison_page(theme, site, lang, t, comparison)

@@ -104,3 +104,7 @@ def relative(from_page: str, to: str) -> str:
 
 def anchor(kind: str, ident: str) -> str:
     return f"{kind}-{ident}"
+
+
+def downloads(lang: str) -> str:
+    return f"{lang}/downloads.html"
