@@ -301,7 +301,7 @@ def finish_record(ctx: dict, record: dict, loc: dict, logs: list[str], notes: li
         return logs_missing(ctx, record, missing, notes)
     skip, more = score_logs(ctx, record, datas, logs)
     return {"record": None if skip else record, "skip": skip, "notes": notes + more,
-            "missing": []}
+            "missing": [], "logs": sorted(ctx["source"].digest(p) for p in logs)}
 
 
 def logs_missing(ctx: dict, record: dict, missing: list[str], notes: list[str]) -> dict:
@@ -346,7 +346,8 @@ def read_round(source, round_id: str, path: str) -> dict:
     return {"path": path, "round": round_id, "commit": source.commit,
             "commit_date": source.commit_date, "records": records, "skips": skips + collisions,
             "notes": [n for o in outcomes for n in o["notes"]],
-            "missing": [m for o in outcomes for m in o.get("missing", [])]}
+            "missing": [m for o in outcomes for m in o.get("missing", [])],
+            "logs": {o["record"]["id"]: o["logs"] for o in outcomes if o["record"] and "logs" in o}}
 
 
 def unique_records(records: list[dict]) -> tuple[list[dict], list[str]]:
@@ -380,6 +381,7 @@ def import_record(paths: list[Path], out: Path, workers: int = 2) -> dict:
     results = sorted(import_all(paths, workers), key=round_order)
     results = drop_repeated_rounds(results)
     good = [r for r in results if "error" not in r]
+    note_resubmissions(good)
     old = {r["round"]: write_mod.load_list(out / f"results-{r['round']}.yaml") for r in good}
     log = sum((write_mod.changes(old[r["round"]], r["records"], r["commit_date"])
                for r in good), [])
@@ -388,6 +390,18 @@ def import_record(paths: list[Path], out: Path, workers: int = 2) -> dict:
             "skipped": sum(len(r["skips"]) for r in good), "changes": len(log),
             "logs_missing": sum(len(r["missing"]) for r in good),
             "errors": [r["error"] for r in results if "error" in r]}
+
+
+def note_resubmissions(good: list[dict]) -> None:
+    """A result whose logs are byte-identical to an earlier round's (the resubmission rule)."""
+    earlier: dict[tuple, str] = {}
+    for result in good:
+        for record in result["records"]:
+            logs = tuple(result["logs"].get(record["id"], ()))
+            if logs and logs in earlier:
+                result["notes"].append(f"{record['path']}: logs byte-identical to "
+                                       f"{earlier[logs]} (a resubmission; scored as published)")
+        earlier.update((tuple(v), k) for k, v in result["logs"].items() if v)
 
 
 def round_order(result: dict) -> tuple:

@@ -75,7 +75,9 @@ class FolderSource:
 
     def digest(self, path: str) -> str:
         data = self.read(path)
-        return hashlib.sha1(data).hexdigest() if data is not None else "missing:" + path
+        if data is None:
+            return "missing:" + path
+        return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()   # git's blob id
 
     def read(self, path: str) -> bytes | None:
         try:

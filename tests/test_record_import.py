@@ -264,3 +264,12 @@ def test_scoring_rules():
                                    "X640 G40", "", " x", "中文", "-", "1_000", "0x1f", "#tag"])
 def test_scalars_round_trip(value):
     assert yaml.safe_load(f"k: {scalar(value)}")["k"] == value
+
+
+def test_resubmitted_logs_are_noted(tmp_path):
+    later = copy_round(tmp_path)
+    later = later.rename(tmp_path / "training_results_v2.0")
+    import_record([FIX / "training_results_v1.1", later], tmp_path / "out", workers=1)
+    report = (tmp_path / "out" / "import-report.md").read_text()
+    assert (f"{V11_BERT}: logs byte-identical to v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert "
+            "(a resubmission; scored as published)") in report
