@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from html import escape
 
-from . import fmt, urls
+from . import fmt, record_refs, urls
 from .markup import Page
 
 SELECT_FIELDS = {"benchmark", "round", "division", "systems", "caption"}
@@ -34,12 +34,22 @@ def select_results(site, params: dict, page: Page, line: int) -> list[dict] | No
     return sorted(rows, key=lambda r: (r["division"], r["value"], r["id"]))
 
 
+def _runs_cell(site, result: dict, lang: str) -> str:
+    """Runs in the logs, failed runs in brackets: the same for both sides of any comparison."""
+    counted = record_refs.runs_of(site.record.get(result["id"]) or result)
+    if counted is None:
+        return "–"
+    runs, failed = counted
+    return f"{fmt.number(runs, lang, 0)} ({fmt.number(failed, lang, 0)})"
+
+
 def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> str:
-    """A complete, accessible table: system, round, division, framework, time."""
+    """A complete, accessible table: system, round, division, framework, time, runs (failed)."""
     lang = page.lang
     head = "".join(f'<th scope="col"{cls}>{escape(t(key))}</th>' for key, cls in (
         ("col.system", ""), ("col.round", ""), ("col.division", ""), ("col.framework", ""),
-        ("col.accelerators", ' class="num"'), ("col.time_min", ' class="num"')))
+        ("col.accelerators", ' class="num"'), ("col.time_min", ' class="num"'),
+        ("col.runs", ' class="num"')))
     body = []
     for r in rows:
         system = site.get("systems", r["system"])
@@ -49,7 +59,8 @@ def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> s
             f'<td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
             f'<td>{escape(r["framework"])}</td>'
             f'<td class="num">{escape(fmt.number(r.get("accelerator_count") or system["accelerator_count"], lang, 0))}</td>'
-            f'<td class="num" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td></tr>')
+            f'<td class="num" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td>'
+            f'<td class="num">{escape(_runs_cell(site, r, lang))}</td></tr>')
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
     return (f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(caption or t("col.results"))}">'
             f'<table class="data sortable">{caption_html}<thead><tr>{head}</tr></thead>'

@@ -8,15 +8,12 @@ from pathlib import Path
 
 from . import schema
 from .errors import Problems
-from .markup import SHORTCODE
+from .markup import SHORTCODE, reference_ok
 from .model import Report, Site, SourceFile
 from .record import check_benchmarks, derive_results, has_record, load_record
 from .readers import LINE, TABLE_READERS, read_markdown, read_yaml
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
-SHORTCODE_REFS = {"result": "results", "claim": "claims", "check": "claims", "system": "systems",
-                  "benchmark": "benchmarks", "source": "sources", "price": "systems",
-                  "count": "systems"}
 
 
 def load_site(content: Path, strict: bool = False) -> Site:
@@ -199,21 +196,9 @@ def _check_text_refs(site: Site, problems: Problems) -> None:
                 texts = value.values() if isinstance(value, dict) else ()
                 for text in (t for t in texts if isinstance(t, str)):
                     for match in SHORTCODE.finditer(text):
-                        if not _text_ref_ok(site, match.group("kind"), match.group("arg")):
+                        if not reference_ok(site, match.group("kind"), match.group("arg")):
                             problems.add(record["_file"], record[LINE], f"record '{record['id']}': "
                                          f"{match.group(0)} does not name a known record")
-
-
-def _text_ref_ok(site: Site, kind: str, ident: str) -> bool:
-    pair, _, prices = ident.partition("@")
-    head, _, tail = pair.partition("/")
-    if kind in ("speedup", "improvement", "reduction", "ppr"):
-        return (head in site.tables["results"] and tail in site.tables["results"]
-                and all(p in site.tables["systems"] for p in prices.split("/") if p))
-    if kind == "spec":
-        return head in site.tables["systems"]
-    table = SHORTCODE_REFS.get(kind) if kind != "check" else None  # check values need derive
-    return table is not None and ident in site.tables[table]
 
 
 def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) -> list[Report]:

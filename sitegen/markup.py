@@ -16,11 +16,11 @@ import nh3
 import yaml
 from markdown.extensions.toc import slugify_unicode
 
-from . import derive, fmt, urls
+from . import derive, fmt, record_refs, urls
 from .errors import Problem
 from .readers import SAFE_LOADER
 
-SHORTCODE = re.compile(r"\[\[(?P<kind>[a-z]+):(?P<arg>[^\]\s]+)\]\]")
+SHORTCODE = re.compile(r"\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]")
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 TOKEN = re.compile(r"zzq(?P<n>\d+)qzz")
 BLOCK_TOKEN = re.compile(r"<p>zzq(?P<n>\d+)qzz</p>")
@@ -214,20 +214,126 @@ def _source(page, arg, line):
     return f'<cite class="cite">[{_link(page, target, label, source["title"])}]</cite>'
 
 
+def _strings(page):
+    return page.site.strings[page.lang]
+
+
+def _say(page, key: str, **values) -> str:
+    return _strings(page)[key].format(**values)
+
+
+def _record_result(page, result: dict, with_scale: bool = True) -> str:
+    """A record result as a reader checks it: its time linked to its page, who ran it, on how
+    many of which accelerator, and its runs."""
+    time = _link(page, urls.result(page.lang, result["id"]),
+                 fmt.duration(result["value"], result["unit"], page.lang))
+    count = result["accelerator_count"] or 0
+    scale = (_say(page, "ref.scale", count=fmt.number(count, page.lang, 0),
+                  accelerator=result["accelerator_model"] or "")
+             if count and result["accelerator_model"] else _say(page, "ref.cpu_only"))
+    details = [escape(result["submitter"]), escape(result["system_name"])]
+    if with_scale:
+        details.append(escape(scale))
+    details.append(_runs_text(page, result))
+    return _say(page, "ref.result", time=time, details=_say(page, "ref.separator").join(details))
+
+
+def _runs_text(page, result: dict) -> str:
+    counted = record_refs.runs_of(result)
+    if counted is None:
+        return escape(_say(page, "ref.logs_missing"))
+    runs, failed = counted
+    key = "ref.runs_failed" if failed else "ref.runs_none_failed"
+    return escape(_say(page, key, runs=fmt.number(runs, page.lang, 0),
+                       failed=fmt.number(failed, page.lang, 0)))
+
+
+def _slot_text(page, round_id: str, benchmark: str, division: str) -> str:
+    name = page.site.tables["benchmarks"].get(benchmark, {}).get("name", {}).get(page.lang, benchmark)
+    return _say(page, "ref.slot", round=round_id, benchmark=name,
+                division=_strings(page)["division." + division].lower())
+
+
+def _fastest(page, arg, line):
+    parsed = record_refs.parse_slot(arg)
+    if not parsed:
+        return page.fail(line, f"[[fastest:{arg}]]: write <round>/<benchmark>/<closed|open>"
+                               "[/<submitter>]")
+    found = record_refs.fastest(page.site, *parsed)
+    if found is None:
+        where = f" of submitter '{parsed[3]}'" if parsed[3] else ""
+        return page.fail(line, f"[[fastest:{arg}]]: the record has no scored result{where} there")
+    return f'<span class="derived record-ref">{_record_result(page, found)}</span>'
+
+
+def _equal_scale(page, arg, line):
+    ident, _, who = arg.partition("/")
+    result = page.site.record.get(ident)
+    if result is None or not who:
+        return page.fail(line, f"[[equal_scale:{arg}]]: write <record result id>/<submitter> "
+                               f"naming a result of content/data/record/")
+    if who.replace("_", " ").lower() not in record_refs.submitters(page.site):
+        return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
+    found = record_refs.equal_scale(page.site, result, who)
+    if found is None:
+        count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
+        text = _say(page, "ref.no_equal_scale", submitter=who.replace("_", " "), count=count,
+                    slot=_slot_text(page, result["round"], result["benchmark"], result["division"]))
+        return f'<span class="derived record-ref">{escape(text)}</span>'
+    return f'<span class="derived record-ref">{_record_result(page, found)}</span>'
+
+
+def _runs(page, arg, line):
+    result = page.site.record.get(arg) or page.site.tables["results"].get(arg)
+    if result is None:
+        return page.fail(line, f"unknown result '{arg}' in [[runs:...]]")
+    return f'<span class="derived">{_runs_text(page, result)}</span>'
+
+
+# The one list of data references: kind -> how it is drawn. load.py checks the references in
+# data text through `reference_ok`, which reads the same list.
+KINDS = {
+    "result": _result,
+    "claim": lambda page, arg, line: _claim(page, arg, line),
+    "check": lambda page, arg, line: _claim(page, arg, line, recomputed=True),
+    **{k: (lambda kind: lambda page, arg, line: _derived(page, arg, line, kind))(k)
+       for k in ("speedup", "improvement", "reduction", "ppr")},
+    **{k: (lambda kind: lambda page, arg, line: _system_value(page, arg, line, kind))(k)
+       for k in ("price", "spec", "count")},
+    **{k: (lambda kind: lambda page, arg, line: _named(page, arg, line, kind))(k)
+       for k in ("system", "benchmark")},
+    "source": _source,
+    "fastest": _fastest,
+    "equal_scale": _equal_scale,
+    "runs": _runs,
+}
+# what the argument of each kind names, for the checks of load.py
+PAIRS = ("speedup", "improvement", "reduction", "ppr")
+TABLES = {"result": "results", "claim": "claims", "system": "systems", "benchmark": "benchmarks",
+          "source": "sources", "price": "systems", "count": "systems"}
+RECORD_KINDS = ("fastest", "equal_scale", "runs")
+
+
+def reference_ok(site, kind: str, arg: str) -> bool:
+    """Whether a reference in data text names known records (claims' values need derive, so
+    [[check:...]] is not allowed there)."""
+    pair, _, prices = arg.partition("@")
+    head, _, tail = pair.partition("/")
+    if kind in PAIRS:
+        return (head in site.tables["results"] and tail in site.tables["results"]
+                and all(p in site.tables["systems"] for p in prices.split("/") if p))
+    if kind == "spec":
+        return head in site.tables["systems"]
+    if kind in RECORD_KINDS:
+        return record_refs.valid(site, kind, arg)
+    return kind in TABLES and arg in site.tables[TABLES[kind]]
+
+
 def shortcode(kind: str, arg: str, page: Page, line: int) -> str:
-    if kind == "result":
-        return _result(page, arg, line)
-    if kind in ("claim", "check"):
-        return _claim(page, arg, line, recomputed=kind == "check")
-    if kind in ("speedup", "improvement", "reduction", "ppr"):
-        return _derived(page, arg, line, kind)
-    if kind in ("price", "spec", "count"):
-        return _system_value(page, arg, line, kind)
-    if kind in ("system", "benchmark"):
-        return _named(page, arg, line, kind)
-    if kind == "source":
-        return _source(page, arg, line)
-    return page.fail(line, f"unknown data reference [[{kind}:...]] (see docs/content-format.md)")
+    render = KINDS.get(kind)
+    if render is None:
+        return page.fail(line, f"unknown data reference [[{kind}:...]] (see docs/content-format.md)")
+    return render(page, arg, line)
 
 
 def rich_text(text: str, page: Page) -> Markup:

@@ -1,0 +1,70 @@
+"""Statements computed over the whole MLPerf record, for the [[fastest:...]],
+[[equal_scale:...]] and [[runs:...]] references: who was fastest in a round, benchmark and
+division, and which result of another submitter ran at the same scale.
+
+Everything here reads `site.record` (every published result), never the curated `results`
+table, so that "fastest" and "no result" hold against the whole record and move with it."""
+from __future__ import annotations
+
+from .model import Site
+
+
+def submitter_matches(result: dict, who: str) -> bool:
+    """`who` as written in a reference: the submitter, any case, '_' for a space."""
+    return result["submitter"].lower() == who.replace("_", " ").lower()
+
+
+def slot(site: Site, round_id: str, benchmark: str, division: str) -> list[dict]:
+    """The scored results of one round, benchmark and division, fastest first."""
+    return [r for r in site.record_results(benchmark, round_id)
+            if r["division"] == division and r["value"] is not None]
+
+
+def fastest(site: Site, round_id: str, benchmark: str, division: str,
+            who: str | None = None) -> dict | None:
+    """The fastest scored result there (of one submitter when `who` is given)."""
+    return next((r for r in slot(site, round_id, benchmark, division)
+                 if who is None or submitter_matches(r, who)), None)
+
+
+def equal_scale(site: Site, result: dict, who: str) -> dict | None:
+    """`who`'s fastest scored result with the same round, benchmark, division and number of
+    accelerators as `result`; None when the record has none."""
+    return next((r for r in slot(site, result["round"], result["benchmark"], result["division"])
+                 if submitter_matches(r, who) and r["accelerator_count"] == result["accelerator_count"]
+                 and r["id"] != result["id"]), None)
+
+
+def submitters(site: Site) -> set[str]:
+    return {r["submitter"].lower() for r in site.record.values()}
+
+
+def parse_slot(arg: str) -> tuple[str, str, str, str | None] | None:
+    """'v1.0/resnet/closed' or 'v1.0/resnet/closed/NVIDIA' as (round, benchmark, division, who)."""
+    parts = arg.split("/")
+    if len(parts) not in (3, 4) or parts[2] not in ("closed", "open"):
+        return None
+    return parts[0], parts[1], parts[2], (parts[3] if len(parts) == 4 else None)
+
+
+def runs_of(result: dict) -> tuple[int, int] | None:
+    """(runs in the result's logs, runs that failed or did not converge); None when the logs
+    are missing. Record results list a failed run as null; site results drop it."""
+    if result.get("runs") is None or result.get("runs_failed") is None:
+        return None
+    listed = len(result["runs"])
+    if any(run is None for run in result["runs"]):
+        return listed, result["runs_failed"]
+    return listed + result["runs_failed"], result["runs_failed"]
+
+
+def valid(site: Site, kind: str, arg: str) -> bool:
+    """Does a reference of one of these kinds name something the record has?"""
+    if kind == "fastest":
+        parsed = parse_slot(arg)
+        return bool(parsed) and bool(slot(site, *parsed[:3])) and (
+            parsed[3] is None or parsed[3].replace("_", " ").lower() in submitters(site))
+    if kind == "equal_scale":
+        ident, _, who = arg.partition("/")
+        return ident in site.record and who.replace("_", " ").lower() in submitters(site)
+    return arg in site.record   # runs
