@@ -437,7 +437,9 @@ def write_outputs(out: Path, results: list[dict], good: list[dict], log: list[di
     for result in good:
         write_mod.write_if_changed(out / f"results-{result['round']}.yaml",
                                    write_mod.dump(result["records"], FIELDS))
-    write_mod.write_if_changed(out / "import-report.md", write_mod.report_text(results))
+    report = out / "import-report.md"
+    previous = report.read_text("utf-8") if report.is_file() else ""
+    write_mod.write_if_changed(report, write_mod.report_text(results, previous))
     log = sorted(log, key=lambda e: (str(e["date"]), e["id"], e["field"]), reverse=True)
     history = write_mod.load_list(out / "changelog.yaml")
     write_mod.write_if_changed(out / "changelog.yaml", write_mod.changelog_text(log + history))

@@ -188,11 +188,28 @@ DIFFERENCES = """\
 """
 
 
-def report_text(results: list[dict]) -> str:
+ROUND_HEADING = re.compile(r"^## (v[0-9][0-9a-z.]*)$", re.MULTILINE)
+
+
+def report_text(results: list[dict], previous: str = "") -> str:
+    """The import report: this import's rounds, and the sections of rounds imported before and
+    not again this time (from `previous`, the report as it was), in round order."""
+    sections = kept_sections(previous)
+    for result in results:
+        key = result["round"] if result.get("round") in rules.ROUNDS else result["path"]
+        sections[key] = "\n".join(round_section(result)).rstrip("\n") + "\n"
     lines = ["# MLPerf Training record: import report", "",
              "Written by `python build.py import-record`. Every skipped folder, every result "
              "with logs missing and every difference from mlperf_logging's summarizer is listed.",
              "", DIFFERENCES.strip(), ""]
-    for result in results:
-        lines += round_section(result)
-    return "\n".join(lines).rstrip("\n") + "\n"
+    ordered = sorted(sections, key=lambda k: (0, rules.round_key(k)) if k in rules.ROUNDS
+                     else (1, (0, 0)))
+    return "\n".join(lines) + "\n" + "\n".join(sections[k] for k in ordered)
+
+
+def kept_sections(previous: str) -> dict[str, str]:
+    """round -> its section in an earlier report (only rounds the round table knows)."""
+    marks = list(ROUND_HEADING.finditer(previous))
+    ends = [m.start() for m in marks[1:]] + [len(previous)]
+    return {m.group(1): previous[m.start():end].rstrip("\n") + "\n"
+            for m, end in zip(marks, ends) if m.group(1) in rules.ROUNDS}

@@ -142,6 +142,17 @@ def test_reimport_changes_no_byte(imported, tmp_path):
     assert first == snapshot(imported[0])
 
 
+def test_importing_one_round_keeps_the_others_and_their_report(imported, tmp_path):
+    """A new round is imported alone: every other round's files and report section stay."""
+    out = tmp_path / "record"
+    import_record([FIX / r for r in ROUNDS if not r.endswith("v1.1")], out, workers=1)
+    import_record([FIX / "training_results_v1.1"], out, workers=1)
+    assert snapshot(out) == snapshot(imported[0])
+    report = (out / "import-report.md").read_text()
+    assert [line for line in report.splitlines() if line.startswith("## v")] == [
+        "## v0.5", "## v0.6", "## v1.1", "## v5.0"]
+
+
 def test_changelog_records_changed_fields(tmp_path):
     source, out = FIX / "training_results_v1.1", tmp_path / "record"
     import_record([source], out, workers=1)
