@@ -13,6 +13,8 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
+from . import fmt
+
 ROOT = Path(__file__).resolve().parent.parent
 INK = "#767676"      # axis and label colour in the spec; currentColor in the page (follows the theme)
 WIDTH = 560
@@ -60,10 +62,25 @@ def build_spec(plan, validate: bool = False) -> dict:
         chart = chart.properties(title=alt.TitleParams(title, subtitle=subtitle))
     # padding absorbs labels a reader's font draws wider than the build machine's measured them
     chart = chart.properties(background="transparent", padding=PADDING)
-    chart.data = alt.Data(values=plan.rows)   # last: each properties() call copies the chart
+    chart.data = alt.Data(values=_with_value_text(plan))   # last: properties() copies the chart
     spec = chart.to_dict(validate=validate)
     spec["config"] = _config()
     return spec
+
+
+def _with_value_text(plan) -> list[dict]:
+    """Each row with the text its bar shows: times by fmt's three-significant-digit rule (the one
+    rule of the whole site), other figures by the plan's number format inside Vega."""
+    if plan.metric != "time":
+        return plan.rows
+    return [{**row, "value_text": fmt.time_number(row["value"], plan.lang)} for row in plan.rows]
+
+
+def _value_label(plan) -> str:
+    """The Vega expression of a bar's number."""
+    if plan.metric == "time":
+        return "datum.value_text"
+    return f"format(datum.value, '{plan.number_format}')"
 
 
 def _tooltip(alt, plan) -> list:
@@ -112,8 +129,8 @@ def _bars(alt, plan, base):
     y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=280))
     x = _value_axis(alt, plan, alt.X)
     bars = base.mark_bar().encode(x=x, y=y, color=_color(alt, plan), tooltip=_tooltip(alt, plan))
-    text = base.mark_text(align="left", dx=4).encode(
-        x=x, y=y, text=alt.Text("value:Q", format=plan.number_format))
+    text = base.transform_calculate(value_label=_value_label(plan)).mark_text(
+        align="left", dx=4).encode(x=x, y=y, text="value_label:N")
     layers = [bars, text, *_reference(alt, plan, base, "x")]
     return _by_division(alt, plan, alt.layer(*layers).properties(width=WIDTH, height=alt.Step(26)))
 
@@ -132,7 +149,7 @@ def _grouped_bars(alt, plan, base):
                                                  stroke=edge, fillOpacity=shade,
                                                  tooltip=_tooltip(alt, plan))
     text = base.transform_calculate(
-        bar_text=f"datum.series + ' · ' + format(datum.value, '{plan.number_format}')"
+        bar_text=f"datum.series + ' · ' + {_value_label(plan)}"
     ).mark_text(align="left", dx=4).encode(x=x, y=y, yOffset=offset, text="bar_text:N")
     layers = [bars, text, *_reference(alt, plan, base, "x")]
     chart = alt.layer(*layers).properties(width=WIDTH, height=alt.Step(20, **{"for": "offset"}))

@@ -100,14 +100,18 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
         ("system", "系统"), ("round", "轮次"), ("division", "组别"), ("benchmark", "基准测试"),
         ("framework", "框架"), ("accelerators", "加速器数量"),
         ("value", "训练用时（分钟，越低越好）"), ("source", "来源")]
-    assert labels["mark"]["type"] == "text" and labels["encoding"]["text"]["format"] == ",.2f"
+    # bar labels: times by fmt's three-significant-digit rule, written into the data
+    assert labels["mark"]["type"] == "text" and labels["encoding"]["text"]["field"] == "value_label"
+    assert labels["transform"] == [{"calculate": "datum.value_text", "as": "value_label"}]
+    assert [(row["value"], row["value_text"]) for row in spec["data"]["values"]] == [
+        (20.0, "20.0"), (30.0, "30.0")]
     assert spec["data"]["values"] == [
         {"label": "Zenith 8", "system": "Zenith 8", "vendor": "天顶", "benchmark": "BERT-Large",
          "round": "v1.0", "division": "封闭组", "accelerators": 8, "framework": "ZenTorch",
-         "value": 20.0, "result": "r-zenith", "source": "Official results"},
+         "value": 20.0, "result": "r-zenith", "source": "Official results", "value_text": "20.0"},
         {"label": "Acme 16", "system": "Acme 16", "vendor": "艾克米", "benchmark": "BERT-Large",
          "round": "v1.0", "division": "封闭组", "accelerators": 16, "framework": "AcmeFlow",
-         "value": 30.0, "result": "r-acme", "source": "Official results"}]
+         "value": 30.0, "result": "r-acme", "source": "Official results", "value_text": "30.0"}]
     assert spec["config"]["locale"]["number"]["thousands"] == ","
     assert spec["background"] == "transparent"
     assert plan.caption == "BERT-Large训练用时，MLPerf Training v1.0，封闭组"
@@ -201,8 +205,10 @@ def test_csv_and_json_hold_exactly_the_plotted_data(tmp_path):
     plotted = json.loads(spec_text)["data"]["values"]
     rows = list(csv.DictReader(io.StringIO(
         (out / "en/reports/charts/acme-vs-zenith-1.csv").read_text("utf-8"))))
-    assert [{k: str(v) for k, v in row.items()} for row in plotted] == rows
-    assert json.loads((out / "en/reports/charts/acme-vs-zenith-1.json").read_text("utf-8")) == plotted
+    # value_text is only the bar's label (fmt.time_number of value), not data
+    assert [{k: str(v) for k, v in row.items() if k != "value_text"} for row in plotted] == rows
+    assert json.loads((out / "en/reports/charts/acme-vs-zenith-1.json").read_text("utf-8")) == [
+        {k: v for k, v in row.items() if k != "value_text"} for row in plotted]
 
 
 def test_two_charts_on_a_page_share_no_id(tmp_path):

@@ -237,3 +237,32 @@ def test_search_index_leaves_out_result_and_leaderboard_pages(record_site):
         assert f"{lang}/rounds/v1.0.html" in found and f"{lang}/benchmarks/bert.html" in found
     sitemap_free = (out / "robots.txt").exists()
     assert sitemap_free
+
+
+# --- the fast reader -----------------------------------------------------------------------------
+
+def _record_texts():
+    from project import ROOT
+    shipped = sorted((ROOT / "content" / "data" / "record").glob("*.yaml"))
+    return [ROUNDS, V10, V11, *(p.read_text("utf-8") for p in shipped if p.name != "changelog.yaml")]
+
+
+def test_the_line_reader_agrees_with_yaml_on_every_record_file():
+    from sitegen.errors import Problems
+    from sitegen.readers import parse_yaml
+    from sitegen.record import fast_records
+    for text in _record_texts():
+        fast = fast_records(text)
+        assert fast is not None and fast == parse_yaml(text, "x.yaml", Problems(ROOT_DIR))
+
+
+def test_the_line_reader_leaves_other_layouts_and_odd_values_to_yaml():
+    from sitegen.record import fast_records
+    assert fast_records("- id: a\n  runs:\n    - 1.0\n") is None          # block list
+    assert fast_records("- {id: a}\n") is None                             # flow record
+    quoted = fast_records('- id: a\n  name: "x: y # z"\n  flag: yes\n  when: 2023-05-18\n  n: 0x10\n')
+    assert quoted == [{"__line__": 1, "id": "a", "name": "x: y # z", "flag": True,
+                       "when": "2023-05-18", "n": 16}]
+
+
+ROOT_DIR = __import__("pathlib").Path(__file__).resolve().parent.parent

@@ -81,8 +81,30 @@ def _first(site: Path, folder: str) -> str | None:
     return f"{folder}/{pages[0]}" if pages else None
 
 
+def _first_leaderboard(site: Path, lang: str) -> str | None:
+    folders = sorted(p for p in (site / lang / "benchmarks").glob("*") if p.is_dir()
+                     and any(p.glob("v*.html")))
+    return _first(site, folders[0].relative_to(site).as_posix()) if folders else None
+
+
+# The record's thousands of result pages and hundreds of leaderboards share two templates: the
+# browser visits every other page, and the first of each of these (links and HTML checks: all).
+
+
+def browser_pages(site: Path) -> list[str]:
+    """The pages a browser test opens one by one: all but most result and leaderboard pages."""
+    keep = {PAGE_KINDS[kind](site, lang) for kind in ("result", "leaderboard") for lang in LANGS}
+    return [rel for rel in html_pages(site)
+            if rel in keep or not (rel.split("/")[1:2] == ["results"]
+                                   or (rel.count("/") == 3 and rel.split("/")[1] == "benchmarks"))]
+
+
 # One page of every kind, per language; `None` from a finder means the site has none.
 PAGE_KINDS = {
+    "leaderboard": _first_leaderboard,
+    "result": lambda site, lang: _first(site, f"{lang}/results"),
+    "round": lambda site, lang: _first(site, f"{lang}/rounds"),
+    "rounds-index": lambda site, lang: f"{lang}/rounds/index.html",
     "home": lambda site, lang: f"{lang}/index.html",
     "report": lambda site, lang: _first(site, f"{lang}/reports"),
     "reports-index": lambda site, lang: f"{lang}/reports/index.html",

@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from .quality_tools import ARTIFACTS, HTML_LANG, html_pages, page_of_kind
+from .quality_tools import ARTIFACTS, HTML_LANG, browser_pages, page_of_kind
 
 SCHEMES = ("file", "http")
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
@@ -99,7 +99,7 @@ def report_problems(problems: dict[str, list[str]], what: str, limit: int = 60) 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_every_page_loads_cleanly(browser, shipped_site, site_roots, scheme):
     root = site_roots[scheme]
-    pages = html_pages(shipped_site)
+    pages = browser_pages(shipped_site)
     assert pages, "the shipped site has no HTML pages"
     failures: dict[str, list[str]] = {}
     context = new_context(browser, root)
