@@ -49,7 +49,7 @@ CASES = {
         "acme-vs-zenith.zh.md, or add 'pending: [zh]' to the front matter"),
     "not-utf8": (
         {"reports/acme-vs-zenith.zh.md": FILES["reports/acme-vs-zenith.zh.md"].encode("gb18030")},
-        "content/reports/acme-vs-zenith.zh.md:2: file is not UTF-8 text; save it as UTF-8"),
+        "content/reports/acme-vs-zenith.zh.md:2: byte 0xb6 (column 13) is not UTF-8; save the file as UTF-8"),
     "mojibake": (
         {"reports/acme-vs-zenith.en.md": REPORT_EN.replace("Acme trains", "Acme鈥檚 system trains")},
         "content/reports/acme-vs-zenith.en.md:12: mojibake '鈥檚': the text was decoded with the "
