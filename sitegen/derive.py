@@ -16,10 +16,14 @@ def minutes(result: dict) -> float:
     return result["value"] * MINUTES[result["unit"]]
 
 
+def result(site: Site, ident: str) -> dict:
+    """A result of the curated table, or else any result of the whole record."""
+    return site.tables["results"].get(ident) or site.record[ident]
+
+
 def speedup(site: Site, result_id: str, baseline_id: str) -> float:
     """How many times faster `result` trained than `baseline` (baseline time / result time)."""
-    results = site.tables["results"]
-    return minutes(results[baseline_id]) / minutes(results[result_id])
+    return minutes(result(site, baseline_id)) / minutes(result(site, result_id))
 
 
 def improvement(site: Site, result_id: str, baseline_id: str) -> float:
@@ -29,21 +33,19 @@ def improvement(site: Site, result_id: str, baseline_id: str) -> float:
 
 def reduction(site: Site, result_id: str, baseline_id: str) -> float:
     """Time saved, in percent of the baseline's time: another reading of 'improvement'."""
-    results = site.tables["results"]
-    return (1 - minutes(results[result_id]) / minutes(results[baseline_id])) * 100
+    return (1 - minutes(result(site, result_id)) / minutes(result(site, baseline_id))) * 100
 
 
 def price_performance(site: Site, result_id: str, baseline_id: str,
                       price_system: str | None = None, baseline_price_system: str | None = None
                       ) -> float | None:
     """(baseline time x baseline price) / (result time x result price); None without prices."""
-    results = site.tables["results"]
-    result, baseline = results[result_id], results[baseline_id]
-    price = site.first_price(price_system or result["system"])
+    mine, baseline = result(site, result_id), result(site, baseline_id)
+    price = site.first_price(price_system or mine["system"])
     base_price = site.first_price(baseline_price_system or baseline["system"])
     if not price or not base_price:
         return None
-    return (minutes(baseline) * base_price["amount"]) / (minutes(result) * price["amount"])
+    return (minutes(baseline) * base_price["amount"]) / (minutes(mine) * price["amount"])
 
 
 @dataclass

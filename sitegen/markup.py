@@ -118,9 +118,18 @@ def _record(page: Page, table: str, ident: str, line: int) -> dict | None:
     return record
 
 
+def _any_result(page: Page, ident: str, line: int) -> dict | None:
+    """A curated result, or else any scored result of the whole record."""
+    found = page.site.tables["results"].get(ident) or page.site.record.get(ident)
+    if found is None or found.get("value") is None:
+        page.fail(line, f"unknown result '{ident}' in [[...]]")
+        return None
+    return found
+
+
 def _pair(page: Page, arg: str, line: int):
     left, _, right = arg.partition("/")
-    a, b = _record(page, "results", left, line), _record(page, "results", right, line)
+    a, b = _any_result(page, left, line), _any_result(page, right, line)
     return (a, b) if a and b else (None, None)
 
 
@@ -130,10 +139,12 @@ def _link(page: Page, target: str, text: str, title: str = "") -> str:
 
 
 def _result(page, arg, line):
-    result = _record(page, "results", arg, line)
+    result = _any_result(page, arg, line)
     if not result:
         return ""
     value = fmt.duration(result["value"], result["unit"], page.lang)
+    if arg not in page.site.tables["results"]:     # a record result without a site system
+        return _link(page, urls.result(page.lang, arg), value)
     target = urls.system(page.lang, result["system"]) + "#" + urls.anchor("result", arg)
     return _link(page, target, value)
 
@@ -166,6 +177,9 @@ def _derived(page, arg, line, kind):
         text = fmt.percent(derive.reduction(page.site, a["id"], b["id"]), page.lang)
     else:
         price_a, _, price_b = prices.partition("/")
+        if not (price_a or a.get("system")) or not (price_b or b.get("system")):
+            return page.fail(line, f"[[ppr:{arg}]]: a record result without a site system needs "
+                                   "its price named (A/B@SYSTEM/SYSTEM)")
         for ident in (p for p in (price_a, price_b) if p):
             if not _record(page, "systems", ident, line):
                 return ""
@@ -319,8 +333,11 @@ def reference_ok(site, kind: str, arg: str) -> bool:
     [[check:...]] is not allowed there)."""
     pair, _, prices = arg.partition("@")
     head, _, tail = pair.partition("/")
+    results = site.tables["results"].keys() | site.record.keys()
+    if kind == "result":
+        return arg in results
     if kind in PAIRS:
-        return (head in site.tables["results"] and tail in site.tables["results"]
+        return (head in results and tail in results
                 and all(p in site.tables["systems"] for p in prices.split("/") if p))
     if kind == "spec":
         return head in site.tables["systems"]
