@@ -14,15 +14,17 @@ from importlib import metadata
 from pathlib import Path
 
 from . import npm
+from .paths import CHECKOUT
 
-REPO = Path(__file__).resolve().parent.parent
 CODE = Path(__file__).resolve().parent
 PACKAGES = ("markdown", "jinja2", "babel", "nh3", "pyyaml", "altair", "vl-convert-python",
             "feedgen", "lxml", "ftfy")
 
 
 def cache_root() -> Path:
-    return Path(os.environ.get("SITEGEN_CACHE") or REPO / ".cache")
+    """$SITEGEN_CACHE, else .cache/ in the checkout, else .cache/ in the current folder (the
+    command line sets $SITEGEN_CACHE for its run, so that every module and process agrees)."""
+    return Path(os.environ.get("SITEGEN_CACHE") or (CHECKOUT or Path.cwd()) / ".cache")
 
 
 def _versions() -> str:

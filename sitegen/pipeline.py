@@ -15,10 +15,10 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import derive, outdir, pages
+from . import derive, outdir, pages, paths
 from . import record_pages
 from .record_download import download_files, downloads_page
-from .cache import (REPO, BodyCache, cache_root, code_digest, data_digest, load_manifest,
+from .cache import (BodyCache, cache_root, code_digest, data_digest, load_manifest,
                     output_state, save_manifest, tree_digest)
 from .errors import ContentError
 from .markup import new_markdown
@@ -269,7 +269,7 @@ def build(content: Path, templates: Path, out: Path, strict: bool = False) -> Bu
     `out` must be the generator's to replace (outdir.guard: checked before anything is made);
     one build at a time writes it, and staging folders of a killed build are removed first."""
     started = time.perf_counter()
-    repos = [r for r in {REPO, outdir.repository_of(content)} if r is not None]
+    repos = [r for r in {*paths.protected(), outdir.repository_of(content)} if r is not None]
     out = outdir.guard(out, content=content, templates=templates, repos=repos, cache=cache_root())
     with outdir.BuildLock(out, cache_root()):
         outdir.remove_leftovers(out)

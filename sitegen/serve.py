@@ -1,14 +1,26 @@
-"""python build.py serve: build, serve on 127.0.0.1, rebuild on change, reload the page.
+"""axledger serve (python build.py serve): build, serve on 127.0.0.1, rebuild on change,
+reload the page.
 
 The served HTML gets a small reload script added on the way out (the files in output/ stay as
 a normal build writes them). A failed build keeps the last good site and shows its errors in
-the terminal and as an overlay in the page."""
+the terminal and as an overlay in the page.
+
+As a local server it follows the usual conventions: it binds before the first build (a busy
+port is one line, with --port 0 picking a free one); `/en` redirects to `/en/`; a missing page
+gets the site's own 404.html with status 404; HEAD answers as GET without the body; a Host
+header naming another host than the one it listens on is refused (DNS rebinding); long and
+malformed paths get an answer (400, 404 or 414), never a dropped connection."""
 from __future__ import annotations
 
+import errno
 import functools
 import http.server
+import ipaddress
 import json
+import posixpath
+import socket
 import threading
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,30 +62,136 @@ class BuildState:
                                "watching": self.watching}).encode()
 
 
+class PortBusy(Exception):
+    """The server cannot listen where asked; the message says what to do."""
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     state: BuildState
+    allowed_hosts: frozenset = frozenset()   # empty: any Host (listening on every address)
+    server_version = "axledger"
+    sys_version = ""
 
     def do_GET(self):  # noqa: N802 - the http.server API
-        if self.path == "/__build__":
-            return self._send(self.state.as_json(), "application/json")
-        path = Path(self.translate_path(self.path))
-        if path.is_dir():
-            path = path / "index.html"
-        if path.suffix == ".html" and path.is_file():
-            body = path.read_bytes().replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1)
-            return self._send(body, "text/html; charset=utf-8")
-        return super().do_GET()
+        self._answer(head=False)
 
-    def _send(self, body: bytes, kind: str) -> None:
-        self.send_response(200)
+    def do_HEAD(self):  # noqa: N802
+        self._answer(head=True)
+
+    def _answer(self, head: bool) -> None:
+        if not self._host_allowed():
+            return self._send(b"Host not allowed\n", "text/plain; charset=utf-8", head, 400)
+        target = self._target()
+        if target is None:
+            return self._send(b"Bad request path\n", "text/plain; charset=utf-8", head, 400)
+        url_path, query = target
+        if url_path == "/__build__":
+            return self._send(self.state.as_json(), "application/json", head)
+        try:
+            file = self._file(url_path)
+        except (OSError, ValueError):     # a name too long for the file system, a NUL byte
+            file = None
+        if file == "redirect":
+            location = urllib.parse.quote(url_path + "/") + (f"?{query}" if query else "")
+            return self._send(b"", "text/plain", head, 301, {"Location": location})
+        if file is None:
+            return self._not_found(head)
+        body = file.read_bytes()
+        if file.suffix == ".html":
+            body = body.replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1)
+        self._send(body, self.guess_type(str(file)), head)
+
+    def _target(self) -> tuple[str, str] | None:
+        """(decoded path, query) of the request, or None when it is not a plain local path."""
+        if not self.path.startswith("/") or self.path.startswith("//"):
+            return None
+        raw, _, query = self.path.split("#", 1)[0].partition("?")
+        try:
+            path = urllib.parse.unquote(raw, errors="strict")
+        except UnicodeDecodeError:
+            return None
+        if "\0" in path or "\\" in path:
+            return None
+        return path, query
+
+    def _file(self, url_path: str):
+        """The file to send, "redirect" for a folder named without its slash, or None."""
+        root = Path(self.directory)
+        parts = [p for p in posixpath.normpath(url_path).split("/") if p not in ("", ".", "..")]
+        path = root.joinpath(*parts)
+        if path.is_dir():
+            if not url_path.endswith("/"):
+                return "redirect"
+            path = path / "index.html"
+        return path if path.is_file() else None
+
+    def _not_found(self, head: bool) -> None:
+        page = Path(self.directory) / "404.html"
+        body = page.read_bytes() if page.is_file() else b"Not found\n"
+        kind = "text/html; charset=utf-8" if page.is_file() else "text/plain; charset=utf-8"
+        self._send(body, kind, head, 404)
+
+    def _host_allowed(self) -> bool:
+        if not self.allowed_hosts:
+            return True
+        host = (self.headers.get("Host") or "").strip().lower()
+        return host in self.allowed_hosts
+
+    def _send(self, body: bytes, kind: str, head: bool = False, status: int = 200,
+              headers: dict | None = None) -> None:
+        self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Cache-Control", "no-store")
         self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(body)
+        if not head:
+            self.wfile.write(body)
 
     def log_message(self, *args) -> None:
         pass  # the terminal shows builds, not every request
+
+
+def allowed_hosts(host: str, port: int) -> frozenset:
+    """The Host headers a request may carry: the listen address (and `localhost` for a loopback
+    address), with and without the port. Empty when listening on every address."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        address = None
+    if address is not None and address.is_unspecified:
+        return frozenset()
+    names = {host.lower()}
+    if address is not None and address.version == 6:
+        names = {f"[{host.lower()}]"}
+    if host == "localhost" or (address is not None and address.is_loopback):
+        names |= {"localhost", "127.0.0.1", "[::1]"}
+    return frozenset(names | {f"{name}:{port}" for name in names})
+
+
+def make_server(out: Path, state: BuildState, host: str = "127.0.0.1",
+                port: int = 8000) -> http.server.ThreadingHTTPServer:
+    """A server bound to host:port (port 0: a free one), not yet serving."""
+    server_class = http.server.ThreadingHTTPServer
+    if ":" in host:
+        server_class = type("Server6", (server_class,), {"address_family": socket.AF_INET6})
+    try:
+        server = server_class((host, port), functools.partial(Handler, directory=str(out)),
+                              bind_and_activate=False)
+        server.server_bind()
+        server.server_activate()
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise PortBusy(f"port {port} on {host} is in use by another program: stop it, or "
+                           "choose another port with --port N (--port 0 picks a free one)") from None
+        raise PortBusy(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
+                       "check --host and --port") from None
+    server.RequestHandlerClass = functools.partial(
+        type("SiteHandler", (Handler,), {"state": state,
+                                         "allowed_hosts": allowed_hosts(host, server.server_address[1])}),
+        directory=str(out))
+    return server
 
 
 def rebuild(build_once, state: BuildState, say) -> None:
@@ -92,16 +210,18 @@ def rebuild(build_once, state: BuildState, say) -> None:
     say(message)
 
 
-def serve(build_once, out: Path, watch: list[Path], port: int, say=print) -> None:
+def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
+          host: str = "127.0.0.1") -> None:
     state = BuildState()
-    rebuild(build_once, state, say)
-    handler = type("SiteHandler", (Handler,), {"state": state})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port),
-                                             functools.partial(handler, directory=str(out)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    say(f"serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)")
-    from watchfiles import watch as watch_changes
+    server = make_server(out, state, host, port)     # a busy port fails before the build
+    serving = False
     try:
+        rebuild(build_once, state, say)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        serving = True
+        shown = f"[{host}]" if ":" in host else host
+        say(f"serving {out} at http://{shown}:{server.server_address[1]}/ (Ctrl+C stops)")
+        from watchfiles import watch as watch_changes
         # an empty set arrives every rust_timeout ms: it shows the watcher is running
         for changes in watch_changes(*watch, debounce=200, step=50, yield_on_timeout=True,
                                      rust_timeout=300):
@@ -111,4 +231,6 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print) -> Non
     except KeyboardInterrupt:
         pass
     finally:
-        server.shutdown()
+        if serving:
+            server.shutdown()
+        server.server_close()

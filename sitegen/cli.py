@@ -1,0 +1,301 @@
+"""The command line: `axledger` when installed, `python -m sitegen`, or `python build.py` in a
+checkout (which takes the checkout's content/, output/ and .cache/ as defaults).
+
+Run in a folder, the command builds ./content into ./output, with its cache in ./.cache or
+$SITEGEN_CACHE. Exit codes: 0 success, 1 content errors (each printed as file:line: message),
+2 usage errors (a bad option, a refused output folder, a busy port, a missing optional tool),
+130 interrupted."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import os
+import sys
+from pathlib import Path
+
+from . import __version__, paths
+from .errors import ContentError, Problem
+from .outdir import OutputRefused
+
+DESCRIPTION = ("Build a bilingual (English / Simplified Chinese) site of MLPerf Training "
+               "comparison reports from a content folder.")
+EPILOG = """\
+commands:
+  {prog}                      build ./content into ./output (the same as `{prog} build`)
+  {prog} check                validate content, translations and links; write nothing
+  {prog} serve [--port N]     build, serve on 127.0.0.1, rebuild and reload on change
+  {prog} new report SLUG      start a report in both languages
+  {prog} status               what still lacks one language
+  {prog} init DIR             start a new site: DIR/content, ready to build
+  {prog} import-mlperf PATH   official MLPerf result logs into content/data/results.yaml
+  {prog} import-record [DIR...]  the whole MLPerf record into content/data/record/
+
+Options such as --out and -q go before or after the command. `{prog} COMMAND --help` tells more.
+Exit codes: 0 done, 1 content errors, 2 usage errors (bad option, refused folder, busy port,
+missing optional package), 130 interrupted."""
+
+# Optional packages: the module a command imports -> what to install for it.
+EXTRAS = {"mlperf_logging": "pip install 'accelerator-ledger[import]'",
+          "playwright": "pip install 'accelerator-ledger[test]'"}
+
+
+class UsageError(Exception):
+    """The command cannot run as asked (exit 2); the message says what to do instead."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, the argparse convention's exit code 2
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _common() -> argparse.ArgumentParser:
+    """Options every command takes, before or after its name. Defaults are filled in later
+    (SUPPRESS: a value given after the command is not overwritten by the one before it)."""
+    common = argparse.ArgumentParser(add_help=False)
+    group = common.add_argument_group("options (before or after the command)")
+    none = argparse.SUPPRESS
+    group.add_argument("--content", type=Path, metavar="DIR", default=none,
+                       help="the content folder (default: ./content)")
+    group.add_argument("--out", type=Path, metavar="DIR", default=none,
+                       help="the output folder (default: ./output)")
+    group.add_argument("--templates", type=Path, metavar="DIR", default=none,
+                       help="templates to use instead of the shipped ones "
+                            "(CONTENT/templates, if present, overrides single files of either)")
+    group.add_argument("--strict", action="store_true", default=none, help="warnings fail")
+    group.add_argument("-q", "--quiet", action="store_true", default=none,
+                       help="print only problems")
+    group.add_argument("-v", "--verbose", action="store_true", default=none,
+                       help="also print the folders used")
+    return common
+
+
+def make_parser(prog: str) -> Parser:
+    common = _common()
+    parser = Parser(prog=prog, description=DESCRIPTION, parents=[common],
+                    formatter_class=argparse.RawDescriptionHelpFormatter,
+                    epilog=EPILOG.format(prog=prog))
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name, help, description=None):
+        return sub.add_parser(name, help=help, description=description or help,
+                              parents=[common])
+
+    command("build", "build the site (the default command)")
+    command("check", "validate content, references, translations and every internal link; "
+                     "write nothing")
+    command("status", "list what still lacks one language")
+    serve = command("serve", "build, serve the site locally, rebuild and reload on change",
+                    "Build the site, serve it on http://HOST:PORT/, rebuild on every change "
+                    "and reload the open page. A failed build keeps the last good site.")
+    serve.add_argument("--port", type=int, default=8000,
+                       help="the port (default 8000; 0 picks a free one)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only)")
+    new = command("new", "start new content: `new report SLUG` writes "
+                         "reports/SLUG.<lang>.md in every language")
+    new.add_argument("kind", choices=["report"])
+    new.add_argument("slug")
+    init = command("init", "start a new site: write DIR/content, a small two-language site "
+                           "that builds")
+    init.add_argument("dir", type=Path, metavar="DIR")
+    imp = command("import-mlperf", "import official MLPerf Training result logs into "
+                                   "content/data/results.yaml (needs the [import] extra)")
+    imp.add_argument("path", type=Path, metavar="PATH",
+                     help="a training_results_vX.Y folder, or a folder of them")
+    rec = command("import-record", "import the whole MLPerf Training record into "
+                                   "content/data/record/ (needs the [import] extra)")
+    rec.add_argument("dirs", type=Path, nargs="*", metavar="DIR",
+                     help="training_results_vX.Y repositories")
+    return parser
+
+
+def parse_args(argv, root: Path | None = None, prog: str = "axledger") -> argparse.Namespace:
+    """`root`: where the default folders are (the current folder unless given)."""
+    parser = make_parser(prog)
+    args = parser.parse_args(argv)
+    base = root if root is not None else Path()
+    defaults = {"content": base / "content", "out": base / "output", "templates": None,
+                "strict": False, "quiet": False, "verbose": False}
+    for name, value in defaults.items():
+        if not hasattr(args, name):
+            setattr(args, name, value)
+    if args.quiet and args.verbose:
+        parser.error("-q and -v ask for opposite things: give one of them")
+    args.templates = args.templates or paths.TEMPLATES
+    args.cache = Path(os.environ.get("SITEGEN_CACHE") or base / ".cache").absolute()
+    return args
+
+
+def plain_output() -> bool:
+    """No spinner or colour: NO_COLOR is set, TERM is dumb, or stderr is not a terminal."""
+    return ("NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb"
+            or not sys.stderr.isatty())
+
+
+def run_build(args) -> str:
+    from .pipeline import build
+    if args.verbose:
+        print(f"content: {args.content}\ntemplates: {args.templates}\noutput: {args.out}\n"
+              f"cache: {args.cache}", file=sys.stderr)
+    if args.quiet or plain_output():
+        report = build(args.content, args.templates, args.out, strict=args.strict)
+    else:
+        from rich.console import Console
+        with Console(stderr=True).status("building…"):
+            report = build(args.content, args.templates, args.out, strict=args.strict)
+    for warning in report.warnings:
+        print(warning, file=sys.stderr)
+    if report.skipped:
+        return f"nothing changed: {args.out} is up to date ({report.seconds:.2f} s)"
+    return (f"built {report.pages} pages ({report.files} files) into {args.out}\n"
+            f"  report bodies: {report.bodies_rendered} rendered, {report.bodies_reused} reused\n"
+            f"  warnings: {len(report.warnings)}\n  time: {report.seconds:.2f} s")
+
+
+def run_check(args) -> str:
+    from .authoring import check
+    warnings = check(args.content, args.templates, strict=args.strict)
+    for warning in warnings:
+        print(warning, file=sys.stderr)
+    return f"content, translations and links are fine ({len(warnings)} warning(s)); nothing written"
+
+
+def run_status(args) -> str:
+    from .load import load_site
+    from .translation import translation_gaps
+    gaps = translation_gaps(load_site(args.content))
+    lines = [f"{g.where}: {g.kind} '{g.name}' lacks {g.missing}" for g in gaps]
+    return "\n".join(lines + [f"{len(gaps)} item(s) lack one language"])
+
+
+def run_new(args) -> str:
+    from .authoring import new_report
+    from .load import load_config
+    languages = load_config(args.content)["languages"]
+    paths_made = new_report(args.content, args.slug, languages, _today())
+    return "created " + ", ".join(str(p) for p in paths_made)
+
+
+def _today() -> dt.date:
+    """Reproducible when SOURCE_DATE_EPOCH is set; only scaffolding ever reads the clock."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date() if epoch else dt.date.today()
+
+
+def run_init(args) -> str:
+    from .starter import StarterRefused, write_starter
+    try:
+        content = write_starter(args.dir)
+    except StarterRefused as exc:
+        raise UsageError(str(exc)) from None
+    return (f"created {content}: a small site in English and Chinese\n"
+            f"  build it: cd {args.dir} && axledger   (or axledger --content {content})")
+
+
+def run_serve(args) -> str:
+    from .serve import PortBusy, serve
+    try:
+        serve(lambda: run_build(args), args.out, [args.content, args.templates], args.port,
+              host=args.host)
+    except PortBusy as exc:
+        raise UsageError(str(exc)) from None
+    return "stopped"
+
+
+def run_import(args) -> str:
+    from .mlperf_import import MLPerfImportError, import_mlperf
+    data = args.content / "data"
+    try:
+        summary = import_mlperf(args.path, data / "results.yaml", data / "mlperf_systems.yaml")
+    except MLPerfImportError as exc:
+        raise ContentError([Problem(str(path), line, message)
+                            for path, line, message in exc.problems]) from None
+    return (f"imported {args.path}: {summary.added} added, {summary.updated} updated, "
+            f"{summary.unchanged} unchanged")
+
+
+def run_import_record(args) -> str:
+    from .record_import import default_dirs, import_record
+    counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record")
+    errors = "".join(f"\n  not imported: {e}" for e in counts["errors"])
+    return (f"imported {counts['rounds']} round(s): {counts['results']} results, "
+            f"{counts['logs_missing']} with logs missing, {counts['skipped']} folders skipped, "
+            f"{counts['changes']} change(s) logged; see content/data/record/import-report.md"
+            + errors)
+
+
+COMMANDS = {None: run_build, "build": run_build, "check": run_check, "status": run_status,
+            "new": run_new, "init": run_init, "serve": run_serve, "import-mlperf": run_import,
+            "import-record": run_import_record}
+FAILED = {"import-mlperf": "import failed: {n} problem(s); data left as it was",
+          "check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
+
+
+def _describe(exc: OSError) -> str:
+    """One line naming the path and what the system said, for a fault of the machine."""
+    path = exc.filename if exc.filename is not None else "?"
+    other = f" -> {exc.filename2}" if exc.filename2 is not None else ""
+    return f"{path}{other}: {exc.strerror or exc}"
+
+
+def _left_as_it_was(args) -> str:
+    return {"import-mlperf": "data left as it was", "check": "nothing written",
+            "new": "nothing created", "init": "nothing created"}.get(args.command,
+                                                                      "output left as it was")
+
+
+def _missing(exc: ModuleNotFoundError) -> str:
+    top = (exc.name or "?").split(".")[0]
+    fix = EXTRAS.get(top, "reinstall the generator: pip install accelerator-ledger")
+    return f"error: this command needs the Python package {top!r}, which is not installed: {fix}"
+
+
+@contextlib.contextmanager
+def _cache_env(cache: Path):
+    """$SITEGEN_CACHE for the run, so that every module and rendering process agrees on it."""
+    before = os.environ.get("SITEGEN_CACHE")
+    os.environ["SITEGEN_CACHE"] = str(cache)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("SITEGEN_CACHE", None)
+        else:
+            os.environ["SITEGEN_CACHE"] = before
+
+
+def main(argv=None, root: Path | None = None, prog: str = "axledger") -> int:
+    args = parse_args(argv, root, prog)
+    try:
+        with _cache_env(args.cache):
+            message = COMMANDS[args.command](args)
+    except (OutputRefused, UsageError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] == "sitegen":
+            raise
+        print(_missing(exc), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: the output folder is as the last complete build left it", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        print(f"error: {_describe(exc)}; {_left_as_it_was(args)}", file=sys.stderr)
+        return 1
+    except ContentError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        template = FAILED.get(args.command, "build failed: {n} problem(s); output left as it was")
+        print(template.format(n=len(exc.problems)), file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print(message)
+    return 0
+
+
+def entry() -> None:
+    """The installed `axledger` command."""
+    sys.exit(main())
