@@ -4,6 +4,7 @@ Each function returns {output path: bytes} for one language, like those of `page
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from . import urls
 from .model import Site
@@ -29,6 +30,11 @@ class Group:
     @property
     def anchor(self) -> str:
         return f"{self.division}-{self.category}-{self.scale.split('.')[1]}"
+
+
+def official_folder(rnd: dict, path: str) -> str:
+    """The result's folder in the official repository at the commit read (spaces escaped)."""
+    return f"{rnd['repository']}/tree/{rnd['commit']}/{quote(path, safe='/+-._~()')}"
 
 
 def scale_of(count: int) -> str:
@@ -67,7 +73,7 @@ def result_page(theme, site: Site, lang, t, result: dict):
     value, count = result["value"], result["accelerator_count"]
     return _page(theme, site, lang, t, urls.result(lang, result["id"]), "result.html", title,
                  crumbs, result=result, benchmark=benchmark, round=rnd,
-                 folder=f"{rnd['repository']}/tree/{rnd['commit']}/{result['path']}",
+                 folder=official_folder(rnd, result["path"]),
                  accelerator_minutes=value * count if value is not None and count else None,
                  site_result=site.tables["results"].get(result["id"]),
                  attribution=attribution(site, [result["round"]]))
