@@ -8,8 +8,18 @@ from dataclasses import dataclass, field
 
 from . import fmt
 from .model import Site
+from .schema import CHECK_KINDS  # noqa: F401 - the one list of check kinds
 
 MINUTES = {"min": 1.0, "h": 60.0}
+
+# Verdicts, in the order pages count them. The rules (written out in the methodology):
+# - unchecked ("cannot be checked"): no value can be computed, or the only evidence is the
+#   claim's own source or an estimate (a price some party gave), never independent;
+# - partly ("partly checked"): the value uses independent evidence (MLPerf logs, datasheets,
+#   list prices from another source) and evidence that is not; the page names both;
+# - consistent / differs: all the evidence is independent, and the value rounds to the stated
+#   figure at the figure's own precision, or does not.
+VERDICTS = ("consistent", "differs", "partly", "unchecked")
 
 
 def minutes(result: dict) -> float:
@@ -52,9 +62,13 @@ def price_performance(site: Site, result_id: str, baseline_id: str,
 class Check:
     claim: dict
     value: float | None            # the recomputed figure in the claim's unit, None if unchecked
-    verdict: str                   # consistent | differs | unchecked
+    verdict: str                   # consistent | differs | partly | unchecked (see VERDICTS)
     steps: dict[str, list[str]] = field(default_factory=dict)   # lang -> lines of arithmetic
     alternative: dict | None = None  # another reading of the data that matches the figure
+    records: list[str] = field(default_factory=list)   # record result ids used, linked on the page
+    unchecked_parts: list[dict] = field(default_factory=list)   # evidence that is not independent
+    agrees: bool | None = None     # for a partly checked claim: does the arithmetic agree?
+    divisions: tuple = ()          # the divisions of the results compared, when they differ
 
     @property
     def difference(self) -> float | None:
@@ -70,16 +84,24 @@ def agrees(value: float, figure: float) -> bool:
 
 
 def _time_text(site: Site, result_id: str, lang: str) -> str:
-    result = site.tables["results"][result_id]
-    return fmt.duration(result["value"], result["unit"], lang)
+    found = result(site, result_id)
+    return fmt.duration(found["value"], found["unit"], lang)
 
 
 def _steps_ratio(site, check, lang, value, unit) -> list[str]:
+    """Each line says what it is: a speed-up (×), the same as a percentage gain, and for a
+    percentage claim also the time reduction, so that the three are never confused."""
     r, b = check["result"], check["baseline"]
+    say = site.strings.get(lang, {})
     line = f"{_time_text(site, b, lang)} ÷ {_time_text(site, r, lang)} = {fmt.ratio(value, lang, 3)}"
+    lines = [say.get("check.speedup", "{line}").format(line=line)]
     if unit == "percent":
-        line += f" → ({fmt.fixed(value, lang, 3)} − 1) × 100"
-    return [line]
+        gain = f"({fmt.fixed(value, lang, 3)} − 1) × 100 = {fmt.percent((value - 1) * 100, lang)}"
+        cut = (f"(1 − {_time_text(site, r, lang)} ÷ {_time_text(site, b, lang)}) × 100 = "
+               f"{fmt.percent(reduction(site, r, b), lang)}")
+        lines += [say.get("check.gain", "{line}").format(line=gain),
+                  say.get("check.reduction", "{line}").format(line=cut)]
+    return lines
 
 
 def _compute(site: Site, claim: dict) -> tuple[float | None, dict[str, list[str]]]:
@@ -89,7 +111,7 @@ def _compute(site: Site, claim: dict) -> tuple[float | None, dict[str, list[str]
     if kind == "none":
         return None, {}
     if kind == "time":
-        value = minutes(site.tables["results"][check["result"]]) / MINUTES.get(unit, 1.0)
+        value = minutes(result(site, check["result"])) / MINUTES.get(unit, 1.0)
         return value, {}  # the value is the result itself: no arithmetic to show
     if kind in ("speedup", "improvement"):
         ratio = speedup(site, check["result"], check["baseline"])
@@ -109,9 +131,8 @@ def _price_perf_steps(site: Site, check: dict):
                               check.get("baseline_price"))
     if value is None:
         return None, {}
-    results = site.tables["results"]
-    price = site.first_price(check.get("price") or results[check["result"]]["system"])
-    base = site.first_price(check.get("baseline_price") or results[check["baseline"]]["system"])
+    price = site.first_price(check.get("price") or result(site, check["result"])["system"])
+    base = site.first_price(check.get("baseline_price") or result(site, check["baseline"])["system"])
     steps = {}
     for lang in site.languages:
         steps[lang] = [f"({_time_text(site, check['baseline'], lang)} × {fmt.usd(base['amount'], lang)})"
@@ -155,13 +176,61 @@ def _other_division(site: Site, result_id: str) -> dict | None:
                  and r["round"] == result["round"] and r["division"] != result["division"]), None)
 
 
+def _evidence(site: Site, claim: dict) -> list[dict]:
+    """What a check's value rests on: {what, source, independent} per item."""
+    check = claim["check"]
+    items = []
+    for key in ("result", "baseline"):
+        ident = check.get(key)
+        if ident and check["kind"] not in ("spec_ratio", "price"):
+            items.append({"what": "result", "id": ident, "source": f"mlperf-training-{result(site, ident)['round']}",
+                          "independent": True})
+    if check["kind"] == "price_performance":
+        results = [result(site, check["result"]), result(site, check["baseline"])]
+        for system in (check.get("price") or results[0]["system"], check.get("baseline_price") or results[1]["system"]):
+            items.append(_price_evidence(site, claim, system))
+    if check["kind"] == "price":
+        items.append(_price_evidence(site, claim, check["system"]))
+    if check["kind"] == "spec_ratio":
+        for system in (check["system"], check["baseline"]):
+            spec = site.spec(system, check["spec"]) or {}
+            items.append({"what": "spec", "id": system, "source": spec.get("source"),
+                          "independent": spec.get("source") not in (None, claim["source"])})
+    return items
+
+
+def _price_evidence(site: Site, claim: dict, system: str) -> dict:
+    """A price is independent evidence only when it is a published list price from a source
+    other than the claim's own; an estimate is what some party said."""
+    price = site.first_price(system) or {}
+    independent = price.get("basis") == "list" and price.get("source") not in (None, claim["source"])
+    return {"what": "price", "id": system, "source": price.get("source"), "basis": price.get("basis"),
+            "independent": independent}
+
+
+def _divisions(site: Site, claim: dict) -> tuple:
+    check = claim["check"]
+    if check["kind"] not in ("speedup", "improvement", "price_performance") or not check.get("baseline"):
+        return ()
+    found = (result(site, check["result"])["division"], result(site, check["baseline"])["division"])
+    return found if found[0] != found[1] else ()
+
+
 def check_claim(site: Site, claim: dict) -> Check:
     value, steps = _compute(site, claim)
-    if value is None:
-        return Check(claim, None, "unchecked")
-    verdict = "consistent" if agrees(value, claim["figure"]) else "differs"
+    evidence = _evidence(site, claim) if claim["check"]["kind"] != "none" else []
+    records = [e["id"] for e in evidence if e["what"] == "result"]
+    weak = [e for e in evidence if not e["independent"]]
+    if value is None or (evidence and len(weak) == len(evidence)):
+        return Check(claim, value, "unchecked", steps, records=records, unchecked_parts=weak)
+    agreed = agrees(value, claim["figure"])
+    divisions = _divisions(site, claim)
+    if weak:
+        return Check(claim, value, "partly", steps, records=records, unchecked_parts=weak,
+                     agrees=agreed, divisions=divisions)
+    verdict = "consistent" if agreed else "differs"
     alternative = _alternative(site, claim) if verdict == "differs" else None
-    return Check(claim, value, verdict, steps, alternative)
+    return Check(claim, value, verdict, steps, alternative, records, divisions=divisions)
 
 
 def check_claims(site: Site) -> dict[str, Check]:

@@ -87,7 +87,7 @@ def plain_page(theme, site, lang, t, report: Report, checks, bodies, problems):
 
 def home_page(theme, site, lang, t, checks):
     verdicts = {v: sum(1 for c in checks.values() if c.verdict == v)
-                for v in ("consistent", "differs", "unchecked")}
+                for v in derive.VERDICTS}
     reports = site.reports_in(lang)
     featured = [r for r in reports if r.meta.get("featured")] or reports[:3]
     context = dict(reports=reports[:5], featured=featured, verdicts=verdicts,
