@@ -32,6 +32,8 @@ class Problems:
 
     root: Path
     items: list[Problem] = field(default_factory=list)
+    # (table, id) of records already reported as broken: references to them say nothing more
+    broken: set = field(default_factory=set)
 
     def rel(self, path: Path | str) -> str:
         path = Path(path)

@@ -11,9 +11,20 @@ from .errors import Problems
 from .markup import SHORTCODE, reference_ok
 from .model import Report, Site, SourceFile
 from .record import check_benchmarks, derive_results, has_record, load_record
-from .readers import LINE, TABLE_READERS, read_markdown, read_yaml
+from .readers import LINE, TABLE_READERS, key_line, read_markdown, read_yaml
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
+FIELD = re.compile(r"field '(\w+)'")
+# Names whose page would overwrite one the generator makes: <lang>/reports/index.html for a
+# report, <lang>/index.html, glossary.html and 404.html for a plain page, the lists for ids.
+RESERVED = {"reports": {"index"}, "pages": {"index", "glossary", "404", "editors"},
+            "systems": {"index"}, "benchmarks": {"index"}}
+
+
+def field_line(row, message: str, default: int | None) -> int | None:
+    """The line of the field a message names (its first "field '...'"), else `default`."""
+    found = FIELD.search(message)
+    return key_line(row, found.group(1), default) if found else default
 
 
 def load_site(content: Path, strict: bool = False) -> Site:
@@ -74,7 +85,7 @@ def _load_config(content: Path, problems: Problems) -> dict:
         return {"languages": list(schema.LANGS), "default_language": "en"}
     config, errors = schema.parse_record(raw, schema.SITE)
     for message in errors:
-        problems.add(path, raw.get(LINE), message)
+        problems.add(path, field_line(raw, message, raw.get(LINE)), message)
     config.setdefault("languages", list(schema.LANGS))
     config.setdefault("default_language", "en")
     return config
@@ -129,8 +140,14 @@ def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dic
         record, errors = schema.parse_record(row, fields)
         for message in errors:
             label = f"record '{row['id']}': " if isinstance(row.get("id"), str) else ""
-            problems.add(path, line, label + message)
+            problems.add(path, field_line(row, message, line), label + message)
+        if errors and isinstance(row.get("id"), str):
+            problems.broken.add((path.stem, row["id"]))
         if errors or "id" not in record:
+            continue
+        if record["id"] in RESERVED.get(path.stem, ()):
+            problems.add(path, key_line(row, "id", line), f"id '{record['id']}' would overwrite "
+                         f"the generator's own page {path.stem}/{record['id']}.html; choose another")
             continue
         if record["id"] in records:
             first = records[record["id"]][LINE]
@@ -138,21 +155,22 @@ def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dic
             continue
         record[LINE] = line
         record["_file"] = problems.rel(path)
+        record["_lines"] = getattr(row, "lines", {})
         records[record["id"]] = record
     return records
 
 
-def _walk_refs(value, fields):
-    """Yield (table, id) for every reference field, nested records included."""
+def _walk_refs(value, fields, top=None):
+    """Yield (table, id, top-level field) for every reference field, nested records included."""
     for name, (_, parser) in fields.items():
         item = value.get(name)
         table = getattr(parser, "ref_table", None)
         if table and isinstance(item, str):
-            yield table, item
+            yield table, item, top or name
         elif isinstance(item, list):
             for element in item:
                 if isinstance(element, dict):
-                    yield from _walk_refs(element, _nested_fields(name))
+                    yield from _walk_refs(element, _nested_fields(name), top or name)
 
 
 def _nested_fields(name: str) -> dict:
@@ -164,11 +182,18 @@ def _check_references(site: Site, problems: Problems) -> None:
         for record in site.table(name) if fields else []:
             refs = list(_walk_refs(record, fields))
             if name == "claims":
-                refs += list(_walk_refs(record["check"], schema.CHECK))
-            for table, ident in refs:
-                if ident not in site.tables.get(table, {}) and table not in site.unreadable:
-                    problems.add(record["_file"], record[LINE],
-                                 f"record '{record['id']}': unknown {table[:-1]} '{ident}'")
+                refs += list(_walk_refs(record["check"], schema.CHECK, "check"))
+            for table, ident, field in refs:
+                known = site.tables.get(table, {})
+                if ident not in known and table not in site.unreadable \
+                        and (table, ident) not in problems.broken:
+                    problems.add(record["_file"], _line(record, field), f"record '{record['id']}': "
+                                 f"unknown {table[:-1]} '{ident}'" + schema.suggest(ident, known))
+
+
+def _line(record: dict, field: str) -> int | None:
+    """The line of a field of a loaded record (its record's first line when unknown)."""
+    return (record.get("_lines") or {}).get(field, record.get(LINE))
 
 
 def _check_claim_checks(site: Site, problems: Problems) -> None:
@@ -201,14 +226,17 @@ def _check_text_refs(site: Site, problems: Problems) -> None:
 def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) -> list[Report]:
     """Reports (and plain pages): one file per language, paired by slug."""
     found: dict[str, dict[str, Report]] = {}
+    broken: set[tuple[str, str]] = set()     # files that exist but could not be read
     for path in sorted(folder.glob("*")) if folder.is_dir() else []:
         report = _load_report(path, config, fields, problems)
         if report:
             found.setdefault(report.slug, {})[report.lang] = report
+        elif REPORT_NAME.match(path.name):
+            broken.add(REPORT_NAME.match(path.name).group("slug", "lang"))
     reports = []
     for slug, by_lang in sorted(found.items()):
         reports += by_lang.values()
-        reports += _pending_twins(slug, by_lang, config, problems)
+        reports += _pending_twins(slug, by_lang, config, problems, broken)
     return reports
 
 
@@ -217,6 +245,12 @@ def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> 
     if not match or match.group("lang") not in config["languages"]:
         problems.add(path, None, "a report file is named <slug>.<lang>.md with a lowercase slug "
                      f"and a language among {', '.join(config['languages'])}")
+        return None
+    if match.group("slug") in RESERVED[path.parent.name if path.parent.name in RESERVED else "reports"]:
+        target = (f"{match.group('lang')}/reports/{match.group('slug')}.html"
+                  if path.parent.name == "reports" else f"{match.group('lang')}/{match.group('slug')}.html")
+        problems.add(path, None, f"the slug '{match.group('slug')}' would overwrite the "
+                     f"generator's own page {target}; rename the file")
         return None
     read = read_markdown(path, problems)
     if read is None:
@@ -233,15 +267,18 @@ def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> 
     return Report(source.slug, source.lang, meta, body, body_line, source)
 
 
-def _pending_twins(slug, by_lang, config, problems) -> list[Report]:
-    """A missing language is an error unless the written one marks it as pending."""
+def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[Report]:
+    """A missing language is an error unless the written one marks it as pending (then a
+    warning); a file that exists but could not be read has said so already."""
     twins = []
     for lang in config["languages"]:
-        if lang in by_lang:
+        if lang in by_lang or (slug, lang) in broken:
             continue
         written = next(iter(by_lang.values()))
         if lang in (written.meta.get("pending") or []):
             twins.append(Report(slug, lang, dict(written.meta), "", 0, None, pending=True))
+            problems.warn(written.source.path, written.meta["_lines"].get("pending"),
+                          f"report '{slug}' is not translated into {lang} yet (pending)")
         else:
             problems.add(written.source.path, None, f"report '{slug}' has no {lang} version: "
                          f"write {slug}.{lang}.md, or add 'pending: [{lang}]' to the front matter")
@@ -254,6 +291,8 @@ def _check_report_refs(site: Site, problems: Problems) -> None:
             continue
         for field in ("sources", "systems", "benchmarks", "claims"):
             for ident in report.meta.get(field) or []:
-                if ident not in site.tables.get(field, {}) and field not in site.unreadable:
+                if ident not in site.tables.get(field, {}) and field not in site.unreadable \
+                        and (field, ident) not in problems.broken:
                     problems.add(report.source.path, report.meta["_lines"].get(field, 2),
-                                 f"front matter '{field}': unknown {field[:-1]} '{ident}'")
+                                 f"front matter '{field}': unknown {field[:-1]} '{ident}'"
+                                 + schema.suggest(ident, site.tables.get(field, {})))

@@ -5,6 +5,7 @@ an editor can act on. References between tables are checked later, in `load.py`.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 
 LANGS = ("en", "zh")
@@ -21,10 +22,25 @@ def ident(value):
     return value
 
 
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # as readers.CONTROL, after escapes
+
+
 def text(value):
     if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
         raise Invalid(f"expected text, got {type(value).__name__}")
-    return str(value).strip()
+    if isinstance(value, (int, float)):
+        raise Invalid(f"expected text, got the number {value!r}; put it in quotes "
+                      f"(\"{value}\") if it is meant as text")
+    bad = CONTROL.search(value)
+    if bad:
+        raise Invalid(f"control character U+{ord(bad.group()):04X} in the text; remove it")
+    return value.strip()
+
+
+def suggest(name: str, known) -> str:
+    """' (did you mean 'x'?)' for the nearest known name, or ''."""
+    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def ltext(value):
@@ -55,13 +71,27 @@ def number(value):
         raise Invalid(f"{value!r} is not a number") from None
     if result != result or result in (float("inf"), float("-inf")):
         raise Invalid(f"{value!r} is not a finite number")
+    if abs(result) > MAX_NUMBER:
+        raise Invalid(f"{value!r} is too large to be a real figure")
     return int(result) if isinstance(value, int) else result
+
+
+MAX_NUMBER = 1e12        # larger than any price, count or specification the site shows
+MAX_TIME = 1e6           # minutes (or hours): no training run takes years
 
 
 def positive(value):
     result = number(value)
     if result <= 0:
         raise Invalid(f"{value!r} must be greater than zero")
+    return result
+
+
+def time(value):
+    """A measured time: greater than zero, and short enough to have happened."""
+    result = positive(value)
+    if result > MAX_TIME:
+        raise Invalid(f"{value!r} is not a real time to train (over {MAX_TIME:,.0f})")
     return result
 
 
@@ -165,7 +195,8 @@ def parse_record(raw: dict, fields: dict) -> tuple[dict, list[str]]:
             errors.append(f"field '{name}': {exc}")
     unknown = sorted(str(k) for k in raw if k not in fields and k != "__line__")
     if unknown:
-        errors.append(f"unknown field '{unknown[0]}' (known: {', '.join(fields)})")
+        hint = suggest(unknown[0], fields)
+        errors.append(f"unknown field '{unknown[0]}'" + (hint or f" (known: {', '.join(fields)})"))
     return clean, errors
 
 
@@ -208,11 +239,11 @@ TABLES = {
         "id": req(ident), "round": req(text), "division": req(one_of("closed", "open")),
         "category": req(one_of("available", "preview", "research")),
         "system": req(ref("systems")), "benchmark": req(ref("benchmarks")),
-        "value": req(positive), "unit": req(one_of("min", "h")), "framework": req(text),
+        "value": req(time), "unit": req(one_of("min", "h")), "framework": req(text),
         "submission_id": opt(text), "source": req(ref("sources")),
         "accelerator_model": opt(text), "accelerator_count": opt(count),
         "host_cpu": opt(mapping(HOST)), "submitter": opt(text), "system_folder": opt(text),
-        "runs": opt(list_of(positive)), "runs_failed": opt(number), "note": opt(ltext),
+        "runs": opt(list_of(time)), "runs_failed": opt(number), "note": opt(ltext),
     },
     "claims": {
         "id": req(ident), "source": req(ref("sources")), "figure": req(number),
@@ -238,8 +269,8 @@ RECORD = {
     "submitter": req(text), "system_folder": req(text), "system_name": req(text),
     "accelerator_model": opt(text), "accelerator_count": req(whole), "nodes": req(whole),
     "host_cpu_model": opt(text), "host_cpu_count": opt(whole), "framework": opt(text),
-    "status": req(one_of("scored", "logs missing")), "value": opt(positive),
-    "unit": req(one_of("min")), "scaling": opt(positive), "runs": opt(list_of(maybe(positive))),
+    "status": req(one_of("scored", "logs missing")), "value": opt(time),
+    "unit": req(one_of("min")), "scaling": opt(positive), "runs": opt(list_of(maybe(time))),
     "runs_failed": opt(whole), "runs_required": opt(whole), "energy": opt(mapping(ENERGY)),
     "path": req(text), "system_path": opt(text), "duplicate_logs": opt(list_of(text)),
 }

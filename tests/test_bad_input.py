@@ -27,19 +27,19 @@ CASES = {
         "content/data/results.yaml:1: record 'r-acme': missing required field 'value'"),
     "negative-time": (
         {"data/results.yaml": RESULTS.replace("value: 30.0", "value: -30.0")},
-        "content/data/results.yaml:1: record 'r-acme': field 'value': -30.0 must be greater than zero"),
+        "content/data/results.yaml:7: record 'r-acme': field 'value': -30.0 must be greater than zero"),
     "unknown-unit": (
         {"data/results.yaml": RESULTS.replace("unit: min", "unit: parsecs", 1)},
-        "content/data/results.yaml:1: record 'r-acme': field 'unit': 'parsecs' is not one of: min, h"),
+        "content/data/results.yaml:8: record 'r-acme': field 'unit': 'parsecs' is not one of: min, h"),
     "bad-date": (
         {"data/sources.yaml": FILES["data/sources.yaml"].replace("2021-06-30", "2021-13-45", 1)},
-        "content/data/sources.yaml:1: record 's-article': field 'date': '2021-13-45' is not a date (write YYYY-MM-DD)"),
+        "content/data/sources.yaml:5: record 's-article': field 'date': '2021-13-45' is not a date (write YYYY-MM-DD)"),
     "wrong-type": (
         {"data/systems.yaml": FILES["data/systems.yaml"].replace("accelerator_count: 16", "accelerator_count: sixteen")},
-        "content/data/systems.yaml:1: record 'acme-16': field 'accelerator_count': 'sixteen' is not a number"),
+        "content/data/systems.yaml:7: record 'acme-16': field 'accelerator_count': 'sixteen' is not a number"),
     "unknown-system": (
         {"data/results.yaml": RESULTS.replace("system: zenith-8", "system: dgx-a200")},
-        "content/data/results.yaml:11: record 'r-zenith': unknown system 'dgx-a200'"),
+        "content/data/results.yaml:15: record 'r-zenith': unknown system 'dgx-a200'"),
     "duplicate-id": (
         {"data/results.yaml": RESULTS.replace("id: r-zenith", "id: r-acme")},
         "content/data/results.yaml:11: duplicate id 'r-acme' (first used on line 1)"),
@@ -78,7 +78,7 @@ CASES = {
          "data/results.csv": "id,round,division,category,system,benchmark,value,unit,framework,source\n"
                              "r-acme,v1.0,closed,available,acme-16,bert,30,min,AcmeFlow,s-official\n"
                              "r-zenith,v1.0,closed,available,zenith-9,bert,20,min,ZenTorch,s-official\n"},
-        "content/data/results.csv:3: record 'r-zenith': unknown system 'zenith-9'"),
+        "content/data/results.csv:3: record 'r-zenith': unknown system 'zenith-9' (did you mean 'zenith-8'?)"),
     "bad-report-name": (
         {"reports/Acme Report.en.md": REPORT_EN},
         "content/reports/Acme Report.en.md: a report file is named <slug>.<lang>.md with a "
@@ -130,8 +130,9 @@ def test_all_problems_of_a_run_are_listed_together(tmp_path, capsys):
         "reports/acme-vs-zenith.zh.md": None})
     assert build.main(["--content", str(content), "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
-    assert "build failed: 4 problem(s); output left as it was" in err
-    assert "unknown result 'r-acme'" in err  # the claim that used the broken result
+    assert "build failed: 3 problem(s); output left as it was" in err
+    # one mistake, one message: the claim that uses the broken result does not repeat it
+    assert "unknown result 'r-acme'" not in err
     assert not (tmp_path / "out").exists()
 
 
