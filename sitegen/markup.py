@@ -8,22 +8,29 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from html import escape
+from html import unescape as html_unescape
+from pathlib import Path
 
 from markupsafe import Markup
 
 import markdown
 import nh3
-import yaml
 from markdown.extensions.toc import slugify_unicode
 
 from . import derive, fmt, record_refs, urls
 from .errors import Problem
-from .readers import SAFE_LOADER
+from .readers import YamlProblem, load_yaml
+from .schema import suggest
 
 SHORTCODE = re.compile(r"\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]")
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
-TOKEN = re.compile(r"zzq(?P<n>\d+)qzz")
-BLOCK_TOKEN = re.compile(r"<p>zzq(?P<n>\d+)qzz</p>")
+# A block or a reference, in one pass over the text, so that every line is the editor's own.
+PIECE = re.compile(r"(?P<block>^```(?P<bkind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$)"
+                   r"|\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]", re.M | re.S)
+LOOKS_LIKE_REF = re.compile(r"\[\[\s*[a-z_]+\s*:")
+EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=", re.I)
+IMG_SRC = re.compile(r'<img\b[^>]*?\bsrc="(?P<src>[^"]*)"')
+CROSS_DIVISION = {"en": "across divisions", "zh": "跨组别比较"}
 
 ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "del", "div", "em", "h2", "h3",
                 "h4", "h5", "h6", "hr", "i", "img", "li", "ol", "p", "pre", "span", "strong",
@@ -47,6 +54,7 @@ class Page:
     problems: list = field(default_factory=list)
     files: dict = field(default_factory=dict)   # extra output files a block made (chart data, SVG)
     has_charts: bool = False
+    cacheable: bool = True     # False when the body uses files outside the data (local images)
 
     def link(self, target: str) -> str:
         return urls.relative(self.path, target)
@@ -54,6 +62,9 @@ class Page:
     def fail(self, line: int, message: str) -> str:
         self.problems.append(Problem(self.file, line, message))
         return ""
+
+    def warn(self, line: int, message: str) -> None:
+        self.problems.append(Problem(self.file, line, message, warning=True))
 
 
 def new_markdown() -> markdown.Markdown:
@@ -68,45 +79,106 @@ def new_markdown() -> markdown.Markdown:
 def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) -> tuple[str, list]:
     """(safe HTML, table-of-contents tokens). Problems go to page.problems."""
     parts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    marker = _marker(text)
 
     def line_at(offset: int) -> int:
         return page.first_line + text.count("\n", 0, offset)
 
     def keep(html: str) -> str:
         parts.append(html)
-        return f"zzq{len(parts) - 1}qzz"
+        return f"{marker}{len(parts) - 1}{marker}"
 
-    def block(match):
-        html = block_renderer(match.group("kind"), _block_params(match, page, line_at), page,
-                              line_at(match.start()))
-        return "\n\n" + keep(html) + "\n\n"
+    def piece(match):
+        spans.append(match.span())
+        line = line_at(match.start())
+        if match.group("block"):
+            html = block_renderer(match.group("bkind"), _block_params(match, page, line), page, line)
+            return "\n\n" + keep(html) + "\n\n"
+        return keep(shortcode(match.group("kind"), match.group("arg"), page, line))
 
-    def inline(match):
-        return keep(shortcode(match.group("kind"), match.group("arg"), page, line_at(match.start())))
-
-    text = BLOCK.sub(block, text)
-    text = SHORTCODE.sub(inline, text)
+    source = text
+    text = PIECE.sub(piece, text)
+    _check_raw(source, spans, page, line_at)
     md.reset()
     html = nh3.clean(md.convert(text), tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS,
                      url_schemes={"http", "https", "mailto"}, link_rel=None)
+    html = IMG_SRC.sub(lambda m: _image(m, page, source, line_at), html)
     # the editor's own tables scroll on a phone instead of widening the page
     html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
         "</table>", "</table></div>")
-    html = BLOCK_TOKEN.sub(lambda m: parts[int(m.group("n"))], html)
-    html = TOKEN.sub(lambda m: parts[int(m.group("n"))], html)
-    return html, md.toc_tokens
+    return _fill(html, marker, parts), md.toc_tokens
 
 
-def _block_params(match, page: Page, line_at) -> dict:
-    line = line_at(match.start())
+def _marker(text: str) -> str:
+    """A placeholder mark that occurs nowhere in the text, even with its entities decoded
+    (nh3 decodes them): the editor can quote any string, the generator's own included."""
+    decoded = html_unescape(text)
+    n = 0
+    while f"zq{n}x" in text or f"zq{n}x" in decoded:
+        n += 1
+    return f"zq{n}x"
+
+
+def _fill(html: str, marker: str, parts: list[str]) -> str:
+    """Swap each placeholder for its HTML; a block's paragraph goes with it."""
+    token = re.compile(f"(?:<p>)?{marker}(\\d+){marker}(?:</p>)?")
+
+    def swap(match):
+        n = int(match.group(1))
+        if n >= len(parts):          # cannot happen: the mark is not in the editor's text
+            return match.group(0)
+        whole = match.group(0)
+        if whole.startswith("<p>") and whole.endswith("</p>"):
+            return parts[n]
+        return whole[:3] * whole.startswith("<p>") + parts[n] + whole[-4:] * whole.endswith("</p>")
+    return token.sub(swap, html)
+
+
+def _check_raw(text: str, spans: list[tuple[int, int]], page: Page, line_at) -> None:
+    """A reference that is not closed or not well formed, and external scripts, are errors."""
+    starts = {start for start, _ in spans}
+    for match in LOOKS_LIKE_REF.finditer(text):
+        if match.start() in starts or any(a <= match.start() < b for a, b in spans):
+            continue
+        snippet = text[match.start():match.start() + 40].split("\n")[0]
+        page.fail(line_at(match.start()), f"unclosed or malformed data reference '{snippet}': "
+                                          "write [[kind:id]], closed with ']]', without spaces")
+    for match in EXTERNAL_SCRIPT.finditer(text):
+        page.fail(line_at(match.start()), "a script from elsewhere is not allowed in a report; "
+                                          "the site loads nothing from outside")
+
+
+def _image(match, page: Page, source: str, line_at) -> str:
+    """An image must be a file under content/: copied beside the site, linked relatively."""
+    src = html_unescape(match.group("src"))
+    at = source.find(src)
+    line = line_at(at) if at >= 0 else page.first_line
+    if re.match(r"^(?:[a-z][a-z0-9+.-]*:|//)", src, re.I):
+        page.fail(line, f"external image '{src}': the site loads nothing from outside; save the "
+                        "image under content/ and link it relatively")
+        return match.group(0)
+    root = Path(page.site.root).resolve()
+    path = ((root.parent / page.file).parent / src.split("#")[0].split("?")[0]).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        where = "is outside content/" if not path.is_relative_to(root) else "does not exist"
+        page.fail(line, f"image '{src}' {where}; save it under content/ and link it relatively")
+        return match.group(0)
+    target = "media/" + path.relative_to(root).as_posix()
+    page.files[target] = path.read_bytes()
+    page.cacheable = False
+    return match.group(0).replace(match.group("src"), escape(page.link(target)))
+
+
+def _block_params(match, page: Page, line: int) -> dict:
+    kind = match.group("bkind")
     try:
-        params = yaml.load(match.group("body"), Loader=SAFE_LOADER)  # noqa: S506 - safe
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        page.fail(line + 1 + (mark.line if mark else 0), f"{match.group('kind')} block: YAML error")
+        params = load_yaml(match.group("body"), first_line=line + 1, with_line=False)
+    except YamlProblem as exc:
+        page.fail(exc.line or line, f"{kind} block: {exc.message}")
         return {}
     if not isinstance(params, dict):
-        page.fail(line, f"{match.group('kind')} block must hold 'field: value' lines")
+        page.fail(line, f"{kind} block must hold 'field: value' lines")
         return {}
     return params
 
@@ -114,7 +186,8 @@ def _block_params(match, page: Page, line_at) -> dict:
 def _record(page: Page, table: str, ident: str, line: int) -> dict | None:
     record = page.site.tables.get(table, {}).get(ident)
     if record is None:
-        page.fail(line, f"unknown {table[:-1]} '{ident}' in [[...]]")
+        page.fail(line, f"unknown {table[:-1]} '{ident}' in [[...]]"
+                  + suggest(ident, page.site.tables.get(table, {})))
     return record
 
 
@@ -122,7 +195,8 @@ def _any_result(page: Page, ident: str, line: int) -> dict | None:
     """A curated result, or else any scored result of the whole record."""
     found = page.site.tables["results"].get(ident) or page.site.record.get(ident)
     if found is None or found.get("value") is None:
-        page.fail(line, f"unknown result '{ident}' in [[...]]")
+        page.fail(line, f"unknown result '{ident}' in [[...]]"
+                  + suggest(ident, page.site.tables["results"]))
         return None
     return found
 
@@ -164,11 +238,30 @@ def _claim(page, arg, line, recomputed=False):
     return _link(page, urls.claims(page.lang) + "#" + urls.anchor("claim", arg), text)
 
 
+def _comparable(page, a: dict, b: dict, kind: str, arg: str, flag: str, line: int) -> bool:
+    """A ratio compares one benchmark; across divisions only when the reference says so."""
+    where = f"[[{kind}:{arg}]]"
+    if flag not in ("", "cross-division"):
+        return not page.fail(line, f"{where}: unknown option '{flag}' (known: cross-division)")
+    if a["benchmark"] != b["benchmark"]:
+        return not page.fail(line, f"{where}: '{a['id']}' is {a['benchmark']} and '{b['id']}' is "
+                                   f"{b['benchmark']}; a ratio compares one benchmark")
+    if a["division"] != b["division"] and flag != "cross-division":
+        return not page.fail(line, f"{where}: '{a['id']}' is in the {a['division']} division and "
+                                   f"'{b['id']}' in the {b['division']}; write "
+                                   f"[[{kind}:{arg}|cross-division]] to compare them, and the "
+                                   "page says so")
+    return True
+
+
 def _derived(page, arg, line, kind):
+    arg, _, flag = arg.partition("|")      # A/B|cross-division
     pair, _, prices = arg.partition("@")   # ppr may name the prices: A/B@SYSTEM/SYSTEM
     a, b = _pair(page, pair, line)
-    if not a:
+    if not a or not _comparable(page, a, b, kind, arg, flag, line):
         return ""
+    label = (f' <small class="cross-division">({CROSS_DIVISION[page.lang]})</small>'
+             if a["division"] != b["division"] else "")
     if kind == "speedup":
         text = fmt.ratio(derive.speedup(page.site, a["id"], b["id"]), page.lang)
     elif kind == "improvement":
@@ -187,7 +280,7 @@ def _derived(page, arg, line, kind):
         if value is None:
             return page.fail(line, f"[[ppr:{arg}]]: both systems need a price")
         text = fmt.ratio(value, page.lang)
-    return f'<span class="derived">{escape(text)}</span>'
+    return f'<span class="derived">{escape(text)}</span>{label}'
 
 
 def _system_value(page, arg, line, kind):
@@ -331,6 +424,7 @@ RECORD_KINDS = ("fastest", "equal_scale", "runs")
 def reference_ok(site, kind: str, arg: str) -> bool:
     """Whether a reference in data text names known records (claims' values need derive, so
     [[check:...]] is not allowed there)."""
+    arg = arg.partition("|")[0]
     pair, _, prices = arg.partition("@")
     head, _, tail = pair.partition("/")
     results = site.tables["results"].keys() | site.record.keys()
@@ -349,7 +443,8 @@ def reference_ok(site, kind: str, arg: str) -> bool:
 def shortcode(kind: str, arg: str, page: Page, line: int) -> str:
     render = KINDS.get(kind)
     if render is None:
-        return page.fail(line, f"unknown data reference [[{kind}:...]] (see docs/content-format.md)")
+        return page.fail(line, f"unknown data reference [[{kind}:...]]" + (
+            suggest(kind, KINDS) or " (see docs/content-format.md)"))
     return render(page, arg, line)
 
 

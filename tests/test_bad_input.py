@@ -149,8 +149,9 @@ def test_pending_translation_gets_a_page_that_says_so(tmp_path):
 
 def test_script_and_handlers_in_a_report_never_reach_the_page(tmp_path):
     evil = ('\n<script>alert(1)</script>\n\n<p onclick="steal()">hi</p>\n\n'
-            '[click](javascript:alert(2)) <img src="x.png" onerror="boom()">\n')
-    content = apply_changes(tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + evil})
+            '[click](javascript:alert(2)) <img src="../images/x.png" onerror="boom()">\n')
+    content = apply_changes(tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + evil,
+                                       "images/x.png": b"\x89PNG\r\n\x1a\n"})
     out = tmp_path / "out"
     assert build.main(["--content", str(content), "--out", str(out), "-q"]) == 0
     page = (out / "en/reports/acme-vs-zenith.html").read_text("utf-8")
