@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
+from .cache import READ_ONLY
 from .errors import ContentError, Problem
 from .links import broken_links
 from .load import REPORT_NAME, load_site
@@ -28,9 +30,19 @@ HEADINGS = {"en": ("Key findings", "Details"), "zh": ("主要发现", "详细分
 
 def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]:
     """Everything a build checks, plus every internal link, without writing anything."""
-    site = load_site(content, strict=strict)
-    files = render_site(site, templates)
+    before = os.environ.get(READ_ONLY)
+    os.environ[READ_ONLY] = "1"      # the caches are read, never written
+    try:
+        site = load_site(content, strict=strict)
+        files = render_site(site, templates)
+    finally:
+        if before is None:
+            os.environ.pop(READ_ONLY, None)
+        else:
+            os.environ[READ_ONLY] = before
     problems = broken_links(files)
+    if strict:
+        problems += site.warnings
     if problems:
         raise ContentError(problems)
     return site.warnings

@@ -27,6 +27,13 @@ def cache_root() -> Path:
     return Path(os.environ.get("SITEGEN_CACHE") or (CHECKOUT or Path.cwd()) / ".cache")
 
 
+READ_ONLY = "SITEGEN_CACHE_READONLY"    # "1": read what the cache holds, write nothing (check)
+
+
+def read_only() -> bool:
+    return os.environ.get(READ_ONLY) == "1"
+
+
 def _versions() -> str:
     found = []
     for name in PACKAGES:
@@ -145,6 +152,13 @@ class BodyCache:
         return sha("\0".join((self.data_key, *parts)).encode())
 
     def _connect(self):
+        if self._db is None and read_only():      # check: read the file if any, create nothing
+            if self.path.is_file():
+                self._db = sqlite3.connect(self.path.as_uri() + "?mode=ro", uri=True, timeout=60)
+            else:
+                self._db = sqlite3.connect(":memory:")
+                self._db.execute("CREATE TABLE bodies (key TEXT PRIMARY KEY, data_key TEXT, "
+                                 "value BLOB)")
         if self._db is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=60)
@@ -165,6 +179,8 @@ class BodyCache:
         return value
 
     def put(self, key: str, value) -> None:
+        if read_only():
+            return
         self.new[key] = _seal(pickle.dumps(value, protocol=4))
         if len(self.new) >= self.BATCH:
             self.flush()

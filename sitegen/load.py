@@ -10,6 +10,7 @@ from . import schema
 from .errors import Problems
 from .markup import SHORTCODE, reference_ok
 from .model import Report, Site, SourceFile
+from .numbers import check_scores
 from .record import check_benchmarks, derive_results, has_record, load_record
 from .readers import LINE, TABLE_READERS, key_line, read_markdown, read_yaml
 
@@ -38,6 +39,7 @@ def load_site(content: Path, strict: bool = False) -> Site:
     if has_record(content):
         tables["results"] = derive_results(content, record, problems)
         check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
+    check_scores(record if has_record(content) else tables.get("results") or {}, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}
     site = Site(content, config, strings, {k: v or {} for k, v in tables.items()},

@@ -194,7 +194,11 @@ def _record(page: Page, table: str, ident: str, line: int) -> dict | None:
 def _any_result(page: Page, ident: str, line: int) -> dict | None:
     """A curated result, or else any scored result of the whole record."""
     found = page.site.tables["results"].get(ident) or page.site.record.get(ident)
-    if found is None or found.get("value") is None:
+    if found is not None and found.get("value") is None:
+        page.fail(line, f"result '{ident}' has its logs missing: it has no official time to "
+                        "show in [[...]]")
+        return None
+    if found is None:
         page.fail(line, f"unknown result '{ident}' in [[...]]"
                   + suggest(ident, page.site.tables["results"]))
         return None

@@ -33,6 +33,9 @@ def record_summary(site: Site, benchmark_id: str) -> list[tuple[str, dict | None
     return summary
 
 
+LONG_TABLE = 40     # rows of a results block before it is called too long
+
+
 def block_renderer(site: Site, t: Strings):
     def render(kind, params, page: Page, line: int) -> str:
         if kind == "chart":
@@ -42,6 +45,9 @@ def block_renderer(site: Site, t: Strings):
         rows = chart_data.results_rows(site, params, page, line)
         if rows is None:
             return ""
+        if len(rows) > LONG_TABLE:
+            page.warn(line, f"results block: {len(rows)} rows, more than a reader takes in "
+                            f"({LONG_TABLE}); narrow it with round, division or systems")
         return blocks.results_table(site, rows, page, t, params.get("caption", ""))
     return render
 
@@ -57,7 +63,7 @@ def body_html(site: Site, report: Report, path: str, checks: dict, t: Strings, b
     if cached is None:
         html, toc = render_body(bodies.md, report.body, page, block_renderer(site, t))
         cached = (html, toc, page.files, page.has_charts)
-        if not page.problems:
+        if not page.problems and page.cacheable:    # warnings are said again on every build
             bodies.cache.put(key, cached)
     problems.extend(page.problems)
     html, toc, page.files, page.has_charts = cached

@@ -81,8 +81,9 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     else:
         results = [_render_language(job) for job in jobs]
     problems = [problem for result in results for problem in result.problems]
-    if problems:
-        raise ContentError(problems)
+    if any(not problem.warning for problem in problems):
+        raise ContentError([problem for problem in problems if not problem.warning])
+    site.warnings = [*site.warnings, *problems]      # warnings found while rendering
     theme = load_theme(templates)
     files = pages.chooser_page(theme, site)
     written = {}
@@ -190,7 +191,7 @@ def _render_language(job) -> LanguageResult:
     docs, hidden = [], []
     for report, files in _language_pages(theme, site, lang, t, derive.check_claims(site),
                                          derive.comparisons(site), bodies, problems):
-        if problems:
+        if any(not problem.warning for problem in problems):
             continue                 # keep going only to find every problem
         if report is not None:
             files.update(single_file_copy(site, theme, files, report, css, t))
@@ -209,7 +210,7 @@ def _render_language(job) -> LanguageResult:
         missing_strings([t])
     except ContentError as exc:
         problems += exc.problems
-    if problems:
+    if any(not problem.warning for problem in problems):
         return LanguageResult({}, {}, [], problems)
     return LanguageResult(kept, written, hidden, problems, bodies.cache.hits, bodies.cache.misses)
 
@@ -291,6 +292,8 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
     try:
         files = render_site(site, templates, cache,
                             Destination(staging, out, _unchanged_since(manifest, out)))
+        if strict and site.warnings:
+            raise ContentError(site.warnings)
         commit(staging, out)
     except BaseException:
         abort(staging)
