@@ -84,7 +84,7 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     if any(not problem.warning for problem in problems):
         raise ContentError([problem for problem in problems if not problem.warning])
     site.warnings = [*site.warnings, *problems]      # warnings found while rendering
-    theme = load_theme(templates)
+    theme = load_theme(templates, site.root / "templates")
     files = pages.chooser_page(theme, site)
     written = {}
     for result in results:
@@ -182,7 +182,7 @@ def _render_language(job) -> LanguageResult:
     entry) and, when there is a destination, written and dropped at once: memory holds one
     page, not the whole language."""
     site, templates, lang, data_key, destination = job
-    theme, t = load_theme(templates), Strings(site, lang)
+    theme, t = load_theme(templates, site.root / "templates"), Strings(site, lang)
     bodies = Bodies(new_markdown(), BodyCache(data_key))
     css = stylesheet(theme)
     problems: list = []

@@ -34,7 +34,6 @@ import posixpath
 import re
 import urllib.parse
 import uuid
-from pathlib import Path
 
 from lxml import etree
 
@@ -340,8 +339,8 @@ def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
 # --- the root 404 page --------------------------------------------------------------------------
 
 def stylesheet(theme) -> str:
-    path = Path(theme.folder) / "static" / "style.css"
-    css = path.read_text("utf-8") if path.is_file() else ""
+    path = theme.file("static/style.css")
+    css = path.read_text("utf-8") if path is not None else ""
 
     def inline(match):
         ref = match.group(2)
@@ -360,8 +359,8 @@ def _static_bytes(theme, pages: dict, path: str) -> bytes | None:
     if path in pages:
         return pages[path]
     if path.startswith(urls.ASSETS + "/"):
-        file = Path(theme.folder) / "static" / path[len(urls.ASSETS) + 1:]
-        if file.is_file():
+        file = theme.file("static/" + path[len(urls.ASSETS) + 1:])
+        if file is not None:
             return file.read_bytes()
     return None
 

@@ -17,15 +17,25 @@ from .model import Site
 class Theme:
     env: jinja2.Environment
     folder: Path
+    folders: tuple[Path, ...] = ()   # searched in order: a content folder's own templates first
+
+    def file(self, rel: str) -> Path | None:
+        """The first of the theme's folders that holds `rel`, as a path; None if none does."""
+        for folder in self.folders or (self.folder,):
+            if (folder / rel).is_file():
+                return folder / rel
+        return None
 
 
-def load_theme(templates: Path) -> Theme:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)),
+def load_theme(templates: Path, override: Path | None = None) -> Theme:
+    """The templates; `override` (a content folder's templates/) replaces single files of them."""
+    folders = tuple(f for f in (override, templates) if f is not None and f.is_dir()) or (templates,)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(f) for f in folders]),
                              autoescape=jinja2.select_autoescape(["html", "xml"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True,
                              auto_reload=False)  # one environment per build: no stat per page
-    return Theme(env, templates)
+    return Theme(env, templates, folders)
 
 
 class Strings:
@@ -79,13 +89,15 @@ def render_template(theme: Theme, name: str, context: dict) -> bytes:
 
 
 def static_files(theme: Theme) -> dict[str, bytes]:
-    """templates/static/* copied to output/assets/, byte for byte."""
-    folder = theme.folder / "static"
+    """templates/static/* copied to output/assets/, byte for byte (an overriding folder's
+    file replaces the one of the same name)."""
     files = {}
-    for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
-        if path.is_file():
-            files[urls.asset(path.relative_to(folder).as_posix())] = path.read_bytes()
-    return files
+    for theme_folder in reversed(theme.folders or (theme.folder,)):
+        folder = theme_folder / "static"
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
+            if path.is_file():
+                files[urls.asset(path.relative_to(folder).as_posix())] = path.read_bytes()
+    return dict(sorted(files.items()))
 
 
 def missing_strings(all_strings: list[Strings]) -> None:

@@ -96,10 +96,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self._send(b"", "text/plain", head, 301, {"Location": location})
         if file is None:
             return self._not_found(head)
-        body = file.read_bytes()
+        body, kind = file.read_bytes(), self.guess_type(str(file))
         if file.suffix == ".html":
             body = body.replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1)
-        self._send(body, self.guess_type(str(file)), head)
+            kind = "text/html; charset=utf-8"
+        self._send(body, kind, head)
 
     def _target(self) -> tuple[str, str] | None:
         """(decoded path, query) of the request, or None when it is not a plain local path."""
