@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from string import Formatter
 
 from . import schema
 from .errors import Problems
@@ -51,6 +52,8 @@ def load_site(content: Path, strict: bool = False) -> Site:
     site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
     site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
     _check_report_refs(site, problems)
+    _warn_unused_sources(site, problems)
+    _warn_claims_without_page(site, problems)
     problems.raise_if_any(strict)
     site.warnings = problems.warnings
     return site
@@ -93,20 +96,77 @@ def _load_config(content: Path, problems: Problems) -> dict:
     return config
 
 
+def _warn_unused_sources(site: Site, problems: Problems) -> None:
+    """A source that nothing cites (no record, price, claim, report or page) is a warning."""
+    used = {r.get("source") for name in ("results", "claims") for r in site.table(name)}
+    for system in site.table("systems"):
+        used.update(item.get("source") for item in (system.get("prices") or []) + (system.get("specs") or []))
+    for report in site.reports + site.pages:
+        used.update(report.meta.get("sources") or [])
+        used.update(re.findall(r"\[\[source:([^\]\s|]+)\]\]", report.body))
+    used.update(f"mlperf-training-{r}" for r in site.rounds)
+    for source in site.table("sources"):
+        if source["id"] not in used:
+            problems.warn(source["_file"], source[LINE], f"source '{source['id']}' is not used: "
+                          "no record, price, claim, report or page cites it")
+
+
+def _warn_claims_without_page(site: Site, problems: Problems) -> None:
+    """Claims whose source has no web page (url) cannot be looked up by a reader: one
+    warning per source, at its first claim."""
+    by_source: dict[str, list[dict]] = {}
+    for claim in site.table("claims"):
+        source = site.tables["sources"].get(claim["source"])
+        if source and not source.get("url") and source.get("kind") != "official":
+            by_source.setdefault(source["id"], []).append(claim)
+    for ident, claims in by_source.items():
+        first = claims[0]
+        problems.warn(first["_file"], _line(first, "source"), f"claim '{first['id']}' and "
+                      f"{len(claims) - 1} more cite source '{ident}', which has no url: readers "
+                      "cannot look them up" if len(claims) > 1 else f"claim '{first['id']}' "
+                      f"cites source '{ident}', which has no url: readers cannot look it up")
+
+
+def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Problems) -> None:
+    """Each interface string has the same {placeholders} in every language, well formed."""
+    fields = {}
+    for lang, table in strings.items():
+        for key, text in table.items():
+            try:
+                fields[lang, key] = {name for _, name, _, _ in Formatter().parse(text) if name is not None}
+            except ValueError as exc:
+                problems.add(content / "i18n" / f"{lang}.yaml", key_line(raws[lang], key),
+                             f"string '{key}': {exc} (write {{name}}, or {{{{ for a brace)")
+                fields[lang, key] = None
+    first = next(iter(strings), None)
+    for lang, table in strings.items():
+        for key in table:
+            mine, theirs = fields.get((lang, key)), fields.get((first, key))
+            if lang != first and mine is not None and theirs is not None and mine != theirs:
+                odd = sorted(mine - theirs) or sorted(theirs - mine)
+                problems.add(content / "i18n" / f"{lang}.yaml", key_line(raws[lang], key),
+                             f"string '{key}': placeholder {{{odd[0]}}} does not match the "
+                             f"{first} text ({', '.join('{' + n + '}' for n in sorted(theirs)) or 'none'})"
+                             + schema.suggest(odd[0], theirs))
+
+
 def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, dict[str, str]]:
     strings: dict[str, dict[str, str]] = {}
+    raws: dict[str, dict] = {}
     for lang in config["languages"]:
         path = content / "i18n" / f"{lang}.yaml"
         raw = read_yaml(path, problems) if path.exists() else None
         if not path.exists():
             problems.add(path, None, f"missing interface strings for '{lang}': create this file")
         raw = raw if isinstance(raw, dict) else {}
+        raws[lang] = raw
         strings[lang] = {k: str(v) for k, v in raw.items() if k != LINE and v is not None}
     every = set().union(*(s.keys() for s in strings.values())) if strings else set()
     for lang, table in strings.items():
         for key in sorted(every - table.keys()):
             problems.add(content / "i18n" / f"{lang}.yaml", None,
                          f"missing interface string '{key}' (the other language has it)")
+    _check_placeholders(strings, raws, content, problems)
     return strings
 
 
