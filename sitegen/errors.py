@@ -37,8 +37,9 @@ class Problems:
 
     def rel(self, path: Path | str) -> str:
         path = Path(path)
-        try:
-            return path.resolve().relative_to(self.root.resolve().parent).as_posix()
+        try:   # the file itself is not resolved: it may be a link to a device, or a loop
+            return (path.parent.resolve() / path.name).relative_to(
+                self.root.resolve().parent).as_posix()
         except ValueError:
             return path.as_posix()
 

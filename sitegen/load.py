@@ -33,11 +33,15 @@ def load_site(content: Path, strict: bool = False) -> Site:
     problems = Problems(content)
     config = _load_config(content, problems)
     strings = _load_strings(content, config, problems)
+    known = len(problems.errors)
     rounds, record = _load_record(content, problems)
+    record_broken = len(problems.errors) > known     # said once: nothing derived from it
     tables = {name: _load_table(content, name, fields, problems)
               for name, fields in schema.TABLES.items()
               if fields and not (name == "results" and has_record(content))}
-    if has_record(content):
+    if has_record(content) and record_broken:
+        tables["results"] = None
+    elif has_record(content):
         tables["results"] = derive_results(content, record, problems)
         check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
     check_scores(record if has_record(content) else tables.get("results") or {}, problems)
@@ -158,6 +162,8 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
         raw = read_yaml(path, problems) if path.exists() else None
         if not path.exists():
             problems.add(path, None, f"missing interface strings for '{lang}': create this file")
+        elif raw is None:            # unreadable, and said so: no string of it is "missing"
+            continue
         raw = raw if isinstance(raw, dict) else {}
         raws[lang] = raw
         strings[lang] = {k: str(v) for k, v in raw.items() if k != LINE and v is not None}
@@ -266,7 +272,9 @@ def _check_claim_checks(site: Site, problems: Problems) -> None:
                 problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': check of kind "
                              f"'{check['kind']}' needs '{field}'")
         baseline_table = "systems" if check["kind"] == "spec_ratio" else "results"
-        if check.get("baseline") and check["baseline"] not in site.tables[baseline_table]:
+        if check.get("baseline") and check["baseline"] not in site.tables[baseline_table] \
+                and baseline_table not in site.unreadable \
+                and (baseline_table, check["baseline"]) not in problems.broken:
             problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': unknown "
                          f"{baseline_table[:-1]} '{check['baseline']}'")
 

@@ -81,9 +81,10 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
     marker = _marker(text)
+    source = text
 
-    def line_at(offset: int) -> int:
-        return page.first_line + text.count("\n", 0, offset)
+    def line_at(offset: int) -> int:             # an offset in the editor's own text
+        return page.first_line + source.count("\n", 0, offset)
 
     def keep(html: str) -> str:
         parts.append(html)
@@ -93,11 +94,11 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
         spans.append(match.span())
         line = line_at(match.start())
         if match.group("block"):
-            html = block_renderer(match.group("bkind"), _block_params(match, page, line), page, line)
+            params = _block_params(match, page, line)
+            html = "" if params is None else block_renderer(match.group("bkind"), params, page, line)
             return "\n\n" + keep(html) + "\n\n"
         return keep(shortcode(match.group("kind"), match.group("arg"), page, line))
 
-    source = text
     text = PIECE.sub(piece, text)
     _check_raw(source, spans, page, line_at)
     md.reset()
@@ -170,16 +171,17 @@ def _image(match, page: Page, source: str, line_at) -> str:
     return match.group(0).replace(match.group("src"), escape(page.link(target)))
 
 
-def _block_params(match, page: Page, line: int) -> dict:
+def _block_params(match, page: Page, line: int) -> dict | None:
+    """The block's fields, or None after saying why not (the block is then not drawn)."""
     kind = match.group("bkind")
     try:
         params = load_yaml(match.group("body"), first_line=line + 1, with_line=False)
     except YamlProblem as exc:
         page.fail(exc.line or line, f"{kind} block: {exc.message}")
-        return {}
+        return None
     if not isinstance(params, dict):
         page.fail(line, f"{kind} block must hold 'field: value' lines")
-        return {}
+        return None
     return params
 
 

@@ -110,7 +110,7 @@ def fast_records(text: str) -> list[dict] | None:
             value = _scalar(raw)
             if not raw.startswith("["):
                 seen[raw] = value
-        if value is _UNREAD:
+        if value is _UNREAD or key in records[-1]:   # a key twice: yaml names both lines
             return None
         records[-1][key] = value
     return records

@@ -197,6 +197,8 @@ def parse_record(raw: dict, fields: dict) -> tuple[dict, list[str]]:
     if unknown:
         hint = suggest(unknown[0], fields)
         errors.append(f"unknown field '{unknown[0]}'" + (hint or f" (known: {', '.join(fields)})"))
+        # a misspelt required field is one mistake: its 'missing' message would repeat it
+        errors = [e for e in errors if not (hint and e == f"missing required field {hint[15:-2]}")]
     return clean, errors
 
 
