@@ -58,6 +58,5 @@ class Problems:
         return [p for p in self.items if p.warning]
 
     def raise_if_any(self, strict: bool = False) -> None:
-        failing = self.items if strict else self.errors
-        if failing:
-            raise ContentError(failing)
+        if self.errors or (strict and self.items):   # warnings are said with the errors
+            raise ContentError(self.items)

@@ -280,3 +280,110 @@ def test_bad_input_more(name, built, tmp_path, capsys, monkeypatch):
     assert snapshot(out) == before_out
     assert snapshot(content) == before_content
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".output")]
+
+
+# --- what must work: read as meant, quoted as written, labelled, copied; check writes nothing ----
+
+def build_ok(tmp_path, changes, *args, record=False, setup=None):
+    content = (write_record_project if record else write_project)(tmp_path, changes)
+    if setup:
+        setup(content)
+    out = tmp_path / "output"
+    code = build.main(["-q", "--content", str(content), "--out", str(out), *args])
+    return code, out, content
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def body_of(out: Path, lang: str = "en") -> str:
+    page = (out / lang / "reports" / "acme-vs-zenith.html").read_text("utf-8")
+    return page.split('<div class="body">', 1)[1].split('<section class="report-claims"', 1)[0]
+
+
+@pytest.mark.parametrize("ending", ["\r\n", "\r"])
+def test_windows_and_old_mac_line_endings_with_a_bom_publish_the_blocks(tmp_path, own_cache, ending):
+    text = "\ufeff" + REPORT_EN.replace("\n", ending)
+    code, out, _ = build_ok(tmp_path, {"reports/acme-vs-zenith.en.md": text,
+                                       "data/results.yaml": RESULTS.replace("\n", ending)})
+    assert code == 0
+    body = body_of(out)
+    assert '<table class="data sortable">' in body and "benchmark: bert" not in body
+    assert "Acme against Zenith</h1>" in (out / "en/reports/acme-vs-zenith.html").read_text("utf-8")
+
+
+def test_a_report_can_quote_the_generators_placeholders(tmp_path, own_cache):
+    quoted = ("\nLiteral: zzq0qzz, zq0x0zq0x, zq1x1zq1x, zq0&#120;0zq0x and zq9x99zq9x stay as written; "
+              "[[result:r-zenith]] is still a figure.\n")
+    code, out, _ = build_ok(tmp_path, appended(quoted))
+    assert code == 0
+    body = body_of(out)
+    assert "Literal: zzq0qzz, zq0x0zq0x, zq1x1zq1x, zq0x0zq0x and zq9x99zq9x stay as written;" in body
+    assert body.count("20.0 min</a>") == 2 and body.count("30.0 min</a>") == 1
+
+
+def test_a_declared_cross_division_ratio_is_labelled(tmp_path, own_cache):
+    text = (REPORT_EN.replace("r-acme", RECORD_ACME).replace("r-zenith", "v1.0-zenith-zenith8-bert")
+            + f"\nOpen against closed: [[speedup:v1.0-acme-acme16-open-bert/{RECORD_ACME}|cross-division]].\n")
+    code, out, _ = build_ok(tmp_path, {"reports/acme-vs-zenith.en.md": text}, record=True)
+    assert code == 0
+    assert ('<span class="derived">1.09×</span> <small class="cross-division">(across divisions)'
+            '</small>') in body_of(out)
+
+
+def test_a_local_image_is_copied_and_linked_relatively(tmp_path, own_cache):
+    code, out, content = build_ok(tmp_path, appended("\n![A chart](../images/chart.png)\n"), setup=image)
+    assert code == 0
+    assert (out / "media/images/chart.png").read_bytes() == (content / "images/chart.png").read_bytes()
+    assert '<img alt="A chart" src="../../media/images/chart.png">' in body_of(out)
+
+
+def test_warnings_are_printed_and_fail_only_with_strict(tmp_path, own_cache, capsys):
+    changes = {"reports/acme-vs-zenith.zh.md": None, "reports/acme-vs-zenith.en.md": PENDING}
+    code, out, _ = build_ok(tmp_path, changes)
+    warning = f"{R}:9: warning: report 'acme-vs-zenith' is not translated into zh yet (pending)"
+    assert (code, capsys.readouterr().err.splitlines()) == (0, [warning])
+    assert (out / "zh/reports/acme-vs-zenith.html").is_file()
+
+
+def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path, own_cache, capsys):
+    """Not the output, not the content, not the cache: nothing under tmp_path changes, with a
+    cold cache (none created) and with the warm cache of an earlier build (left as it was)."""
+    content = write_project(tmp_path, {"data/sources.yaml": SOURCES + SOURCES.split("- id: s-official")[0]
+                                       .replace("s-article", "s-unused")})
+    warning = "content/data/sources.yaml:16: warning: source 's-unused' is not used: no record, price, claim, report or page cites it"
+    for warm in (False, True):
+        if warm:
+            assert build.main(["-q", "--content", str(content), "--out", str(tmp_path / "out")]) == 0
+            capsys.readouterr()
+        before = snapshot(tmp_path)
+        assert build.main(["check", "--content", str(content)]) == 0
+        captured = capsys.readouterr()
+        assert captured.err.splitlines() == [warning]
+        assert "nothing written" in captured.out
+        assert build.main(["check", "--strict", "--content", str(content)]) == 1
+        assert capsys.readouterr().err.splitlines() == [warning, "check failed: 1 problem(s)"]
+        assert snapshot(tmp_path) == before
+        assert warm or not own_cache.exists()
+    (content / "data/results.yaml").write_text(RESULTS.replace("value: 30.0", "value: 0"), "utf-8")
+    before = snapshot(tmp_path)
+    assert build.main(["check", "--content", str(content)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "content/data/results.yaml:7: record 'r-acme': field 'value': 0 must be greater than zero",
+        warning, "check failed: 2 problem(s)"]
+    assert snapshot(tmp_path) == before
+
+
+def test_merge_keys_are_not_duplicates_and_the_record_still_loads_fast():
+    import time
+    from sitegen.errors import Problems
+    from sitegen.load import load_site
+    from sitegen.readers import load_yaml
+    assert load_yaml("base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  y: 3\n", with_line=False)["other"] == {"x": 1, "y": 3}
+    started = time.perf_counter()
+    site = load_site(Path(__file__).resolve().parent.parent / "content")
+    assert len(site.record) >= 2254 and time.perf_counter() - started < 10
+    assert Problems  # the shipped content loads with no error
