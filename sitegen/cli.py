@@ -204,7 +204,15 @@ def run_serve(args) -> str:
     return "stopped"
 
 
+def _needs(module: str) -> None:
+    """Stop before any work when an optional package is missing (main says what to install)."""
+    import importlib.util
+    if importlib.util.find_spec(module) is None:
+        raise ModuleNotFoundError(f"No module named {module!r}", name=module)
+
+
 def run_import(args) -> str:
+    _needs("mlperf_logging")
     from .mlperf_import import MLPerfImportError, import_mlperf
     data = args.content / "data"
     try:
@@ -217,6 +225,7 @@ def run_import(args) -> str:
 
 
 def run_import_record(args) -> str:
+    _needs("mlperf_logging")
     from .record_import import default_dirs, import_record
     counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record")
     errors = "".join(f"\n  not imported: {e}" for e in counts["errors"])

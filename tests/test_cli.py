@@ -125,10 +125,14 @@ def test_refused_output_exits_2_with_one_line(tmp_path, capsys):
 
 
 def test_missing_importer_extra_is_one_line(tmp_path, capsys, monkeypatch):
+    for name in [m for m in list(sys.modules) if m.startswith("mlperf_logging.")]:
+        monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "mlperf_logging", None)    # as if not installed
-    for name in [m for m in sys.modules if m in ("sitegen.mlperf_import", "sitegen.record_import",
-                                                 "sitegen.record_rules", "sitegen.record_write")]:
-        monkeypatch.delitem(sys.modules, name)
+    import sitegen
+    for name in ("mlperf_import", "record_import", "record_rules", "record_write"):
+        # imported by earlier tests: forget them, so that they are imported again
+        monkeypatch.delitem(sys.modules, f"sitegen.{name}", raising=False)
+        monkeypatch.delattr(sitegen, name, raising=False)
     content = write_project(tmp_path)
     for argv in (["import-mlperf", tmp_path], ["import-record", tmp_path]):
         status, out, err = run(capsys, "--content", content, *argv)
