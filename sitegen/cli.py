@@ -20,20 +20,27 @@ from .outdir import OutputRefused
 
 DESCRIPTION = ("Build a bilingual (English / Simplified Chinese) site of MLPerf Training "
                "comparison reports from a content folder.")
+EXAMPLES = [
+    ("", "build {where}content into {where}output (the same as `build`)"),
+    ("check", "validate content, translations and links; write nothing"),
+    ("serve [--port N]", "build, serve on 127.0.0.1, rebuild and reload on change"),
+    ("new report SLUG", "start a report in both languages"),
+    ("status", "what still lacks one language"),
+    ("init DIR", "start a new site: DIR/content, ready to build"),
+    ("import-mlperf PATH", "official MLPerf result logs into content/data/results.yaml"),
+    ("import-record [DIR...]", "the whole MLPerf record into content/data/record/"),
+]
 EPILOG = """\
-commands:
-  {prog}                      build ./content into ./output (the same as `{prog} build`)
-  {prog} check                validate content, translations and links; write nothing
-  {prog} serve [--port N]     build, serve on 127.0.0.1, rebuild and reload on change
-  {prog} new report SLUG      start a report in both languages
-  {prog} status               what still lacks one language
-  {prog} init DIR             start a new site: DIR/content, ready to build
-  {prog} import-mlperf PATH   official MLPerf result logs into content/data/results.yaml
-  {prog} import-record [DIR...]  the whole MLPerf record into content/data/record/
-
-Options such as --out and -q go before or after the command. `{prog} COMMAND --help` tells more.
+Options such as --out and -q go before or after the command; `{prog} COMMAND --help` tells more.
 Exit codes: 0 done, 1 content errors, 2 usage errors (bad option, refused folder, busy port,
 missing optional package), 130 interrupted."""
+
+
+def _epilog(prog: str, where: str) -> str:
+    width = max(len(f"{prog} {args}") for args, _ in EXAMPLES) + 2
+    lines = [f"  {(prog + ' ' + args).rstrip():<{width}}{what.format(where=where)}"
+             for args, what in EXAMPLES]
+    return "\n".join(["commands:", *lines, "", EPILOG.format(prog=prog)])
 
 # Optional packages: the module a command imports -> what to install for it.
 EXTRAS = {"mlperf_logging": "pip install 'accelerator-ledger[import]'",
@@ -49,16 +56,16 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _common() -> argparse.ArgumentParser:
+def _common(where: str) -> argparse.ArgumentParser:
     """Options every command takes, before or after its name. Defaults are filled in later
     (SUPPRESS: a value given after the command is not overwritten by the one before it)."""
     common = argparse.ArgumentParser(add_help=False)
     group = common.add_argument_group("options (before or after the command)")
     none = argparse.SUPPRESS
     group.add_argument("--content", type=Path, metavar="DIR", default=none,
-                       help="the content folder (default: ./content)")
+                       help=f"the content folder (default: {where}content)")
     group.add_argument("--out", type=Path, metavar="DIR", default=none,
-                       help="the output folder (default: ./output)")
+                       help=f"the output folder (default: {where}output)")
     group.add_argument("--templates", type=Path, metavar="DIR", default=none,
                        help="templates to use instead of the shipped ones "
                             "(CONTENT/templates, if present, overrides single files of either)")
@@ -70,11 +77,12 @@ def _common() -> argparse.ArgumentParser:
     return common
 
 
-def make_parser(prog: str) -> Parser:
-    common = _common()
+def make_parser(prog: str, where: str = "./") -> Parser:
+    """`where`: the folder the defaults are in, as shown in the help."""
+    common = _common(where)
     parser = Parser(prog=prog, description=DESCRIPTION, parents=[common],
                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                    epilog=EPILOG.format(prog=prog))
+                    epilog=_epilog(prog, where))
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -113,7 +121,7 @@ def make_parser(prog: str) -> Parser:
 
 def parse_args(argv, root: Path | None = None, prog: str = "axledger") -> argparse.Namespace:
     """`root`: where the default folders are (the current folder unless given)."""
-    parser = make_parser(prog)
+    parser = make_parser(prog, f"{root}/" if root is not None else "./")
     args = parser.parse_args(argv)
     base = root if root is not None else Path()
     defaults = {"content": base / "content", "out": base / "output", "templates": None,
