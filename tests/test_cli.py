@@ -204,3 +204,18 @@ def test_serve_on_a_busy_port_is_one_line_and_exit_2(tmp_path):
     assert ran.stderr == (f"error: port {port} on 127.0.0.1 is in use by another program: stop "
                           "it, or choose another port with --port N (--port 0 picks a free one)\n")
     assert not (tmp_path / "o").exists()     # refused before building
+
+
+def test_every_command_in_the_readme_is_accepted():
+    """Each `python build.py …` / `axledger …` form the README shows parses as documented."""
+    import re
+    import shlex
+    readme = (ROOT / "README.md").read_text("utf-8")
+    forms = set(re.findall(r"`(?:python build\.py|axledger)((?: [^`|]*)?)`", readme))
+    forms |= set(re.findall(r"^axledger((?: [^#&\n]*)?)", readme, re.M))
+    assert len(forms) >= 8, forms
+    for form in forms:
+        argv = [{"SLUG": "a-slug", "PATH": "p", "DIR": "d", "[DIR...]": "d", "N": "8001"}.get(a, a)
+                for a in shlex.split(form.strip())]
+        args = cli.parse_args(argv)
+        assert args.command in cli.COMMANDS, form
