@@ -5,6 +5,7 @@ converted and sanitised with nh3 (no <script>, no on...= handler, no javascript:
 then are the placeholders replaced by HTML the generator built itself."""
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from html import escape
@@ -159,6 +160,9 @@ def _image(match, page: Page, source: str, line_at) -> str:
         page.fail(line, f"external image '{src}': the site loads nothing from outside; save the "
                         "image under content/ and link it relatively")
         return match.group(0)
+    if posixpath.normpath(posixpath.join(posixpath.dirname(page.path), src)).startswith(
+            urls.ASSETS + "/"):
+        return match.group(0)        # one of the site's own files (its logo, say)
     root = Path(page.site.root).resolve()
     path = ((root.parent / page.file).parent / src.split("#")[0].split("?")[0]).resolve()
     if not path.is_relative_to(root) or not path.is_file():
