@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from html import unescape as html_unescape
 from pathlib import Path
@@ -96,7 +96,9 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
         line = line_at(match.start())
         if match.group("block"):
             params = _block_params(match, page, line)
+            known = len(page.problems)
             html = "" if params is None else block_renderer(match.group("bkind"), params, page, line)
+            _to_field_lines(page, known, params, line)
             return "\n\n" + keep(html) + "\n\n"
         return keep(shortcode(match.group("kind"), match.group("arg"), page, line))
 
@@ -173,6 +175,21 @@ def _image(match, page: Page, source: str, line_at) -> str:
     page.files[target] = path.read_bytes()
     page.cacheable = False
     return match.group(0).replace(match.group("src"), escape(page.link(target)))
+
+
+def _to_field_lines(page: Page, start: int, params, line: int) -> None:
+    """A block's problems that name one of its fields ("unknown system 'x'" names `systems`)
+    move from the block's first line to that field's own line."""
+    lines = getattr(params, "lines", None) or {}
+    for n in range(start, len(page.problems)):
+        problem = page.problems[n]
+        message = problem.message.split(": ", 1)[-1]
+        quoted = re.search(r"'([^']*)'", message)
+        named = [quoted.group(1)] if message.startswith("unknown field") and quoted else []
+        named += re.findall(r"[a-z_]+", re.split(r"['(;]", message, maxsplit=1)[0])
+        key = next((k for word in named for k in (word, word + "s") if k in lines), None)
+        if problem.line == line and key:
+            page.problems[n] = replace(problem, line=lines[key])
 
 
 def _block_params(match, page: Page, line: int) -> dict | None:

@@ -177,7 +177,7 @@ CASES = {
     "device": Case(setup=device, expected=["content/reports/zero.en.md: a device, not a file: content files must be plain files"]),
     "symlink-loop": Case(setup=loop, expected=["content/reports/loop.en.md: cannot read file: Too many levels of symbolic links"]),
     "bad-chart-option": Case(appended("\n```chart\nbenchmark: bert\nkind: pie\n```\n"),
-                             [f"{R}:19: chart block: unknown kind 'pie' (known: bars, grouped_bars, lines, scaling)"]),
+                             [f"{R}:21: chart block: unknown kind 'pie' (known: bars, grouped_bars, lines, scaling)"]),
     # --- pages that would overwrite another; what a report may load --------------------------------
     "slug-index": Case({"reports/index.en.md": REPORT_EN, "reports/index.zh.md": FILES["reports/acme-vs-zenith.zh.md"]},
                        ["content/reports/index.en.md: the slug 'index' would overwrite the generator's own page en/reports/index.html; rename the file",

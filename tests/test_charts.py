@@ -274,13 +274,20 @@ BAD = {
 }
 
 
+# a problem that names a field is reported on that field's line (the extra fields start on line
+# 22); one about the whole selection on the block's first line
+BAD_LINE = {"unknown-baseline": CHART_LINE + 4, "empty-selection": CHART_LINE,
+            "no-scaling-family": CHART_LINE, "no-second-round": CHART_LINE}
+
+
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_bad_chart_block_fails_with_file_and_line(case, tmp_path, capsys):
     extra, message = BAD[case]
+    line = BAD_LINE.get(case, CHART_LINE + 3)
     content = write_project(tmp_path / "bad", with_chart(extra))
     assert build.main(["--content", str(content), "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
-    assert f"content/reports/acme-vs-zenith.en.md:{CHART_LINE}: {message}" in err.splitlines(), err
+    assert f"content/reports/acme-vs-zenith.en.md:{line}: {message}" in err.splitlines(), err
     assert not (tmp_path / "out").exists()
 
 
@@ -291,7 +298,7 @@ def test_baseline_without_a_result_in_the_slot(tmp_path, capsys):
                    "round: v1.0\n", extra)}
     content = write_project(tmp_path / "bad", changes)
     assert build.main(["--content", str(content), "--out", str(tmp_path / "out")]) == 1
-    assert (f"content/reports/acme-vs-zenith.en.md:{CHART_LINE}: chart block: baseline 'zenith-8' "
+    assert (f"content/reports/acme-vs-zenith.en.md:{CHART_LINE + 4}: chart block: baseline 'zenith-8' "
             "has no result for bert v1.0 open") in capsys.readouterr().err.splitlines()
 
 
