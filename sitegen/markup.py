@@ -105,13 +105,40 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
     text = PIECE.sub(piece, text)
     _check_raw(source, spans, page, line_at)
     md.reset()
-    html = nh3.clean(md.convert(text), tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS,
+    try:
+        if _too_many_brackets(source, page):
+            return "", []
+        converted = md.convert(text)
+    except RecursionError:           # emphasis, quotes or lists nested thousands deep
+        md.reset()
+        page.fail(page.first_line, "the text nests too deeply for Markdown (emphasis, quotes or "
+                                   "lists thousands of levels deep); simplify it")
+        return "", []
+    html = nh3.clean(converted, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS,
                      url_schemes={"http", "https", "mailto"}, link_rel=None)
     html = IMG_SRC.sub(lambda m: _image(m, page, source, line_at), html)
     # the editor's own tables scroll on a phone instead of widening the page
     html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
         "</table>", "</table></div>")
     return _fill(html, marker, parts), md.toc_tokens
+
+
+MAX_BRACKETS = 200   # '[' on one line: Python-Markdown's link patterns slow down steeply past it
+
+
+def _too_many_brackets(text: str, page: Page) -> bool:
+    """Refuse a line whose brackets would keep Markdown busy for minutes (2,000 nested '['
+    take about 6 s, 20,000 far longer); no real sentence has so many. Data references do
+    not count: they are gone before Markdown sees the text."""
+    if text.count("[") <= MAX_BRACKETS:
+        return False
+    for number, line in enumerate(text.split("\n")):
+        count = line.count("[") - 2 * len(SHORTCODE.findall(line))
+        if count > MAX_BRACKETS:
+            page.fail(page.first_line + number, f"{count} '[' on one line (at most "
+                                                f"{MAX_BRACKETS}); Markdown would take minutes over them")
+            return True
+    return False
 
 
 def _marker(text: str) -> str:
@@ -424,6 +451,29 @@ def _runs(page, arg, line):
     return f'<span class="derived">{_runs_text(page, result)}</span>'
 
 
+def _rounds(page, arg, line):
+    parsed = record_refs.parse_rounds(arg)
+    if not parsed:
+        return page.fail(line, f"[[rounds:{arg}]]: write <submitter|all>[/after/<round>]")
+    who, after = parsed
+    if who is not None and who.replace("_", " ").lower() not in record_refs.submitters(page.site):
+        return page.fail(line, f"[[rounds:{arg}]]: no submitter '{who}' in the record")
+    found = record_refs.rounds_of(page.site, who, after)
+    if found is None:
+        return page.fail(line, f"[[rounds:{arg}]]: no round '{after}' in the record")
+    name = who.replace("_", " ") if who else ""
+    if not found:
+        key = "ref.rounds_none_after" if after else "ref.rounds_none"
+        text = escape(_say(page, key, submitter=name, round=after or ""))
+    else:
+        links = [_link(page, urls.round_page(page.lang, r), r) for r in found]
+        listed = _say(page, "ref.list_separator").join(links)
+        key = "ref.rounds_of" if who else "ref.rounds_all"
+        text = _say(page, key, submitter=escape(name), rounds=listed,
+                    count=fmt.number(len(found), page.lang, 0))
+    return f'<span class="derived record-ref">{text}</span>'
+
+
 # The one list of data references: kind -> how it is drawn. load.py checks the references in
 # data text through `reference_ok`, which reads the same list.
 KINDS = {
@@ -440,12 +490,13 @@ KINDS = {
     "fastest": _fastest,
     "equal_scale": _equal_scale,
     "runs": _runs,
+    "rounds": _rounds,
 }
 # what the argument of each kind names, for the checks of load.py
 PAIRS = ("speedup", "improvement", "reduction", "ppr")
 TABLES = {"result": "results", "claim": "claims", "system": "systems", "benchmark": "benchmarks",
           "source": "sources", "price": "systems", "count": "systems"}
-RECORD_KINDS = ("fastest", "equal_scale", "runs")
+RECORD_KINDS = ("fastest", "equal_scale", "runs", "rounds")
 
 
 def reference_ok(site, kind: str, arg: str) -> bool:

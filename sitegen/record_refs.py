@@ -1,6 +1,7 @@
 """Statements computed over the whole MLPerf record, for the [[fastest:...]],
-[[equal_scale:...]] and [[runs:...]] references: who was fastest in a round, benchmark and
-division, and which result of another submitter ran at the same scale.
+[[equal_scale:...]], [[runs:...]] and [[rounds:...]] references: who was fastest in a round,
+benchmark and division, which result of another submitter ran at the same scale, and in which
+rounds a submitter has results.
 
 Everything here reads `site.record` (every published result), never the curated `results`
 table, so that "fastest" and "no result" hold against the whole record and move with it."""
@@ -35,6 +36,29 @@ def equal_scale(site: Site, result: dict, who: str) -> dict | None:
                  and r["id"] != result["id"]), None)
 
 
+def rounds_of(site: Site, who: str | None = None, after: str | None = None) -> list[str] | None:
+    """The record's rounds, oldest first, that hold a scored result (of `who`, when given),
+    only those after round `after` when given; None when `after` is not a round of the record."""
+    order = list(site.rounds)
+    if after is not None and after not in order:
+        return None
+    later = order[order.index(after) + 1:] if after is not None else order
+    held = {r["round"] for r in site.record.values()
+            if r["value"] is not None and (who is None or submitter_matches(r, who))}
+    return [r for r in later if r in held]
+
+
+def parse_rounds(arg: str) -> tuple[str | None, str | None] | None:
+    """'Graphcore', 'Graphcore/after/v2.0', 'all' or 'all/after/v2.0' as (who, after round);
+    'all' means every submitter."""
+    parts = arg.split("/")
+    if len(parts) == 1 and parts[0]:
+        return (None if parts[0] == "all" else parts[0]), None
+    if len(parts) == 3 and parts[0] and parts[1] == "after" and parts[2]:
+        return (None if parts[0] == "all" else parts[0]), parts[2]
+    return None
+
+
 def submitters(site: Site) -> set[str]:
     return {r["submitter"].lower() for r in site.record.values()}
 
@@ -67,4 +91,8 @@ def valid(site: Site, kind: str, arg: str) -> bool:
     if kind == "equal_scale":
         ident, _, who = arg.partition("/")
         return ident in site.record and who.replace("_", " ").lower() in submitters(site)
+    if kind == "rounds":
+        parsed = parse_rounds(arg)
+        return bool(parsed) and (parsed[0] is None or parsed[0].replace("_", " ").lower()
+                                 in submitters(site)) and rounds_of(site, *parsed) is not None
     return arg in site.record   # runs
