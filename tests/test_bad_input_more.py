@@ -176,6 +176,11 @@ CASES = {
     "fifo": Case(setup=fifo, expected=["content/reports/pipe.en.md: a named pipe (FIFO), not a file: content files must be plain files"]),
     "device": Case(setup=device, expected=["content/reports/zero.en.md: a device, not a file: content files must be plain files"]),
     "symlink-loop": Case(setup=loop, expected=["content/reports/loop.en.md: cannot read file: Too many levels of symbolic links"]),
+    "markdown-nested-emphasis": Case(appended("\n" + "*" * 5000 + "x" + "*" * 5000 + "\n"),
+                                     [f"{R}:10: the text nests too deeply for Markdown (emphasis, quotes or lists "
+                                      "thousands of levels deep); simplify it"]),
+    "markdown-brackets": Case(appended("\n" + "[" * 20_000 + "x\n"),
+                              [f"{R}:19: 20000 '[' on one line (at most 200); Markdown would take minutes over them"]),
     "bad-chart-option": Case(appended("\n```chart\nbenchmark: bert\nkind: pie\n```\n"),
                              [f"{R}:21: chart block: unknown kind 'pie' (known: bars, grouped_bars, lines, scaling)"]),
     # --- pages that would overwrite another; what a report may load --------------------------------
