@@ -454,11 +454,13 @@ def _runs(page, arg, line):
 def _rounds(page, arg, line):
     parsed = record_refs.parse_rounds(arg)
     if not parsed:
-        return page.fail(line, f"[[rounds:{arg}]]: write <submitter|all>[/after/<round>]")
-    who, after = parsed
+        return page.fail(line, f"[[rounds:{arg}]]: write <submitter|all>[/<benchmark>][/after/<round>]")
+    who, benchmark, after = parsed
+    if benchmark is not None and benchmark not in page.site.tables["benchmarks"]:
+        return page.fail(line, f"[[rounds:{arg}]]: unknown benchmark '{benchmark}'")
     if who is not None and who.replace("_", " ").lower() not in record_refs.submitters(page.site):
         return page.fail(line, f"[[rounds:{arg}]]: no submitter '{who}' in the record")
-    found = record_refs.rounds_of(page.site, who, after)
+    found = record_refs.rounds_of(page.site, who, benchmark, after)
     if found is None:
         return page.fail(line, f"[[rounds:{arg}]]: no round '{after}' in the record")
     name = who.replace("_", " ") if who else ""
