@@ -36,27 +36,32 @@ def equal_scale(site: Site, result: dict, who: str) -> dict | None:
                  and r["id"] != result["id"]), None)
 
 
-def rounds_of(site: Site, who: str | None = None, after: str | None = None) -> list[str] | None:
-    """The record's rounds, oldest first, that hold a scored result (of `who`, when given),
-    only those after round `after` when given; None when `after` is not a round of the record."""
+def rounds_of(site: Site, who: str | None = None, benchmark: str | None = None,
+              after: str | None = None) -> list[str] | None:
+    """The record's rounds, oldest first, that hold a scored result (of `who`, of `benchmark`,
+    when given), only those after round `after` when given; None when `after` is not a round
+    of the record."""
     order = list(site.rounds)
     if after is not None and after not in order:
         return None
     later = order[order.index(after) + 1:] if after is not None else order
     held = {r["round"] for r in site.record.values()
-            if r["value"] is not None and (who is None or submitter_matches(r, who))}
+            if r["value"] is not None and (who is None or submitter_matches(r, who))
+            and (benchmark is None or r["benchmark"] == benchmark)}
     return [r for r in later if r in held]
 
 
-def parse_rounds(arg: str) -> tuple[str | None, str | None] | None:
-    """'Graphcore', 'Graphcore/after/v2.0', 'all' or 'all/after/v2.0' as (who, after round);
-    'all' means every submitter."""
+def parse_rounds(arg: str) -> tuple[str | None, str | None, str | None] | None:
+    """'<submitter|all>[/<benchmark>][/after/<round>]' as (who, benchmark, after round);
+    'all' means every submitter: 'Graphcore/after/v2.0', 'all/resnet'."""
     parts = arg.split("/")
-    if len(parts) == 1 and parts[0]:
-        return (None if parts[0] == "all" else parts[0]), None
-    if len(parts) == 3 and parts[0] and parts[1] == "after" and parts[2]:
-        return (None if parts[0] == "all" else parts[0]), parts[2]
-    return None
+    after = None
+    if len(parts) >= 3 and parts[-2] == "after":
+        after, parts = parts[-1], parts[:-2]
+    if len(parts) not in (1, 2) or not all(parts) or not (after is None or after):
+        return None
+    who = None if parts[0] == "all" else parts[0]
+    return who, (parts[1] if len(parts) == 2 else None), after
 
 
 def submitters(site: Site) -> set[str]:
@@ -94,5 +99,7 @@ def valid(site: Site, kind: str, arg: str) -> bool:
     if kind == "rounds":
         parsed = parse_rounds(arg)
         return bool(parsed) and (parsed[0] is None or parsed[0].replace("_", " ").lower()
-                                 in submitters(site)) and rounds_of(site, *parsed) is not None
+                                 in submitters(site)) and (
+            parsed[1] is None or parsed[1] in site.tables["benchmarks"]) and (
+            rounds_of(site, *parsed) is not None)
     return arg in site.record   # runs
