@@ -10,6 +10,7 @@ import json
 import os
 import re
 import tempfile
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -25,6 +26,29 @@ HEIGHT = 300
 FONT = 'Verdana, "DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", sans-serif'
 NUMBER_LOCALE = {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]}
 PADDING = {"left": 40, "right": 40, "top": 6, "bottom": 6}
+# The narrow (phone) layout: drawn at its own size, never scaled down, so that its text keeps
+# NARROW_FONT px on a 320 px screen (288 px inside the page's margins); fewer ticks, short
+# labels, the legend below in one column and no names at the ends of lines.
+NARROW_FIT = 288
+NARROW_FONT = 12
+NARROW_PADDING = {"left": 4, "right": 8, "top": 4, "bottom": 4}
+
+
+@dataclass(frozen=True)
+class Size:
+    width: int = WIDTH
+    height: int = HEIGHT
+    label_limit: int = 280
+    ticks: int = 6
+    font: int = 13
+    narrow: bool = False
+
+
+WIDE = Size()
+
+
+def narrow_size(width: int = 200) -> Size:
+    return Size(width=width, height=220, label_limit=96, ticks=3, font=NARROW_FONT, narrow=True)
 
 
 def cache_dir() -> Path:
@@ -32,23 +56,24 @@ def cache_dir() -> Path:
     return Path(os.environ.get("SITEGEN_CACHE") or ROOT / ".cache") / "charts"
 
 
-def _config() -> dict:
+def _config(size: Size = WIDE) -> dict:
     text = {"labelColor": INK, "titleColor": INK, "labelFont": FONT, "titleFont": FONT}
+    big = size.font
     return {
         "font": FONT, "view": {"stroke": None},
         "axis": {**text, "gridColor": INK, "gridOpacity": 0.25, "domainColor": INK,
-                 "tickColor": INK, "labelFontSize": 13, "titleFontSize": 13,
+                 "tickColor": INK, "labelFontSize": big, "titleFontSize": big,
                  "titleFontWeight": "normal"},
-        "legend": {**text, "labelFontSize": 13, "titleFontSize": 13, "titleFontWeight": "normal",
+        "legend": {**text, "labelFontSize": big, "titleFontSize": big, "titleFontWeight": "normal",
                    "symbolFillColor": INK},
         "title": {"color": INK, "subtitleColor": INK, "font": FONT, "anchor": "start",
-                  "fontSize": 14},
-        "text": {"color": INK, "fontSize": 12}, "rule": {"color": INK},
+                  "fontSize": big + 1, **({"limit": NARROW_FIT - 12} if size.narrow else {})},
+        "text": {"color": INK, "fontSize": max(12, big - 1)}, "rule": {"color": INK},
         "locale": {"number": NUMBER_LOCALE},
     }
 
 
-def build_spec(plan, validate: bool = False) -> dict:
+def build_spec(plan, validate: bool = False, size: Size = WIDE) -> dict:
     """The Vega-Lite spec of a chart plan (chart_data.Plan), as a plain dict.
 
     Checking the spec against the Vega-Lite schema costs more than drawing it, so builds skip
@@ -56,16 +81,17 @@ def build_spec(plan, validate: bool = False) -> dict:
     import altair as alt
 
     make = {"bars": _bars, "grouped_bars": _grouped_bars, "lines": _lines, "scaling": _scaling}
-    chart = make[plan.kind](alt, plan, alt.Chart())
+    chart = make[plan.kind](alt, plan, alt.Chart(), size)
     title = plan.title or (plan.text["both"] if plan.both_divisions else "")
     if title:
         subtitle = plan.text["both"] if plan.title and plan.both_divisions else alt.Undefined
         chart = chart.properties(title=alt.TitleParams(title, subtitle=subtitle))
     # padding absorbs labels a reader's font draws wider than the build machine's measured them
-    chart = chart.properties(background="transparent", padding=PADDING)
+    chart = chart.properties(background="transparent",
+                             padding=NARROW_PADDING if size.narrow else PADDING)
     chart.data = alt.Data(values=_with_value_text(plan))   # last: properties() copies the chart
     spec = chart.to_dict(validate=validate)
-    spec["config"] = _config()
+    spec["config"] = _config(size)
     return spec
 
 
@@ -94,17 +120,42 @@ def _vendor_scale(alt, plan):
     return alt.Scale(domain=list(names), range=list(colours))
 
 
-def _color(alt, plan):
+def _legend(alt, plan, size: Size, title):
+    if size.narrow:
+        return alt.Legend(title=title, orient="bottom", direction="vertical", columns=1,
+                          labelLimit=NARROW_FIT - 40)
+    return alt.Legend(title=title, orient="bottom")
+
+
+def _color(alt, plan, size: Size = WIDE):
     return alt.Color("vendor:N", scale=_vendor_scale(alt, plan),
-                     legend=alt.Legend(title=plan.text["vendor"], orient="bottom"))
+                     legend=_legend(alt, plan, size, plan.text["vendor"]))
 
 
-def _value_axis(alt, plan, channel):
-    axis = alt.Axis(format=plan.axis_format, tickCount=6)
+def _value_axis(alt, plan, channel, size: Size = WIDE):
+    axis = alt.Axis(format=plan.axis_format, tickCount=size.ticks, labelOverlap=True,
+                    labelLimit=size.label_limit)
     if channel is alt.Y:   # the title reads horizontally above the axis (CJK text is not rotated)
-        axis = alt.Axis(format=plan.axis_format, tickCount=6, titleAngle=0, titleAnchor="end",
+        axis = alt.Axis(format=plan.axis_format, tickCount=size.ticks, titleAngle=0, titleAnchor="end",
                         titleAlign="left", titleBaseline="bottom", titleX=0, titleY=-12)
-    return channel("value:Q", title=plan.axis_title, axis=axis, scale=alt.Scale(zero=True))
+    title = wrap(plan.axis_title, 30) if size.narrow else plan.axis_title
+    return channel("value:Q", title=title, axis=axis, scale=alt.Scale(zero=True))
+
+
+def wrap(text: str, limit: int) -> list[str] | str:
+    """A title as lines of at most `limit` columns (a CJK character counts two): the narrow
+    layout's axis titles, which Vega does not wrap by itself."""
+    lines, line, width = [], "", 0
+    for word in re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*",
+                           text):
+        wide = 2 if re.match(r"[\u2e80-\u9fff\uff00-\uffef]", word) else 1
+        size = len(word.rstrip()) * wide
+        if line and width + size > limit:
+            lines.append(line.rstrip())
+            line, width = "", 0
+        line, width = line + word, width + len(word) * wide
+    lines.append(line.rstrip())
+    return lines if len(lines) > 1 else text
 
 
 def _reference(alt, plan, base, channel):
@@ -126,26 +177,28 @@ def _by_division(alt, plan, chart):
     return alt.vconcat(*parts, spacing=18).resolve_scale(x="shared")
 
 
-def _bars(alt, plan, base):
-    y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=280))
-    x = _value_axis(alt, plan, alt.X)
-    bars = base.mark_bar().encode(x=x, y=y, color=_color(alt, plan), tooltip=_tooltip(alt, plan))
+def _bars(alt, plan, base, size: Size = WIDE):
+    y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=size.label_limit))
+    x = _value_axis(alt, plan, alt.X, size)
+    bars = base.mark_bar().encode(x=x, y=y, color=_color(alt, plan, size),
+                                  tooltip=_tooltip(alt, plan))
     text = base.transform_calculate(value_label=_value_label(plan)).mark_text(
         align="left", dx=4).encode(x=x, y=y, text="value_label:N")
     layers = [bars, text, *_reference(alt, plan, base, "x")]
-    return _by_division(alt, plan, alt.layer(*layers).properties(width=WIDTH, height=alt.Step(26)))
+    return _by_division(alt, plan, alt.layer(*layers).properties(width=size.width,
+                                                                  height=alt.Step(26)))
 
 
-def _grouped_bars(alt, plan, base):
+def _grouped_bars(alt, plan, base, size: Size = WIDE):
     """Bars of one label side by side; the later series lighter, each bar named at its end."""
-    y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=280))
+    y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=size.label_limit))
     offset = alt.YOffset("series:N", sort=plan.series_order)
-    x = _value_axis(alt, plan, alt.X)
-    colour = _color(alt, plan)
+    x = _value_axis(alt, plan, alt.X, size)
+    colour = _color(alt, plan, size)
     shade = alt.FillOpacity("series:O", sort=plan.series_order, scale=alt.Scale(range=[1.0, 0.3]),
                             legend=None)   # each bar is named at its end
     edge = alt.Stroke("vendor:N", scale=_vendor_scale(alt, plan),
-                      legend=alt.Legend(title=plan.text["vendor"], orient="bottom"))
+                      legend=_legend(alt, plan, size, plan.text["vendor"]))
     bars = base.mark_bar(strokeWidth=1.5).encode(x=x, y=y, yOffset=offset, color=colour,
                                                  stroke=edge, fillOpacity=shade,
                                                  tooltip=_tooltip(alt, plan))
@@ -153,7 +206,7 @@ def _grouped_bars(alt, plan, base):
         bar_text=f"datum.series + ' · ' + {_value_label(plan)}"
     ).mark_text(align="left", dx=4).encode(x=x, y=y, yOffset=offset, text="bar_text:N")
     layers = [bars, text, *_reference(alt, plan, base, "x")]
-    chart = alt.layer(*layers).properties(width=WIDTH, height=alt.Step(20, **{"for": "offset"}))
+    chart = alt.layer(*layers).properties(width=size.width, height=alt.Step(20, **{"for": "offset"}))
     return _by_division(alt, plan, chart)
 
 
@@ -176,19 +229,22 @@ def _x_rank(plan, x_field: str, row: dict):
     return plan.rounds.index(row["round"]) if x_field == "round" else row["accelerators"]
 
 
-def _line_layers(alt, plan, base, x, x_field: str, order_expr: str):
+def _line_layers(alt, plan, base, x, x_field: str, order_expr: str, size: Size = WIDE):
     """A line per series, a point per value; each series named at its last point when the
-    names fit, else by point shape in a legend. Divisions differ by dash."""
-    y = _value_axis(alt, plan, alt.Y)
-    colour, fit = _color(alt, plan), _labels_fit(plan, x_field)
+    names fit (never in the narrow layout), else by point shape in a legend. Divisions differ
+    by dash."""
+    y = _value_axis(alt, plan, alt.Y, size)
+    colour = _color(alt, plan, size)
+    fit = not size.narrow and _labels_fit(plan, x_field)
     dash, shape = {}, {}
     if plan.both_divisions:
         dash = {"strokeDash": alt.StrokeDash("division:N", sort=plan.division_names,
-                legend=alt.Legend(title=plan.text["division"], orient="bottom"))}
+                legend=_legend(alt, plan, size, plan.text["division"]))}
         shape = {"shape": alt.Shape("division:N", sort=plan.division_names, legend=None)}
     if not fit:
         shape = {"shape": alt.Shape("series:N", sort=plan.series_order,
-                 legend=alt.Legend(title=None, orient="bottom", columns=2, labelLimit=320))}
+                 legend=_legend(alt, plan, size, None) if size.narrow else
+                 alt.Legend(title=None, orient="bottom", columns=2, labelLimit=320))}
     line = base.mark_line().encode(x=x, y=y, color=colour, detail="series:N", **dash)
     points = base.mark_point(filled=True, size=70, opacity=1).encode(
         x=x, y=y, color=colour, tooltip=_tooltip(alt, plan), **shape)
@@ -202,21 +258,25 @@ def _line_layers(alt, plan, base, x, x_field: str, order_expr: str):
     return layers
 
 
-def _lines(alt, plan, base):
+def _lines(alt, plan, base, size: Size = WIDE):
+    axis = alt.Axis(labelAngle=0)
+    if size.narrow:   # every other round named when they do not fit side by side
+        axis = alt.Axis(labelAngle=0, labelOverlap="parity", labelSeparation=4)
     x = alt.X("round:O", sort=plan.rounds, title=plan.text["round_axis"],
-              axis=alt.Axis(labelAngle=0), scale=alt.Scale(padding=0.3))
+              axis=axis, scale=alt.Scale(padding=0.3))
     layers = _line_layers(alt, plan, base, x, "round",
-                          f"indexof({json.dumps(plan.rounds)}, datum.round)")
-    return alt.layer(*layers).properties(width=WIDTH, height=HEIGHT)
+                          f"indexof({json.dumps(plan.rounds)}, datum.round)", size)
+    return alt.layer(*layers).properties(width=size.width, height=size.height)
 
 
-def _scaling(alt, plan, base):
+def _scaling(alt, plan, base, size: Size = WIDE):
     counts = sorted({row["accelerators"] for row in plan.rows})
     x = alt.X("accelerators:Q", title=plan.text["accelerators_axis"],
               scale=alt.Scale(type="log", base=2, nice=False, padding=16),
-              axis=alt.Axis(values=counts, format=",d", grid=False))
-    layers = _line_layers(alt, plan, base, x, "accelerators", "datum.accelerators")
-    return alt.layer(*layers).properties(width=WIDTH, height=HEIGHT)
+              axis=alt.Axis(values=counts, format=",d", grid=False,
+                            labelOverlap="parity" if size.narrow else alt.Undefined))
+    layers = _line_layers(alt, plan, base, x, "accelerators", "datum.accelerators", size)
+    return alt.layer(*layers).properties(width=size.width, height=size.height)
 
 
 # ---- rendering -------------------------------------------------------------------------------
@@ -272,6 +332,23 @@ def _read_sealed(path: Path) -> str | None:
     except (OSError, UnicodeDecodeError):
         return None
     return text if digest == _digest(text) else None
+
+
+def svg_width(svg: str) -> float:
+    match = re.search(r'<svg[^>]*\bwidth="([\d.]+)"', svg)
+    return float(match.group(1)) if match else 0.0
+
+
+def narrow_spec(plan) -> dict:
+    """The phone layout's spec: its plot narrowed until the whole drawing fits NARROW_FIT px."""
+    width = 200
+    for _ in range(4):
+        spec = build_spec(plan, size=narrow_size(width))
+        excess = svg_width(raw_svg(spec)) - NARROW_FIT
+        if excess <= 0 or width <= 80:
+            return spec
+        width = max(80, int(width - excess - 1))
+    return spec
 
 
 def raw_svg(spec: dict) -> str:

@@ -48,21 +48,29 @@ def figure(site, t, plan: Plan, page: Page) -> str:
     chart_id = f"chart-{number}"
     spec = chart_render.build_spec(plan)
     svg = chart_render.page_svg(spec, chart_id)
+    narrow = chart_render.narrow_spec(plan)
+    narrow_svg = chart_render.page_svg(narrow, chart_id + "-n")
     stem = _stem(page, str(number))
     page.files.update({stem + ".csv": data_csv(plan.rows).encode("utf-8"),
                        stem + ".json": data_json(plan.rows).encode("utf-8"),
                        stem + ".svg": svg.encode("utf-8"),
                        BUNDLE: npm.script(npm.VEGA)})
     page.has_charts = True
-    spec_json = json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     return (f'<div class="chart-block">'
             f'<figure class="chart" id="{chart_id}" data-kind="{plan.kind}">'
             f'<div class="chart-view" role="img" aria-label="{escape(summary(t, plan))}" '
-            f'tabindex="0">{svg}</div>'
-            f'<script type="application/json" class="chart-spec">{spec_json}</script>'
+            f'tabindex="0"><div class="chart-wide">{svg}</div>'
+            f'<div class="chart-narrow">{narrow_svg}</div></div>'
+            f'<script type="application/json" class="chart-spec">{_spec_json(spec)}</script>'
+            f'<script type="application/json" class="chart-spec-narrow">{_spec_json(narrow)}'
+            f'</script>'
             f'<figcaption><span class="chart-caption">{escape(plan.caption)}</span> '
             f'<span class="chart-source">{_sources(site, t, plan, page)}</span></figcaption>'
             f'</figure>{_table(site, t, plan, page)}{_downloads(t, page, stem)}</div>')
+
+
+def _spec_json(spec: dict) -> str:
+    return json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
 def _stem(page: Page, number: str) -> str:
