@@ -12,7 +12,7 @@ from .errors import Problems
 from .markup import SHORTCODE, reference_ok
 from .model import Report, Site, SourceFile
 from .numbers import check_scores
-from .record import check_benchmarks, derive_results, has_record, load_record
+from .record import check_benchmarks, derive_results, has_record, load_changelog, load_record
 from .readers import LINE, TABLE_READERS, key_line, read_markdown, read_yaml
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
@@ -50,6 +50,7 @@ def load_site(content: Path, strict: bool = False) -> Site:
     site = Site(content, config, strings, {k: v or {} for k, v in tables.items()},
                 record=record, rounds=rounds)
     site.unreadable = unreadable
+    site.changelog = load_changelog(content, problems, record) if has_record(content) else []
     _check_references(site, problems)
     _check_claim_checks(site, problems)
     _check_text_refs(site, problems)

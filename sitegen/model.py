@@ -50,6 +50,7 @@ class Site:
     unreadable: set = field(default_factory=set)   # tables whose file could not be read
     record: dict[str, dict] = field(default_factory=dict)  # the whole MLPerf record, by id
     rounds: dict[str, dict] = field(default_factory=dict)  # its rounds, oldest first
+    changelog: list[dict] = field(default_factory=list)    # changes between its imports
 
     @property
     def languages(self) -> list[str]:

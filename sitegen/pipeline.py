@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import derive, outdir, pages, paths
-from . import record_pages
+from . import record_lists, record_pages
 from .record_download import download_files, downloads_page
 from .cache import (BodyCache, cache_root, code_digest, data_digest, load_manifest,
                     output_state, save_manifest, tree_digest)
@@ -96,6 +96,7 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     files.update(site_files(site, theme, {*written, *files}, hidden))
     files.update(static_files(theme))
     files.update(download_files(site))
+    files.update(record_lists.record_data_files(site))
     if destination is None:
         return files
     return {**written, **put_files(files, destination.staging, destination.out, destination.previous)}

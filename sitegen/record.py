@@ -50,6 +50,28 @@ def load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
     return rounds, results
 
 
+def load_changelog(content: Path, problems: Problems, results: dict) -> list[dict]:
+    """changelog.yaml: changes between imports of published results, newest first, each
+    {date, id, field, old, new}; an id the record does not hold is reported."""
+    path = record_folder(content) / "changelog.yaml"
+    if not path.is_file():
+        return []
+    rows = parse_yaml(read_text(path, problems) or "[]", path, problems)
+    if not isinstance(rows, list):
+        problems.add(path, 1, "changelog.yaml must be a YAML list of changes ('- date: ...')")
+        return []
+    found = []
+    for row in rows:
+        line = row.get(LINE) if isinstance(row, dict) else None
+        if not isinstance(row, dict) or not {"date", "id", "field"} <= set(row):
+            problems.add(path, line, "a change needs date, id, field, old and new")
+        elif row["id"] not in results:
+            problems.add(path, line, f"change of '{row['id']}': no such result in the record")
+        else:
+            found.append({k: row.get(k) for k in ("date", "id", "field", "old", "new")})
+    return found
+
+
 def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]:
     text = read_text(path, problems) if path.is_file() else None
     if text is None:

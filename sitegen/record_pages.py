@@ -10,6 +10,8 @@ from . import urls
 from .model import Site
 from .pages import _attribution as attribution
 from .pages import _page
+from .record_index import RecordIndex, slug, submitter_key
+from . import record_lists
 
 # Leaderboards group results by the number of accelerators: (lowest, highest, label key).
 SCALES = ((0, 0, "scale.cpu"), (1, 8, "scale.1_8"), (9, 64, "scale.9_64"),
@@ -51,18 +53,40 @@ def leaderboard_groups(results: list[dict]) -> list[Group]:
     return [Group(*key, tables[key]) for key in order if key in tables]
 
 
-def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str):
+def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str,
+                     index: RecordIndex | None = None):
     name = benchmark["name"][lang]
     title = t("leaderboard.title", benchmark=name, round=round_id)
     crumbs = [(t("nav.benchmarks"), urls.benchmarks(lang)), (name, urls.benchmark(lang, benchmark["id"]))]
     results = site.record_results(benchmark["id"], round_id)
+    index = index or RecordIndex(site)
     return _page(theme, site, lang, t, urls.leaderboard(lang, benchmark["id"], round_id),
                  "leaderboard.html", title, crumbs, benchmark=benchmark, round=site.rounds[round_id],
                  groups=leaderboard_groups(results), count=len(results),
+                 index=index, filters=leaderboard_filters(results, index, t),
                  attribution=attribution(site, [round_id]))
 
 
-def result_page(theme, site: Site, lang, t, result: dict):
+def leaderboard_filters(results: list[dict], index: RecordIndex, t) -> list[tuple]:
+    """(field, label key, [(value, label)]) for the leaderboard's filter form (filter.js); the
+    rows carry the same values as data-f-<field>."""
+    def options(values):
+        return sorted(set(values), key=lambda kv: str(kv[1]).casefold())
+    scales = [s[2] for s in SCALES if any(scale_of(r["accelerator_count"]) == s[2] for r in results)]
+    return [
+        ("submitter", "col.submitter", options((index.submitter_of(r), r["submitter"]) for r in results)),
+        ("accelerator", "col.accelerator", options(
+            (index.accelerator_of(r), index.accelerators[index.accelerator_of(r)].name or t("result.cpu_only"))
+            for r in results)),
+        ("scale", "filter.scale", [(s.split(".")[1], t(s)) for s in scales]),
+        ("division", "col.division", [(d, t(f"division.{d}")) for d in DIVISIONS
+                                      if any(r["division"] == d for r in results)]),
+        ("category", "col.category", [(c, t(f"category.{c}")) for c in CATEGORIES
+                                      if any(r["category"] == c for r in results)]),
+    ]
+
+
+def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | None = None):
     benchmark = site.get("benchmarks", result["benchmark"])
     rnd = site.rounds[result["round"]]
     title = t("result.title", benchmark=benchmark["name"][lang], system=result["system_name"],
@@ -71,11 +95,13 @@ def result_page(theme, site: Site, lang, t, result: dict):
               (result["round"], urls.round_page(lang, result["round"])),
               (benchmark["name"][lang], urls.leaderboard(lang, benchmark["id"], result["round"]))]
     value, count = result["value"], result["accelerator_count"]
+    index = index or RecordIndex(site)
     return _page(theme, site, lang, t, urls.result(lang, result["id"]), "result.html", title,
                  crumbs, result=result, benchmark=benchmark, round=rnd,
                  folder=official_folder(rnd, result["path"]),
                  accelerator_minutes=value * count if value is not None and count else None,
-                 site_result=site.tables["results"].get(result["id"]),
+                 site_result=site.tables["results"].get(result["id"]), index=index,
+                 scaling=index.scaling(result), changes=index.changes(result["id"]),
                  attribution=attribution(site, [result["round"]]))
 
 
@@ -90,6 +116,7 @@ def round_page(theme, site: Site, lang, t, round_id: str):
                  t("round.title", round=round_id), [(t("nav.rounds"), urls.rounds(lang))],
                  round=site.rounds[round_id], benchmarks=benchmarks, count=len(results),
                  submitters=sorted(submitters.items(), key=lambda kv: kv[0].lower()),
+                 submitter_slug=lambda name: slug(submitter_key(name)),
                  attribution=attribution(site, [round_id]))
 
 
@@ -107,12 +134,19 @@ def record_pages(theme, site: Site, lang, t):
     """Every page of the record, one at a time: rounds, leaderboards, results."""
     if not site.rounds:
         return
+    index = RecordIndex(site)
     yield rounds_index(theme, site, lang, t)
     for round_id in site.rounds:
         yield round_page(theme, site, lang, t, round_id)
+    yield record_lists.changes_page(theme, site, lang, t)
+    yield record_lists.compare_page(theme, site, lang, t)
+    for kind in record_lists.KINDS:
+        yield record_lists.entity_index(theme, site, lang, t, index, kind)
+        for entity in getattr(index, kind).values():
+            yield record_lists.entity_pages(theme, site, lang, t, index, kind, entity)
     for benchmark_id in sorted(site.record_benchmarks()):
         benchmark = site.get("benchmarks", benchmark_id)
         for round_id in site.record_rounds(benchmark_id):
-            yield leaderboard_page(theme, site, lang, t, benchmark, round_id)
+            yield leaderboard_page(theme, site, lang, t, benchmark, round_id, index)
     for ident in sorted(site.record):
-        yield result_page(theme, site, lang, t, site.record[ident])
+        yield result_page(theme, site, lang, t, site.record[ident], index)

@@ -108,3 +108,34 @@ def anchor(kind: str, ident: str) -> str:
 
 def downloads(lang: str) -> str:
     return f"{lang}/downloads.html"
+
+
+def submitters(lang: str) -> str:
+    return f"{lang}/submitters/index.html"
+
+
+def submitter(lang: str, slug: str, round_id: str | None = None) -> str:
+    """A submitter's page; with a round, the page of that round's results (long lists)."""
+    return f"{lang}/submitters/{slug}/{round_id}.html" if round_id else f"{lang}/submitters/{slug}.html"
+
+
+def accelerators(lang: str) -> str:
+    return f"{lang}/accelerators/index.html"
+
+
+def accelerator(lang: str, slug: str, round_id: str | None = None) -> str:
+    return f"{lang}/accelerators/{slug}/{round_id}.html" if round_id else f"{lang}/accelerators/{slug}.html"
+
+
+def record_changes(lang: str) -> str:
+    return f"{lang}/rounds/changes.html"
+
+
+def compare_results(lang: str) -> str:
+    """The compare page: results picked by id in the URL fragment (#id,id,...)."""
+    return f"{lang}/compare.html"
+
+
+def record_data(round_id: str) -> str:
+    """The compare page's data of one round, a plain script loaded on demand."""
+    return f"{ASSETS}/record/{round_id}.js"

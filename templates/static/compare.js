@@ -1,0 +1,158 @@
+/* The compare page: results picked by id in the URL fragment (#id,id,...), shown side by
+   side. Each round's data is a plain script, assets/record/<round>.js (file:// allows
+   <script>), loaded only when a picked id needs it. The first pick is the baseline: a time
+   ratio is given only for the same benchmark, round and division; otherwise the reason. */
+(function () {
+  "use strict";
+  var box = document.querySelector("[data-compare]");
+  if (!box) return;
+  var root = box.getAttribute("data-root");
+  var rounds = box.getAttribute("data-rounds").split(/\s+/);
+  var lang = box.getAttribute("data-lang");
+  var labels = JSON.parse(box.getAttribute("data-labels"));
+  var words = JSON.parse(box.getAttribute("data-words"));
+  var out = box.querySelector("[data-compare-out]");
+  var status = box.querySelector("[data-compare-status]");
+  var form = box.querySelector("[data-compare-form]");
+  var input = form.querySelector("input");
+  var datalist = box.querySelector("datalist");
+  var loading = {};
+  window.RECORD_DATA = window.RECORD_DATA || {};
+  function msg(name) { return box.getAttribute("data-msg-" + name) || ""; }
+  function picked() {
+    return decodeURIComponent(window.location.hash.slice(1)).split(",")
+      .map(function (s) { return s.trim(); }).filter(Boolean);
+  }
+  function roundOf(id) {
+    var found = "";
+    rounds.forEach(function (r) { if (id.indexOf(r + "-") === 0 && r.length > found.length) found = r; });
+    return found;
+  }
+  function load(round, done) {
+    if (window.RECORD_DATA[round]) { done(); return; }
+    if (loading[round]) { loading[round].push(done); return; }
+    loading[round] = [done];
+    var script = document.createElement("script");
+    script.src = root + "assets/record/" + round + ".js";
+    script.onload = script.onerror = function () {
+      var waiting = loading[round]; loading[round] = null;
+      waiting.forEach(function (f) { f(); });
+    };
+    document.head.appendChild(script);
+  }
+  function record(id) {
+    var data = window.RECORD_DATA[roundOf(id)];
+    var row = data && data.rows[id];
+    if (!row) return null;
+    var r = { id: id, round: roundOf(id) };
+    data.fields.forEach(function (f, i) { r[f] = row[i]; });
+    r.benchmarkName = (data.names[r.benchmark] || {})[lang] || r.benchmark;
+    return r;
+  }
+  function number(v, digits) {
+    return v.toLocaleString(document.documentElement.lang, { maximumFractionDigits: digits });
+  }
+  function reason(base, r) {
+    if (base.value === null || r.value === null) return msg("missing");
+    if (base.benchmark !== r.benchmark) return msg("benchmark");
+    if (base.round !== r.round) return msg("round");
+    if (base.division !== r.division) return msg("division");
+    return "";
+  }
+  function cell(tag, text, href) {
+    var el = document.createElement(tag);
+    if (href) { var a = document.createElement("a"); a.href = href; a.textContent = text; el.appendChild(a); }
+    else el.textContent = text;
+    return el;
+  }
+  function setIds(ids) { window.location.hash = ids.join(","); }
+  function draw() {
+    var ids = picked();
+    var needed = [];
+    ids.forEach(function (id) { var r = roundOf(id); if (r && needed.indexOf(r) < 0) needed.push(r); });
+    var left = needed.length;
+    if (!ids.length) { out.textContent = ""; status.textContent = msg("empty"); return; }
+    status.textContent = msg("loading");
+    needed.forEach(function (r) { load(r, function () { if (--left === 0) render(ids); }); });
+    if (!needed.length) render(ids);
+  }
+  function render(ids) {
+    var results = [], unknown = [];
+    ids.forEach(function (id) { var r = record(id); if (r) results.push(r); else unknown.push(id); });
+    status.textContent = unknown.length ? msg("unknown") + " " + unknown.join(", ") : "";
+    out.textContent = "";
+    if (!results.length) return;
+    var base = results[0];
+    var table = document.createElement("table");
+    table.className = "data compact compare-table";
+    var head = document.createElement("tr");
+    head.appendChild(cell("td", ""));
+    results.forEach(function (r, i) {
+      var th = cell("th", r.system_name, root + lang + "/results/" + r.id + ".html");
+      th.scope = "col";
+      var remove = document.createElement("button");
+      remove.type = "button"; remove.textContent = msg("remove");
+      remove.setAttribute("aria-label", msg("remove") + " " + r.system_name);
+      remove.addEventListener("click", function () { setIds(ids.filter(function (x) { return x !== r.id; })); });
+      th.appendChild(document.createTextNode(" ")); th.appendChild(remove);
+      if (i === 0) th.appendChild(cell("small", " (" + msg("baseline") + ")"));
+      head.appendChild(th);
+    });
+    var thead = document.createElement("thead"); thead.appendChild(head); table.appendChild(thead);
+    var body = document.createElement("tbody");
+    var shown = {
+      benchmark: function (r) { return r.benchmarkName; }, round: function (r) { return r.round; },
+      division: function (r) { return words[r.division] || r.division; },
+      category: function (r) { return words[r.category] || r.category; },
+      submitter: function (r) { return r.submitter; },
+      accelerator_model: function (r) { return r.accelerator_model || "—"; },
+      accelerator_count: function (r) { return number(r.accelerator_count, 0); },
+      value: function (r) { return r.value === null ? words.missing : number(r.value, 2); },
+      energy: function (r) { return r.energy === null || r.energy === undefined ? "—" : number(r.energy, 0) + " J"; },
+      ratio: function (r, i) {
+        if (i === 0) return msg("baseline");
+        var why = reason(base, r);
+        if (why) return why;
+        var x = base.value / r.value;
+        return number(r.value / base.value, 3) + "× · " +
+          (x >= 1 ? msg("faster").replace("{x}", number(x, 2)) : msg("slower").replace("{x}", number(1 / x, 2)));
+      }
+    };
+    Object.keys(shown).forEach(function (key) {
+      var tr = document.createElement("tr");
+      var th = cell("th", labels[key]); th.scope = "row"; tr.appendChild(th);
+      results.forEach(function (r, i) { tr.appendChild(cell("td", shown[key](r, i))); });
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    out.appendChild(table);
+    fillList(results);
+  }
+  function fillList(results) {
+    /* suggestions: the other results of the picked benchmarks and rounds */
+    datalist.textContent = "";
+    var seen = {};
+    results.forEach(function (r) {
+      var data = window.RECORD_DATA[r.round];
+      Object.keys(data.rows).forEach(function (id) {
+        if (seen[id] || data.rows[id][0] !== r.benchmark) return;
+        seen[id] = true;
+        var option = document.createElement("option");
+        option.value = id;
+        datalist.appendChild(option);
+      });
+    });
+  }
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var id = input.value.trim();
+    if (!id) return;
+    var ids = picked();
+    if (ids.indexOf(id) < 0) ids.push(id);
+    input.value = "";
+    setIds(ids);
+  });
+  form.hidden = false;
+  window.addEventListener("hashchange", draw);
+  draw();
+})();
