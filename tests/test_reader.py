@@ -93,7 +93,7 @@ def test_a_missing_minisearch_is_a_content_error_naming_the_fix(tmp_path, monkey
     content = write_project(tmp_path)
     with pytest.raises(ContentError) as caught:
         build(content, TEMPLATES, tmp_path / "output")
-    assert "npm ci" in str(caught.value) and "scripts/install.sh" in str(caught.value)
+    assert "reinstall it" in str(caught.value) and "scripts/vendor_js.py" in str(caught.value)
     assert not (tmp_path / "output").exists()
 
 
