@@ -122,6 +122,10 @@ def _compute(site: Site, claim: dict) -> tuple[float | None, dict[str, list[str]
         return _price_perf_steps(site, check)
     if kind == "spec_ratio":
         return _spec_steps(site, check)
+    if kind in ("accelerators", "host_ratio"):
+        return _scale_steps(site, check, kind)
+    if kind == "submission_ids":
+        return _submission_steps(site, claim)
     price = site.first_price(check["system"])
     return (price["amount"] if price else None), {}
 
@@ -150,6 +154,48 @@ def _spec_steps(site: Site, check: dict):
                     f"{fmt.quantity(theirs['value'], theirs['unit'], lang)} = {fmt.ratio(value, lang, 3)}"]
              for lang in site.languages}
     return value, steps
+
+
+def _described(site: Site, ident: str) -> dict:
+    """A result as its round's system description gives it (the record's fields)."""
+    return site.record.get(ident) or result(site, ident)
+
+
+def _scale_steps(site: Site, check: dict, kind: str):
+    """accelerators: the result's accelerator count; host_ratio: accelerators per host CPU,
+    both from the MLPerf system description of the result."""
+    found = _described(site, check["result"])
+    count = found.get("accelerator_count")
+    if not count:
+        return None, {}
+    if kind == "accelerators":
+        return float(count), {}
+    cpus = found.get("host_cpu_count") or (found.get("host_cpu") or {}).get("count")
+    if not cpus:
+        return None, {}
+    value = count / cpus
+    steps = {lang: [f"{fmt.number(count, lang, 0)} ÷ {fmt.number(cpus, lang, 0)} = "
+                    f"{fmt.ratio(value, lang, 3)}"] for lang in site.languages}
+    return value, steps
+
+
+def submission_results(site: Site, check: dict) -> list[dict]:
+    """The record's results of one submitter in one round (each system entry of a submission
+    is what an MLPerf ID names)."""
+    who = check["submitter"].lower()
+    return sorted((r for r in site.record.values()
+                   if r["round"] == check["round"] and r["submitter"].lower() == who),
+                  key=lambda r: r["id"])
+
+
+def _submission_steps(site: Site, claim: dict):
+    """How many system entries the submitter has in the round: the number of MLPerf IDs a
+    complete list of its submission holds."""
+    found = submission_results(site, claim["check"])
+    if not found:
+        return None, {}
+    entries = {(r["division"], r["system_folder"]) for r in found}
+    return float(len(entries)), {}
 
 
 def _alternative(site: Site, claim: dict) -> dict | None:
@@ -191,6 +237,15 @@ def _evidence(site: Site, claim: dict) -> list[dict]:
             items.append(_price_evidence(site, claim, system))
     if check["kind"] == "price":
         items.append(_price_evidence(site, claim, check["system"]))
+    if check["kind"] == "submission_ids":
+        for found in submission_results(site, check):
+            items.append({"what": "result", "id": found["id"], "source": f"mlperf-training-{found['round']}",
+                          "independent": True})
+        stated = {r.get("submission_id") for r in site.table("results") if r.get("submission_id")}
+        unmatched = [i for i in claim.get("submission_ids") or [] if i not in stated]
+        if unmatched:   # no cited source says which result an ID names
+            items.append({"what": "submission_id", "id": ", ".join(unmatched),
+                          "source": claim["source"], "independent": False})
     if check["kind"] == "spec_ratio":
         for system in (check["system"], check["baseline"]):
             spec = site.spec(system, check["spec"]) or {}

@@ -206,7 +206,9 @@ UNITS = ("min", "h", "x", "percent", "usd", "ghz", "pflops", "mb", "gb", "u", "c
 # The one list of claim-check kinds: kind -> the fields its check needs (load.py checks them).
 CHECK_KINDS = {"time": ("result",), "speedup": ("result", "baseline"),
                "improvement": ("result", "baseline"), "price_performance": ("result", "baseline"),
-               "spec_ratio": ("system", "baseline", "spec"), "price": ("system",), "none": ("reason",)}
+               "spec_ratio": ("system", "baseline", "spec"), "price": ("system",),
+               "accelerators": ("result",), "host_ratio": ("result",),
+               "submission_ids": ("submitter", "round"), "none": ("reason",)}
 
 SPEC = {"name": req(ident), "value": req(positive), "unit": req(text), "source": req(ref("sources"))}
 PRICE = {"amount": req(positive), "currency": req(one_of("USD")),
@@ -216,7 +218,7 @@ HOST = {"model": req(text), "count": req(count)}
 CHECK = {"kind": req(one_of(*CHECK_KINDS)), "result": opt(ref("results")),
          "baseline": opt(ident), "system": opt(ref("systems")), "spec": opt(ident),
          "price": opt(ref("systems")), "baseline_price": opt(ref("systems")),
-         "reason": opt(ltext)}
+         "submitter": opt(text), "round": opt(text), "reason": opt(ltext)}
 
 TABLES = {
     "sources": {
@@ -251,7 +253,7 @@ TABLES = {
         "id": req(ident), "source": req(ref("sources")), "figure": req(number),
         "unit": req(one_of(*UNITS)), "stated_as": req(text), "statement": req(ltext),
         "measures": req(ltext), "audited": req(boolean), "check": req(mapping(CHECK)),
-        "note": opt(ltext),
+        "note": opt(ltext), "submission_ids": opt(list_of(text)),
     },
     "glossary": {"id": req(ident), "term": req(ltext), "definition": req(ltext)},
     "mlperf_systems": None,  # read by the importer only
