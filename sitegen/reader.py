@@ -134,10 +134,11 @@ def page_kind(path: str) -> str | None:
         if name == "index.html":
             return "list"
         return {"reports": "report", "systems": "system", "benchmarks": "benchmark",
-                "compare": "comparison"}.get(folder, "page")
+                "compare": "comparison", "submitters": "submitter",
+                "accelerators": "accelerator"}.get(folder, "page")
     if parts == ["glossary.html"]:
         return "glossary"
-    if len(parts) == 3 and parts[0] == "benchmarks":
+    if len(parts) == 3 and parts[0] in ("benchmarks", "submitters", "accelerators"):
         return "leaderboard"
     return "page" if len(parts) == 1 else None
 
@@ -198,7 +199,7 @@ def _not_searched(el) -> bool:
         return True
     classes = (el.get("class") or "").split()
     return ((el.tag == "nav" and "toc" in classes) or "chart-downloads" in classes
-            or "chart-data" in classes)
+            or "chart-data" in classes or el.get("data-nosearch") is not None)
 
 
 def search_document(path: str, doc, kind: str, label: str, tagline: str = "") -> dict:

@@ -193,7 +193,9 @@ def test_chinese_page_has_chinese_svg_text_and_all_parts(tmp_path):
     assert '<a href="../systems/zenith-8.html#result-r-zenith">Zenith 8</a>' in html
     assert '<td class="num" data-value="20.0">20.0</td>' in html
     assert 'href="charts/acme-vs-zenith-1.csv" download' in html
-    assert '<script src="../../assets/vega-bundle.js" defer></script>' in html
+    # the interactive library loads only on a button press (chart-load.js), never on load
+    assert 'data-bundle="../../assets/vega-bundle.js"' in html
+    assert '<script src="../../assets/vega-bundle.js"' not in html
     assert (out / "zh/reports/charts/acme-vs-zenith-1.svg").read_text("utf-8").startswith("<svg")
 
 
@@ -399,6 +401,9 @@ def test_chart_page_from_file_url_is_interactive_without_errors(tmp_path, scheme
             page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
             page.on("request", lambda r: remote.append(r.url) if not r.url.startswith("file:") else None)
             page.goto(page_url)
+            page.wait_for_load_state("networkidle")
+            assert page.evaluate("typeof window.vegaEmbed") == "undefined"   # not on load
+            page.locator("figure.chart button.chart-open").first.click()
             page.wait_for_selector("figure.chart.is-interactive", timeout=15000)
             page.locator("figure.chart .mark-rect path").first.hover()
             tooltip = page.locator("#vg-tooltip-element")

@@ -105,6 +105,32 @@
     return true;
   };
 
+  /* MiniSearch and this language's index, loaded with <script> (file:// allows that) on
+     first use: a page costs nothing for search until the reader turns to it. */
+  Search.prototype.prepare = function (done) {
+    var self = this;
+    if (this.ready) { done(true); return; }
+    if (this.waiting) { this.waiting.push(done); return; }
+    this.waiting = [done];
+    var files = ['assets/minisearch.js', 'assets/search-' + this.lang + '.js'];
+    var finish = function (ok) {
+      self.ready = ok;
+      var waiting = self.waiting;
+      self.waiting = null;
+      if (self.all && self.all.checked && ok) { self.all.dispatchEvent(new Event('change')); }
+      waiting.forEach(function (callback) { callback(ok); });
+    };
+    var next = function (at) {
+      if (at === files.length) { finish(!!window.MiniSearch); return; }
+      var script = document.createElement('script');
+      script.src = self.root + files[at];
+      script.onload = function () { next(at + 1); };
+      script.onerror = function () { finish(false); };
+      document.head.appendChild(script);
+    };
+    next(window.MiniSearch ? 1 : 0);
+  };
+
   /* The other languages' index scripts, loaded with <script> (file:// allows that). */
   Search.prototype.loadOthers = function (done) {
     var self = this;
@@ -136,6 +162,8 @@
       window.clearTimeout(self.timer);
       self.run();
     });
+    /* the index loads on first focus or keystroke, never with the page */
+    this.input.addEventListener('focus', function () { self.prepare(function () {}); });
     this.input.addEventListener('input', function () {
       self.form.classList.toggle('search-active', !!self.input.value);
       window.clearTimeout(self.timer);
@@ -168,6 +196,7 @@
     if (this.all) {
       this.all.addEventListener('change', function () {
         if (self.all.checked) {
+          if (!self.ready) { self.run(); return; }
           self.ensureIndex();
           self.loadOthers(function (failed) {
             if (failed) { self.status(self.form.getAttribute('data-msg-failed')); } else { self.run(); }
@@ -210,7 +239,14 @@
     var text = this.input.value.trim();
     this.form.classList.toggle('search-active', !!text);
     if (!text) { this.out.textContent = ''; return; }
-    if (!window.MiniSearch) { this.status(this.form.getAttribute('data-msg-failed')); return; }
+    if (!this.ready) {
+      var self = this;
+      this.status(this.form.getAttribute('data-msg-loading'));
+      this.prepare(function (ok) {
+        if (ok) { self.run(); } else { self.status(self.form.getAttribute('data-msg-failed')); }
+      });
+      return;
+    }
     this.ensureIndex();
     var everywhere = !!(this.all && this.all.checked);
     var results = this.query(text, everywhere);
@@ -288,7 +324,6 @@
   };
 
   function start() {
-    if (!window.MiniSearch) { return; }     /* no library: the form stays hidden */
     var forms = document.querySelectorAll('form[data-search]');
     for (var i = 0; i < forms.length; i++) { new Search(forms[i]); }
   }
