@@ -155,6 +155,8 @@ def test_pip_install_gives_a_command_that_builds_the_shipped_content(tmp_path):
 
     version = _run([axledger, "--version"], tmp_path, env)
     assert (version.returncode, version.stdout) == (0, f"axledger {__version__}\n")
+    module = _run([python, "-m", "sitegen", "--version"], tmp_path, env)
+    assert (module.returncode, module.stdout) == (0, f"python -m sitegen {__version__}\n")
     missing = _run([axledger, "import-record"], tmp_path, env)
     assert (missing.returncode, missing.stderr) == (2, (
         "error: this command needs the Python package 'mlperf_logging', which is not installed: "
