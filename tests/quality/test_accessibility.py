@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .quality_tools import LANGS, PAGE_KINDS, page_of_kind, require
+from .test_phone import CHARTS_DRAWN
 
 AXE_RUN = """async () => {
   const results = await axe.run(document, {
@@ -56,6 +57,8 @@ def test_no_serious_axe_violations(contexts, axe_script, shipped_site, site_root
     page = contexts[scheme].new_page()
     try:
         page.goto(site_roots["http"] + rel)
+        # axe looks at the page as a reader sees it: after every chart has been drawn
+        page.wait_for_function(CHARTS_DRAWN, timeout=20_000)
         page.add_script_tag(path=str(axe_script))
         violations = page.evaluate(AXE_RUN)
     finally:
