@@ -115,3 +115,9 @@ class Site:
 
     def record_benchmarks(self) -> set[str]:
         return {benchmark for benchmark, _ in self._record_slots}
+
+    @functools.cached_property
+    def record_index(self):
+        """Submitters, accelerator models and scaling peers of the record (record_index.py)."""
+        from .record_index import RecordIndex
+        return RecordIndex(self)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from . import blocks, chart_data, charts, derive, fmt, urls
+from . import npm, record_chart
 from .markup import Page, render_body
 from .model import Report, Site
 from .render import Strings, Theme, base_context, render_template
@@ -150,9 +151,14 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
     path = urls.benchmark(lang, benchmark["id"])
     page = Page(site, lang, path, {}, "content/data/results.yaml")
     chart = Markup(charts.benchmark_chart(site, t, benchmark, page))
+    progress = Markup(record_chart.progress_figure(site, t, lang, benchmark, path)
+                      if site.rounds else "")
+    if progress:
+        page.files[charts.BUNDLE] = npm.script(npm.VEGA)
     files = _page(theme, site, lang, t, path, "benchmark.html",
                   benchmark["name"][lang], [(t("nav.benchmarks"), urls.benchmarks(lang))],
-                  benchmark=benchmark, groups=groups, chart=chart, has_charts=page.has_charts,
+                  benchmark=benchmark, groups=groups, chart=chart, progress=progress,
+                  has_charts=page.has_charts or bool(progress),
                   summary=record_summary(site, benchmark["id"]),
                   attribution=_attribution(site, [*site.record_rounds(benchmark["id"]),
                                                   *(r["round"] for r in results)]),

@@ -59,7 +59,7 @@ def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str,
     title = t("leaderboard.title", benchmark=name, round=round_id)
     crumbs = [(t("nav.benchmarks"), urls.benchmarks(lang)), (name, urls.benchmark(lang, benchmark["id"]))]
     results = site.record_results(benchmark["id"], round_id)
-    index = index or RecordIndex(site)
+    index = index or site.record_index
     return _page(theme, site, lang, t, urls.leaderboard(lang, benchmark["id"], round_id),
                  "leaderboard.html", title, crumbs, benchmark=benchmark, round=site.rounds[round_id],
                  groups=leaderboard_groups(results), count=len(results),
@@ -95,7 +95,7 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
               (result["round"], urls.round_page(lang, result["round"])),
               (benchmark["name"][lang], urls.leaderboard(lang, benchmark["id"], result["round"]))]
     value, count = result["value"], result["accelerator_count"]
-    index = index or RecordIndex(site)
+    index = index or site.record_index
     return _page(theme, site, lang, t, urls.result(lang, result["id"]), "result.html", title,
                  crumbs, result=result, benchmark=benchmark, round=rnd,
                  folder=official_folder(rnd, result["path"]),
@@ -134,7 +134,7 @@ def record_pages(theme, site: Site, lang, t):
     """Every page of the record, one at a time: rounds, leaderboards, results."""
     if not site.rounds:
         return
-    index = RecordIndex(site)
+    index = site.record_index
     yield rounds_index(theme, site, lang, t)
     for round_id in site.rounds:
         yield round_page(theme, site, lang, t, round_id)

@@ -1,0 +1,84 @@
+"""The progress chart of a benchmark page: the fastest closed result of each round, and the
+fastest on each leading accelerator model, on a log time axis. Drawn like every chart
+(altair spec → vl-convert SVG, cached by chart_render); interactive only on request."""
+from __future__ import annotations
+
+import json
+from html import escape
+
+from . import fmt, urls
+from .record_index import progress
+
+COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e")
+
+
+def progress_rows(site, t, lang: str, benchmark_id: str) -> list[dict]:
+    fastest = t("chart.progress.fastest")
+    return [{"round": p["round"], "series": p["series"] or fastest, "value": p["value"],
+             "value_text": fmt.time_number(p["value"], lang), "result": p["id"]}
+            for p in progress(site, benchmark_id, site.record_index)]
+
+
+def progress_spec(rows: list[dict], rounds: list[str], t, narrow: bool = False) -> dict:
+    import altair as alt
+
+    from . import chart_render
+
+    size = chart_render.narrow_size(chart_render.NARROW_FIT) if narrow else chart_render.WIDE
+    series = list(dict.fromkeys(row["series"] for row in rows))
+    colour = alt.Color("series:N", scale=alt.Scale(domain=series, range=list(COLOURS[:len(series)])),
+                       legend=alt.Legend(title=None, orient="bottom", direction="vertical",
+                                         labelLimit=size.label_limit))
+    y_title = t("chart.axis.time")
+    chart = alt.Chart().mark_line(point=True, strokeWidth=2).encode(
+        x=alt.X("round:O", sort=rounds, title=t("chart.axis.round"),
+                axis=alt.Axis(labelAngle=-45 if narrow else 0)),
+        y=alt.Y("value:Q", scale=alt.Scale(type="log"),
+                title=chart_render.wrap(y_title, 30) if narrow else y_title,
+                axis=alt.Axis(format=",.2~f", tickCount=size.ticks, titleAngle=0, titleAnchor="end",
+                              titleAlign="left", titleBaseline="bottom", titleX=0, titleY=-12)),
+        color=colour, detail="series:N",
+        tooltip=[alt.Tooltip("series:N", title=t("col.accelerator")),
+                 alt.Tooltip("round:O", title=t("col.round")),
+                 alt.Tooltip("value_text:N", title=t("leaderboard.col.time"))],
+    ).properties(width=size.width, height=size.height, background="transparent",
+                 padding=chart_render.NARROW_PADDING if narrow else chart_render.PADDING)
+    chart.data = alt.Data(values=rows)
+    spec = chart.to_dict(validate=False)
+    spec["config"] = chart_render._config(size)
+    return spec
+
+
+def progress_figure(site, t, lang: str, benchmark: dict, path: str) -> str:
+    """The figure (static SVG, its spec for the interactive view, a data table), or '' when
+    fewer than two rounds have a closed result."""
+    from . import chart_render
+
+    rows = progress_rows(site, t, lang, benchmark["id"])
+    rounds = site.record_rounds(benchmark["id"])
+    if len({row["round"] for row in rows}) < 2:
+        return ""
+    wide, narrow = progress_spec(rows, rounds, t), progress_spec(rows, rounds, t, narrow=True)
+    chart_id = "chart-progress"
+    table = "".join(
+        f'<tr><td>{escape(row["round"])}</td><td>{escape(row["series"])}</td>'
+        f'<td class="num"><a href="{escape(urls.relative(path, urls.result(lang, row["result"])))}">'
+        f'{escape(row["value_text"])}</a></td></tr>' for row in rows)
+    label = t("chart.progress.caption")
+    return (f'<div class="chart-block"><figure class="chart" id="{chart_id}" data-kind="lines">'
+            f'<div class="chart-view" role="img" aria-label="{escape(label)}" tabindex="0">'
+            f'<div class="chart-wide">{chart_render.page_svg(wide, chart_id)}</div>'
+            f'<div class="chart-narrow">{chart_render.page_svg(narrow, chart_id + "-n")}</div></div>'
+            f'<script type="application/json" class="chart-spec">{_json(wide)}</script>'
+            f'<script type="application/json" class="chart-spec-narrow">{_json(narrow)}</script>'
+            f'<figcaption><span class="chart-caption">{escape(label)}</span></figcaption></figure>'
+            f'<details class="chart-data"><summary>{escape(t("chart.progress.heading"))}</summary>'
+            f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
+            f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
+            f'<th scope="col">{escape(t("col.accelerator"))}</th><th scope="col" class="num">'
+            f'{escape(t("leaderboard.col.time"))}</th></tr></thead><tbody>{table}</tbody></table>'
+            f'</div></details></div>')
+
+
+def _json(spec: dict) -> str:
+    return json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
