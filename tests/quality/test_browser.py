@@ -16,9 +16,13 @@ from .quality_tools import ARTIFACTS, HTML_LANG, browser_pages, page_of_kind
 
 SCHEMES = ("file", "http")
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
-# Figures are charts: every top-level svg inside a figure must be rendered and have a size.
+# Figures are charts: every top-level svg inside a figure must be rendered and have a size
+# (but for the layout the screen's width does not show: .chart-wide on a phone, .chart-narrow
+# on a wider screen, both kept when a chart stays static).
 HIDDEN_FIGURE_SVGS = """() => [...document.querySelectorAll('figure svg')]
   .filter(svg => !svg.parentElement.closest('svg'))
+  .filter(svg => { const layout = svg.closest('.chart-wide, .chart-narrow');
+                   return !layout || getComputedStyle(layout).display !== 'none'; })
   .map((svg, i) => {
     const box = svg.getBoundingClientRect();
     const style = getComputedStyle(svg);
