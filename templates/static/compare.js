@@ -65,7 +65,27 @@
     else el.textContent = text;
     return el;
   }
-  function setIds(ids) { window.location.hash = ids.join(","); }
+  function setIds(ids) {
+    remember(ids);
+    window.location.hash = ids.join(",");
+  }
+  /* The last choice is remembered (where the browser allows it), so that "Add to compare" on
+     result pages adds to it: a result page links here with ?add=<id>. */
+  function remember(ids) {
+    try { window.localStorage.setItem("compare-ids", ids.join(",")); } catch (e) { /* private */ }
+  }
+  function remembered() {
+    try { return (window.localStorage.getItem("compare-ids") || "").split(",").filter(Boolean); }
+    catch (e) { return []; }
+  }
+  var added = new URLSearchParams(window.location.search).get("add");
+  if (added) {
+    var ids = picked().length ? picked() : remembered();
+    if (ids.indexOf(added) < 0) ids.push(added);
+    remember(ids);
+    window.location.replace(window.location.href.split(/[?#]/)[0] + "#" + ids.join(","));
+    return;
+  }
   function draw() {
     var ids = picked();
     var needed = [];
@@ -153,6 +173,10 @@
     setIds(ids);
   });
   form.hidden = false;
-  window.addEventListener("hashchange", draw);
+  if (!picked().length && remembered().length) {      /* opened without a choice: the last one */
+    window.location.replace(window.location.href.split(/[?#]/)[0] + "#" + remembered().join(","));
+    return;
+  }
+  window.addEventListener("hashchange", function () { remember(picked()); draw(); });
   draw();
 })();

@@ -93,17 +93,22 @@ def _first_leaderboard(site: Path, lang: str) -> str | None:
 
 def browser_pages(site: Path) -> list[str]:
     """The pages a browser test opens one by one: all but most result and leaderboard pages."""
-    keep = {PAGE_KINDS[kind](site, lang) for kind in ("result", "leaderboard") for lang in LANGS}
+    keep = {PAGE_KINDS[kind](site, lang) for kind in ("result", "leaderboard", "submitter",
+                                                      "accelerator") for lang in LANGS}
     return [rel for rel in html_pages(site)
             if rel in keep or not (rel.split("/")[1:2] == ["results"]
-                                   or (rel.count("/") == 3 and rel.split("/")[1] == "benchmarks"))]
+                                   or (rel.count("/") == 3 and rel.split("/")[1] == "benchmarks")
+                                   or (rel.count("/") >= 2 and rel.split("/")[1] in
+                                       ("submitters", "accelerators")
+                                       and not rel.endswith("/index.html")))]
 
 
 # One page of every kind, per language; `None` from a finder means the site has none.
 PAGE_KINDS = {
     "leaderboard": _first_leaderboard,
     "result": lambda site, lang: _first(site, f"{lang}/results"),
-    "round": lambda site, lang: _first(site, f"{lang}/rounds"),
+    "round": lambda site, lang: next((f"{lang}/rounds/{p.name}" for p in
+                                      sorted((site / lang / "rounds").glob("v*.html"))), None),
     "rounds-index": lambda site, lang: f"{lang}/rounds/index.html",
     "home": lambda site, lang: f"{lang}/index.html",
     "report": lambda site, lang: _first(site, f"{lang}/reports"),
@@ -119,6 +124,12 @@ PAGE_KINDS = {
     "glossary": lambda site, lang: f"{lang}/glossary.html",
     "methodology": lambda site, lang: f"{lang}/methodology.html",
     "404": lambda site, lang: f"{lang}/404.html",
+    "submitters-index": lambda site, lang: f"{lang}/submitters/index.html",
+    "submitter": lambda site, lang: _first(site, f"{lang}/submitters"),
+    "accelerators-index": lambda site, lang: f"{lang}/accelerators/index.html",
+    "accelerator": lambda site, lang: _first(site, f"{lang}/accelerators"),
+    "compare-results": lambda site, lang: f"{lang}/compare.html",
+    "record-changes": lambda site, lang: f"{lang}/rounds/changes.html",
 }
 LANGS = ("en", "zh")
 HTML_LANG = {"en": "en", "zh": "zh-Hans"}
