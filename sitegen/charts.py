@@ -12,7 +12,7 @@ import json
 import posixpath
 from html import escape
 
-from . import chart_data, fmt, npm, urls
+from . import chart_data, fmt, languages, npm, urls
 from .chart_data import BadBlock, Plan
 from .markup import Page
 
@@ -64,7 +64,7 @@ def figure(site, t, plan: Plan, page: Page) -> str:
             f'<script type="application/json" class="chart-spec">{_spec_json(spec)}</script>'
             f'<script type="application/json" class="chart-spec-narrow">{_spec_json(narrow)}'
             f'</script>'
-            f'<figcaption><span class="chart-caption">{escape(plan.caption)}</span> '
+            f'<figcaption><span class="chart-caption">{escape(plan.caption)}</span>{_gap(page.lang)}'
             f'<span class="chart-source">{_sources(site, t, plan, page)}</span></figcaption>'
             f'</figure>{_table(site, t, plan, page)}{_downloads(t, page, stem)}</div>')
 
@@ -181,3 +181,8 @@ def _downloads(t, page: Page, stem: str) -> str:
              for ext, key in ((".csv", "chart.download.csv"), (".json", "chart.download.json"),
                               (".svg", "chart.download.svg"))]
     return f'<p class="chart-downloads">{escape(t("chart.download"))} {" · ".join(links)}</p>'
+
+
+def _gap(lang: str) -> str:
+    """The space between two sentences: none in CJK text."""
+    return "" if languages.get(lang).cjk else " "

@@ -10,8 +10,8 @@ from babel.dates import format_date
 from babel.numbers import format_compact_decimal, format_currency, format_decimal
 from babel.units import format_unit
 
-LOCALES = {"en": "en_US", "zh": "zh_Hans_CN"}
-HTML_LANG = {"en": "en", "zh": "zh-Hans"}
+from . import languages
+
 # Babel's long unit names are broken for Chinese; the short forms read naturally in both.
 DURATION_UNITS = {"min": "duration-minute", "h": "duration-hour"}
 # Formatting goes through Babel, which re-parses its pattern on every call; a big site formats
@@ -27,13 +27,13 @@ def decimals_of(value: float) -> int:
 @functools.lru_cache(maxsize=8192)
 def number(value: float, lang: str, digits: int = 2) -> str:
     pattern = "#,##0." + "#" * digits if digits else "#,##0"
-    return format_decimal(round(value, digits), format=pattern, locale=LOCALES[lang])
+    return format_decimal(round(value, digits), format=pattern, locale=languages.locale(lang))
 
 
 @functools.lru_cache(maxsize=8192)
 def fixed(value: float, lang: str, digits: int) -> str:
     pattern = "#,##0." + "0" * digits if digits else "#,##0"
-    return format_decimal(round(value, digits), format=pattern, locale=LOCALES[lang])
+    return format_decimal(round(value, digits), format=pattern, locale=languages.locale(lang))
 
 
 def significant(value: float, digits: int = 3) -> tuple[Decimal, int]:
@@ -56,7 +56,7 @@ def time_number(value: float, lang: str) -> str:
     """A measured time without its unit, by the three-significant-digit rule (7.40, 1,235)."""
     rounded, places = significant(value)
     pattern = "#,##0." + "0" * places if places else "#,##0"
-    return format_decimal(rounded, format=pattern, locale=LOCALES[lang],
+    return format_decimal(rounded, format=pattern, locale=languages.locale(lang),
                           decimal_quantization=True)
 
 
@@ -64,23 +64,23 @@ def time_number(value: float, lang: str) -> str:
 def duration(value: float, unit: str, lang: str) -> str:
     """A measured time with its unit: 7.40 min / 7.40分钟 (three significant digits)."""
     rounded, places = significant(value)
-    return format_unit(rounded, DURATION_UNITS[unit], length="short", locale=LOCALES[lang],
+    return format_unit(rounded, DURATION_UNITS[unit], length="short", locale=languages.locale(lang),
                        format="#,##0." + "0" * places if places else "#,##0")
 
 
 @functools.lru_cache(maxsize=8192)
 def usd(amount: float, lang: str) -> str:
-    """$149,000 in English; 14.9万美元 in Chinese, the way Chinese prices are read."""
-    if lang == "zh" and amount >= 10000:
-        compact = format_compact_decimal(amount, locale=LOCALES[lang], fraction_digits=3)
+    """$149,000 in English; 14.9万美元 (14.9萬美元) in Chinese, the way Chinese prices are read."""
+    if languages.get(lang).chinese and amount >= 10000:
+        compact = format_compact_decimal(amount, locale=languages.locale(lang), fraction_digits=3)
         return f"{compact}美元"
-    return format_currency(amount, "USD", locale=LOCALES[lang], format="¤#,##0",
+    return format_currency(amount, "USD", locale=languages.locale(lang), format="¤#,##0",
                            currency_digits=False)
 
 
 def ratio(value: float, lang: str, digits: int = 2) -> str:
     """1.56× in English; 1.56倍 in Chinese, as Chinese writes multiples."""
-    return f"{fixed(value, lang, digits)}{'倍' if lang == 'zh' else '×'}"
+    return f"{fixed(value, lang, digits)}{'倍' if languages.get(lang).chinese else '×'}"
 
 
 def percent(value: float, lang: str, digits: int = 1) -> str:
@@ -90,7 +90,7 @@ def percent(value: float, lang: str, digits: int = 1) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def date(value: dt.date, lang: str) -> str:
-    return format_date(value, format="long", locale=LOCALES[lang])
+    return format_date(value, format="long", locale=languages.locale(lang))
 
 
 def quantity(value: float, unit: str, lang: str, digits: int = 2) -> str:

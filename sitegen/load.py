@@ -7,15 +7,15 @@ import re
 from pathlib import Path
 from string import Formatter
 
-from . import schema
+from . import languages, schema
 from .errors import Problems
 from .markup import SHORTCODE, reference_ok
 from .model import Report, Site, SourceFile
 from .numbers import check_scores
 from .record import check_benchmarks, derive_results, has_record, load_changelog, load_record
-from .readers import LINE, TABLE_READERS, key_line, read_markdown, read_yaml
+from .readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
 
-REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
+REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
 FIELD = re.compile(r"field '(\w+)'")
 # Names whose page would overwrite one the generator makes: <lang>/reports/index.html for a
 # report, <lang>/index.html, glossary.html and 404.html for a plain page, the lists for ids.
@@ -57,6 +57,7 @@ def load_site(content: Path, strict: bool = False) -> Site:
     site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
     site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
     _check_report_refs(site, problems)
+    _check_terms(site, problems)
     _warn_unused_sources(site, problems)
     _warn_claims_without_page(site, problems)
     problems.raise_if_any(strict)
@@ -84,21 +85,46 @@ def load_config(content: Path) -> dict:
 
 
 def _load_config(content: Path, problems: Problems) -> dict:
+    """site.yaml; its languages are registered first, since localised text needs them."""
     path = content / "site.yaml"
+    default = {"languages": list(languages.DEFAULT), "default_language": "en"}
     if not path.exists():
         problems.add(path, None, "missing site configuration: create content/site.yaml")
-        return {"languages": list(schema.LANGS), "default_language": "en"}
+        languages.use([languages.KNOWN[code] for code in languages.DEFAULT])
+        return default
     raw = read_yaml(path, problems)
     if not isinstance(raw, dict):
         if raw is not None:
             problems.add(path, 1, "site.yaml must be a mapping of 'field: value' lines")
-        return {"languages": list(schema.LANGS), "default_language": "en"}
+        languages.use([languages.KNOWN[code] for code in languages.DEFAULT])
+        return default
+    try:
+        found = languages.parse(raw.get("languages", list(languages.DEFAULT)))
+    except ValueError as exc:
+        problems.add(path, key_line(raw, "languages", raw.get(LINE)), str(exc))
+        found = [languages.KNOWN[code] for code in languages.DEFAULT]
+    languages.use(found, _load_terms(content, problems))
     config, errors = schema.parse_record(raw, schema.SITE)
     for message in errors:
         problems.add(path, field_line(raw, message, raw.get(LINE)), message)
-    config.setdefault("languages", list(schema.LANGS))
+    config["languages"] = [language.code for language in found]
     config.setdefault("default_language", "en")
     return config
+
+
+TERMS = "data/terms.csv"
+
+
+def _load_terms(content: Path, problems: Problems) -> list[dict]:
+    """The reviewed term list (columns: en, zh-Hans, zh-Hant, avoid): one term per concept,
+    and the converter's corrections. Optional."""
+    path = content / TERMS
+    if not path.exists():
+        return []
+    rows = read_csv(path, problems) or []
+    for row in rows:
+        row["_file"] = path
+    return rows
 
 
 def _warn_unused_sources(site: Site, problems: Problems) -> None:
@@ -160,14 +186,18 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
     raws: dict[str, dict] = {}
     for lang in config["languages"]:
         path = content / "i18n" / f"{lang}.yaml"
+        source = languages.get(lang).source
         raw = read_yaml(path, problems) if path.exists() else None
-        if not path.exists():
+        if not path.exists() and source is None:
             problems.add(path, None, f"missing interface strings for '{lang}': create this file")
-        elif raw is None:            # unreadable, and said so: no string of it is "missing"
+        elif raw is None and path.exists():   # unreadable, and said so: none of it is "missing"
             continue
         raw = raw if isinstance(raw, dict) else {}
         raws[lang] = raw
-        strings[lang] = {k: str(v) for k, v in raw.items() if k != LINE and v is not None}
+        own = {k: languages.tidy(str(v), lang) for k, v in raw.items() if k != LINE and v is not None}
+        if source is not None:        # converted from its source; its own file (reviewed) wins
+            own = {**{k: languages.convert(v, lang) for k, v in strings.get(source, {}).items()}, **own}
+        strings[lang] = own
     every = set().union(*(s.keys() for s in strings.values())) if strings else set()
     for lang, table in strings.items():
         for key in sorted(every - table.keys()):
@@ -306,6 +336,9 @@ def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) 
             broken.add(REPORT_NAME.match(path.name).group("slug", "lang"))
     reports = []
     for slug, by_lang in sorted(found.items()):
+        for language in languages.converted():
+            if language.code not in by_lang and language.source in by_lang:
+                by_lang[language.code] = _converted(by_lang[language.source], language.code)
         reports += by_lang.values()
         reports += _pending_twins(slug, by_lang, config, problems, broken)
     return reports
@@ -336,6 +369,58 @@ def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> 
     meta["_lines"] = lines
     source = SourceFile(path, problems.rel(path), match.group("slug"), match.group("lang"))
     return Report(source.slug, source.lang, meta, body, body_line, source)
+
+
+def _converted(report: Report, lang: str) -> Report:
+    """A report of a converted language, made from its source's text (an editor's own file
+    of that language, reviewed, takes its place)."""
+    meta = {key: (languages.convert(value, lang) if key in ("title", "summary") else
+                  [languages.convert(v, lang) for v in value] if key in ("tags", "findings") and value else value)
+            for key, value in report.meta.items()}
+    return Report(report.slug, lang, meta, languages.convert(report.body, lang), report.body_line,
+                  report.source, pending=report.pending, converted=True)
+
+
+def _check_terms(site: Site, problems: Problems) -> None:
+    """One term per concept: a form the term list's `avoid` column names (for the zh-Hans
+    text) is an error where it is written, naming the term to use."""
+    rows = [row for row in languages.term_rows() if row.get("avoid") and row.get("zh-Hans")]
+    codes = [code for code in site.languages if languages.get(code).lang == "zh-Hans"
+             and not languages.get(code).source]
+    if not rows or not codes:
+        return
+    avoid = {form.strip(): row["zh-Hans"] for row in rows for form in row["avoid"].split(";") if form.strip()}
+    pattern = re.compile("|".join(sorted(map(re.escape, avoid), key=len, reverse=True)))
+
+    def scan(text, path, line):
+        for match in pattern.finditer(text if isinstance(text, str) else ""):
+            at = line + text.count("\n", 0, match.start()) if line else line
+            problems.add(path, at, f"'{match.group()}': the term list ({TERMS}) uses "
+                         f"'{avoid[match.group()]}' for this concept")
+    for code in codes:
+        for records in site.tables.values():
+            for record in records.values():
+                for value in _texts_of(record, code):
+                    scan(value, record.get("_file"), record.get(LINE))
+        for key, text in site.strings.get(code, {}).items():
+            scan(text, site.root / "i18n" / f"{code}.yaml", None)
+        for report in site.reports + site.pages:
+            if report.lang == code and report.source and not report.pending:
+                scan(report.meta.get("title", "") + report.meta.get("summary", ""), report.source.path, 2)
+                scan(report.body, report.source.path, report.body_line)
+
+
+def _texts_of(value, code: str):
+    """The `code` text of every localised text inside a record."""
+    if isinstance(value, dict):
+        if isinstance(value.get(code), str) and "en" in value:
+            yield value[code]
+        for key, item in value.items():
+            if key != code:
+                yield from _texts_of(item, code)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts_of(item, code)
 
 
 def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[Report]:

@@ -18,7 +18,7 @@ import markdown
 import nh3
 from markdown.extensions.toc import slugify_unicode
 
-from . import derive, fmt, record_refs, urls
+from . import derive, fmt, languages, record_refs, urls
 from .errors import Problem
 from .readers import YamlProblem, load_yaml
 from .schema import suggest
@@ -314,7 +314,7 @@ def _derived(page, arg, line, kind):
     a, b = _pair(page, pair, line)
     if not a or not _comparable(page, a, b, kind, arg, flag, line):
         return ""
-    label = (f' <small class="cross-division">({CROSS_DIVISION[page.lang]})</small>'
+    label = (f' <small class="cross-division">({languages.pick(CROSS_DIVISION, page.lang)})</small>'
              if a["division"] != b["division"] else "")
     if kind == "speedup":
         text = fmt.ratio(derive.speedup(page.site, a["id"], b["id"]), page.lang)

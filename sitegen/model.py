@@ -28,6 +28,7 @@ class Report:
     body_line: int
     source: SourceFile | None
     pending: bool = False   # True: this language is not written; the page says so
+    converted: bool = False  # True: made by converting another language's text (not reviewed)
 
     @property
     def title(self) -> str:

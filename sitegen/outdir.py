@@ -14,12 +14,14 @@ import os
 import shutil
 from pathlib import Path
 
+from . import languages
+
 MARKER = ".sitegen-output"
 MARKER_TEXT = (b"This folder is written by the site generator (build.py).\n"
                b"Every build replaces all of it: keep no file of your own here.\n")
 # What versions before the marker wrote at the top of an output folder (English and Chinese).
-EARLIER_TOP = {"index.html", "404.html", "robots.txt", "sitemap.xml", "assets", "single", "en",
-               "zh"}
+EARLIER_TOP = {"index.html", "404.html", "robots.txt", "sitemap.xml", "assets", "single",
+               *languages.KNOWN}   # and the language folders (en, zh, zh-hant, ...)
 EARLIER_SIGNATURE = b'<body class="chooser">'
 STAGING_PREFIXES = ("tmp", "old")
 

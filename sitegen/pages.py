@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from . import blocks, chart_data, charts, derive, fmt, urls
+from . import blocks, chart_data, charts, derive, fmt, languages, urls
 from . import npm, record_chart
 from .markup import Page, render_body
 from .model import Report, Site
@@ -191,10 +191,11 @@ def not_found_page(theme, site, lang, t):
 
 def chooser_page(theme, site):
     """The root index.html: pick a language, no JavaScript needed."""
-    choices = [(lang, fmt.HTML_LANG[lang], site.config["title"][lang], site.config["tagline"][lang],
+    choices = [(lang, languages.html_lang(lang), site.config["title"][lang], site.config["tagline"][lang],
                 urls.home(lang)) for lang in site.languages]
     default = site.config["default_language"]
-    context = {"choices": choices, "html_lang": fmt.HTML_LANG[default],
+    context = {"choices": choices, "html_lang": languages.html_lang(default),
+               "names": {code: languages.get(code).name for code in site.languages},
                "title": site.config["title"][default], "path": "index.html",
                "link": lambda target: urls.relative("index.html", target),
                "asset": lambda name: urls.asset(name), "base_url": site.config.get("base_url")}

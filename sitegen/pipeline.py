@@ -15,12 +15,13 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import derive, outdir, pages, paths
+from . import derive, languages, outdir, pages, paths
+from .textcheck import cjk_spaces
 from . import record_lists, record_pages
 from .record_download import download_files, downloads_page
 from .cache import (BodyCache, cache_root, code_digest, data_digest, load_manifest,
                     output_state, save_manifest, tree_digest)
-from .errors import ContentError
+from .errors import ContentError, Problem
 from .markup import new_markdown
 from .model import Site
 from .load import load_site
@@ -190,10 +191,13 @@ def _render_language(job) -> LanguageResult:
     kept: dict[str, bytes] = {}      # not written here: all of them, or those every language makes
     written: dict[str, str] = {}
     docs, hidden = [], []
+    cjk, spaces = languages.get(lang).cjk, []
     for report, files in _language_pages(theme, site, lang, t, derive.check_claims(site),
                                          derive.comparisons(site), bodies, problems):
         if any(not problem.warning for problem in problems):
             continue                 # keep going only to find every problem
+        if cjk:                      # every page's spaces, once its content is right
+            spaces += _cjk_space_problems(files)
         if report is not None:
             files.update(single_file_copy(site, theme, files, report, css, t))
         for path, data in files.items():
@@ -204,6 +208,7 @@ def _render_language(job) -> LanguageResult:
                 hidden.append(path)
         written.update(_keep_or_write(files, lang, kept, destination))
     bodies.cache.flush()
+    problems += spaces
     try:
         if not problems:
             written.update(_keep_or_write(language_end_files(site, lang, docs), lang, kept,
@@ -214,6 +219,20 @@ def _render_language(job) -> LanguageResult:
     if any(not problem.warning for problem in problems):
         return LanguageResult({}, {}, [], problems)
     return LanguageResult(kept, written, hidden, problems, bodies.cache.hits, bodies.cache.misses)
+
+
+def _cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:
+    """An ASCII space between two CJK characters on a Chinese (Japanese, Korean) page is an
+    error naming the page and the place (generated text included)."""
+    problems = []
+    for path, data in files.items():
+        if path.endswith(".html"):
+            found = cjk_spaces(data.decode("utf-8"))
+            if found:
+                more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+                problems.append(Problem(f"output/{path}", None, "ASCII space between two CJK "
+                                        f"characters: '{found[0]}'{more}; remove it"))
+    return problems
 
 
 def _keep_or_write(files: dict[str, bytes], lang: str, kept: dict, destination) -> dict[str, str]:

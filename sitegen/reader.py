@@ -37,11 +37,10 @@ import uuid
 
 from lxml import etree
 
-from . import fmt, npm, urls
+from . import fmt, languages, npm, urls
 from .render import Strings, missing_strings
 
 
-OG_LOCALE = {"en": "en_US", "zh": "zh_CN"}
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 FEED_GENERATOR = "sitegen (Accelerator Ledger)"
@@ -282,10 +281,10 @@ def feed_file(site, lang: str) -> dict[str, bytes]:
     fg.id(_feed_id(site, feed_path))
     fg.title(site.config["title"][lang])
     fg.subtitle(site.config["tagline"][lang])
-    fg.language(fmt.HTML_LANG[lang])
+    fg.language(languages.html_lang(lang))
     fg.author(name=site.config["title"][lang])
     fg.link(href=href(urls.home(lang)), rel="alternate", type="text/html",
-            hreflang=fmt.HTML_LANG[lang])
+            hreflang=languages.html_lang(lang))
     fg.link(href=href(feed_path), rel="self", type="application/atom+xml")
     fg.generator(FEED_GENERATOR)
     fg.updated(updated)
@@ -296,7 +295,7 @@ def feed_file(site, lang: str) -> dict[str, bytes]:
         entry.title(report.title)
         entry.summary(report.meta.get("summary") or report.title)
         entry.link(href=href(page), rel="alternate", type="text/html",
-                   hreflang=fmt.HTML_LANG[lang])
+                   hreflang=languages.html_lang(lang))
         when = _midnight(report.date) if report.date else updated
         entry.published(when)
         entry.updated(when)
@@ -328,7 +327,7 @@ def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
             continue
         for code, twin in twins:
             etree.SubElement(url, f"{{{XHTML_NS}}}link", rel="alternate",
-                             hreflang=fmt.HTML_LANG[code], href=root + twin)
+                             hreflang=languages.html_lang(code), href=root + twin)
         fallback = urls.twin(path, default)
         if fallback in pages:
             etree.SubElement(url, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default",
@@ -394,7 +393,7 @@ def root_not_found(site, theme, strings: dict) -> dict[str, bytes]:
     icon = _static_bytes(theme, {}, urls.asset("favicon.svg"))
     sections = []
     for lang in site.languages:
-        t, code = strings[lang], fmt.HTML_LANG[lang]
+        t, code = strings[lang], languages.html_lang(lang)
         sections.append(
             f'<section lang="{code}" aria-labelledby="nf-{lang}">\n'
             f'<h1 id="nf-{lang}">{esc(t("404.title"))}</h1>\n'
@@ -404,7 +403,7 @@ def root_not_found(site, theme, strings: dict) -> dict[str, bytes]:
     titles = " · ".join(strings[lang]("404.title") for lang in site.languages)
     page = (
         "<!DOCTYPE html>\n"
-        f'<html lang="{fmt.HTML_LANG[default]}">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{languages.html_lang(default)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(titles)}</title>\n"
         '<meta name="robots" content="noindex">\n'

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import fmt, urls
+from . import fmt, languages, urls
 from .errors import ContentError, Problem
 from .markup import Page, rich_text
 from .model import Site
@@ -45,13 +45,18 @@ class Strings:
         self.table = site.strings.get(lang, {})
         self.file = f"{site.root.name}/i18n/{lang}.yaml"
         self.missing: set[str] = set()
+        self.cjk = languages.get(lang).cjk
 
     def __call__(self, key: str, **values) -> str:
         if key not in self.table:
             self.missing.add(key)
             return key
         text = self.table[key]
-        return text.format(**values) if values else text
+        if not values:
+            return text
+        # a value ending or starting in CJK (a name with a full-width bracket) must not leave
+        # a space between two CJK characters
+        return languages.CJK_SPACE.sub("", text.format(**values)) if self.cjk else text.format(**values)
 
 
 def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> dict:
@@ -59,12 +64,15 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
     link = lambda target: urls.relative(path, target)  # noqa: E731 - one-line closure
     base_url = site.config.get("base_url")
     return {
-        "lang": lang, "html_lang": fmt.HTML_LANG[lang], "path": path, "t": t, "link": link,
+        "lang": lang, "html_lang": languages.html_lang(lang), "path": path, "t": t, "link": link,
+        "language": languages.get(lang),
+        "gap": "" if languages.get(lang).cjk else " ",   # between two sentences
+        "site_languages": {code: languages.get(code) for code in site.languages},
         "title": title, "site": site, "site_title": site.config["title"][lang],
         "asset": lambda name: link(urls.asset(name)), "urls": urls, "fmt": fmt,
-        "twins": [(other, fmt.HTML_LANG[other], link(urls.twin(path, other)))
-                  for other in site.other_languages(lang)],
-        "alternates": [(fmt.HTML_LANG[code], link(urls.twin(path, code))) for code in site.languages],
+        "twins": [(other, languages.html_lang(other), link(urls.twin(path, other)),
+                   languages.get(other).name) for other in site.other_languages(lang)],
+        "alternates": alternates(site, path),
         "canonical": (base_url.rstrip("/") + "/" + path) if base_url else None,
         "base_url": base_url, "nav": _nav(lang, bool(site.rounds)), "breadcrumbs": [],
         "has_charts": False, "noindex": False,
@@ -72,6 +80,17 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
         "rich": lambda text: rich_text(text, Page(site, lang, path, {})),
     }
+
+
+def alternates(site: Site, path: str) -> list[tuple[str, str]]:
+    """(hreflang, href) of the page in every language and x-default (the default language);
+    absolute when the site has a base URL, else relative to the page."""
+    base_url = site.config.get("base_url")
+    href = ((lambda target: base_url.rstrip("/") + "/" + target) if base_url
+            else (lambda target: urls.relative(path, target)))
+    default = urls.twin(path, site.config["default_language"])
+    return ([(languages.html_lang(code), href(urls.twin(path, code))) for code in site.languages]
+            + [("x-default", href(default))])
 
 
 def _nav(lang: str, rounds: bool) -> list[tuple[str, str]]:

@@ -8,7 +8,8 @@ import datetime as dt
 import difflib
 import re
 
-LANGS = ("en", "zh")
+from . import languages
+
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
 
@@ -44,13 +45,28 @@ def suggest(name: str, known) -> str:
 
 
 def ltext(value):
-    """Localised text: a mapping with one entry per language."""
+    """Localised text: a mapping with one entry per written language of the site; a converted
+    language's text is made from its source (an entry of its own, reviewed, wins). Text of a
+    CJK language loses the spaces YAML folding puts between two CJK characters."""
+    written = languages.written()
     if not isinstance(value, dict):
-        raise Invalid(f"expected a mapping with {' and '.join(LANGS)} text")
-    missing = [lang for lang in LANGS if lang not in value or value[lang] in (None, "")]
+        raise Invalid(f"expected a mapping with {' and '.join(written)} text")
+    missing = [lang for lang in written if lang not in value or value[lang] in (None, "")]
     if missing:
         raise Invalid(f"missing the {', '.join(missing)} text")
-    return {lang: text(value[lang]) for lang in LANGS}
+    out = {lang: languages.tidy(text(value[lang]), lang) for lang in written}
+    for language in languages.converted():
+        own = value.get(language.code)
+        out[language.code] = (languages.tidy(text(own), language.code) if own not in (None, "")
+                              else languages.convert(out[language.source], language.code))
+    return out
+
+
+def language(value):
+    """A language code of the site (site.yaml's `languages`)."""
+    if value not in languages.codes():
+        raise Invalid(f"{value!r} is not one of: {', '.join(languages.codes())}")
+    return value
 
 
 def date(value):
@@ -175,6 +191,14 @@ def req(parser):
     return (True, parser)
 
 
+def findings(value):
+    """A report's findings: 2 to 4 short sentences, shown first on its page and on the home page."""
+    items = list_of(text)(value)
+    if not 2 <= len(items) <= 4:
+        raise Invalid(f"expected 2 to 4 findings, got {len(items)}")
+    return items
+
+
 def opt(parser):
     return (False, parser)
 
@@ -285,8 +309,8 @@ CURATED = {
 }
 
 SITE = {
-    "title": req(ltext), "tagline": req(ltext), "languages": req(list_of(one_of(*LANGS))),
-    "default_language": req(one_of(*LANGS)), "base_url": opt(url), "date": opt(date),
+    "title": req(ltext), "tagline": req(ltext), "languages": req(lambda value: value),
+    "default_language": req(language), "base_url": opt(url), "date": opt(date),
     "description": opt(ltext),
 }
 
@@ -294,9 +318,9 @@ FRONT_MATTER = {
     "title": req(text), "date": req(date), "summary": req(text),
     "sources": req(list_of(ref("sources"))), "systems": opt(list_of(ref("systems"))),
     "benchmarks": opt(list_of(ref("benchmarks"))), "claims": opt(list_of(ref("claims"))),
-    "updated": opt(date), "pending": opt(list_of(one_of(*LANGS))), "featured": opt(boolean),
-    "tags": opt(list_of(text)),
+    "updated": opt(date), "pending": opt(list_of(language)), "featured": opt(boolean),
+    "tags": opt(list_of(text)), "findings": opt(findings),
 }
 
 PAGE_FRONT_MATTER = {"title": req(text), "summary": req(text), "sources": opt(list_of(ref("sources"))),
-                     "pending": opt(list_of(one_of(*LANGS)))}
+                     "pending": opt(list_of(language))}

@@ -111,7 +111,7 @@ FILES = {
 """,
     "data/glossary.yaml": """\
 - id: ttt
-  term: {en: Time to train, zh: 训练用时}
+  term: {en: Time to train, zh: 训练时间}
   definition: {en: Minutes to reach the target., zh: 达到目标所需的分钟数。}
 """,
     "reports/acme-vs-zenith.en.md": """\
@@ -150,7 +150,7 @@ Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]] [[
     "pages/methodology.en.md": "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n"
                                "## Time to train\n\nText.\n",
     "pages/methodology.zh.md": "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n"
-                               "## 训练用时\n\n正文。\n",
+                               "## 训练时间\n\n正文。\n",
 }
 GITIGNORE = "/output/\n/.cache/\n"
 

@@ -77,3 +77,25 @@ def text_problems(text: str) -> list[tuple[int, str]]:
         if at >= 0:
             found.append((_line_of(text, at), f"scrape noise {noise!r} must not reach the site"))
     return found
+
+
+# Running text of a page: what is left outside script, style, code and navigation once inline elements
+# are unwrapped (a space next to a link's edge is as visible as one inside it).
+_HIDDEN = re.compile(r"<(script|style|pre|code|template|nav)\b.*?</\1>", re.S | re.I)
+_INLINE = re.compile(r"</?(?:a|abbr|b|bdi|cite|data|em|i|mark|q|s|small|span|strong|sub|sup|"
+                     r"time|u|wbr|tspan)\b[^>]*>", re.I)
+_TEXT = re.compile(r">([^<]+)<")
+
+
+def cjk_spaces(html: str) -> list[str]:
+    """Each place where an ASCII space (or line break) stands between two CJK characters in
+    a page's visible text, as a short excerpt with the space shown as '␣'."""
+    from .languages import CJK_SPACE
+    text = _INLINE.sub("", _HIDDEN.sub("<x>", html))
+    found = []
+    for node in _TEXT.finditer(text):
+        for match in CJK_SPACE.finditer(node.group(1)):
+            start, end = match.start(), match.end()
+            excerpt = node.group(1)[max(0, start - 8):start] + "␣" + node.group(1)[end:end + 8]
+            found.append(" ".join(excerpt.split()))
+    return found

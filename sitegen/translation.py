@@ -1,9 +1,10 @@
-"""Translation status: what lacks one of the two languages."""
+"""Translation status: what lacks one of the site's languages."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from . import languages
 from .model import Site
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -19,21 +20,30 @@ class Gap:
 
 
 def translation_gaps(site: Site) -> list[Gap]:
-    """What lacks one language: pending reports, and Chinese text with no Chinese in it."""
+    """What lacks one language: pending reports, text of a CJK language with no CJK in it,
+    and pages made by a converter that no editor has reviewed yet."""
     gaps = [Gap("report" if r in site.reports else "page", r.slug, r.lang, f"reports/{r.slug}.{r.lang}.md")
             for r in site.reports + site.pages if r.pending]
+    gaps += [Gap("converted", r.slug, r.lang, f"{'reports' if r in site.reports else 'pages'}/"
+                 f"{r.slug}.{r.lang}.md") for r in site.reports + site.pages
+             if r.converted and not r.pending]
+    cjk = [code for code in site.languages if languages.get(code).cjk and not languages.get(code).source]
+    first = site.languages[0]
     for table, records in sorted(site.tables.items()):
         for record in records.values():
             for field, value in record.items():
-                if isinstance(value, dict) and set(value) == {"en", "zh"} and _untranslated(value):
-                    gaps.append(Gap("data", f"{record['id']}.{field}", "zh", record["_file"]))
-    for key, text in sorted(site.strings.get("zh", {}).items()):
-        if _untranslated({"en": site.strings.get("en", {}).get(key, ""), "zh": text}):
-            gaps.append(Gap("string", key, "zh", "i18n/zh.yaml"))
+                for code in cjk:
+                    if isinstance(value, dict) and set(site.languages) <= set(value) \
+                            and _untranslated(value.get(first, ""), value[code]):
+                        gaps.append(Gap("data", f"{record['id']}.{field}", code, record["_file"]))
+    for code in cjk:
+        for key, text in sorted(site.strings.get(code, {}).items()):
+            if _untranslated(site.strings.get(first, {}).get(key, ""), text):
+                gaps.append(Gap("string", key, code, f"i18n/{code}.yaml"))
     return gaps
 
 
-def _untranslated(value: dict) -> bool:
+def _untranslated(en: str, zh: str) -> bool:
     """Long Chinese text without a single Chinese character: most likely English left in."""
-    zh, en = PLACEHOLDER.sub("", value.get("zh", "")), value.get("en", "")
+    zh = PLACEHOLDER.sub("", zh)
     return bool(CJK.search(en) is None and len(zh) > 24 and not CJK.search(zh))

@@ -112,7 +112,7 @@ CLAIMS = """\
 
 GLOSSARY = """\
 - id: ttt
-  term: {en: Time to train, zh: 训练用时}
+  term: {en: Time to train, zh: 训练时间}
   definition: {en: Minutes to reach the target., zh: 达到目标所需的分钟数。}
 """
 
@@ -152,7 +152,7 @@ Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]] [[
 """
 
 PAGE_EN = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n## Time to train\n\nText.\n"
-PAGE_ZH = "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练用时\n\n正文。\n"
+PAGE_ZH = "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n"
 
 FILES = {
     "site.yaml": SITE, "data/sources.yaml": SOURCES, "data/vendors.yaml": VENDORS,

@@ -60,6 +60,7 @@
     this.root = form.getAttribute('data-root') || '';
     this.lang = form.getAttribute('data-lang') || '';
     this.langs = (form.getAttribute('data-langs') || this.lang).split(/\s+/).filter(Boolean);
+    this.langAttrs = JSON.parse(form.getAttribute('data-lang-attrs') || '{}');
     try { this.langNames = JSON.parse(form.getAttribute('data-lang-names') || '{}'); }
     catch (e) { this.langNames = {}; }
     this.input = form.querySelector('input[type="search"]');
@@ -266,7 +267,7 @@
     var link = document.createElement('a');
     link.href = this.root + doc.url;
     if (doc.lang !== this.lang) {
-      var code = doc.lang === 'zh' ? 'zh-Hans' : doc.lang;
+      var code = this.langAttrs[doc.lang] || doc.lang;
       link.hreflang = code;
       link.lang = code;
     }

@@ -131,8 +131,8 @@ PAGE_KINDS = {
     "compare-results": lambda site, lang: f"{lang}/compare.html",
     "record-changes": lambda site, lang: f"{lang}/rounds/changes.html",
 }
-LANGS = ("en", "zh")
-HTML_LANG = {"en": "en", "zh": "zh-Hans"}
+LANGS = ("en", "zh", "zh-hant")        # as content/site.yaml defines them
+HTML_LANG = {"en": "en", "zh": "zh-Hans", "zh-hant": "zh-Hant"}
 
 
 def page_of_kind(site: Path, kind: str, lang: str) -> str:
