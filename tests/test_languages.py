@@ -159,3 +159,22 @@ def test_a_bad_language_entry_is_reported_on_its_line(tmp_path):
     with pytest.raises(ContentError) as caught:
         load_site(write_project(tmp_path, {"site.yaml": bad}))
     assert any("unknown Babel locale 'zz_Nowhere'" in str(p) for p in caught.value.problems)
+
+
+def test_shipped_zh_hant_pages_read_as_traditional(shipped_site):
+    """Fewer than 0.5 % of the CJK characters of every zh-Hant page's own text (outside quoted
+    titles and text marked with another language) are ones OpenCC s2tw would still change."""
+    import opencc
+    from lxml import html as lhtml
+    s2tw = opencc.OpenCC("s2tw")
+    total = changed = 0
+    for path in sorted((shipped_site / "zh-hant").rglob("*.html")):
+        tree = lhtml.fromstring(path.read_bytes())
+        for node in tree.xpath("//script|//style|//*[@lang and @lang!='zh-Hant']"):
+            node.drop_tree()
+        text = re.sub(r"“[^”]*”|「[^」]*」", "", tree.text_content())
+        cjk = "".join(re.findall(r"[\u4e00-\u9fff]", text))
+        total += len(cjk)
+        changed += sum(a != b for a, b in zip(cjk, s2tw.convert(cjk)))
+    assert total > 10000
+    assert changed / total < 0.005, f"{changed} of {total} CJK characters are still Simplified"
