@@ -5,7 +5,7 @@ from markupsafe import Markup
 
 from . import blocks, chart_data, charts, derive, fmt, languages, urls
 from . import npm, record_chart
-from .markup import Page, render_body
+from .markup import Page, render_body, rich_text
 from .model import Report, Site
 from .render import Strings, Theme, base_context, render_template
 
@@ -76,8 +76,10 @@ def report_page(theme, site, lang, t, report: Report, checks, bodies, problems):
     html, toc, page = body_html(site, report, path, checks, t, bodies, problems)
     crumbs = [(t("nav.reports"), urls.reports(lang))]
     rounds = [s.removeprefix("mlperf-training-") for s in report.meta.get("sources") or []]
+    findings = _findings(site, report, path, checks, problems)
     files = _page(theme, site, lang, t, path, "report.html", report.title, crumbs,
                   report=report, body=html, toc=toc, has_charts=page.has_charts,
+                  findings=findings,
                   attribution=_attribution(site, rounds),
                   claims=[checks[c] for c in report.meta.get("claims") or []],
                   sources=[site.get("sources", s) for s in report.meta.get("sources") or []])
@@ -92,13 +94,35 @@ def plain_page(theme, site, lang, t, report: Report, checks, bodies, problems):
     return {**page.files, **files}
 
 
+def _findings(site, report: Report, path: str, checks, problems: list | None = None) -> list[Markup]:
+    """A report's `findings` (front matter) with their [[...]] figures computed and linked
+    from `path`; problems (a bad reference) are reported against the report's file."""
+    if report.pending or not report.meta.get("findings"):
+        return []
+    page = Page(site, report.lang, path, checks, report.source.rel, 1)
+    found = [rich_text(text, page) for text in report.meta["findings"]]
+    if problems is not None:
+        problems.extend(page.problems)
+    return found
+
+
 def home_page(theme, site, lang, t, checks):
     verdicts = {v: sum(1 for c in checks.values() if c.verdict == v)
                 for v in derive.VERDICTS}
     reports = site.reports_in(lang)
     featured = [r for r in reports if r.meta.get("featured")] or reports[:3]
+    path = urls.home(lang)
+    # The three most recent findings: the first finding of each of the newest reports with any.
+    recent = []
+    for report in reports:                    # newest first
+        found = _findings(site, report, path, checks)
+        if found:
+            recent.append((report, found[0]))
+        if len(recent) == 3:
+            break
+    headline = Markup(record_chart.home_figure(site, t, lang, path) if site.rounds else "")
     context = dict(reports=reports[:5], featured=featured, verdicts=verdicts,
-                   tagline=site.config["tagline"][lang])
+                   tagline=site.config["tagline"][lang], recent=recent, headline=headline)
     return _page(theme, site, lang, t, urls.home(lang), "home.html",
                  site.config["title"][lang], **context)
 

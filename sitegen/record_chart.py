@@ -82,3 +82,48 @@ def progress_figure(site, t, lang: str, benchmark: dict, path: str) -> str:
 
 def _json(spec: dict) -> str:
     return json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+HOME_BENCHMARKS = ("resnet", "bert")
+
+
+def home_rows(site, lang: str, benchmarks=HOME_BENCHMARKS) -> list[dict]:
+    """The fastest closed-division time to train of each round, one series per benchmark."""
+    rows = []
+    for benchmark_id in benchmarks:
+        if benchmark_id not in site.tables.get("benchmarks", {}):
+            continue
+        name = site.get("benchmarks", benchmark_id)["name"][lang]
+        rows += [{"round": p["round"], "series": name, "value": p["value"],
+                  "value_text": fmt.time_number(p["value"], lang), "result": p["id"]}
+                 for p in progress(site, benchmark_id, site.record_index, leaders=0)]
+    return rows
+
+
+def home_figure(site, t, lang: str, path: str) -> str:
+    """The home page's headline chart: static SVG only (no spec, no script), wide and narrow
+    layouts, and its numbers as a table for readers who cannot see the chart."""
+    from . import chart_render
+
+    rows = home_rows(site, lang)
+    if len({row["round"] for row in rows}) < 2:
+        return ""
+    rounds = [r for r in site.rounds if any(row["round"] == r for row in rows)]
+    wide, narrow = progress_spec(rows, rounds, t), progress_spec(rows, rounds, t, narrow=True)
+    chart_id = "chart-home"
+    label = t("home.chart.caption")
+    table = "".join(
+        f'<tr><td>{escape(row["round"])}</td><td>{escape(row["series"])}</td>'
+        f'<td class="num"><a href="{escape(urls.relative(path, urls.result(lang, row["result"])))}">'
+        f'{escape(row["value_text"])}</a></td></tr>' for row in rows)
+    return (f'<div class="chart-block"><figure class="chart chart-static" id="{chart_id}" data-kind="lines">'
+            f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
+            f'<div class="chart-wide">{chart_render.page_svg(wide, chart_id)}</div>'
+            f'<div class="chart-narrow">{chart_render.page_svg(narrow, chart_id + "-n")}</div></div>'
+            f'<figcaption><span class="chart-caption">{escape(label)}</span></figcaption></figure>'
+            f'<details class="chart-data"><summary>{escape(t("home.chart.data"))}</summary>'
+            f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
+            f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
+            f'<th scope="col">{escape(t("col.benchmark"))}</th><th scope="col" class="num">'
+            f'{escape(t("leaderboard.col.time"))}</th></tr></thead><tbody>{table}</tbody></table>'
+            f'</div></details></div>')
