@@ -195,8 +195,19 @@ def claims_page(theme, site, lang, t, checks):
     cited_by = {c.claim["id"]: site.reports_citing("claims", c.claim["id"], lang) for c in ordered}
     rounds = [site.tables["results"][c.claim["check"][k]]["round"] for c in ordered
               for k in ("result", "baseline") if c.claim["check"].get(k) in site.tables["results"]]
+    # filters (claims-filter.js; without JavaScript the form stays hidden, the page complete)
+    vendors = {c.claim["id"]: sorted({site.get("systems", s)["vendor"] for s in _claim_systems(site, c.claim)
+                                       if s in site.tables["systems"]}) for c in ordered}
+    sources = {c.claim["source"] for c in ordered}
+    filters = [
+        ("source", "claims.source", [(s["id"], s["publisher"]) for s in site.table("sources") if s["id"] in sources]),
+        ("vendor", "col.vendor", [(v, site.get("vendors", v)["name"][lang])
+                                  for v in sorted({v for vs in vendors.values() for v in vs})]),
+        ("verdict", "claims.filter.verdict", [(v, t("verdict." + v)) for v in derive.VERDICTS]),
+    ]
     return _page(theme, site, lang, t, urls.claims(lang), "claims.html", t("nav.claims"), [],
-                 checks=ordered, cited_by=cited_by, attribution=_attribution(site, rounds))
+                 checks=ordered, cited_by=cited_by, attribution=_attribution(site, rounds),
+                 vendors=vendors, filters=filters)
 
 
 def sources_page(theme, site, lang, t):

@@ -58,3 +58,12 @@ def test_findings_field_wants_two_to_four_sentences():
     for bad in (["only one"], ["a", "b", "c", "d", "e"]):
         with pytest.raises(schema.Invalid):
             schema.findings(bad)
+
+
+def test_fact_check_filters_are_hidden_without_javascript(shipped_site):
+    html = (shipped_site / "en" / "claims" / "index.html").read_text()
+    form = re.search(r"<form class=\"filters\" hidden data-claim-filter.*?</form>", html, re.S)
+    assert form and all(f'data-filter-field="{f}"' in form.group(0) for f in ("source", "vendor", "verdict"))
+    assert "claims-filter.js" in html
+    claims = re.findall(r'<article class="claim[^>]*>', html)
+    assert claims and all("data-f-source=" in c and "data-f-verdict=" in c and 'id="claim-' in c for c in claims)
