@@ -93,13 +93,13 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
     assert bars["mark"] == {"type": "bar"}
     enc = bars["encoding"]
     assert enc["y"]["field"] == "label" and enc["y"]["sort"] == ["Zenith 8", "Acme 16"]  # fastest first
-    assert enc["x"]["field"] == "value" and enc["x"]["title"] == "训练用时（分钟，越低越好）"
+    assert enc["x"]["field"] == "value" and enc["x"]["title"] == "训练时间（分钟，越低越好）"
     assert enc["color"]["scale"] == {"domain": ["艾克米", "天顶"], "range": ["#0072B2", "#009E73"]}
     assert enc["color"]["legend"]["title"] == "厂商"
     assert [(t["field"], t["title"]) for t in enc["tooltip"]] == [
         ("system", "系统"), ("round", "轮次"), ("division", "组别"), ("benchmark", "基准测试"),
         ("framework", "框架"), ("accelerators", "加速器数量"),
-        ("value", "训练用时（分钟，越低越好）"), ("source", "来源")]
+        ("value", "训练时间（分钟，越低越好）"), ("source", "来源")]
     # bar labels: times by fmt's three-significant-digit rule, written into the data
     assert labels["mark"]["type"] == "text" and labels["encoding"]["text"]["field"] == "value_label"
     assert labels["transform"] == [{"calculate": "datum.value_text", "as": "value_label"}]
@@ -114,7 +114,7 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
          "value": 30.0, "result": "r-acme", "source": "Official results", "value_text": "30.0"}]
     assert spec["config"]["locale"]["number"]["thousands"] == ","
     assert spec["background"] == "transparent"
-    assert plan.caption == "BERT-Large训练用时，MLPerf Training v1.0，封闭组"
+    assert plan.caption == "BERT-Large训练时间，MLPerf Training v1.0，封闭组"
 
 
 def test_spec_of_a_speedup_chart_has_a_baseline_rule(tmp_path):
@@ -183,11 +183,11 @@ def test_chinese_page_has_chinese_svg_text_and_all_parts(tmp_path):
     html = (out / "zh/reports/acme-vs-zenith.html").read_text("utf-8")
     figure = html[html.index('<figure class="chart"'):html.index("</figure>")]
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", figure)
-    assert "训练用时（分钟，越低越好）" in texts and "天顶" in texts
-    assert 'role="img" aria-label="条形图：BERT-Large训练用时，MLPerf Training v1.0，封闭组。' \
+    assert "训练时间（分钟，越低越好）" in texts and "天顶" in texts
+    assert 'role="img" aria-label="条形图：BERT-Large训练时间，MLPerf Training v1.0，封闭组。' \
            'Zenith 8 20.0分钟；Acme 16 30.0分钟。"' in figure
     assert 'fill="currentColor"' in figure and "#767676" not in figure.split("<script")[0]
-    assert '<figcaption><span class="chart-caption">BERT-Large训练用时' in figure
+    assert '<figcaption><span class="chart-caption">BERT-Large训练时间' in figure
     assert 'href="../sources/index.html#source-s-official"' in figure
     assert '<summary>本图的数据</summary>' in html
     assert '<a href="../systems/zenith-8.html#result-r-zenith">Zenith 8</a>' in html

@@ -64,7 +64,7 @@ def test_each_language_has_its_own_index_script(tiny_site):
     assert zh_report["snippet"] == "Acme 更慢，但更便宜。"
     assert "主要发现" in zh_report["text"] and "<" not in zh_report["text"]
     glossary = next(d for d in zh if d["url"] == "zh/glossary.html")
-    assert "训练用时" in glossary["text"]
+    assert "训练时间" in glossary["text"]
     en_report = next(d for d in en if d["url"] == f"en/reports/{SLUG}.html")
     assert "Findings" in en_report["text"]
 
