@@ -56,20 +56,27 @@ def figure(site, t, plan: Plan, page: Page) -> str:
                        stem + ".svg": svg.encode("utf-8"),
                        BUNDLE: npm.script(npm.VEGA)})
     page.has_charts = True
+    caption = (f'<span class="chart-caption">{escape(plan.caption)}</span>{_gap(page.lang)}'
+               f'<span class="chart-source">{_sources(site, t, plan, page)}</span>')
+    return figure_html(chart_id, plan.kind, summary(t, plan), (spec, svg), (narrow, narrow_svg),
+                       caption, _table(site, t, plan, page) + _downloads(t, page, stem))
+
+
+def figure_html(chart_id: str, kind: str, label: str, wide: tuple[dict, str],
+                narrow: tuple[dict, str], caption_html: str, after_html: str = "") -> str:
+    """A chart as the page shows it: the wide and narrow SVGs (the stylesheet picks one), their
+    specs for the interactive view, the caption, then `after_html` (data table, downloads)."""
     return (f'<div class="chart-block">'
-            f'<figure class="chart" id="{chart_id}" data-kind="{plan.kind}">'
-            f'<div class="chart-view" role="img" aria-label="{escape(summary(t, plan))}" '
-            f'tabindex="0"><div class="chart-wide">{svg}</div>'
-            f'<div class="chart-narrow">{narrow_svg}</div></div>'
-            f'<script type="application/json" class="chart-spec">{_spec_json(spec)}</script>'
-            f'<script type="application/json" class="chart-spec-narrow">{_spec_json(narrow)}'
-            f'</script>'
-            f'<figcaption><span class="chart-caption">{escape(plan.caption)}</span>{_gap(page.lang)}'
-            f'<span class="chart-source">{_sources(site, t, plan, page)}</span></figcaption>'
-            f'</figure>{_table(site, t, plan, page)}{_downloads(t, page, stem)}</div>')
+            f'<figure class="chart" id="{chart_id}" data-kind="{kind}">'
+            f'<div class="chart-view" role="img" aria-label="{escape(label)}" '
+            f'tabindex="0"><div class="chart-wide">{wide[1]}</div>'
+            f'<div class="chart-narrow">{narrow[1]}</div></div>'
+            f'<script type="application/json" class="chart-spec">{spec_json(wide[0])}</script>'
+            f'<script type="application/json" class="chart-spec-narrow">{spec_json(narrow[0])}'
+            f'</script><figcaption>{caption_html}</figcaption></figure>{after_html}</div>')
 
 
-def _spec_json(spec: dict) -> str:
+def spec_json(spec: dict) -> str:
     return json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 

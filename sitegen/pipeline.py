@@ -10,6 +10,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -77,7 +78,7 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     cache = cache or BodyCache(data_digest(site.root, code_digest()))
     jobs = [(site, templates, lang, cache.data_key, destination) for lang in site.languages]
     workers = min(len(jobs), os.cpu_count() or 1)
-    if len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1:
+    if len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and _fork_safe():
         results = _in_forked_processes(_render_language, jobs)
     else:
         results = [_render_language(job) for job in jobs]
@@ -101,6 +102,14 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     if destination is None:
         return files
     return {**written, **put_files(files, destination.staging, destination.out, destination.previous)}
+
+
+def _fork_safe() -> bool:
+    """False once this process has loaded vl-convert: its JavaScript runtime runs on threads
+    that a forked child does not inherit, so a child drawing a chart would wait for ever (seen
+    in the tests, which draw charts before building a site). A build from the command line
+    draws nothing before it forks."""
+    return "vl_convert" not in sys.modules
 
 
 def _in_forked_processes(function, jobs: list) -> list:

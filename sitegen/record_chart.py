@@ -3,10 +3,9 @@ fastest on each leading accelerator model, on a log time axis. Drawn like every 
 (altair spec → vl-convert SVG, cached by chart_render); interactive only on request."""
 from __future__ import annotations
 
-import json
 from html import escape
 
-from . import fmt, urls
+from . import charts, fmt, urls
 from .record_index import progress
 
 COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e")
@@ -65,23 +64,16 @@ def progress_figure(site, t, lang: str, benchmark: dict, path: str) -> str:
         f'<td class="num"><a href="{escape(urls.relative(path, urls.result(lang, row["result"])))}">'
         f'{escape(row["value_text"])}</a></td></tr>' for row in rows)
     label = t("chart.progress.caption")
-    return (f'<div class="chart-block"><figure class="chart" id="{chart_id}" data-kind="lines">'
-            f'<div class="chart-view" role="img" aria-label="{escape(label)}" tabindex="0">'
-            f'<div class="chart-wide">{chart_render.page_svg(wide, chart_id)}</div>'
-            f'<div class="chart-narrow">{chart_render.page_svg(narrow, chart_id + "-n")}</div></div>'
-            f'<script type="application/json" class="chart-spec">{_json(wide)}</script>'
-            f'<script type="application/json" class="chart-spec-narrow">{_json(narrow)}</script>'
-            f'<figcaption><span class="chart-caption">{escape(label)}</span></figcaption></figure>'
-            f'<details class="chart-data"><summary>{escape(t("chart.progress.heading"))}</summary>'
+    data = (f'<details class="chart-data"><summary>{escape(t("chart.progress.heading"))}</summary>'
             f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
             f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
             f'<th scope="col">{escape(t("col.accelerator"))}</th><th scope="col" class="num">'
             f'{escape(t("leaderboard.col.time"))}</th></tr></thead><tbody>{table}</tbody></table>'
-            f'</div></details></div>')
-
-
-def _json(spec: dict) -> str:
-    return json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+            f'</div></details>')
+    return charts.figure_html(chart_id, "lines", label,
+                              (wide, chart_render.page_svg(wide, chart_id)),
+                              (narrow, chart_render.page_svg(narrow, chart_id + "-n")),
+                              f'<span class="chart-caption">{escape(label)}</span>', data)
 
 
 HOME_BENCHMARKS = ("resnet", "bert")
