@@ -104,7 +104,25 @@ def _nav(lang: str, rounds: bool) -> list[tuple[str, str]]:
 
 
 def render_template(theme: Theme, name: str, context: dict) -> bytes:
-    return theme.env.get_template(name).render(**context).encode("utf-8")
+    try:    # an included template is compiled while the page renders
+        return theme.env.get_template(name).render(**context).encode("utf-8")
+    except jinja2.TemplateSyntaxError as exc:
+        raise ContentError([Problem(template_path(theme, exc.filename or exc.name or name),
+                                    exc.lineno, f"template syntax error: {exc.message}")]) from None
+
+
+def template_path(theme: Theme, filename: str) -> str:
+    """A template file as the editor knows it: `content/templates/base.html` for a content
+    folder's own template, `templates/base.html` for the shipped ones."""
+    path = Path(filename)
+    for folder in theme.folders or (theme.folder,):
+        try:
+            rel = path.relative_to(folder)
+        except ValueError:
+            continue
+        owner = folder.parent if (folder.parent / "site.yaml").is_file() else None
+        return (Path(owner.name if owner else "", folder.name, rel)).as_posix()
+    return path.as_posix()
 
 
 def static_files(theme: Theme) -> dict[str, bytes]:

@@ -20,6 +20,7 @@ import json
 import posixpath
 import socket
 import threading
+import traceback
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,7 +97,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self._send(b"", "text/plain", head, 301, {"Location": location})
         if file is None:
             return self._not_found(head)
-        body, kind = file.read_bytes(), self.guess_type(str(file))
+        try:
+            body, kind = file.read_bytes(), self.guess_type(str(file))
+        except OSError:                   # removed or swapped out between the look and the read
+            return self._not_found(head)
         if file.suffix == ".html":
             body = body.replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1)
             kind = "text/html; charset=utf-8"
@@ -195,25 +199,43 @@ def make_server(out: Path, state: BuildState, host: str = "127.0.0.1",
     return server
 
 
-def rebuild(build_once, state: BuildState, say) -> None:
-    """Run one build; on success bump the version (pages reload), on failure keep the site."""
+def rebuild(build_once, state: BuildState, say) -> bool:
+    """Run one build; on success bump the version (pages reload), on failure keep the site.
+
+    No failure stops the server: content errors are listed as they are, a fault of the machine
+    (a file that cannot be read, a folder where a file should be, a file gone mid-build) is one
+    line naming the path, and any other exception (a bug in the generator) shows its type and
+    message, with the traceback in the terminal. True when the build succeeded."""
     from .errors import ContentError
     try:
         message = build_once()
     except ContentError as exc:
+        errors, detail, count = [str(p) for p in exc.problems], "", len(exc.problems)
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else "?"
+        errors, detail, count = [f"{where}: {exc.strerror or exc}"], "", 1
+    except Exception as exc:  # noqa: BLE001 - the server outlives every build
+        errors = [f"internal error: {type(exc).__name__}: {exc}".rstrip(": "),
+                  "(a bug in the generator: the traceback is in the terminal)"]
+        detail, count = traceback.format_exc(), 1
+    else:
         with state.lock:
-            state.errors = [str(p) for p in exc.problems]
-        say("\n".join(state.errors) + f"\nbuild failed: {len(exc.problems)} problem(s); serving the last good site")
-        return
+            state.errors = []
+            state.version += 1
+        say(message)
+        return True
     with state.lock:
-        state.errors = []
-        state.version += 1
-    say(message)
+        state.errors = errors
+    say(detail + "\n".join(errors) + f"\nbuild failed: {count} problem(s); "
+        "serving the last good site")
+    return False
 
 
 def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
-          host: str = "127.0.0.1") -> None:
-    state = BuildState()
+          host: str = "127.0.0.1", stop: threading.Event | None = None,
+          state: BuildState | None = None) -> None:
+    """Serve until Ctrl+C (or until `stop` is set: the tests run it in a thread)."""
+    state = state if state is not None else BuildState()
     server = make_server(out, state, host, port)     # a busy port fails before the build
     serving = False
     try:
@@ -225,7 +247,7 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
         from watchfiles import watch as watch_changes
         # an empty set arrives every rust_timeout ms: it shows the watcher is running
         for changes in watch_changes(*watch, debounce=200, step=50, yield_on_timeout=True,
-                                     rust_timeout=300):
+                                     rust_timeout=300, stop_event=stop):
             state.watching = True
             if changes:
                 rebuild(build_once, state, say)

@@ -135,3 +135,170 @@ def test_serve_command_on_a_free_port(tmp_path):
     finally:
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
+
+
+# --- Nothing of the editor's is lost: serve outlives every failed build -----------------------
+# One server (sitegen.serve.serve, in a thread, with the command's own build) over the tiny
+# project; each case breaks the content, checks that the last good page is still served with
+# status 200 and the error shown (terminal and /__build__, which the page's overlay polls),
+# then repairs it and checks that the next build is served and the version (the reload) moves.
+
+METHODOLOGY = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n## Time to train\n\n{}\n"
+ROOT_USER = os.geteuid() == 0
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    from sitegen.cli import parse_args, run_build
+    from sitegen.serve import serve
+    folder = tmp_path_factory.mktemp("live")
+    content = write_project(folder)
+    out = folder / "output"
+    args = parse_args(["--content", str(content), "--out", str(out), "-q"])
+    before = os.environ.get("SITEGEN_CACHE")
+    os.environ["SITEGEN_CACHE"] = str(folder / "cache")
+    said, stop, state = [], threading.Event(), BuildState()
+    thread = threading.Thread(target=serve, args=(lambda: run_build(args), out, [content], 0),
+                              kwargs={"say": said.append, "stop": stop, "state": state},
+                              daemon=True)
+    thread.start()
+    wait_for(lambda: any(s.startswith("serving ") for s in said) and state.watching, 180)
+    port = int(next(s for s in said if s.startswith("serving ")).split(":")[-1].split("/")[0])
+    yield {"content": content, "port": port, "said": said, "state": state}
+    stop.set()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    if before is None:
+        os.environ.pop("SITEGEN_CACHE", None)
+    else:
+        os.environ["SITEGEN_CACHE"] = before
+
+
+def wait_for(condition, timeout=90):
+    deadline = time.time() + timeout
+    while not condition():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def build_state(port):
+    import json
+    status, _, body = ask(port, "GET", "/__build__")
+    assert status == 200
+    return json.loads(body)
+
+
+def _yaml_error(content, mp):
+    path = content / "data" / "systems.yaml"
+    path.write_text(path.read_text() + "\n  - : [\n")
+
+
+def _yaml_fixed(content, mp):
+    (content / "data" / "systems.yaml").write_text(SYSTEMS_TEXT)
+
+
+def _bad_reference(content, mp):
+    path = content / "reports" / "acme-vs-zenith.en.md"
+    path.write_text(path.read_text().replace("[[result:r-acme]]", "[[result:r-nope]]"))
+
+
+def _reference_fixed(content, mp):
+    path = content / "reports" / "acme-vs-zenith.en.md"
+    path.write_text(path.read_text().replace("[[result:r-nope]]", "[[result:r-acme]]"))
+
+
+def _template_error(content, mp):
+    (content / "templates").mkdir()
+    (content / "templates" / "page.html").write_text('{% extends "base.html" %}\n{% if %}\n')
+
+
+def _template_fixed(content, mp):
+    (content / "templates" / "page.html").unlink()
+
+
+def _unreadable(content, mp):
+    path = content / "data" / "claims.yaml"
+    if ROOT_USER:      # root reads any file: a folder where the file should be instead
+        path.unlink()
+        path.mkdir()
+    else:
+        path.chmod(0)
+
+
+def _readable_again(content, mp):
+    path = content / "data" / "claims.yaml"
+    if path.is_dir():
+        path.rmdir()
+        path.write_text(CLAIMS_TEXT)
+    else:
+        path.chmod(0o644)
+
+
+def _deleted(content, mp):
+    (content / "data" / "vendors.yaml").unlink()
+
+
+def _restored(content, mp):
+    (content / "data" / "vendors.yaml").write_text(VENDORS_TEXT)
+
+
+def _raises(exception):
+    def page_fails(content, mp):
+        def broken(*args, **kwargs):
+            raise exception
+        mp.setattr("sitegen.pages.home_page", broken)
+        (content / "pages" / "methodology.en.md").write_text(METHODOLOGY.format("Being edited."))
+    return page_fails
+
+
+def _no_longer_raises(content, mp):
+    mp.undo()
+
+
+from project import CLAIMS as CLAIMS_TEXT, SYSTEMS as SYSTEMS_TEXT, VENDORS as VENDORS_TEXT  # noqa: E402
+
+FAULTS = {
+    "yaml syntax error": (_yaml_error, _yaml_fixed,
+                          "content/data/systems.yaml:22: YAML syntax error"),
+    "bad [[...]] reference": (_bad_reference, _reference_fixed,
+                              "content/reports/acme-vs-zenith.en.md:12: unknown result 'r-nope'"),
+    "template syntax error": (_template_error, _template_fixed,
+                              "content/templates/page.html:2: template syntax error"),
+    "unreadable file": (_unreadable, _readable_again,
+                        "content/data/claims.yaml: a folder, not a file" if ROOT_USER
+                        else "claims.yaml"),
+    "file deleted while serving": (_deleted, _restored,
+                                   "content/data/vendors.yaml: missing data table 'vendors'"),
+    "file gone during the build": (
+        _raises(FileNotFoundError(2, "No such file or directory", "content/data/gone.yaml")),
+        _no_longer_raises, "content/data/gone.yaml: No such file or directory"),
+    "exception inside the build": (_raises(RuntimeError("page function broke")),
+                                   _no_longer_raises,
+                                   "internal error: RuntimeError: page function broke"),
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_serve_survives_and_recovers(live, monkeypatch, fault):
+    content, port, said = live["content"], live["port"], live["said"]
+    breaks, repairs, message = FAULTS[fault]
+    wait_for(lambda: build_state(port)["errors"] == [])
+    version = build_state(port)["version"]
+    status, _, good_page = ask(port, "GET", "/en/methodology.html")
+    assert status == 200
+    shown = len(said)
+
+    breaks(content, monkeypatch)
+    wait_for(lambda: any(message in e for e in build_state(port)["errors"]))
+    assert build_state(port)["version"] == version               # no reload to a broken site
+    wait_for(lambda: any(message in s for s in said[shown:]))    # and the terminal says it
+    assert any("serving the last good site" in s for s in said[shown:])
+    assert ask(port, "GET", "/en/methodology.html")[:3:2] == (200, good_page)
+    assert ask(port, "GET", "/zh/")[0] == 200
+
+    marker = f"Repaired after the {fault}."
+    repairs(content, monkeypatch)
+    (content / "pages" / "methodology.en.md").write_text(METHODOLOGY.format(marker))
+    wait_for(lambda: build_state(port)["version"] > version       # the open page reloads
+             and marker.encode() in ask(port, "GET", "/en/methodology.html")[2])
+    assert build_state(port)["errors"] == [], said[shown:]
