@@ -63,6 +63,10 @@ def run(cmd, cwd=None, env=None, what="", tree_memory=False) -> dict:
         sampler = TreeMemory(proc.pid) if tree_memory else None
         try:
             _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:            # interrupted: the build must not outlive the benchmark
+            proc.kill()
+            proc.wait()
+            raise
         finally:
             if sampler:
                 sampler.finish()
@@ -761,6 +765,7 @@ def measure_record(site: RecordSite, out: dict, runs: int, settle: bool, serve_e
         out[step] = summary(samples[step])
         if "edit" in sample:
             out[step]["edit"] = sample["edit"]
+        log(f"  {step}: {sample['seconds']:.2f} s")
 
     for k in range(runs):
         log(f"whole record run {k + 1}/{runs}: {site.content}")
@@ -920,7 +925,7 @@ def record_targets(rec: dict) -> list[dict]:
         target(f"whole record peak memory < 1 GB (MB)", record_peak_mb(rec), RECORD_MEMORY_LIMIT,
                " MB"),
         target(f"serve: save to reloaded page, report edit <= {SERVE_RELOAD_LIMIT:g} s", serve,
-               SERVE_RELOAD_LIMIT, " s", "serve not measured (--serve-edits 0)" if serve is None else ""),
+               SERVE_RELOAD_LIMIT, " s", "--serve-edits 0, or a step before it failed" if serve is None else ""),
     ]
 
 
@@ -1030,15 +1035,17 @@ def record_markdown(rec: dict, s: dict) -> list[str]:
         "| " + " | ".join(fmt_s(rec.get(k, {}).get("median_s")) for k in RECORD_STEPS)
         + f" | {mb(max((v['peak_mb'] for v in rec.values() if isinstance(v, dict) and 'peak_mb' in v), default=None))}"
         f" | {mb(cold.get('tree_peak_mb'))} |",
-        "",
-        "CPU time (user + system, seconds): " + ", ".join(
-            f"{RECORD_LABELS.get(k, k.replace('noop', 'no-op'))} {fmt_s(rec[k].get('median_cpu_s'))}"
-            for k in RECORD_STEPS if k in rec) + ".",
-        "",
-        "The edits (each undone and rebuilt before the next measurement; each checked in the output):",
-        "",
     ]
-    lines += [f"- {RECORD_LABELS[k]}: {rec[k]['edit']}" for k in RECORD_LABELS if rec.get(k, {}).get("edit")]
+    if any(k in rec for k in RECORD_STEPS):
+        lines += ["", "CPU time (user + system, seconds): " + ", ".join(
+            f"{RECORD_LABELS.get(k, k.replace('noop', 'no-op'))} {fmt_s(rec[k].get('median_cpu_s'))}"
+            for k in RECORD_STEPS if k in rec) + "."]
+    edits = [f"- {RECORD_LABELS[k]}: {rec[k]['edit']}" for k in RECORD_LABELS if rec.get(k, {}).get("edit")]
+    if edits:
+        lines += ["", "The edits (each undone and rebuilt before the next measurement; each "
+                  "checked in the output):", ""] + edits
+    if rec.get("incomplete"):
+        lines += ["", f"**Incomplete:** {rec['incomplete']}."]
     sv = rec.get("serve")
     if sv:
         lines += ["", f"`serve`, a sentence appended to a report ({sv['edits']} edit(s)): median "
@@ -1064,7 +1071,8 @@ def parse_args(argv):
     p.add_argument("--peers", default=",".join(PEERS), help="which peers to build (default all; '' for none)")
     p.add_argument("--charts", choices=("auto", "yes", "no"), default="auto",
                    help="one ```chart block per report: auto = when docs/content-format.md has a Charts section")
-    p.add_argument("--shipped", "--record-content", dest="shipped", type=Path, default=ROOT / "content",
+    p.add_argument("--shipped", "--record-content", dest="shipped", type=Path, metavar="DIR",
+                   default=ROOT / "content",
                    help="the whole-record site's content folder, copied before it is built "
                         "(default: the repo's content/)")
     p.add_argument("--only", choices=("all", "synthetic", "record"), default="all",
@@ -1099,6 +1107,7 @@ def parse_args(argv):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)   # like Ctrl-C: see the record part
     WORK.mkdir(parents=True, exist_ok=True)
     global CODE
     CODE = ROOT if args.live else snapshot_code()
@@ -1121,8 +1130,9 @@ def main(argv=None) -> int:
                         "code": "working tree" if args.live else
                                 "snapshot of the working tree (build.py, sitegen/, templates/) at the start"},
            "ours": {}, "peers": {}, "record": {}, "targets": [], "errors": errors}
-    log(f"benchmark: sizes {args.sizes}, {args.runs} run(s), charts {'on' if charts else 'off'}"
-        f"; whole record: {'no' if args.only == 'synthetic' else f'{args.record_runs} run(s)'}"
+    log((f"benchmark: sizes {args.sizes}, {args.runs} run(s), charts {'on' if charts else 'off'}; "
+         if args.only != "record" else "benchmark: ")
+        + f"whole record: {'no' if args.only == 'synthetic' else f'{args.record_runs} run(s)'}"
         f"{' (quick)' if args.quick else ''}; {res['environment']['machine']}, "
         f"{res['environment']['cpus']} CPUs")
 
@@ -1198,6 +1208,9 @@ def main(argv=None) -> int:
         except (BuildFailed, OSError) as exc:
             res["record"]["incomplete"] = "a step failed; the figures are of the steps before it"
             failed(exc)
+        except KeyboardInterrupt:        # Ctrl-C or SIGTERM: write what was measured
+            res["record"]["incomplete"] = "interrupted; the figures are of the steps before it"
+            failed(BuildFailed("interrupted (Ctrl-C or SIGTERM) during the whole-record part"))
 
     res["environment"]["load_end"] = round(os.getloadavg()[0], 2)
     res["targets"] = check_targets(res)
