@@ -16,10 +16,23 @@ import yaml
 
 from . import schema
 from .errors import Problems
-from .readers import LINE, parse_yaml, read_text
+from .readers import LINE, Located, key_line, parse_yaml, read_text
 
 RECORD_DIR = ("data", "record")
 RESULTS_FILE = re.compile(r"^results-(?P<round>v[0-9][0-9a-z.]*)\.yaml$")
+FIELD = re.compile(r"field '(\w+)'")     # the field a schema message names
+
+
+def field_line(record: dict, field: str) -> int | None:
+    """The line of a field of a loaded record (`_lines`, from either reader), else the
+    record's first line."""
+    return (record.get("_lines") or {}).get(field, record.get(LINE))
+
+
+def _message_line(row, message: str, default: int | None) -> int | None:
+    """The line of the field a schema message names, when the reader knows it."""
+    found = FIELD.search(message)
+    return key_line(row, found.group(1), default) if found else default
 
 
 def record_folder(content: Path) -> Path:
@@ -93,9 +106,10 @@ def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]
         line = row.get(LINE) if isinstance(row, dict) else None
         for message in errors:
             label = f"record '{row['id']}': " if isinstance(row, dict) and isinstance(row.get("id"), str) else ""
-            problems.add(path, line, label + message)
+            problems.add(path, _message_line(row, message, line), label + message)
         if not errors:
             record[LINE], record["_file"] = line, rel
+            record["_lines"] = getattr(row, "lines", None) or {}
             found[record["id"]] = record
     return found
 
@@ -114,7 +128,8 @@ _YAML_WORDS = re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF
 
 
 def fast_records(text: str) -> list[dict] | None:
-    """The records of an importer-written file, or None when its layout is another."""
+    """The records of an importer-written file, or None when its layout is another. Each
+    knows the line of each of its fields (`lines`), as the YAML reader's mappings do."""
     records: list[dict] = []
     seen: dict[str, object] = {}
     for number, line in enumerate(text.splitlines(), start=1):
@@ -125,7 +140,9 @@ def fast_records(text: str) -> list[dict] | None:
             return None
         key, raw = match.groups()
         if line.startswith("- "):
-            records.append({LINE: number})
+            record = Located({LINE: number})
+            record.lines = {}
+            records.append(record)
         raw = raw.rstrip()
         value = seen.get(raw, _UNREAD)
         if value is _UNREAD:                  # most values repeat (closed, min, a model name)
@@ -135,6 +152,7 @@ def fast_records(text: str) -> list[dict] | None:
         if value is _UNREAD or key in records[-1]:   # a key twice: yaml names both lines
             return None
         records[-1][key] = value
+        records[-1].lines[key] = number
     return records
 
 
@@ -178,11 +196,14 @@ def _check_record(path: Path, record: dict, round_id: str, problems: Problems) -
     """What the field parsers cannot see: the round of the file, a score for a scored result."""
     where = f"record '{record['id']}': "
     if record["round"] != round_id:
-        problems.add(path, record[LINE], where + f"round '{record['round']}' in the file of {round_id}")
+        problems.add(path, field_line(record, "round"), where + f"round '{record['round']}' in "
+                     f"the file of {round_id}")
     if record["status"] == "scored" and record["value"] is None:
-        problems.add(path, record[LINE], where + "a scored result needs a value")
+        problems.add(path, field_line(record, "value" if "value" in (record.get("_lines") or {}) else "status"),
+                     where + "a scored result needs a value")
     if record["status"] == "logs missing" and record["value"] is not None:
-        problems.add(path, record[LINE], where + "a result with logs missing has no value")
+        problems.add(path, field_line(record, "value"),
+                     where + "a result with logs missing has no value")
     record["framework"] = record["framework"] or ""
 
 
@@ -193,7 +214,7 @@ def check_benchmarks(content: Path, results: dict, benchmarks: dict, problems: P
     for record in results.values():
         if record["benchmark"] not in benchmarks and record["benchmark"] not in seen:
             seen.add(record["benchmark"])
-            problems.add(record["_file"], record[LINE], f"record '{record['id']}': benchmark "
+            problems.add(record["_file"], field_line(record, "benchmark"), f"record '{record['id']}': benchmark "
                          f"'{record['benchmark']}' is not in content/data/benchmarks.yaml")
 
 
@@ -275,9 +296,11 @@ def _curated(content: Path, problems: Problems) -> dict[str, dict]:
     for row in rows:
         record, errors = schema.parse_record(row, schema.CURATED) if isinstance(row, dict) else ({}, ["expected a record"])
         for message in errors:
-            problems.add(path, row.get(LINE) if isinstance(row, dict) else None, message)
+            problems.add(path, _message_line(row, message, row.get(LINE))
+                         if isinstance(row, dict) else None, message)
         if not errors:
-            found[record["id"]] = {**record, LINE: row.get(LINE), "_path": path}
+            found[record["id"]] = {**record, LINE: row.get(LINE), "_path": path,
+                                   "_lines": getattr(row, "lines", None) or {}}
     return found
 
 
@@ -289,5 +312,6 @@ def _check_curated(entry: dict, record: dict | None, problems: Problems) -> None
         return
     for field in ("accelerator_model", "accelerator_count"):
         if entry.get(field) is not None and entry[field] != record[field]:
-            problems.add(path, line, f"record '{ident}': {field} {entry[field]!r} disagrees with "
-                         f"the record ({record[field]!r}, {record['_file']}:{record[LINE]})")
+            problems.add(path, field_line(entry, field), f"record '{ident}': {field} "
+                         f"{entry[field]!r} disagrees with the record ({record[field]!r}, "
+                         f"{record['_file']}:{field_line(record, field)})")

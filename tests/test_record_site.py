@@ -88,8 +88,11 @@ def test_a_curated_entry_must_agree_with_the_record(tmp_path):
                                               CURATED.replace("accelerator_count: 8", "accelerator_count: 16")})
     with pytest.raises(ContentError) as error:
         load_site(content)
-    assert ("content/data/results_curated.yaml:1: record 'v1.0-zenith-zenith8-bert': "
-            "accelerator_count 16 disagrees with the record") in str(error.value)
+    record_line = V10.splitlines().index("- id: v1.0-zenith-zenith8-bert") + 11
+    assert str(error.value) == (        # both places name the field's own line
+        "content/data/results_curated.yaml:3: record 'v1.0-zenith-zenith8-bert': "
+        "accelerator_count 16 disagrees with the record (8, "
+        f"content/data/record/results-v1.0.yaml:{record_line})")
 
 
 def test_results_yaml_beside_a_record_is_an_error(tmp_path):
@@ -105,7 +108,7 @@ def test_a_record_benchmark_needs_its_facts(tmp_path):
     content = write_record_project(tmp_path, {"data/benchmarks.yaml": project.BENCHMARKS})
     with pytest.raises(ContentError) as error:
         load_site(content)
-    line = V10.splitlines().index("- id: v1.0-bigco-giant-resnet") + 1
+    line = V10.splitlines().index("- id: v1.0-bigco-giant-resnet") + 3     # its benchmark line
     assert (f"content/data/record/results-v1.0.yaml:{line}: record 'v1.0-bigco-giant-resnet': "
             "benchmark 'resnet' is not in content/data/benchmarks.yaml") in str(error.value)
 
