@@ -8,13 +8,16 @@ import hashlib
 import json
 import os
 import pickle
-import sqlite3
+import stat
+import sys
+import time
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
-from . import npm
 from .paths import CHECKOUT
+
+# Imported where first used, not here: a build that finds nothing to do never needs them
+# (sqlite3 for report bodies, importlib.metadata for versions, npm for the vendored scripts).
 
 CODE = Path(__file__).resolve().parent
 PACKAGES = ("markdown", "jinja2", "babel", "nh3", "pyyaml", "altair", "vl-convert-python",
@@ -35,6 +38,25 @@ def read_only() -> bool:
 
 
 def _versions() -> str:
+    """The versions of PACKAGES. importlib.metadata costs about 0.5 s (its import and the
+    search), so the answer is remembered in the cache, keyed by every distribution's metadata
+    folder on sys.path (name, mtime, inode): an install, upgrade or removal changes the key."""
+    key = _installed_key()
+    path = cache_root() / "versions"
+    try:
+        known = _unseal(path.read_bytes())
+    except OSError:
+        known = None
+    if isinstance(known, tuple) and len(known) == 2 and known[0] == key and isinstance(known[1], str):
+        return known[1]
+    found = _read_versions()
+    if not read_only():
+        _write_atomic(path, _seal(pickle.dumps((key, found), protocol=4)))
+    return found
+
+
+def _read_versions() -> str:
+    from importlib import metadata
     found = []
     for name in PACKAGES:
         try:
@@ -44,18 +66,143 @@ def _versions() -> str:
     return ";".join(found)
 
 
+def _installed_key() -> str:
+    """A digest of where importlib.metadata looks: each sys.path entry, and in each folder the
+    .dist-info / .egg-info entries with their mtime, ctime and inode."""
+    digest = hashlib.sha256(";".join(PACKAGES).encode() + b"\0" + sys.version.encode())
+    for entry in sys.path:
+        digest.update(b"\1" + os.fsencode(entry or "."))
+        try:
+            with os.scandir(entry or ".") as found:
+                names = []
+                for item in found:
+                    if item.name.endswith((".dist-info", ".egg-info", ".egg-link", ".pth")):
+                        info = item.stat()
+                        names.append(f"{item.name}:{info.st_mtime_ns}:{info.st_ctime_ns}:"
+                                     f"{info.st_ino}")
+        except NotADirectoryError:     # a zip file or an egg
+            try:
+                info = os.stat(entry)
+                names = [f"file:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"]
+            except OSError:
+                names = ["unreadable"]
+        except OSError:
+            names = ["missing"]
+        digest.update("\0".join(sorted(names)).encode())
+    return digest.hexdigest()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write a cache file whole or not at all; a cache that cannot be written is no error."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp.write_bytes(data)
+        os.replace(temp, path)
+    except OSError:
+        try:
+            temp.unlink()
+        except OSError:
+            pass
+
+
+# Files whose status changed less than this long before they were hashed are not remembered:
+# a same-size rewrite within one tick of the file system's clock keeps mtime and ctime.
+RACY_NS = 100_000_000
+STAT_HASHES = "stat-hashes"
+
+
+_stat_tables: dict = {}   # table file -> (its status, the table): read once while unchanged
+
+
+def _load_stat_table() -> dict:
+    path = cache_root() / STAT_HASHES
+    try:
+        with open(path, "rb") as file:
+            info = os.fstat(file.fileno())
+            status = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+            known = _stat_tables.get(path)
+            if known and known[0] == status:
+                return dict(known[1])
+            table = _unseal(file.read())
+    except OSError:
+        return {}
+    table = table if isinstance(table, dict) else {}
+    _stat_tables.clear()
+    _stat_tables[path] = (status, table)
+    return dict(table)
+
+
+def _file_hash(path: str, info: os.stat_result, table: dict, seen: dict, now: int) -> bytes:
+    """sha256 of the file's bytes; taken from the table when its status is as recorded."""
+    status = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    known = table.get(path)
+    if (isinstance(known, tuple) and len(known) == 5 and known[:4] == status
+            and isinstance(known[4], bytes) and len(known[4]) == 32):
+        return known[4]
+    with open(path, "rb") as file:
+        data = file.read()
+    digest = hashlib.sha256(data).digest()
+    if now - max(info.st_mtime_ns, info.st_ctime_ns) > RACY_NS:
+        seen[path] = (*status, digest)
+    return digest
+
+
 def tree_digest(*folders: Path, extra: str = "") -> str:
-    """One hash over every file's path and bytes under the folders, in a fixed order."""
+    """One hash over every file's path and bytes under the folders, in a fixed order.
+
+    A file's bytes are hashed only when its size, mtime, ctime or inode changed since they
+    were last hashed (the table is kept in the cache; a damaged table is only a miss)."""
+    table = _load_stat_table()
+    new: dict = {}
+    now = time.time_ns()
     digest = hashlib.sha256(extra.encode())
     for folder in folders:
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        found = []
+        for path in folder.rglob("*"):
+            try:
+                info = os.stat(path)
+            except (OSError, ValueError):      # as Path.is_file: not a file
+                continue
+            if stat.S_ISREG(info.st_mode):
+                found.append((path, info))
+        found.sort(key=lambda item: item[0])
+        for path, info in found:
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+            digest.update(_file_hash(os.path.abspath(path), info, table, new, now))
+    _save_stat_table(table, new)
     return digest.hexdigest()
+
+
+def file_digests(paths) -> dict:
+    """path -> sha256 (hex) of the bytes of each path that is a readable file (the others are
+    left out), hashed only when its status changed, as in tree_digest."""
+    table = _load_stat_table()
+    new: dict = {}
+    now = time.time_ns()
+    found = {}
+    for path in paths:
+        try:
+            info = os.stat(path)
+            if stat.S_ISREG(info.st_mode):
+                found[path] = _file_hash(os.path.abspath(path), info, table, new, now).hex()
+        except (OSError, ValueError):
+            continue
+    _save_stat_table(table, new)
+    return found
+
+
+def _save_stat_table(table: dict, new: dict) -> None:
+    if new and not read_only():
+        if len(table) > 100_000:          # forget files long gone
+            table = {}
+        table.update(new)
+        _write_atomic(cache_root() / STAT_HASHES, _seal(pickle.dumps(table, protocol=4)))
 
 
 def code_digest() -> str:
     """The generator's own version: its code and the libraries that shape the output."""
+    from . import npm
     return tree_digest(CODE, extra=_versions() + npm.versions())
 
 
@@ -99,15 +246,35 @@ def save_manifest(out: Path, inputs: str, files: dict[str, str]) -> None:
 
 
 def output_state(out: Path) -> dict[str, list[int]]:
-    state = {}
-    for root, _, names in os.walk(out):
-        for name in names:
-            path = os.path.join(root, name)
-            info = os.stat(path)
-            # ctime and inode too: no write, copy or same-size edit leaves them as they were
-            state[os.path.relpath(path, out).replace(os.sep, "/")] = [
-                info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+    """output path -> [size, mtime_ns, ctime_ns, inode] of every file under `out` (as os.walk
+    finds them: links to files are followed, links to folders are not entered)."""
+    state: dict[str, list[int]] = {}
+    _scan_state(os.fspath(out), "", state)
     return state
+
+
+def _scan_state(folder: str, prefix: str, state: dict) -> None:
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        return
+    folders = []
+    with entries:
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not entry.is_symlink():
+                    folders.append(entry)
+                continue
+            info = entry.stat()
+            # ctime and inode too: no write, copy or same-size edit leaves them as they were
+            state[prefix + entry.name] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns,
+                                          info.st_ino]
+    for entry in folders:
+        _scan_state(entry.path, prefix + entry.name + "/", state)
 
 
 def sha(data: bytes) -> str:
@@ -152,6 +319,7 @@ class BodyCache:
         return sha("\0".join((self.data_key, *parts)).encode())
 
     def _connect(self):
+        import sqlite3
         if self._db is None and read_only():      # check: read the file if any, create nothing
             if self.path.is_file():
                 self._db = sqlite3.connect(self.path.as_uri() + "?mode=ro", uri=True, timeout=60)
@@ -167,6 +335,7 @@ class BodyCache:
         return self._db
 
     def get(self, key: str):
+        import sqlite3
         try:
             row = self._connect().execute("SELECT value FROM bodies WHERE key = ?", (key,)).fetchone()
             value = _unseal(row[0]) if row else None
@@ -189,6 +358,7 @@ class BodyCache:
         """Write the new entries, and drop the ones made from other data (never read again)."""
         if not self.new:
             return
+        import sqlite3
         try:
             with self._connect() as db:
                 db.execute("DELETE FROM bodies WHERE data_key != ?", (self.data_key,))

@@ -11,7 +11,6 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from . import fmt
@@ -295,6 +294,7 @@ def _convert(spec: dict) -> str:
 
 def spec_key(spec: dict) -> str:
     text = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    from importlib import metadata     # slow to import; a build with nothing to do needs none
     version = metadata.version("vl-convert-python")
     return hashlib.sha256(f"{version}\n{text}".encode("utf-8")).hexdigest()
 

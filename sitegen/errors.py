@@ -37,9 +37,17 @@ class Problems:
 
     def rel(self, path: Path | str) -> str:
         path = Path(path)
-        try:   # the file itself is not resolved: it may be a link to a device, or a loop
-            return (path.parent.resolve() / path.name).relative_to(
-                self.root.resolve().parent).as_posix()
+        # Folders are resolved once per collector (a load names thousands of records in a few
+        # files); the file itself is not resolved: it may be a link to a device, or a loop.
+        resolved = self.__dict__.setdefault("_resolved", {})
+        base = resolved.get(None)
+        if base is None:
+            base = resolved[None] = self.root.resolve().parent
+        parent = resolved.get(path.parent)
+        if parent is None:
+            parent = resolved[path.parent] = path.parent.resolve()
+        try:
+            return (parent / path.name).relative_to(base).as_posix()
         except ValueError:
             return path.as_posix()
 

@@ -12,6 +12,7 @@ from .errors import Problems
 from .markup import SHORTCODE, reference_ok
 from .model import Report, Site, SourceFile
 from .numbers import check_scores
+from .parsecache import ParseCache, cached
 from .record import check_benchmarks, derive_results, has_record, load_changelog, load_record
 from .readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
 
@@ -36,7 +37,8 @@ def load_site(content: Path, strict: bool = False) -> Site:
     known = len(problems.errors)
     rounds, record = _load_record(content, problems)
     record_broken = len(problems.errors) > known     # said once: nothing derived from it
-    tables = {name: _load_table(content, name, fields, problems)
+    parsed = ParseCache(filter(None, (_table_path(content, name) for name in schema.TABLES)))
+    tables = {name: _cached_table(parsed, content, name, fields, problems)
               for name, fields in schema.TABLES.items()
               if fields and not (name == "results" and has_record(content))}
     if has_record(content) and record_broken:
@@ -92,7 +94,7 @@ def _load_config(content: Path, problems: Problems) -> dict:
         problems.add(path, None, "missing site configuration: create content/site.yaml")
         languages.use([languages.KNOWN[code] for code in languages.DEFAULT])
         return default
-    raw = read_yaml(path, problems)
+    raw = cached("yaml", path, problems, lambda: read_yaml(path, problems))
     if not isinstance(raw, dict):
         if raw is not None:
             problems.add(path, 1, "site.yaml must be a mapping of 'field: value' lines")
@@ -121,7 +123,7 @@ def _load_terms(content: Path, problems: Problems) -> list[dict]:
     path = content / TERMS
     if not path.exists():
         return []
-    rows = read_csv(path, problems) or []
+    rows = cached("csv", path, problems, lambda: read_csv(path, problems)) or []
     for row in rows:
         row["_file"] = path
     return rows
@@ -187,7 +189,8 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
     for lang in config["languages"]:
         path = content / "i18n" / f"{lang}.yaml"
         source = languages.get(lang).source
-        raw = read_yaml(path, problems) if path.exists() else None
+        raw = cached("yaml", path, problems, lambda: read_yaml(path, problems)) \
+            if path.exists() else None
         if not path.exists() and source is None:
             problems.add(path, None, f"missing interface strings for '{lang}': create this file")
         elif raw is None and path.exists():   # unreadable, and said so: none of it is "missing"
@@ -213,6 +216,16 @@ def _table_path(content: Path, name: str) -> Path | None:
         if path.exists():
             return path
     return None
+
+
+def _cached_table(parsed: ParseCache, content: Path, name: str, fields: dict,
+                  problems: Problems) -> dict[str, dict] | None:
+    """_load_table, from the cache when the table's file did not change (parsecache.py)."""
+    path = _table_path(content, name)
+    if path is None:
+        return _load_table(content, name, fields, problems)
+    return parsed.parse(f"table-{name}", path, problems,
+                        lambda: _load_table(content, name, fields, problems))
 
 
 def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> dict[str, dict]:
@@ -356,7 +369,7 @@ def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> 
         problems.add(path, None, f"the slug '{match.group('slug')}' would overwrite the "
                      f"generator's own page {target}; rename the file")
         return None
-    read = read_markdown(path, problems)
+    read = cached("markdown", path, problems, lambda: read_markdown(path, problems))
     if read is None:
         return None
     front, body, body_line, lines = read

@@ -14,10 +14,6 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-import markdown
-import nh3
-from markdown.extensions.toc import slugify_unicode
-
 from . import derive, fmt, languages, record_refs, urls
 from .errors import Problem
 from .readers import YamlProblem, load_yaml
@@ -69,6 +65,8 @@ class Page:
 
 
 def new_markdown() -> markdown.Markdown:
+    import markdown    # here, not with the module: a build with nothing to do needs no Markdown
+    from markdown.extensions.toc import slugify_unicode
     return markdown.Markdown(
         extensions=["tables", "footnotes", "attr_list", "fenced_code", "sane_lists", "toc"],
         extension_configs={"toc": {"slugify": slugify_unicode, "permalink": False,
@@ -114,6 +112,7 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
         page.fail(page.first_line, "the text nests too deeply for Markdown (emphasis, quotes or "
                                    "lists thousands of levels deep); simplify it")
         return "", []
+    import nh3
     html = nh3.clean(converted, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS,
                      url_schemes={"http", "https", "mailto"}, link_rel=None)
     html = IMG_SRC.sub(lambda m: _image(m, page, source, line_at), html)

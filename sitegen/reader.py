@@ -35,10 +35,21 @@ import re
 import urllib.parse
 import uuid
 
-from lxml import etree
-
 from . import fmt, languages, npm, urls
 from .render import Strings, missing_strings
+
+
+class _Etree:
+    """lxml.etree, imported at its first use rather than with this module (a build that
+    finds nothing to do parses no page); the first use puts the real module in its place."""
+
+    def __getattr__(self, name):
+        from lxml import etree as real
+        globals()["etree"] = real
+        return getattr(real, name)
+
+
+etree = _Etree()
 
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"

@@ -16,6 +16,7 @@ import yaml
 
 from . import schema
 from .errors import Problems
+from .parsecache import ParseCache, cached
 from .readers import LINE, Located, key_line, parse_yaml, read_text
 
 RECORD_DIR = ("data", "record")
@@ -44,23 +45,35 @@ def has_record(content: Path) -> bool:
 
 
 def load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
-    """(rounds by id, oldest first; record results by id)."""
+    """(rounds by id, oldest first; record results by id). Each file's parse is kept in the
+    cache (parsecache.py): an unchanged file is not parsed again."""
     folder = record_folder(content)
-    rounds = _parse_list(folder / "rounds.yaml", schema.ROUND, problems)
+    files = sorted(folder.glob("results-*.yaml"))
+    parsed = ParseCache([folder / "rounds.yaml", *files])
+    rounds = parsed.parse("record-rounds", folder / "rounds.yaml", problems,
+                          lambda: _parse_list(folder / "rounds.yaml", schema.ROUND, problems))
     results: dict[str, dict] = {}
-    for path in sorted(folder.glob("results-*.yaml")):
+    for path in files:
         match = RESULTS_FILE.match(path.name)
         if not match or match.group("round") not in rounds:
             problems.add(path, None, "a record file is named results-<round>.yaml after a round "
                          "of rounds.yaml")
             continue
-        for ident, record in _parse_list(path, schema.RECORD, problems).items():
-            _check_record(path, record, match.group("round"), problems)
+        found = parsed.parse("record-results", path, problems, functools.partial(
+            _load_results_file, path, match.group("round"), problems))
+        for ident, record in found.items():
             if ident in results:
                 problems.add(path, record[LINE], f"duplicate id '{ident}' (first in "
                              f"{results[ident]['_file']})")
             results[ident] = record
     return rounds, results
+
+
+def _load_results_file(path: Path, round_id: str, problems: Problems) -> dict[str, dict]:
+    found = _parse_list(path, schema.RECORD, problems)
+    for record in found.values():
+        _check_record(path, record, round_id, problems)
+    return found
 
 
 def load_changelog(content: Path, problems: Problems, results: dict) -> list[dict]:
@@ -69,7 +82,8 @@ def load_changelog(content: Path, problems: Problems, results: dict) -> list[dic
     path = record_folder(content) / "changelog.yaml"
     if not path.is_file():
         return []
-    rows = parse_yaml(read_text(path, problems) or "[]", path, problems)
+    rows = cached("yaml-list", path, problems,
+                  lambda: parse_yaml(read_text(path, problems) or "[]", path, problems))
     if not isinstance(rows, list):
         problems.add(path, 1, "changelog.yaml must be a YAML list of changes ('- date: ...')")
         return []
@@ -288,7 +302,8 @@ def _curated(content: Path, problems: Problems) -> dict[str, dict]:
     path = content / "data" / "results_curated.yaml"
     if not path.is_file():
         return {}
-    rows = parse_yaml(read_text(path, problems) or "[]", path, problems) or []
+    rows = cached("yaml-list", path, problems,
+                  lambda: parse_yaml(read_text(path, problems) or "[]", path, problems)) or []
     if not isinstance(rows, list):
         problems.add(path, 1, "results_curated.yaml must be a YAML list of records ('- id: ...')")
         return {}
