@@ -73,7 +73,8 @@ def _common(where: str) -> argparse.ArgumentParser:
     group.add_argument("-q", "--quiet", action="store_true", default=none,
                        help="print only problems")
     group.add_argument("-v", "--verbose", action="store_true", default=none,
-                       help="also print the folders used")
+                       help="also print the folders used, and an import's progress "
+                            "(shown anyway when stderr is a terminal)")
     return common
 
 
@@ -221,12 +222,21 @@ def _needs(module: str) -> None:
         raise ModuleNotFoundError(f"No module named {module!r}", name=module)
 
 
+def progress(args):
+    """Where an import tells how far it is: a line on stderr with -v, or when stderr is a
+    terminal and -q is not given; None when quiet. Never in the data written."""
+    if args.quiet or not (args.verbose or sys.stderr.isatty()):
+        return None
+    return lambda line: print(line, file=sys.stderr, flush=True)
+
+
 def run_import(args) -> str:
     _needs("mlperf_logging")
     from .mlperf_import import MLPerfImportError, import_mlperf
     data = args.content / "data"
     try:
-        summary = import_mlperf(args.path, data / "results.yaml", data / "mlperf_systems.yaml")
+        summary = import_mlperf(args.path, data / "results.yaml", data / "mlperf_systems.yaml",
+                                progress=progress(args))
     except MLPerfImportError as exc:
         raise ContentError([Problem(str(path), line, message)
                             for path, line, message in exc.problems]) from None
@@ -237,7 +247,8 @@ def run_import(args) -> str:
 def run_import_record(args) -> str:
     _needs("mlperf_logging")
     from .record_import import default_dirs, import_record
-    counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record")
+    counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record",
+                           progress=progress(args))
     errors = "".join(f"\n  not imported: {e}" for e in counts["errors"])
     return (f"imported {counts['rounds']} round(s): {counts['results']} results, "
             f"{counts['logs_missing']} with logs missing, {counts['skipped']} folders skipped, "

@@ -33,6 +33,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,14 +111,16 @@ class Location:
         return re.sub(r"[^a-z0-9.-]", "-", raw)
 
 
-def import_mlperf(source_dir: Path, results_file: Path, systems_map_file: Path) -> ImportSummary:
+def import_mlperf(source_dir: Path, results_file: Path, systems_map_file: Path,
+                  progress=None) -> ImportSummary:
     """Import every result under `source_dir` into `results_file`; raise MLPerfImportError
-    listing every problem (and write nothing) if anything is wrong."""
+    listing every problem (and write nothing) if anything is wrong. `progress(line)`, when
+    given, is told how far the reading is (see collect_records)."""
     results_file, systems_map_file = Path(results_file), Path(systems_map_file)
     problems: list[Problem] = []
     mapping = read_mapping(systems_map_file, problems)
     existing = read_results(results_file, problems)
-    imported = collect_records(Path(source_dir), mapping, systems_map_file, problems)
+    imported = collect_records(Path(source_dir), mapping, systems_map_file, problems, progress)
     if problems:
         raise MLPerfImportError(problems)
     records, summary = merge(existing, imported)
@@ -162,17 +165,26 @@ def result_logs(folder: Path) -> list[Path]:
     return sorted(logs, key=lambda p: (int(n) if (n := p.stem[7:]).isdigit() else 10**9, p.name))
 
 
+# `progress` is told every this many result folders, and at the end of each round.
+PROGRESS_EVERY = 50
+
+
 def collect_records(source_dir: Path, mapping: dict[str, str] | None, map_file: Path,
-                    problems: list[Problem]) -> list[dict]:
+                    problems: list[Problem], progress=None) -> list[dict]:
     records: dict[str, dict] = {}
+    started = time.perf_counter()
     for round_, round_dir in round_folders(source_dir, problems):
-        for loc in locations(round_, round_dir):
+        found = locations(round_, round_dir)
+        for done, loc in enumerate(found, start=1):
             record = build_record(loc, mapping, map_file, problems)
             if record and record["id"] in records:
                 problems.append((loc.folder, None, f"result id {record['id']!r} is already used "
                                  f"by {records[record['id']]['system_folder']}"))
             elif record:
                 records[record["id"]] = record
+            if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(found)):
+                progress(f"{round_}: {done}/{len(found)} result folders read "
+                         f"({time.perf_counter() - started:.1f} s)")
     if not records and not problems:
         problems.append((source_dir, None, "no MLPerf results found"))
     return list(records.values())

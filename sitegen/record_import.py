@@ -12,7 +12,8 @@ import ast
 import json
 import re
 import subprocess
-from concurrent.futures import ProcessPoolExecutor
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from sitegen import record_rules as rules
@@ -343,7 +344,7 @@ def read_round(source, round_id: str, path: str) -> dict:
     skips += [f"{folder}: no result_*.txt logs (holds {', '.join(sorted(names)[:5])})"
               for folder, names in sorted(empty_benchmark_folders(files, with_logs).items())]
     records, collisions = unique_records([o["record"] for o in outcomes if o["record"]])
-    return {"path": path, "round": round_id, "commit": source.commit,
+    return {"path": path, "round": round_id, "folders": len(with_logs), "commit": source.commit,
             "commit_date": source.commit_date, "records": records, "skips": skips + collisions,
             "notes": [n for o in outcomes for n in o["notes"]],
             "missing": [m for o in outcomes for m in o.get("missing", [])],
@@ -368,17 +369,41 @@ def default_dirs(mirror: Path = Path("/work/.mirror")) -> list[Path]:
     return [d for d in dirs if d.exists()]
 
 
-def import_all(paths: list[Path], workers: int = 2) -> list[dict]:
+def import_all(paths: list[Path], workers: int = 2, progress=None) -> list[dict]:
+    """import_round of every path, in the order given; `progress(line)` is told of each round
+    as it finishes (round, folders read, results, rounds done of all, seconds so far)."""
     names = [str(p) for p in paths]
+    started, done = time.perf_counter(), []
+
+    def finished(result: dict) -> dict:
+        done.append(result)
+        if progress is not None:
+            progress(round_progress(result, len(done), len(names),
+                                    time.perf_counter() - started))
+        return result
+
     if workers <= 1 or len(names) <= 1:
-        return [import_round(n) for n in names]
+        return [finished(import_round(n)) for n in names]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(import_round, names))
+        futures = [pool.submit(import_round, n) for n in names]
+        for future in as_completed(futures):
+            finished(future.result())
+        return [future.result() for future in futures]
 
 
-def import_record(paths: list[Path], out: Path, workers: int = 2) -> dict:
-    """Import every source into `out` (content/data/record); returns counts for the CLI."""
-    results = sorted(import_all(paths, workers), key=round_order)
+def round_progress(result: dict, done: int, total: int, seconds: float) -> str:
+    """One line of progress for a finished round (the terminal's, never the data's)."""
+    where = f"[{done}/{total} rounds, {seconds:.1f} s]"
+    if "error" in result:
+        return f"{where} {result['round']}: not imported: {result['error']}"
+    return (f"{where} {result['round']}: {result['folders']} result folders read, "
+            f"{len(result['records'])} results, {len(result['skips'])} skipped")
+
+
+def import_record(paths: list[Path], out: Path, workers: int = 2, progress=None) -> dict:
+    """Import every source into `out` (content/data/record); returns counts for the CLI.
+    `progress(line)`: told of each round as it is read (see import_all)."""
+    results = sorted(import_all(paths, workers, progress), key=round_order)
     results = drop_repeated_rounds(results)
     good = [r for r in results if "error" not in r]
     note_resubmissions(good)
