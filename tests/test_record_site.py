@@ -65,7 +65,7 @@ def test_the_record_loads_with_its_rounds(record_site):
 
 def test_a_bad_record_is_an_error_with_file_and_line(tmp_path):
     bad = V10.replace("value: 20.046", "value: fast")
-    line = bad.splitlines().index("- id: v1.0-zenith-zenith8-bert") + 1
+    line = bad.splitlines().index("- id: v1.0-zenith-zenith8-bert") + 17     # its value line
     content = write_record_project(tmp_path, {"data/record/results-v1.0.yaml": bad})
     with pytest.raises(ContentError) as error:
         load_site(content)
