@@ -50,7 +50,7 @@ def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> s
     lang = page.lang
     head = "".join(f'<th scope="col"{cls}>{escape(t(key))}</th>' for key, cls in (
         ("col.system", ""), ("col.submitter", ""), ("col.round", ""), ("col.division", ""), ("col.framework", ""),
-        ("col.accelerators", ' class="num"'), ("col.time_min", ' class="num"'),
+        ("col.accelerators", ' class="num"'), ("col.time_min", ' class="num answer"'),
         ("col.runs", ' class="num"')))
     body = []
     for r in rows:
@@ -61,7 +61,7 @@ def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> s
             f'<td>{escape(r.get("submitter") or "–")}</td><td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
             f'<td>{escape(r["framework"])}</td>'
             f'<td class="num">{escape(fmt.number(r.get("accelerator_count") or system["accelerator_count"], lang, 0))}</td>'
-            f'<td class="num" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td>'
+            f'<td class="num answer" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td>'
             f'<td class="num">{escape(_runs_cell(site, r, lang))}</td></tr>')
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
     return (f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(caption or t("col.results"))}">'

@@ -153,7 +153,8 @@ def _number_cell(plan: Plan, name: str, value) -> str:
         text = fmt.time_number(value, plan.lang)      # measured times: one rule everywhere
     else:
         text = (fmt.fixed if ratio else fmt.number)(value, plan.lang, digits)
-    return f'<td class="num" data-value="{value}">{escape(text)}</td>'
+    answer = " answer" if name == "value" else ""      # the chart's measure: in view on a phone
+    return f'<td class="num{answer}" data-value="{value}">{escape(text)}</td>'
 
 
 def _columns(plan: Plan) -> tuple[list[str], list[str]]:
@@ -169,7 +170,8 @@ def _table(site, t, plan: Plan, page: Page) -> str:
     text_cols, number_cols = _columns(plan)
     head = f'<th scope="col">{escape(plan.text["system"])}</th>' + "".join(
         f'<th scope="col">{escape(plan.text[c])}</th>' for c in text_cols) + "".join(
-        f'<th scope="col" class="num">{escape(plan.text[c])}</th>' for c in number_cols)
+        f'<th scope="col" class="num{" answer" if c == "value" else ""}">{escape(plan.text[c])}</th>'
+        for c in number_cols)
     body = []
     for row, r in zip(plan.rows, plan.results):
         target = page.link(urls.system(page.lang, r["system"]) + "#" + urls.anchor("result", r["id"]))

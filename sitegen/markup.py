@@ -119,7 +119,34 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
     # the editor's own tables scroll on a phone instead of widening the page
     html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
         "</table>", "</table></div>")
-    return _fill(html, marker, parts), md.toc_tokens
+    return _stackable(_fill(html, marker, parts)), md.toc_tokens
+
+
+TABLE = re.compile(r"<table>(?P<inner>.*?)</table>", re.S)
+HEAD_CELL = re.compile(r"<th\b[^>]*>(?P<text>.*?)</th>", re.S)
+BODY_ROW = re.compile(r"<tr>(?P<cells>.*?)</tr>", re.S)
+BODY_CELL = re.compile(r"<td\b")
+TAG = re.compile(r"<[^>]+>")
+
+
+def _stackable(html: str) -> str:
+    """The editor's tables become stacked rows on a phone (style.css, table.stack): each body
+    cell carries its column's name in data-label, shown before it when the header row is
+    hidden. On a wider screen, in print and without CSS the table is the same."""
+    def stack(match):
+        inner = match.group("inner")
+        head, sep, body = inner.partition("</thead>")
+        if not sep:
+            return match.group(0)
+        labels = [escape(html_unescape(TAG.sub("", m.group("text"))).strip(), quote=True)
+                  for m in HEAD_CELL.finditer(head)]
+
+        def row(rmatch):
+            cells = iter(labels)
+            return BODY_CELL.sub(lambda c: f'<td data-label="{next(cells, "")}"',
+                                 rmatch.group(0))
+        return f'<table class="stack">{head}</thead>{BODY_ROW.sub(row, body)}</table>'
+    return TABLE.sub(stack, html)
 
 
 MAX_BRACKETS = 200   # '[' on one line: Python-Markdown's link patterns slow down steeply past it

@@ -140,6 +140,7 @@
     };
     Object.keys(shown).forEach(function (key) {
       var tr = document.createElement("tr");
+      tr.setAttribute("data-field", key);
       var th = cell("th", labels[key]); th.scope = "row"; tr.appendChild(th);
       results.forEach(function (r, i) { tr.appendChild(cell("td", shown[key](r, i))); });
       body.appendChild(tr);
