@@ -191,7 +191,7 @@ def test_chinese_page_has_chinese_svg_text_and_all_parts(tmp_path):
     assert 'href="../sources/index.html#source-s-official"' in figure
     assert '<summary>本图的数据</summary>' in html
     assert '<a href="../systems/zenith-8.html#result-r-zenith">Zenith 8</a>' in html
-    assert '<td class="num" data-value="20.0">20.0</td>' in html
+    assert '<td class="num answer" data-value="20.0">20.0</td>' in html   # in view on a phone
     assert 'href="charts/acme-vs-zenith-1.csv" download' in html
     # the interactive library loads only on a button press (chart-load.js), never on load
     assert 'data-bundle="../../assets/vega-bundle.js"' in html

@@ -45,7 +45,9 @@ def test_unknown_reference_names_file_and_line(project):
 def test_markdown_extensions_tables_footnotes_attr_lists(project):
     site = load_site(project)
     html, _, _ = render(site, "| a | b |\n|---|--:|\n| 1 | 2 |\n\nText[^1]{.lead}\n\n[^1]: Note.\n")
-    assert "<table>" in html and '<div class="table-wrap" tabindex="0"><table>' in html and 'class="footnote"' in html
+    assert '<div class="table-wrap" tabindex="0"><table class="stack">' in html and 'class="footnote"' in html
+    # stacked rows on a phone: each body cell names its column
+    assert '<td data-label="a">1</td>' in html and '<td data-label="b"' in html
 
 
 def test_rich_text_escapes_markup_and_fills_figures(project):

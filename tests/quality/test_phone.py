@@ -1,13 +1,22 @@
-"""Phone widths (320 and 390 px), one page of every kind in both languages, after the charts are
-drawn: nothing wider than the viewport outside a scroll container, chart text at least 11 px as
-rendered (font size times the SVG's scale), touch targets at least 24 px."""
+"""Phone widths (320 and 390 px), one page of every kind in every language, in the light colour
+scheme and (at 390 px) the dark one, after the charts are drawn: nothing wider than the viewport
+outside a scroll container, chart text at least 11 px as rendered (font size times the SVG's
+scale), touch targets at least 24 px. And on every page kind with a wide table, the first data row's key cell
+(the system, round or benchmark) and answer cell (time, ratio, count) are both in view and
+uncovered before the table is scrolled sideways (or the table is stacked rows, every cell in
+view)."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from .quality_tools import LANGS, PAGE_KINDS, page_of_kind
 
-WIDTHS = (320, 390)
+# The dark scheme changes colours and redraws the charts in the page's ink (charts.js), not the
+# layout: it is checked at one width.
+VIEWS = [(320, "light"), (390, "light"), (390, "dark")]
+VIEW_IDS = [f"{width}-{scheme}" for width, scheme in VIEWS]
 CASES = [(kind, lang) for kind in PAGE_KINDS for lang in LANGS]
 
 # Resolves when every chart figure has been drawn (interactive, or its static SVG kept).
@@ -50,8 +59,9 @@ TARGETS = """() => [...document.querySelectorAll('header a, header button, heade
 
 @pytest.fixture(scope="module")
 def phone_contexts(browser):
-    made = {width: browser.new_context(viewport={"width": width, "height": 800})
-            for width in WIDTHS}
+    made = {(width, scheme): browser.new_context(viewport={"width": width, "height": 800},
+                                                 color_scheme=scheme)
+            for width, scheme in VIEWS}
     yield made
     for context in made.values():
         context.close()
@@ -64,11 +74,11 @@ def open_drawn(context, url: str):
     return page
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width, scheme", VIEWS, ids=VIEW_IDS)
 @pytest.mark.parametrize("kind, lang", CASES, ids=[f"{k}-{l}" for k, l in CASES])
-def test_phone_layout(phone_contexts, shipped_site, site_roots, kind, lang, width):
+def test_phone_layout(phone_contexts, shipped_site, site_roots, kind, lang, width, scheme):
     rel = page_of_kind(shipped_site, kind, lang)
-    page = open_drawn(phone_contexts[width], site_roots["http"] + rel)
+    page = open_drawn(phone_contexts[width, scheme], site_roots["http"] + rel)
     try:
         wide = page.evaluate(OVERFLOW, width)
         small = [(text, round(size, 1)) for text, size in page.evaluate(CHART_TEXT) if size < 11]
@@ -83,4 +93,153 @@ def test_phone_layout(phone_contexts, shipped_site, site_roots, kind, lang, widt
     if tiny:
         problems.append(f"touch targets under 24 px: {tiny[:6]}")
     if problems:
-        pytest.fail(f"{rel} at {width} px: " + "; ".join(problems), pytrace=False)
+        pytest.fail(f"{rel} at {width} px ({scheme}): " + "; ".join(problems), pytrace=False)
+
+
+# --- The key and the answer of every wide table ---------------------------------------------
+
+# Each visible table in a .table-wrap: the first body row's key cell (its row header, else its
+# first cell) and answer cell (.answer), or for a table shown as stacked rows every cell. The
+# table is first brought into view vertically; it is not scrolled sideways.
+KEY_AND_ANSWER = """(width) => {
+  const inView = b => b.left >= -0.5 && b.right <= width + 0.5 && b.width > 0;
+  const name = el => el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40);
+  const uncovered = el => { const b = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(Math.min(b.left + b.width / 2, width - 1),
+                                          Math.min(Math.max(b.top + 6, 1), innerHeight - 2));
+    return !!hit && el.contains(hit); };
+  const tables = [];
+  for (const wrap of document.querySelectorAll('main .table-wrap')) {
+    const table = wrap.querySelector('table');
+    // not shown: in a closed <details> (its content is kept but not rendered)
+    if (!table || !wrap.checkVisibility({contentVisibilityAuto: true}) || !table.tBodies.length)
+      continue;
+    const row = table.tBodies[0].rows[0];
+    if (!row) continue;
+    window.scrollBy(0, row.getBoundingClientRect().top - innerHeight / 3);   // vertically only
+    const label = table.closest('section, figure, main').querySelector('h2, figcaption, h1');
+    const entry = {table: label ? name(label) : '', scrollLeft: wrap.scrollLeft,
+                   wide: table.getBoundingClientRect().width > wrap.clientWidth + 0.5,
+                   stacked: getComputedStyle(row).display !== 'table-row', problems: []};
+    const check = (what, cell) => {
+      if (!cell) { entry.problems.push(`no ${what} cell`); return; }
+      const b = cell.getBoundingClientRect();
+      if (!inView(b)) entry.problems.push(
+        `${what} '${name(cell)}' at ${Math.round(b.left)}..${Math.round(b.right)}`);
+      else if (!uncovered(cell)) entry.problems.push(`${what} '${name(cell)}' is covered`);
+      return b;
+    };
+    if (entry.stacked) {
+      [...row.cells].forEach((cell, i) => check(`cell ${i + 1}`, cell));
+    } else {
+      const key = check('key', row.querySelector('th[scope=row]') || row.cells[0]);
+      const answer = row.querySelector('.answer');
+      entry.answer = !!answer;
+      if (answer) {
+        const b = check('answer', answer);
+        // the key's text (not its padding) ends before the answer column starts
+        const text = document.createRange();
+        text.selectNodeContents(row.querySelector('th[scope=row]') || row.cells[0]);
+        if (key && b && text.getBoundingClientRect().right > b.left + 0.5)
+          entry.problems.push('key and answer overlap');
+      } else if (entry.wide) entry.problems.push('a wide table without an answer column');
+    }
+    tables.push(entry);
+  }
+  return tables;
+}"""
+
+# The compare page's table has a column per picked result and a row per field: the row names,
+# and for each of the two results its name (the column's header), time and ratio, all in view.
+COMPARE_IN_VIEW = """(width) => {
+  const table = document.querySelector('main .table-wrap table.compare-table');
+  if (!table) return ['no compare table'];
+  table.scrollIntoView({block: 'start'});
+  const problems = [];
+  const rows = {head: table.tHead.rows[0]};
+  for (const f of ['value', 'ratio']) rows[f] = table.querySelector(`tr[data-field="${f}"]`);
+  for (const [name, row] of Object.entries(rows)) {
+    if (!row) { problems.push(`no ${name} row`); continue; }
+    [...row.cells].slice(0, 3).forEach((cell, i) => {
+      const b = cell.getBoundingClientRect();
+      const hit = document.elementFromPoint(Math.min(b.left + b.width / 2, width - 1), b.top + 5);
+      if (b.left < -0.5 || b.right > width + 0.5 || !(hit && cell.contains(hit)))
+        problems.push(`${name} row, column ${i + 1} '${cell.textContent.trim().slice(0, 30)}' `
+                      + `at ${Math.round(b.left)}..${Math.round(b.right)}`);
+    });
+  }
+  return problems;
+}"""
+
+# The page kinds whose tables are wider than a phone (leaderboards, result, round, submitter and
+# accelerator pages, reports, systems, the compare page with two results picked, ...).
+WIDE_TABLE_KINDS = ("leaderboard", "result", "round", "rounds-index", "submitter", "accelerator",
+                    "submitters-index", "accelerators-index", "report", "system", "systems-index",
+                    "benchmark", "compare-results")
+
+
+def _with(site: Path, folder: str, needle: str) -> str | None:
+    """The first page in the folder (by name) whose HTML has the needle."""
+    for path in sorted((site / folder).glob("*.html")):
+        if path.name != "index.html" and needle in path.read_text(encoding="utf-8"):
+            return path.relative_to(site).as_posix()
+    return None
+
+
+def wide_table_page(site: Path, kind: str, lang: str) -> str:
+    """The sampled page of the kind; for results, systems and reports the first with a table."""
+    if kind in ("result", "system"):
+        rel = _with(site, f"{lang}/{kind}s", 'class="num answer"')
+    elif kind == "report":
+        rel = _with(site, f"{lang}/reports", '<table class="stack">')
+    else:
+        return page_of_kind(site, kind, lang)
+    if rel is None:
+        pytest.fail(f"no {kind} page in {lang} has a table", pytrace=False)
+    return rel
+
+
+def compare_fragment(site: Path, lang: str) -> str:
+    """'#id1,id2': the first two results of the first leaderboard, for the compare page."""
+    board = (site / page_of_kind(site, "leaderboard", lang)).read_text(encoding="utf-8")
+    ids = []
+    for part in board.split('href="../../results/')[1:]:
+        ident = part.split(".html", 1)[0]
+        if ident not in ids:
+            ids.append(ident)
+    assert len(ids) >= 2, "the first leaderboard has fewer than two results"
+    return "#" + ",".join(ids[:2])
+
+
+@pytest.mark.parametrize("width, scheme", VIEWS, ids=VIEW_IDS)
+@pytest.mark.parametrize("kind, lang", [(k, l) for k in WIDE_TABLE_KINDS for l in LANGS],
+                         ids=[f"{k}-{l}" for k in WIDE_TABLE_KINDS for l in LANGS])
+def test_key_and_answer_in_view(phone_contexts, shipped_site, site_roots, kind, lang, width,
+                                scheme):
+    rel = wide_table_page(shipped_site, kind, lang)
+    url = site_roots["http"] + rel
+    if kind == "compare-results":
+        url += compare_fragment(shipped_site, lang)
+    page = open_drawn(phone_contexts[width, scheme], url)
+    try:
+        if kind == "compare-results":
+            page.wait_for_selector("main .table-wrap table", timeout=20_000)
+            compare = page.evaluate(COMPARE_IN_VIEW, width)
+        tables = page.evaluate(KEY_AND_ANSWER, width)
+    finally:
+        page.close()
+    where = f"{rel} at {width} px ({scheme})"
+    if kind == "compare-results":
+        if compare:
+            pytest.fail(f"{where}: two results side by side: " + "; ".join(compare),
+                        pytrace=False)
+        return
+    assert tables, f"{where}: no table in a .table-wrap"
+    # not vacuous: the page has a table whose answer column (or stacked rows) was checked
+    assert any(t["stacked"] or t.get("answer") for t in tables), \
+        f"{where}: no table with an answer column or stacked rows: {tables}"
+    bad = [f"{t['table']!r}: {', '.join(t['problems'])}" for t in tables if t["problems"]]
+    bad += [f"{t['table']!r} opened scrolled by {t['scrollLeft']} px" for t in tables
+            if t["scrollLeft"]]
+    if bad:
+        pytest.fail(f"{where}: " + "; ".join(bad), pytrace=False)
