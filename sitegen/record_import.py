@@ -18,6 +18,7 @@ from pathlib import Path
 
 from sitegen import record_rules as rules
 from sitegen import record_write as write_mod
+from sitegen.record_energy import energy as energy_of
 from sitegen.record_logs import parse_run
 from sitegen.record_sources import open_source, round_of
 
@@ -26,7 +27,7 @@ LFS_HEAD = b"version https://git-lfs.github.com/spec/"
 FIELDS = ("id", "round", "benchmark", "benchmark_folder", "division", "category", "submitter",
           "system_folder", "system_name", "accelerator_model", "accelerator_count", "nodes",
           "host_cpu_model", "host_cpu_count", "framework", "status", "value", "unit", "scaling",
-          "runs", "runs_failed", "runs_required", "path", "system_path", "duplicate_logs")
+          "runs", "runs_failed", "runs_required", "energy", "path", "system_path", "duplicate_logs")
 ROUND_FIELDS = ("id", "repository", "commit", "commit_date", "published", "ruleset", "results",
                 "logs_missing", "skipped")
 
@@ -264,6 +265,15 @@ def score_logs(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> 
     return "", notes
 
 
+def add_energy(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> list[str]:
+    """The `energy` field where the folder has power logs (record_energy.py); notes."""
+    found, notes = energy_of(ctx["source"], ctx["fileset"], record, logs, datas, record["runs"],
+                             rules.ROUNDS[ctx["round"]].ruleset, rules.max_failed(record["benchmark"]))
+    if found is not None:
+        record["energy"] = found
+    return notes
+
+
 def division_notes(record: dict, runs, logs: list[str]) -> list[str]:
     said = {rules.division(r.division) for r in runs if r.division} - {None}
     if said and said != {record["division"]}:
@@ -301,6 +311,8 @@ def finish_record(ctx: dict, record: dict, loc: dict, logs: list[str], notes: li
     if datas is None:
         return logs_missing(ctx, record, missing, notes)
     skip, more = score_logs(ctx, record, datas, logs)
+    if not skip:
+        more += add_energy(ctx, record, datas, logs)
     return {"record": None if skip else record, "skip": skip, "notes": notes + more,
             "missing": [], "logs": sorted(ctx["source"].digest(p) for p in logs)}
 

@@ -53,6 +53,14 @@ def leaderboard_groups(results: list[dict]) -> list[Group]:
     return [Group(*key, tables[key]) for key in order if key in tables]
 
 
+def energy_groups(results: list[dict]) -> list[Group]:
+    """The energy leaderboard: the results with an `energy`, grouped as the time one,
+    least energy first (ties by id)."""
+    rows = sorted((r for r in results if r.get("energy")),
+                  key=lambda r: (r["energy"]["value"], r["id"]))
+    return leaderboard_groups(rows)
+
+
 def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str,
                      index: RecordIndex | None = None):
     name = benchmark["name"][lang]
@@ -63,6 +71,7 @@ def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str,
     return _page(theme, site, lang, t, urls.leaderboard(lang, benchmark["id"], round_id),
                  "leaderboard.html", title, crumbs, benchmark=benchmark, round=site.rounds[round_id],
                  groups=leaderboard_groups(results), count=len(results),
+                 energy_groups=energy_groups(results),
                  index=index, filters=leaderboard_filters(results, index, t),
                  attribution=attribution(site, [round_id]))
 

@@ -67,8 +67,12 @@ def item(record: dict, fields: tuple[str, ...]) -> str:
         if field not in record or (field == "duplicate_logs" and not record[field]):
             continue
         value = record[field]
-        shown = ("[" + ", ".join(scalar(v) for v in value) + "]"
-                 if isinstance(value, list) else scalar(value))
+        if isinstance(value, list):
+            shown = "[" + ", ".join(scalar(v) for v in value) + "]"
+        elif isinstance(value, dict):   # energy: {value: ..., unit: J}
+            shown = "{" + ", ".join(f"{k}: {scalar(v)}" for k, v in value.items()) + "}"
+        else:
+            shown = scalar(value)
         lines.append(f"{'- ' if not lines else '  '}{field}: {shown}")
     return "\n".join(lines) + "\n"
 
@@ -184,7 +188,12 @@ DIFFERENCES = """\
 - The division is the system description's, as in the summarizer; a log that says otherwise is
   listed under Notes. A result whose logs the snapshot lacks (absent blob or Git LFS pointer) is
   written with `status: logs missing` and no score, never scored from fewer runs.
-- Energy (power) results are not imported yet: no record has an `energy` field.
+- Energy: where a result folder has power logs (`power/result_*/node_*.txt`, `sw_*.txt`), its
+  `energy` (joules) is what mlperf_logging's summarizer computes (`_compute_power_node`,
+  `_compute_power_sw`, `_index_olympic_average` over the runs the time score keeps, scaling
+  applied); a folder whose power logs the summarizer's code cannot score keeps its time, has
+  no energy, and is listed under Notes with the error. Power logs are added in file-name order
+  (the summarizer's glob order is the file system's).
 """
 
 

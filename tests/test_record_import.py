@@ -284,3 +284,54 @@ def test_resubmitted_logs_are_noted(tmp_path):
     report = (tmp_path / "out" / "import-report.md").read_text()
     assert (f"{V11_BERT}: logs byte-identical to v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert "
             "(a resubmission; scored as published)") in report
+
+
+# --- energy (power logs) ----------------------------------------------------------------------
+
+POWER = FIX / "power" / "training_results_v5.0"
+V50_POWER = "Lenovo/results/SR780aV3-8xB200_SXM_180GB/retinanet"
+V50_POWER_ID = "v5.0-lenovo-sr780av3-8xb200-sxm-180gb-retinanet"
+
+
+def test_energy_is_what_the_official_summarizer_gives(tmp_path):
+    out = tmp_path / "record"
+    import_record([POWER], out, workers=1)
+    record = load(out)[V50_POWER_ID]
+    folder = POWER / V50_POWER
+    # mlperf_logging's own scoring of the folder: compliance check, times, power, olympic average
+    score, energy, factor = summarizer._compute_strong_score_standalone(
+        "retinanet", folder.parent.name, True, str(folder), "training", "5.0.0")
+    assert energy is not None and energy > 0
+    assert record["energy"] == {"value": energy, "unit": "J"}      # exactly, not approximately
+    assert record["value"] == pytest.approx(score, abs=1e-12)
+    text = (out / "results-v5.0.yaml").read_text()
+    assert f"  energy: {{value: {scalar(energy)}, unit: J}}\n" in text
+    before = snapshot(out)
+    import_record([POWER], out, workers=1)
+    assert snapshot(out) == before
+
+
+def test_results_without_power_logs_have_no_energy(imported):
+    out, _, records = imported
+    assert all("energy" not in r for r in records.values())
+    assert all("energy" not in p.read_text() for p in out.glob("results-*.yaml"))
+
+
+def test_power_logs_the_official_code_cannot_score_are_noted(tmp_path):
+    """v4.0's SMC logs write power_measurement_stop with the start's timestamp: the summarizer's
+    code divides by zero. The result keeps its time, gets no energy, and the report says why."""
+    source = tmp_path / "training_results_v5.0"
+    shutil.copytree(POWER, source)
+    node = source / V50_POWER / "power" / "result_2" / "node_0.txt"
+    lines = node.read_text("latin-1").splitlines(keepends=True)
+    start = next(l for l in lines if '"power_measurement_start"' in l)
+    stamp = start.split('"time_ms": ')[1].split(",")[0]
+    lines = [l if '"power_measurement_stop"' not in l else
+             l.replace(l.split('"time_ms": ')[1].split(",")[0], stamp, 1) for l in lines]
+    node.write_text("".join(lines), "latin-1")
+    out = tmp_path / "record"
+    import_record([source], out, workers=1)
+    record = load(out)[V50_POWER_ID]
+    assert "energy" not in record and record["value"] is not None
+    report = (out / "import-report.md").read_text()
+    assert f"{V50_POWER}: energy not scored: mlperf_logging: ZeroDivisionError" in report

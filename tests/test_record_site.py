@@ -277,3 +277,61 @@ def test_official_folder_links_escape_spaces():
     assert official_folder(rnd, "nettrix/results/X640 G40_A100_PCIe_mxnet/ssd") == (
         "https://github.com/mlcommons/training_results_v1.0/tree/50619b5/"
         "nettrix/results/X640%20G40_A100_PCIe_mxnet/ssd")
+
+
+# --- energy ---------------------------------------------------------------------------------------
+
+def _with_energy(record_text: str, joules: float) -> str:
+    return record_text.replace("  runs_required: 5\n",
+                               f"  runs_required: 5\n  energy: {{value: {joules!r}, unit: J}}\n")
+
+
+def _energy_results() -> str:
+    """v1.1 bert: three results, the fastest using the most energy, one without energy."""
+    from record_sample import _result
+    return "".join([
+        _with_energy(V11, 9876543.21),
+        _with_energy(_result("v1.1-bigco-big16-bert", "v1.1", "BigCo", "big16", "bert", 9.5,
+                             [9.4, 9.45, 9.5, 9.55, 9.6]), 1234567.5),
+        _result("v1.1-zenith-zen16-bert", "v1.1", "Zenith", "zen16", "bert", 8.5,
+                [8.4, 8.45, 8.5, 8.55, 8.6]),
+    ])
+
+
+@pytest.fixture(scope="module")
+def energy_site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("energy")
+    content = write_record_project(folder, {"data/record/results-v1.1.yaml": _energy_results()})
+    out = folder / "out"
+    build(content, TEMPLATES, out)
+    return content, out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_energy_leaderboard_only_where_there_is_energy_least_first(energy_site, lang):
+    out = energy_site[1]
+    with_energy = page(out, f"{lang}/benchmarks/bert/v1.1.html")
+    assert 'id="energy"' in with_energy and with_energy.count('data-energy ') == 2
+    energy_part = with_energy[with_energy.index('id="energy"'):]
+    sections = re.findall(r'<section aria-labelledby="(energy-[a-z0-9_-]+)">(.*?)</section>',
+                          energy_part, re.S)
+    assert [s[0] for s in sections] == ["energy-closed-available-9_64"]
+    values = [float(v) for v in re.findall(r'<td class="num answer" data-value="([0-9.e+]+)"',
+                                           sections[0][1])]
+    assert values == sorted(values) == [1234567.5, 9876543.21]     # least energy first
+    assert ">1,234,568</td>" in sections[0][1]                       # fmt.number, whole joules
+    assert "v1.1-zenith-zen16-bert" not in energy_part               # no energy, not ranked
+    time_part = with_energy[:with_energy.index('id="energy"')]
+    assert "v1.1-zenith-zen16-bert" in time_part                     # the time table keeps all
+    for other in ("bert/v1.0", "resnet/v1.0"):                       # rounds without energy
+        html = page(out, f"{lang}/benchmarks/{other}.html")
+        assert 'id="energy"' not in html and "data-energy" not in html
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_result_page_shows_energy_where_published(energy_site, lang):
+    out = energy_site[1]
+    html = text_of(page(out, f"{lang}/results/v1.1-bigco-big16-bert.html"))
+    label = "训练能耗" if lang == "zh" else "Energy to train"
+    assert f"{label} 1,234,568 J" in html
+    assert label not in text_of(page(out, f"{lang}/results/v1.1-zenith-zen16-bert.html"))

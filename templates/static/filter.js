@@ -11,6 +11,7 @@
     var groups = Array.prototype.filter.call(document.querySelectorAll("main section"),
       function (section) { return section.querySelector("tr[data-f-submitter]"); });
     var count = form.querySelector("[data-filter-count]");
+    var total = document.querySelectorAll("tr[data-f-submitter]:not([data-energy])").length;
     function apply() {
       var shown = 0, i, j;
       for (i = 0; i < rows.length; i++) {
@@ -20,13 +21,13 @@
           if (want && rows[i].getAttribute("data-f-" + selects[j].getAttribute("data-filter-field")) !== want) ok = false;
         }
         rows[i].hidden = !ok;
-        if (ok) shown++;
+        if (ok && !rows[i].hasAttribute("data-energy")) shown++;   // energy rows repeat results
       }
       for (i = 0; i < groups.length; i++) {
         groups[i].hidden = !groups[i].querySelector("tr[data-f-submitter]:not([hidden])");
       }
       count.textContent = form.getAttribute("data-msg-count")
-        .replace("{shown}", String(shown)).replace("{total}", String(rows.length));
+        .replace("{shown}", String(shown)).replace("{total}", String(total));
     }
     for (var k = 0; k < selects.length; k++) selects[k].addEventListener("change", apply);
     form.addEventListener("submit", function (event) { event.preventDefault(); });
