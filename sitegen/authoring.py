@@ -9,7 +9,7 @@ from .cache import READ_ONLY
 from .errors import ContentError, Problem
 from .links import broken_links
 from .load import REPORT_NAME, load_site
-from .pipeline import render_site
+from .rendering import render_site
 
 GUIDE = {
     "en": """<!--

@@ -5,8 +5,10 @@ arithmetic that produced it, so that pages can show their working."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from . import fmt
+from .deps import derived_list, derived_mapping
 from .model import Site
 from .schema import CHECK_KINDS  # noqa: F401 - the one list of check kinds
 
@@ -289,7 +291,11 @@ def check_claim(site: Site, claim: dict) -> Check:
 
 
 def check_claims(site: Site) -> dict[str, Check]:
-    return {claim["id"]: check_claim(site, claim) for claim in site.table("claims")}
+    """Every claim's check; a page that reads one depends on what that check read (deps.py)."""
+    def each():
+        for claim in site.table("claims"):
+            yield claim["id"], partial(check_claim, site, claim)
+    return derived_mapping(site.reads, each())
 
 
 @dataclass
@@ -326,6 +332,11 @@ def _best(results: list[dict]) -> dict[tuple, dict]:
 
 
 def comparisons(site: Site) -> list[Comparison]:
+    """The head-to-head comparisons; a page that uses them depends on all they read."""
+    return derived_list(site.reads, partial(_comparisons, site))
+
+
+def _comparisons(site: Site) -> list[Comparison]:
     """Every pair of systems with a shared benchmark in one round and division, and every
     vendor's successive generations at the same size. Grouping keeps it linear in results."""
     best = _best(site.table("results"))

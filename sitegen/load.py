@@ -10,7 +10,7 @@ from string import Formatter
 from . import languages, schema
 from .errors import Problems
 from .markup import SHORTCODE, reference_ok
-from .model import Report, Site, SourceFile
+from .model import track, Report, Site, SourceFile
 from .numbers import check_scores
 from .parsecache import ParseCache, cached
 from .record import check_benchmarks, derive_results, has_record, load_changelog, load_record
@@ -64,7 +64,7 @@ def load_site(content: Path, strict: bool = False) -> Site:
     _warn_claims_without_page(site, problems)
     problems.raise_if_any(strict)
     site.warnings = problems.warnings
-    return site
+    return track(site)
 
 
 def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:

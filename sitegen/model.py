@@ -8,6 +8,11 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .deps import Reads, Tracked, TrackedList
+
+# What a page may read of a report besides its front matter (each noted when read: deps.py).
+REPORT_READS = frozenset({"body", "body_line", "source", "pending", "converted"})
+
 
 @dataclass(frozen=True)
 class SourceFile:
@@ -29,6 +34,16 @@ class Report:
     source: SourceFile | None
     pending: bool = False   # True: this language is not written; the page says so
     converted: bool = False  # True: made by converting another language's text (not reviewed)
+    # set by track(): ("report"|"page", slug, lang) and the site's Reads
+    tracking_identity: tuple | None = field(default=None, repr=False, compare=False)
+    reads: Reads | None = field(default=None, repr=False, compare=False)
+
+    def __getattribute__(self, name):
+        if name in REPORT_READS:
+            reads = object.__getattribute__(self, "reads")
+            if reads is not None and reads.current is not None:
+                reads.current.add((object.__getattribute__(self, "tracking_identity"), "@" + name))
+        return object.__getattribute__(self, name)
 
     @property
     def title(self) -> str:
@@ -52,6 +67,7 @@ class Site:
     record: dict[str, dict] = field(default_factory=dict)  # the whole MLPerf record, by id
     rounds: dict[str, dict] = field(default_factory=dict)  # its rounds, oldest first
     changelog: list[dict] = field(default_factory=list)    # changes between its imports
+    reads: Reads = field(default_factory=Reads)             # what the page being made reads
 
     @property
     def languages(self) -> list[str]:
@@ -95,30 +111,116 @@ class Site:
     @functools.cached_property
     def _record_slots(self) -> dict[tuple[str, str], list[dict]]:
         """(benchmark, round) -> its results, fastest first (unscored last), by id on ties."""
-        slots: dict[tuple[str, str], list[dict]] = {}
-        ordered = sorted(self.record.values(), key=lambda r: (r["value"] is None, r["value"] or 0, r["id"]))
-        for result in ordered:
-            slots.setdefault((result["benchmark"], result["round"]), []).append(result)
-        return slots
+        with self.reads.paused():
+            slots: dict[tuple[str, str], list[dict]] = {}
+            ordered = sorted(self.record.values(), key=lambda r: (r["value"] is None, r["value"] or 0, r["id"]))
+            for result in ordered:
+                slots.setdefault((result["benchmark"], result["round"]), []).append(result)
+            return slots
+
+    # Figures derived from the whole record, each noted as a record of its own (view, key):
+    # a page depends on its value (the results and their order), not on everything it was
+    # computed from.
+    def _view(self, name: str, key):
+        self.reads.note(("view", name), key)
+        with self.reads.paused():
+            return VIEWS[name](self, key)
 
     def record_results(self, benchmark: str, round_id: str) -> list[dict]:
-        return self._record_slots.get((benchmark, round_id), [])
+        return self._view("slot", (benchmark, round_id))
 
     def record_rounds(self, benchmark: str) -> list[str]:
         """The rounds with results of `benchmark`, oldest first."""
-        return [r for r in self.rounds if (benchmark, r) in self._record_slots]
+        return self._view("rounds_of", benchmark)
 
     def round_benchmarks(self, round_id: str) -> list[str]:
-        return sorted(b for b, r in self._record_slots if r == round_id)
+        return self._view("benchmarks_of", round_id)
 
     def round_results(self, round_id: str) -> list[dict]:
         return [x for b in self.round_benchmarks(round_id) for x in self.record_results(b, round_id)]
 
     def record_benchmarks(self) -> set[str]:
-        return {benchmark for benchmark, _ in self._record_slots}
+        return self._view("benchmarks", None)
 
     @functools.cached_property
     def record_index(self):
         """Submitters, accelerator models and scaling peers of the record (record_index.py)."""
         from .record_index import RecordIndex
-        return RecordIndex(self)
+        with self.reads.paused():
+            return RecordIndex(self)
+
+
+VIEWS = {
+    "slot": lambda site, key: site._record_slots.get(key, []),
+    "rounds_of": lambda site, benchmark: [r for r in site.rounds if (benchmark, r) in site._record_slots],
+    "benchmarks_of": lambda site, round_id: sorted(b for b, r in site._record_slots if r == round_id),
+    "benchmarks": lambda site, _: {benchmark for benchmark, _ in site._record_slots},
+}
+
+
+def track(site: Site) -> Site:
+    """Make every read of the site's records noted in `site.reads` (deps.py): the tables, the
+    record and its rounds, interface strings, reports and pages. Called once, after loading."""
+    reads = site.reads
+    for derived in ("_record_slots", "record_index", "_by_identity"):   # made from untracked records
+        site.__dict__.pop(derived, None)
+
+    def table(name: str, records: dict) -> Tracked:
+        return Tracked({ident: Tracked(record, ("rec", name, ident), reads) if isinstance(record, dict)
+                        else record for ident, record in records.items()}, ("table", name), reads)
+
+    site.tables = {name: table(name, records) for name, records in site.tables.items()}
+    site.record = table("record", site.record)
+    site.rounds = table("rounds", site.rounds)
+    site.strings = {lang: Tracked(strings, ("strings", lang), reads) for lang, strings in site.strings.items()}
+    for kind, reports in (("report", site.reports), ("page", site.pages)):
+        for report in reports:
+            identity = (kind, report.slug, report.lang)
+            report.meta = Tracked(report.meta, ("meta", *identity), reads)
+            report.tracking_identity, report.reads = identity, reads
+    site.reports = TrackedList(site.reports, ("reports", "report"), reads)
+    site.pages = TrackedList(site.pages, ("reports", "page"), reads)
+    site.changelog = TrackedList(site.changelog, ("changelog",), reads)
+    return site
+
+
+def resolve(site: Site, tag: tuple):
+    """The mapping a dependency's tag names, in `site` (deps.value_of reads the key); None for
+    tags that are not the site's (templates and static files: render.py)."""
+    kind = tag[0]
+    if kind in ("table", "rec"):
+        table = {"record": site.record, "rounds": site.rounds}.get(tag[1]) or site.tables.get(tag[1], {})
+        return table if kind == "table" else dict.get(table, tag[2])
+    if kind == "strings":
+        return site.strings.get(tag[1])
+    if kind in ("meta", "report", "page"):
+        found = _reports_by_identity(site).get(tag[1:] if kind == "meta" else tag)
+        return None if found is None else (found.meta if kind == "meta" else found)
+    if kind == "reports":
+        return site.reports if tag[1] == "report" else site.pages
+    if kind == "changelog":
+        return site.changelog
+    if kind == "view":
+        return _ViewMap(site, tag[1])
+    if kind == "index":
+        return getattr(site.record_index, tag[1], None)
+    return None
+
+
+def _reports_by_identity(site: Site) -> dict:
+    found = site.__dict__.get("_by_identity")
+    if found is None:
+        found = site.__dict__["_by_identity"] = {
+            r.tracking_identity: r for r in list.__iter__(site.reports)}
+        found.update((r.tracking_identity, r) for r in list.__iter__(site.pages))
+    return found
+
+
+class _ViewMap:
+    """A derived view of a site looked up like a mapping (deps.value_of)."""
+
+    def __init__(self, site: Site, name: str):
+        self.site, self.name = site, name
+
+    def lookup(self, key):
+        return VIEWS[self.name](self.site, key)

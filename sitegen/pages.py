@@ -61,13 +61,15 @@ def body_html(site: Site, report: Report, path: str, checks: dict, t: Strings, b
     page = Page(site, report.lang, path, checks, report.source.rel, report.body_line)
     key = bodies.cache.key(path, report.source.rel, str(report.body_line), report.body)
     cached = bodies.cache.get(key)
-    if cached is None:
-        html, toc = render_body(bodies.md, report.body, page, block_renderer(site, t))
-        cached = (html, toc, page.files, page.has_charts)
+    if cached is None or len(cached) != 5:
+        with site.reads.collect() as reads:       # what the body read, said again on a hit
+            html, toc = render_body(bodies.md, report.body, page, block_renderer(site, t))
+        cached = (html, toc, page.files, page.has_charts, frozenset(reads))
         if not page.problems and page.cacheable:    # warnings are said again on every build
             bodies.cache.put(key, cached)
     problems.extend(page.problems)
-    html, toc, page.files, page.has_charts = cached
+    html, toc, page.files, page.has_charts, reads = cached
+    site.reads.replay(reads)
     return Markup(html), toc, page
 
 

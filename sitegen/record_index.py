@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .deps import Tracked
+
 # Submitter folders renamed between rounds (DESIGN.md): grouped under the later name.
 SUBMITTER_RENAMES = {"qct": "quanta_cloud_technology"}
 _POWER = re.compile(r"\s*\(\s*\d+\s*W\s*\)\s*$", re.I)   # "(500W)", "(400W)" at the end
@@ -86,6 +88,9 @@ class RecordIndex:
         self._changes: dict[str, list[dict]] = {}
         for change in getattr(site, "changelog", None) or []:
             self._changes.setdefault(change["id"], []).append(change)
+        # each lookup a page makes is noted as a record of its own (deps.py)
+        for name in ("submitters", "accelerators", "_by_submitter", "_by_accelerator", "_changes"):
+            setattr(self, name, Tracked(getattr(self, name), ("index", name), site.reads))
 
     def submitter_of(self, result: dict) -> str:
         return self._by_submitter[result["id"]]

@@ -4,6 +4,7 @@ Each function returns {output path: bytes} for one language, like those of `page
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from urllib.parse import quote
 
 from . import urls
@@ -140,22 +141,25 @@ def rounds_index(theme, site: Site, lang, t):
 
 
 def record_pages(theme, site: Site, lang, t):
-    """Every page of the record, one at a time: rounds, leaderboards, results."""
+    """Every page of the record, one unit at a time: (key, function that makes its files),
+    rounds, leaderboards, results. Nothing is made until the function is called."""
     if not site.rounds:
         return
     index = site.record_index
-    yield rounds_index(theme, site, lang, t)
+    yield ("rounds",), partial(rounds_index, theme, site, lang, t)
     for round_id in site.rounds:
-        yield round_page(theme, site, lang, t, round_id)
-    yield record_lists.changes_page(theme, site, lang, t)
-    yield record_lists.compare_page(theme, site, lang, t)
+        yield ("round", round_id), partial(round_page, theme, site, lang, t, round_id)
+    yield ("changes",), partial(record_lists.changes_page, theme, site, lang, t)
+    yield ("compare",), partial(record_lists.compare_page, theme, site, lang, t)
     for kind in record_lists.KINDS:
-        yield record_lists.entity_index(theme, site, lang, t, index, kind)
-        for entity in getattr(index, kind).values():
-            yield record_lists.entity_pages(theme, site, lang, t, index, kind, entity)
+        yield (kind,), partial(record_lists.entity_index, theme, site, lang, t, index, kind)
+        for entity_slug, entity in getattr(index, kind).items():
+            yield (kind, entity_slug), partial(record_lists.entity_pages, theme, site, lang, t,
+                                               index, kind, entity)
     for benchmark_id in sorted(site.record_benchmarks()):
         benchmark = site.get("benchmarks", benchmark_id)
         for round_id in site.record_rounds(benchmark_id):
-            yield leaderboard_page(theme, site, lang, t, benchmark, round_id, index)
+            yield ("leaderboard", benchmark_id, round_id), partial(
+                leaderboard_page, theme, site, lang, t, benchmark, round_id, index)
     for ident in sorted(site.record):
-        yield result_page(theme, site, lang, t, site.record[ident], index)
+        yield ("result", ident), partial(result_page, theme, site, lang, t, site.record[ident], index)

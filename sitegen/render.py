@@ -27,15 +27,41 @@ class Theme:
         return None
 
 
-def load_theme(templates: Path, override: Path | None = None) -> Theme:
-    """The templates; `override` (a content folder's templates/) replaces single files of them."""
+class TrackingEnvironment(jinja2.Environment):
+    """Notes every template a page uses (extended, included and imported ones too) in the
+    site's Reads, when one is set (deps.py)."""
+
+    reads = None
+
+    def _load_template(self, name, globals):  # noqa: A002 - jinja2's signature
+        if self.reads is not None:
+            self.reads.note(("template",), name)
+        return super()._load_template(name, globals)
+
+
+def load_theme(templates: Path, override: Path | None = None, reads=None) -> Theme:
+    """The templates; `override` (a content folder's templates/) replaces single files of them.
+    With `reads` (a site's deps.Reads), every template a page uses is noted as read."""
     folders = tuple(f for f in (override, templates) if f is not None and f.is_dir()) or (templates,)
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+    env = TrackingEnvironment(loader=jinja2.FileSystemLoader([str(f) for f in folders]),
                              autoescape=jinja2.select_autoescape(["html", "xml"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True,
                              auto_reload=False)  # one environment per build: no stat per page
+    env.reads = reads
     return Theme(env, templates, folders)
+
+
+def theme_dependency(theme: Theme, tag: tuple, key):
+    """The current value of a dependency on the theme (deps.py): a template's bytes, or all
+    static files (inlined into single-file copies); deps.MISSING when there is none."""
+    from .deps import MISSING
+    if tag == ("template",):
+        path = theme.file(key)
+        return path.read_bytes() if path is not None else MISSING
+    if tag == ("static",):
+        return static_files(theme)
+    return MISSING
 
 
 class Strings:

@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from sitegen.pipeline import _in_forked_processes
+from sitegen.rendering import _in_forked_processes
 
 
 def _square(n):

@@ -1,0 +1,436 @@
+"""What each page read, so that a rebuild renders only the pages whose inputs changed.
+
+While a page renders, every record it reads is noted: a field of a data record, a result of
+the MLPerf record, an interface string, a template, a report's text, and the derived figures
+(the results of a benchmark in a round, fastest first; who submitted what) as records of their
+own. A dependency is a pair (tag, key): `tag` names a mapping that can be found again in a
+newly loaded site (`resolve`), `key` one entry of it, KEYS its membership and order, ALL all of
+it. Its value is hashed (`fingerprint`): records inside a value count by identity, because
+the fields a page reads of them are noted on their own.
+
+After a change, the build loads the site, hashes the dependencies of the last build again
+(`changed`), and renders exactly the pages that read one whose hash moved; every other page is
+hard-linked from the previous output. The tests build every kind of change both ways and
+compare the bytes with a cold build."""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import pickle
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields, is_dataclass
+from pathlib import Path
+
+KEYS = "\0keys"      # a mapping's keys, in order (what exists, and how it is ordered)
+ALL = "\0all"        # every entry of a mapping
+MISSING = "\0missing"
+
+
+class Reads:
+    """Collects the dependencies noted while a page renders (one per loaded site)."""
+
+    __slots__ = ("current",)
+
+    def __init__(self):
+        self.current: set | None = None
+
+    def note(self, tag, key) -> None:
+        if self.current is not None:
+            self.current.add((tag, key))
+
+    def replay(self, deps) -> None:
+        if self.current is not None and deps:
+            self.current.update(deps)
+
+    @contextmanager
+    def collect(self):
+        """A fresh set of what is read inside; what it collects also counts for the page
+        around it (nested collections are how derived figures remember their inputs)."""
+        outer, mine = self.current, set()
+        self.current = mine
+        try:
+            yield mine
+        finally:
+            self.current = outer
+            if outer is not None:
+                outer |= mine
+
+    @contextmanager
+    def paused(self):
+        """Nothing read inside is noted: derived figures noted by their own value."""
+        outer, self.current = self.current, None
+        try:
+            yield
+        finally:
+            self.current = outer
+
+
+class Tracked(dict):
+    """A dict that notes every read of it. Plain dict behaviour otherwise (pickles as one)."""
+
+    __slots__ = ("tag", "reads")
+
+    def __init__(self, data, tag, reads: Reads):
+        dict.__init__(self, data)
+        self.tag, self.reads = tag, reads
+
+    def _note(self, key):
+        current = self.reads.current
+        if current is not None:
+            current.add((self.tag, key))
+
+    def __getitem__(self, key):
+        current = self.reads.current
+        if current is not None:
+            current.add((self.tag, key))
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        current = self.reads.current
+        if current is not None:
+            current.add((self.tag, key))
+        return dict.get(self, key, default)
+
+    def __contains__(self, key):
+        self._note(key)
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self._note(KEYS)
+        return dict.__iter__(self)
+
+    def __len__(self):
+        self._note(KEYS)
+        return dict.__len__(self)
+
+    def keys(self):
+        self._note(KEYS)
+        return dict.keys(self)
+
+    def values(self):
+        self._note(ALL)
+        return dict.values(self)
+
+    def items(self):
+        self._note(ALL)
+        return dict.items(self)
+
+    def copy(self):
+        self._note(ALL)
+        return dict(dict.items(self))
+
+    def __eq__(self, other):
+        self._note(ALL)
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return dict, (dict(dict.items(self)),)
+
+
+class TrackedList(list):
+    """A list whose every use notes its whole content (reports, pages, the changelog)."""
+
+    __slots__ = ("tag", "reads")
+
+    def __init__(self, data, tag, reads: Reads):
+        list.__init__(self, data)
+        self.tag, self.reads = tag, reads
+
+    def _note(self):
+        self.reads.note(self.tag, ALL)
+
+    def __iter__(self):
+        self._note()
+        return list.__iter__(self)
+
+    def __len__(self):
+        self._note()
+        return list.__len__(self)
+
+    def __getitem__(self, index):
+        self._note()
+        return list.__getitem__(self, index)
+
+    def __contains__(self, item):
+        self._note()
+        return list.__contains__(self, item)
+
+    def __add__(self, other):
+        self._note()
+        return list(list.__iter__(self)) + list(other)
+
+    def __reduce__(self):
+        return list, (list(list.__iter__(self)),)
+
+
+class Replayed(dict):
+    """A derived mapping (claim checks): reading an entry counts as reading every record its
+    computation read (`per_key`); listing it, every record of all of them (`every`)."""
+
+    __slots__ = ("reads", "per_key", "every")
+
+    def __init__(self, data, reads: Reads, per_key: dict, every: set):
+        dict.__init__(self, data)
+        self.reads, self.per_key, self.every = reads, per_key, every
+
+    def __getitem__(self, key):
+        self.reads.replay(self.per_key.get(key, self.every))
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        self.reads.replay(self.per_key.get(key, self.every))
+        return dict.get(self, key, default)
+
+    def __contains__(self, key):
+        self.reads.replay(self.per_key.get(key, self.every))
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self.reads.replay(self.every)
+        return dict.__iter__(self)
+
+    def __len__(self):
+        self.reads.replay(self.every)
+        return dict.__len__(self)
+
+    def keys(self):
+        self.reads.replay(self.every)
+        return dict.keys(self)
+
+    def values(self):
+        self.reads.replay(self.every)
+        return dict.values(self)
+
+    def items(self):
+        self.reads.replay(self.every)
+        return dict.items(self)
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return dict, (dict(dict.items(self)),)
+
+
+class ReplayedList(list):
+    """A derived list (comparisons): any use counts as reading everything it was made from."""
+
+    __slots__ = ("reads", "every")
+
+    def __init__(self, data, reads: Reads, every: set):
+        list.__init__(self, data)
+        self.reads, self.every = reads, every
+
+    def __iter__(self):
+        self.reads.replay(self.every)
+        return list.__iter__(self)
+
+    def __len__(self):
+        self.reads.replay(self.every)
+        return list.__len__(self)
+
+    def __getitem__(self, index):
+        self.reads.replay(self.every)
+        return list.__getitem__(self, index)
+
+    def __reduce__(self):
+        return list, (list(list.__iter__(self)),)
+
+
+def derived_mapping(reads: Reads, items) -> Replayed:
+    """{key: value} from (key, compute) pairs, each computed while noting what it reads."""
+    data, per_key, every = {}, {}, set()
+    with reads.collect() as outside:
+        for key, compute in items:
+            with reads.collect() as mine:
+                data[key] = compute()
+            per_key[key] = frozenset(mine)
+    every = frozenset(outside)
+    return Replayed(data, reads, per_key, every)
+
+
+def derived_list(reads: Reads, compute) -> ReplayedList:
+    with reads.collect() as deps:
+        data = compute()
+    return ReplayedList(data, reads, frozenset(deps))
+
+
+# --- fingerprints ----------------------------------------------------------------------------
+
+def _canonical(value, out: list) -> None:
+    kind = type(value)
+    if value is None or kind in (str, int, float, bool, bytes):
+        out.append(f"{kind.__name__}:{value!r}")
+    elif isinstance(value, Tracked):
+        out.append(f"@{value.tag!r}")           # its fields are noted when read
+    elif isinstance(value, (dt.date, dt.datetime)):
+        out.append(f"{kind.__name__}:{value.isoformat()}")
+    elif isinstance(value, dict):
+        out.append("{")
+        for key, item in dict.items(value):
+            _canonical(key, out)
+            _canonical(item, out)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for item in list.__iter__(value) if isinstance(value, list) else value:
+            _canonical(item, out)
+        out.append("]")
+    elif isinstance(value, (set, frozenset)):
+        parts = []
+        for item in value:
+            one: list = []
+            _canonical(item, one)
+            parts.append("".join(one))
+        out.append("set(" + ",".join(sorted(parts)) + ")")
+    elif hasattr(value, "tracking_identity"):
+        out.append(f"@{value.tracking_identity!r}")
+    elif is_dataclass(value):
+        out.append(kind.__name__ + "(")
+        for item in fields(value):
+            _canonical(getattr(value, item.name), out)
+        out.append(")")
+    elif isinstance(value, Path):
+        out.append(f"path:{value.as_posix()}")
+    elif isinstance(value, str):                 # Markup and other str subclasses
+        out.append(f"str:{str(value)!r}")
+    else:
+        raise TypeError(f"cannot fingerprint a {kind.__name__}: {value!r:.80}")
+
+
+def fingerprint(value) -> bytes:
+    out: list = []
+    _canonical(value, out)
+    return hashlib.blake2b("\x1f".join(out).encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+
+# --- finding a dependency again in a newly loaded site -------------------------------------
+
+def value_of(mapping, key):
+    if mapping is MISSING or mapping is None:
+        return MISSING
+    if key == KEYS:
+        return list(dict.keys(mapping)) if isinstance(mapping, dict) else MISSING
+    if key == ALL:
+        if isinstance(mapping, dict):
+            return dict(dict.items(mapping))
+        if isinstance(mapping, list):
+            return list(list.__iter__(mapping))
+        return MISSING
+    if isinstance(mapping, dict):
+        return dict.get(mapping, key, MISSING)
+    if hasattr(mapping, "lookup"):                         # a derived view (model.VIEWS)
+        return mapping.lookup(key)
+    if isinstance(key, str) and key.startswith("@"):       # an attribute of a report
+        return getattr(mapping, key[1:], MISSING)
+    return MISSING
+
+
+@dataclass
+class Unit:
+    """What one unit of output (a page with the files made with it) was made from."""
+
+    files: dict                  # output path -> sha256
+    deps: tuple = ()             # indexes into State.keys
+    docs: list = field(default_factory=list)      # search entries of its pages
+    hidden: list = field(default_factory=list)    # pages kept out of search engines
+    problems: list = field(default_factory=list)  # warnings said again when it is reused
+
+
+@dataclass
+class State:
+    """The last build of one output folder, as far as reuse needs it."""
+
+    inputs: str                  # what every page depends on (code, site.yaml, languages ...)
+    units: dict                  # unit key -> Unit
+    keys: list                   # dependency keys (tag, key)
+    hashes: list                 # their fingerprints, in the same order
+    whole: dict                  # record tag -> fingerprint of the whole record (fast check)
+
+
+def save_state(path: Path, state: State) -> None:
+    blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(hashlib.sha256(blob).digest() + blob)
+    temporary.replace(path)
+
+
+def load_state(path: Path) -> State | None:
+    """The state, or None when it is missing or damaged (then everything is rendered)."""
+    try:
+        data = path.read_bytes()
+        blob = data[32:]
+        if hashlib.sha256(blob).digest() != data[:32]:
+            return None
+        state = pickle.loads(blob)
+        return state if isinstance(state, State) else None
+    except Exception:  # noqa: BLE001 - any damage means: build without reuse
+        return None
+
+
+# --- what changed since the last build, and the state of this one --------------------------
+
+def current_values(site_resolve, theme_value):
+    """value(tag, key) in the newly loaded site: `site_resolve(tag)` gives the mapping of a
+    site's tag (model.resolve), `theme_value(tag, key)` a template's or static file's bytes."""
+    mappings: dict = {}
+
+    def value(tag, key):
+        if tag[0] in ("template", "static"):
+            return theme_value(tag, key)
+        if tag not in mappings:
+            mappings[tag] = site_resolve(tag)
+        return value_of(mappings[tag], key)
+    return value
+
+
+def stale_units(state: State, value) -> tuple[set, list]:
+    """(keys of the units that read a dependency whose value changed, the dependencies'
+    fingerprints now, in the order of state.keys). A record whose whole fingerprint is as
+    before is not looked at field by field."""
+    hashes, changed, whole = list(state.hashes), set(), {}
+    for index, (tag, key) in enumerate(state.keys):
+        if tag[0] == "rec":
+            if tag not in whole:
+                whole[tag] = fingerprint(value(tag, ALL))
+            if whole[tag] == state.whole.get(tag):
+                continue
+        now = fingerprint(value(tag, key))
+        if now != state.hashes[index]:
+            hashes[index] = now
+            changed.add(index)
+    stale = {ukey for ukey, unit in state.units.items() if not changed.isdisjoint(unit.deps)}
+    return stale, hashes
+
+
+def next_state(inputs: str, old: State | None, old_hashes: list | None, units: dict, value) -> State:
+    """The state of this build: `units` maps each unit key to a Unit whose deps are either
+    indexes into old.keys (reused) or a set of (tag, key) pairs (rendered now)."""
+    ids: dict = {}
+    keys, hashes = [], []
+
+    def intern(dep, known_hash=None):
+        found = ids.get(dep)
+        if found is None:
+            found = ids[dep] = len(keys)
+            keys.append(dep)
+            hashes.append(known_hash if known_hash is not None else fingerprint(value(*dep)))
+        return found
+
+    old_index = {dep: i for i, dep in enumerate(old.keys)} if old else {}
+    done = {}
+    for ukey, (unit, fresh) in units.items():
+        if fresh:
+            deps = tuple(sorted(intern(dep, old_hashes[old_index[dep]] if dep in old_index
+                                       and old_hashes is not None else None)
+                                for dep in unit.deps))
+        else:
+            deps = tuple(sorted(intern(old.keys[i], old_hashes[i]) for i in unit.deps))
+        done[ukey] = Unit(unit.files, deps, unit.docs, unit.hidden, unit.problems)
+    whole = {}
+    for tag, _ in keys:
+        if tag[0] == "rec" and tag not in whole:
+            whole[tag] = fingerprint(value(tag, ALL))
+    return State(inputs, done, keys, hashes, whole)

@@ -1,0 +1,358 @@
+"""Stage 3 of the build, at scale: every page as a unit, rendered in one process per
+language on big sites, or taken from the last build when nothing it read has changed.
+
+Render and write overlap on purpose: the writer opens a staging folder (write.begin), the
+process that renders a language puts that language's files into it as soon as they are made
+(write.put_files), and the folder is swapped in whole at the end (write.commit, by
+pipeline.py). What each unit read is noted as it renders (deps.py); a unit that read nothing
+that changed since the last build is hard-linked from it (write.link_files)."""
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import traceback
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from . import derive, languages, pages
+from . import record_lists, record_pages
+from .cache import BodyCache, code_digest, data_digest, sha
+from .deps import Unit
+from .errors import ContentError, Problem
+from .markup import new_markdown
+from .model import Site
+from .reader import (language_end_files, noindex, search_entry, single_file_copy, site_files,
+                     stylesheet)
+from .record_download import download_files, downloads_page
+from .render import Strings, load_theme, missing_strings, static_files
+from .textcheck import cjk_spaces
+from .translation import translation_gaps
+from .write import link_files, put_files
+
+
+@dataclass
+class Bodies:
+    """How report bodies are made: one Markdown converter, and the cache of earlier results."""
+
+    md: object
+    cache: BodyCache
+
+
+# From this many reports (all languages) each language gets its own process. Forking costs
+# little (a 2-report test site builds as fast either way); the shipped site's 10 reports and
+# 20 charts build in about 3 s instead of about 4 s on two cores.
+PARALLEL_MIN_REPORTS = 8
+
+
+@dataclass
+class Reuse:
+    """What the last build of this output left that this one may take as it is: its units
+    (deps.State) less those that read a dependency that changed since (`stale`)."""
+
+    state: object                    # deps.State
+    stale: set
+    hashes: list                     # the fingerprints of state.keys now
+
+    def unit(self, key, previous: dict[str, str]) -> Unit | None:
+        """The unit's record when it may be reused: not stale, and every file of it still in
+        the output exactly as the last build left it."""
+        unit = self.state.units.get(key)
+        if unit is None or key in self.stale:
+            return None
+        return unit if all(previous.get(p) == h for p, h in unit.files.items()) else None
+
+
+@dataclass
+class Destination:
+    """Where a build puts its files: the staging folder the writer swaps in at the end, and
+    the files of the last build that may be hard-linked instead of written (path -> sha256)."""
+
+    staging: Path
+    out: Path                        # resolved
+    previous: dict[str, str]
+    reuse: Reuse | None = None
+
+
+def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
+                destination: Destination | None = None) -> dict:
+    """Every output file, rendered one language at a time (in parallel on big sites).
+
+    Without a destination: {path: bytes}. With one, each process writes its own files into the
+    staging folder as soon as they are made, and only {path: sha256} comes back: the files of a
+    big site never pass between processes, and no process holds all of them."""
+    cache = cache or BodyCache(data_digest(site.root, code_digest()))
+    jobs = [(site, templates, lang, cache.data_key, destination) for lang in site.languages]
+    workers = min(len(jobs), os.cpu_count() or 1)
+    if len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and _fork_safe():
+        results = _in_forked_processes(_render_language, jobs)
+    else:
+        results = [_render_language(job) for job in jobs]
+    problems = [problem for result in results for problem in result.problems]
+    if any(not problem.warning for problem in problems):
+        raise ContentError([problem for problem in problems if not problem.warning])
+    site.warnings = [*site.warnings, *problems]      # warnings found while rendering
+    theme = load_theme(templates, site.root / "templates")
+    files = pages.chooser_page(theme, site)
+    written, units, linked = {}, {}, {}
+    for result in results:
+        files.update(result.files)
+        written.update(result.written)
+        units.update(result.units)
+        linked.update(result.linked)
+        cache.hits += result.reused
+        cache.misses += result.rendered
+    hidden = {path for result in results for path in result.hidden}
+    files.update(site_files(site, theme, {*written, *files, *linked}, hidden))
+    files.update(static_files(theme))
+    files.update(download_files(site))
+    files.update(record_lists.record_data_files(site))
+    if destination is None:
+        return files
+    site.units = units                # what each unit read: the next build's deps.State
+    linked = {path: digest for path, digest in linked.items() if path not in files}
+    return {**written, **link_files(linked, destination.staging, destination.out),
+            **put_files(files, destination.staging, destination.out, destination.previous)}
+
+
+def _fork_safe() -> bool:
+    """False once this process has loaded vl-convert: its JavaScript runtime runs on threads
+    that a forked child does not inherit, so a child drawing a chart would wait for ever (seen
+    in the tests, which draw charts before building a site). A build from the command line
+    draws nothing before it forks."""
+    return "vl_convert" not in sys.modules
+
+
+def _in_forked_processes(function, jobs: list) -> list:
+    """function(job) for each job, each in a process of its own. A forked process inherits its
+    job (the whole loaded site) instead of receiving a pickled copy; only results come back."""
+    context = multiprocessing.get_context("fork")
+    running = []
+    # Ctrl-C is held back while forking (a child must not take it before it ignores it) and
+    # delivered to this process afterwards, which then stops the children.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for job in jobs:
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_run_and_send,
+                                      args=(function, job, send, os.getpid()))
+            process.start()
+            send.close()
+            running.append((process, receive))
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        outcomes = [_outcome(process, receive) for process, receive in running]
+    except BaseException:            # Ctrl-C or a fault here: no process writes on
+        for process, _ in running:
+            process.kill()
+        raise
+    finally:
+        for process, _ in running:
+            process.join()
+    failures = [value for outcome, value in outcomes if outcome != "ok"]
+    if failures:
+        raise RuntimeError("rendering failed in a separate process:\n" + "\n".join(failures))
+    return [value for _, value in outcomes]
+
+
+def _outcome(process, receive) -> tuple[str, object]:
+    try:
+        return receive.recv()
+    except EOFError:                 # the process died before it could answer
+        process.join()
+        return "error", f"a rendering process ended with exit code {process.exitcode}"
+
+
+def _run_and_send(function, job, send, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _die_with(parent)
+    try:
+        send.send(("ok", function(job)))
+    except BaseException:  # noqa: BLE001 - reported to the parent with its traceback
+        send.send(("error", traceback.format_exc()))
+    finally:
+        send.close()
+
+
+def _die_with(parent: int) -> None:
+    """A build that is killed takes its rendering processes with it (Linux: PR_SET_PDEATHSIG),
+    instead of leaving them to finish work nobody will read."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:       # killed before the line above took effect
+        os._exit(1)
+
+
+@dataclass
+class LanguageResult:
+    files: dict[str, bytes]   # not written yet: all, or those shared by every language
+    written: dict[str, str]   # path -> sha256 of the files this process wrote or linked
+    hidden: list[str]         # pages that ask to stay out of search engines
+    problems: list
+    reused: int = 0           # report bodies taken from the cache
+    rendered: int = 0         # report bodies rendered
+    units: dict = field(default_factory=dict)    # unit key -> (deps.Unit, rendered now)
+    linked: dict = field(default_factory=dict)   # shared files of reused units: path -> sha256
+
+
+def _render_language(job) -> LanguageResult:
+    """All pages of one language, and the files only they determine (search index, feed).
+
+    Pages are made one unit at a time (a page with the files made with it: a report's
+    single-file copy, its charts), noting what each read (deps.py), and, when there is a
+    destination, written and dropped at once: memory holds one page, not the whole language.
+    A unit the last build made from inputs that have not changed is hard-linked instead."""
+    site, templates, lang, data_key, destination = job
+    theme = load_theme(templates, site.root / "templates", site.reads)
+    t = Strings(site, lang)
+    bodies = Bodies(new_markdown(), BodyCache(data_key))
+    css = stylesheet(theme)
+    problems: list = []
+    kept: dict[str, bytes] = {}      # not written here: all of them, or those every language makes
+    written: dict[str, str] = {}
+    docs, hidden, units, linked = [], [], {}, {}
+    cjk, spaces = languages.get(lang).cjk, []
+    reuse = destination.reuse if destination is not None else None
+    checks, comparisons = derive.check_claims(site), derive.comparisons(site)
+    for key, report, make in _language_units(theme, site, lang, t, checks, comparisons, bodies,
+                                             problems):
+        unit_key = (lang, *key)
+        old = reuse.unit(unit_key, destination.previous) if reuse is not None else None
+        if old is not None and os.environ.get(VERIFY_REUSE) == "1":
+            _verify_reuse(site, unit_key, old, make, report, theme, css, t)
+        if old is not None:
+            own = {p: h for p, h in old.files.items() if lang in p.split("/")[:-1]}
+            written.update(link_files(own, destination.staging, destination.out))
+            linked.update((p, h) for p, h in old.files.items() if p not in own)
+            docs += old.docs
+            hidden += old.hidden
+            problems += old.problems
+            units[unit_key] = (old, False)
+            continue
+        said = len(problems)
+        with site.reads.collect() as reads:
+            files = make()
+            if any(not problem.warning for problem in problems):
+                continue             # keep going only to find every problem
+            if report is not None:
+                site.reads.note(("static",), "*")
+                files.update(single_file_copy(site, theme, files, report, css, t))
+            unit_docs, unit_hidden = [], []
+            for path, data in files.items():
+                doc = search_entry(site, path, data, lang, t)
+                if doc:
+                    unit_docs.append(doc)
+                elif path.endswith(".html") and noindex(data):
+                    unit_hidden.append(path)
+        if cjk:                      # every page's spaces, once its content is right
+            spaces += _cjk_space_problems(files)
+        docs += unit_docs
+        hidden += unit_hidden
+        shas = _keep_or_write(files, lang, kept, destination)
+        shas.update((path, sha(data)) for path, data in files.items() if path not in shas)
+        written.update((path, digest) for path, digest in shas.items() if path not in kept)
+        units[unit_key] = (Unit(shas, reads, unit_docs, unit_hidden, problems[said:]), True)
+    bodies.cache.flush()
+    problems += spaces
+    try:
+        if not problems or all(problem.warning for problem in problems):
+            written.update(_keep_or_write(language_end_files(site, lang, docs), lang, kept,
+                                          destination))
+        missing_strings([t])
+    except ContentError as exc:
+        problems += exc.problems
+    if any(not problem.warning for problem in problems):
+        return LanguageResult({}, {}, [], problems)
+    return LanguageResult(kept, written, hidden, problems, bodies.cache.hits, bodies.cache.misses,
+                          units, linked)
+
+
+# "1": render every unit that would be reused too, and stop at one whose bytes would differ
+# (a dependency the tracking missed). For tests and for checking a change by hand; slow.
+VERIFY_REUSE = "SITEGEN_VERIFY_REUSE"
+
+
+def _verify_reuse(site, unit_key, old: Unit, make, report, theme, css, t) -> None:
+    with site.reads.paused():
+        files = make()
+        if report is not None:
+            files.update(single_file_copy(site, theme, files, report, css, t))
+    now = {path: sha(data) for path, data in files.items()}
+    if now != old.files:
+        differ = sorted(p for p in {*now, *old.files} if now.get(p) != old.files.get(p))
+        if os.environ.get("SITEGEN_VERIFY_DUMP"):
+            for path in differ:
+                if path in files:
+                    target = Path(os.environ["SITEGEN_VERIFY_DUMP"]) / path
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(files[path])
+        raise RuntimeError(f"reused unit {unit_key} differs from a fresh rendering: {differ}")
+
+
+def _cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:
+    """An ASCII space between two CJK characters on a Chinese (Japanese, Korean) page is an
+    error naming the page and the place (generated text included)."""
+    problems = []
+    for path, data in files.items():
+        if path.endswith(".html"):
+            found = cjk_spaces(data.decode("utf-8"))
+            if found:
+                more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+                problems.append(Problem(f"output/{path}", None, "ASCII space between two CJK "
+                                        f"characters: '{found[0]}'{more}; remove it"))
+    return problems
+
+
+def _keep_or_write(files: dict[str, bytes], lang: str, kept: dict, destination) -> dict[str, str]:
+    """Write the files in this language's own folders; keep the rest (files every language
+    makes, such as scripts, go back to the one process that writes them)."""
+    if destination is None:
+        kept.update(files)
+        return {}
+    own = {path: data for path, data in files.items() if lang in path.split("/")[:-1]}
+    kept.update((path, data) for path, data in files.items() if path not in own)
+    return put_files(own, destination.staging, destination.out, destination.previous)
+
+
+def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems):
+    """(key, report or None, function making {path: bytes} of one page and the files made
+    with it), unit by unit; nothing is made until the function is called."""
+    def unit(key, function, *args, report=None):
+        return key, report, partial(function, theme, site, lang, t, *args)
+
+    yield unit(("home",), pages.home_page, checks)
+    yield unit(("reports",), pages.reports_index)
+    for report in site.reports_in(lang):
+        yield unit(("report", report.slug), pages.report_page, report, checks, bodies, problems,
+                   report=report)
+    for page in (p for p in site.pages if p.lang == lang):
+        yield unit(("page", page.slug), pages.plain_page, page, checks, bodies, problems)
+    yield unit(("systems",), pages.systems_index)
+    for system in site.table("systems"):
+        yield unit(("system", system["id"]), pages.system_page, system, checks, comparisons)
+    yield unit(("benchmarks",), pages.benchmarks_index)
+    for benchmark in site.table("benchmarks"):
+        yield unit(("benchmark", benchmark["id"]), pages.benchmark_page, benchmark)
+    for key, make in record_pages.record_pages(theme, site, lang, t):
+        yield ("record", *key), None, make
+    if site.rounds:
+        yield unit(("downloads",), downloads_page)
+    yield unit(("comparisons",), pages.comparisons_index, comparisons)
+    for comparison in comparisons:
+        yield unit(("comparison", comparison.id), pages.comparison_page, comparison)
+    yield unit(("claims",), pages.claims_page, checks)
+    yield unit(("sources",), pages.sources_page)
+    yield unit(("glossary",), pages.glossary_page)
+    yield unit(("404",), pages.not_found_page)
+    yield unit(("status",), _status_page)
+
+
+def _status_page(theme, site, lang, t):
+    return pages.status_page(theme, site, lang, t, translation_gaps(site))
