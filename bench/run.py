@@ -64,7 +64,11 @@ def run(cmd, cwd=None, env=None, what="", tree_memory=False) -> dict:
         try:
             _, status, usage = os.wait4(proc.pid, 0)
         except BaseException:            # interrupted: the build must not outlive the benchmark
-            proc.kill()
+            for pid in reversed(TreeMemory.tree(proc.pid)):     # its forked processes too
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
             proc.wait()
             raise
         finally:
@@ -105,14 +109,15 @@ class TreeMemory(threading.Thread):
 
     def run(self) -> None:
         while not self._done.is_set():
-            total = sum(self._pss_kb(pid) for pid in self._tree(self.pid))
+            total = sum(self._pss_kb(pid) for pid in self.tree(self.pid))
             if total:
                 self.samples += 1
                 self.peak_kb = max(self.peak_kb, total)
             self._done.wait(self.interval)
 
     @staticmethod
-    def _tree(pid: int) -> list[int]:
+    def tree(pid: int) -> list[int]:
+        """pid and all its descendants, parents first."""
         found, todo = [], [pid]
         while todo:
             current = todo.pop()
