@@ -165,6 +165,8 @@ def fast_records(text: str) -> list[dict] | None:
                 seen[raw] = value
         if value is _UNREAD or key in records[-1]:   # a key twice: yaml names both lines
             return None
+        if isinstance(value, dict):           # energy: {value, unit}; yaml gives it its line
+            value = {**value, LINE: number}
         records[-1][key] = value
         records[-1].lines[key] = number
     return records
