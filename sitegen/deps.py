@@ -295,8 +295,8 @@ def _canonical(value, out: list) -> None:
         out.append(f"path:{value.as_posix()}")
     elif isinstance(value, str):                 # Markup and other str subclasses
         out.append(f"str:{str(value)!r}")
-    else:
-        raise TypeError(f"cannot fingerprint a {kind.__name__}: {value!r:.80}")
+    else:       # an object of unknown shape: its repr (one with an address never matches
+        out.append(f"{kind.__name__}:{value!r}")    # again, so its pages always render)
 
 
 def fingerprint(value) -> bytes:
