@@ -149,7 +149,8 @@ def _file_hash(path: str, info: os.stat_result, table: dict, seen: dict, now: in
 
 
 def tree_digest(*folders: Path, extra: str = "") -> str:
-    """One hash over every file's path and bytes under the folders, in a fixed order.
+    """One hash over every file's path and bytes under the folders, in a fixed order
+    (`__pycache__` folders left out).
 
     A file's bytes are hashed only when its size, mtime, ctime or inode changed since they
     were last hashed (the table is kept in the cache; a damaged table is only a miss)."""
@@ -160,6 +161,8 @@ def tree_digest(*folders: Path, extra: str = "") -> str:
     for folder in folders:
         found = []
         for path in folder.rglob("*"):
+            if "__pycache__" in path.parts:    # compiled code: written by whichever process
+                continue                       # imports first, never an input
             try:
                 info = os.stat(path)
             except (OSError, ValueError):      # as Path.is_file: not a file

@@ -67,3 +67,18 @@ def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_pat
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache-2"))
     build(content, TEMPLATES, tmp_path / "serial-2")
     assert tree_digest(tmp_path / "parallel") == tree_digest(tmp_path / "serial-2")
+
+
+def test_compiled_code_is_not_an_input(tmp_path, monkeypatch):
+    """__pycache__ is written by whichever process imports first: never a reason to rebuild."""
+    from sitegen.cache import tree_digest
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "a.py").write_text("x = 1\n", "utf-8")
+    before = tree_digest(code)
+    (code / "__pycache__").mkdir()
+    (code / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\x00compiled")
+    assert tree_digest(code) == before
+    (code / "a.py").write_text("x = 2\n", "utf-8")
+    assert tree_digest(code) != before
