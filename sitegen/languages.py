@@ -117,6 +117,12 @@ def use(languages: list[Language], terms: list[dict] | None = None) -> None:
                               and not k.startswith("_") and v)) for row in terms or [])
 
 
+def signature() -> str:
+    """What parsing localised text depends on: the active languages and the term list. A
+    parse kept for one site's languages is not another's (parsecache.py keys by this)."""
+    return repr((tuple(_active.values()), _terms))
+
+
 def term_rows() -> list[dict]:
     """The rows of the site's term list (data/terms.csv), as read."""
     return _rows

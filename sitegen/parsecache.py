@@ -1,7 +1,7 @@
 """Parsed content files kept in the cache, so that loading files that did not change costs
 little: each entry holds what parsing one file gave (its records) and the problems the parse
-reported, and is used only for the same bytes, the same displayed path and the same generator
-code (cache.code_digest). A parse that found errors is never kept: a broken file is parsed,
+reported, and is used only for the same bytes, the same displayed path, the same generator
+code (cache.code_digest) and the same languages (a localised text's parse depends on them). A parse that found errors is never kept: a broken file is parsed,
 and its errors reported, every time. A missing, damaged or foreign entry, or a cache that
 cannot be read or written, only means the file is parsed again."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import hashlib
 import pickle
 from pathlib import Path
 
-from . import cache
+from . import cache, languages
 
 _code: str | None = None     # the generator's code digest: the code of a process never changes
 
@@ -45,7 +45,8 @@ class ParseCache:
         if digest is None or not self.code:
             return parse()
         rel = problems.rel(path)
-        key = hashlib.sha256("\0".join((kind, rel, digest, self.code)).encode()).hexdigest()
+        key = hashlib.sha256("\0".join((kind, rel, digest, self.code, languages.signature()))
+                             .encode()).hexdigest()
         entry = self.entry_path(kind, rel)
         try:
             stored = cache._unseal(entry.read_bytes())

@@ -287,3 +287,15 @@ def test_read_only_and_unusable_caches(tmp_path, own_cache, monkeypatch, counted
     own_cache.mkdir()
     (own_cache / "parsed").write_text("a file where the folder goes")
     assert same(cold, _load(content))
+
+
+def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
+    """Two sites with byte-identical data files and the same displayed paths, one with a third
+    (converted) language: the localised text parsed for the first is not the second's."""
+    from test_languages import THREE
+    two = _load(write_project(tmp_path / "two"))
+    three = _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
+    assert counted["misses"]
+    assert "zh-hant" in three.table("claims")[0]["statement"], \
+        "the three-language site got the two-language parse"
+    assert "zh-hant" not in two.table("claims")[0]["statement"]
