@@ -142,6 +142,15 @@ class Site:
     def record_benchmarks(self) -> set[str]:
         return self._view("benchmarks", None)
 
+    def has_record(self) -> bool:
+        """Whether the site holds MLPerf rounds (the navigation and footer link to them): a
+        page that asks depends on that answer, not on which rounds there are."""
+        return self._view("has_record", None)
+
+    def in_round_order(self, round_ids) -> list[str]:
+        """These rounds of the record, oldest first."""
+        return self._view("in_round_order", tuple(sorted(set(round_ids))))
+
     @functools.cached_property
     def record_index(self):
         """Submitters, accelerator models and scaling peers of the record (record_index.py)."""
@@ -155,6 +164,8 @@ VIEWS = {
     "rounds_of": lambda site, benchmark: [r for r in site.rounds if (benchmark, r) in site._record_slots],
     "benchmarks_of": lambda site, round_id: sorted(b for b, r in site._record_slots if r == round_id),
     "benchmarks": lambda site, _: {benchmark for benchmark, _ in site._record_slots},
+    "has_record": lambda site, _: bool(site.rounds),
+    "in_round_order": lambda site, wanted: [r for r in site.rounds if r in wanted],
 }
 
 

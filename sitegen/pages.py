@@ -20,8 +20,7 @@ def _page(theme: Theme, site: Site, lang: str, t: Strings, path: str, template: 
 
 def _attribution(site: Site, round_ids) -> list[dict]:
     """The rounds of the MLPerf record whose results a page shows (credited in its footer)."""
-    wanted = set(round_ids)
-    return [site.rounds[r] for r in site.rounds if r in wanted]
+    return [site.rounds[r] for r in site.in_round_order(round_ids)]
 
 
 def record_summary(site: Site, benchmark_id: str) -> list[tuple[str, dict | None]]:

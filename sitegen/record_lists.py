@@ -26,9 +26,11 @@ def entity_index(theme, site: Site, lang, t, index: RecordIndex, kind: str):
                  attribution=attribution(site, site.rounds))
 
 
-def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, entity: Entity):
+def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug: str):
     """The entity's page (summary; every result unless there are many) and, for many, one
-    page per round."""
+    page per round. The entity is looked up here, inside its unit, so that the unit depends
+    on it (its results) and not only on the fields it reads of them."""
+    entity: Entity = getattr(index, kind)[slug]
     list_url, page_url, label = KINDS[kind]
     crumbs = [(t("nav.rounds"), urls.rounds(lang)), (t(f"nav.{kind}"), list_url(lang))]
     rounds = [(r, len(entity.in_round(r))) for r in entity.rounds]

@@ -153,9 +153,9 @@ def record_pages(theme, site: Site, lang, t):
     yield ("compare",), partial(record_lists.compare_page, theme, site, lang, t)
     for kind in record_lists.KINDS:
         yield (kind,), partial(record_lists.entity_index, theme, site, lang, t, index, kind)
-        for entity_slug, entity in getattr(index, kind).items():
+        for entity_slug in getattr(index, kind):
             yield (kind, entity_slug), partial(record_lists.entity_pages, theme, site, lang, t,
-                                               index, kind, entity)
+                                               index, kind, entity_slug)
     for benchmark_id in sorted(site.record_benchmarks()):
         benchmark = site.get("benchmarks", benchmark_id)
         for round_id in site.record_rounds(benchmark_id):

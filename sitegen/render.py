@@ -100,7 +100,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
                    languages.get(other).name) for other in site.other_languages(lang)],
         "alternates": alternates(site, path),
         "canonical": (base_url.rstrip("/") + "/" + path) if base_url else None,
-        "base_url": base_url, "nav": _nav(lang, bool(site.rounds)), "breadcrumbs": [],
+        "base_url": base_url, "nav": _nav(lang, site.has_record()), "breadcrumbs": [],
         "has_charts": False, "noindex": False,
         "attribution": [],   # rounds of the MLPerf record a page shows (the footer credits them)
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
