@@ -246,7 +246,8 @@ def _raises(exception):
     def page_fails(content, mp):
         def broken(*args, **kwargs):
             raise exception
-        mp.setattr("sitegen.pages.home_page", broken)
+        # the page being edited is always made again (a page not read again may be reused)
+        mp.setattr("sitegen.pages.plain_page", broken)
         (content / "pages" / "methodology.en.md").write_text(METHODOLOGY.format("Being edited."))
     return page_fails
 

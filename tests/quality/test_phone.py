@@ -160,6 +160,9 @@ COMPARE_IN_VIEW = """(width) => {
   for (const f of ['value', 'ratio']) rows[f] = table.querySelector(`tr[data-field="${f}"]`);
   for (const [name, row] of Object.entries(rows)) {
     if (!row) { problems.push(`no ${name} row`); continue; }
+    // the row in the middle of the viewport (vertical scroll only: the table is not moved)
+    const r = row.getBoundingClientRect();
+    window.scrollBy(0, r.top - (innerHeight - r.height) / 2);
     [...row.cells].slice(0, 3).forEach((cell, i) => {
       const b = cell.getBoundingClientRect();
       const hit = document.elementFromPoint(Math.min(b.left + b.width / 2, width - 1), b.top + 5);
