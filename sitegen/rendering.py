@@ -153,6 +153,9 @@ def _in_forked_processes(function, jobs: list) -> list:
     finally:
         for process, _ in running:
             process.join()
+    content = [problem for outcome, value in outcomes if outcome == "content" for problem in value]
+    if content:                      # the editor's mistake, said as in one process: file:line
+        raise ContentError(content)
     failures = [value for outcome, value in outcomes if outcome != "ok"]
     if failures:
         raise RuntimeError("rendering failed in a separate process:\n" + "\n".join(failures))
@@ -173,6 +176,8 @@ def _run_and_send(function, job, send, parent: int) -> None:
     _die_with(parent)
     try:
         send.send(("ok", function(job)))
+    except ContentError as exc:
+        send.send(("content", exc.problems))
     except BaseException:  # noqa: BLE001 - reported to the parent with its traceback
         send.send(("error", traceback.format_exc()))
     finally:

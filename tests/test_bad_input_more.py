@@ -400,13 +400,11 @@ def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path,
     assert snapshot(tmp_path) == before
 
 
-def test_merge_keys_are_not_duplicates_and_the_record_still_loads_fast():
-    import time
-    from sitegen.errors import Problems
+def test_merge_keys_are_not_duplicates_and_the_shipped_record_loads():
+    """YAML merge keys are not duplicate keys; the shipped whole record (which uses none) still
+    loads without an error (its speed is the benchmark's, bench/run.py, not a test's)."""
     from sitegen.load import load_site
     from sitegen.readers import load_yaml
     assert load_yaml("base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  y: 3\n", with_line=False)["other"] == {"x": 1, "y": 3}
-    started = time.perf_counter()
     site = load_site(Path(__file__).resolve().parent.parent / "content")
-    assert len(site.record) >= 2254 and time.perf_counter() - started < 10
-    assert Problems  # the shipped content loads with no error
+    assert len(site.record) >= 2254

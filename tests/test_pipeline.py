@@ -31,3 +31,44 @@ def test_an_exception_in_a_process_is_raised_with_its_traceback():
 def test_a_process_that_dies_is_an_error_with_its_exit_code():
     with pytest.raises(RuntimeError, match="exit code 3"):
         _in_forked_processes(_die, [1])
+
+
+def _content_error(n):
+    from sitegen.errors import ContentError, Problem
+    raise ContentError([Problem("content/templates/report.html", 2 + n, "template syntax error")])
+
+
+def test_an_editors_mistake_in_a_process_is_said_with_its_file_and_line():
+    """A content error found while a forked process renders (a template of the editor's that
+    only fails when a page uses it) is the same ContentError as in one process, not a crash."""
+    from sitegen.errors import ContentError
+    with pytest.raises(ContentError) as caught:
+        _in_forked_processes(_content_error, [1, 2])
+    assert str(caught.value).splitlines() == [
+        "content/templates/report.html:3: template syntax error",
+        "content/templates/report.html:4: template syntax error"]
+
+
+def test_a_broken_template_of_a_big_site_is_reported_at_its_line(tmp_path):
+    """The shipped site (many reports: rendered in forked processes) with a template override
+    that breaks at line 3: `build.py` says file:line and nothing else, exits 1, writes nothing."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    content = tmp_path / "content"
+    shutil.copytree(root / "content", content)
+    (content / "templates").mkdir()
+    (content / "templates" / "report.html").write_text(
+        '{% extends "base.html" %}\n{% block main %}\n{{ report.title | nosuchfilter }}\n'
+        '{% endblock %}\n', "utf-8")
+    run = subprocess.run([sys.executable, str(root / "build.py"), "--content", str(content),
+                          "--out", str(tmp_path / "output"), "-q"], cwd=tmp_path,
+                         env={**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")},
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stderr
+    errors = [line for line in run.stderr.splitlines() if ": warning:" not in line]
+    assert errors[0].startswith("content/templates/report.html:3: template"), run.stderr
+    assert "Traceback" not in run.stderr and "RuntimeError" not in run.stderr
+    assert not (tmp_path / "output").exists()
