@@ -4,12 +4,15 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import math
+import re
 from decimal import ROUND_HALF_UP, Decimal
 
 from . import languages
 
 # Babel's long unit names are broken for Chinese; the short forms read naturally in both.
 DURATION_UNITS = {"min": "duration-minute", "h": "duration-hour"}
+# the space (plain, no-break or narrow) between a digit and a CJK unit
+NUMBER_UNIT_SPACE = re.compile(f"(?<=[0-9])[ \u00a0\u202f]+(?=[{languages.CJK_CLASS}])")
 # Formatting goes through Babel, which re-parses its pattern on every call; a big site formats
 # the same few figures thousands of times, so each formatter remembers its answers.
 
@@ -60,8 +63,11 @@ def time_number(value: float, lang: str) -> str:
 def duration(value: float, unit: str, lang: str) -> str:
     """A measured time with its unit: 7.40 min / 7.40分钟 (three significant digits)."""
     rounded, places = significant(value)
-    return format_unit(rounded, DURATION_UNITS[unit], length="short", locale=languages.locale(lang),
+    text = format_unit(rounded, DURATION_UNITS[unit], length="short", locale=languages.locale(lang),
                        format="#,##0." + "0" * places if places else "#,##0")
+    # CLDR writes 7.40 分鐘 for zh_Hant and 7.40分钟 for zh_Hans; a site's Chinese pages write
+    # a figure against its unit, as the editors' text (and the text converted from it) does
+    return NUMBER_UNIT_SPACE.sub("", text) if languages.get(lang).chinese else text
 
 
 @functools.lru_cache(maxsize=8192)

@@ -13,6 +13,10 @@ def test_durations_use_short_units():
     assert fmt.duration(28.33, "min", "en") == "28.3 min"
     assert fmt.duration(28.35, "min", "zh") == "28.4分钟"
     assert fmt.duration(13.2, "h", "zh") == "13.2小时"
+    # Traditional: Taiwan's unit names, the figure written against them as in Simplified
+    # (CLDR's zh_Hant pattern puts a space there; the converted text has none)
+    assert fmt.duration(28.35, "min", "zh-hant") == "28.4分鐘"
+    assert fmt.duration(1234.6, "h", "zh-hant") == "1,235小時"
 
 
 def test_times_show_three_significant_digits_never_fewer_than_whole_units():
