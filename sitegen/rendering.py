@@ -292,12 +292,6 @@ def _verify_reuse(site, unit_key, old: Unit, make, report, theme, css, t) -> Non
     now = {path: sha(data) for path, data in files.items()}
     if now != old.files:
         differ = sorted(p for p in {*now, *old.files} if now.get(p) != old.files.get(p))
-        if os.environ.get("SITEGEN_VERIFY_DUMP"):
-            for path in differ:
-                if path in files:
-                    target = Path(os.environ["SITEGEN_VERIFY_DUMP"]) / path
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    target.write_bytes(files[path])
         raise RuntimeError(f"reused unit {unit_key} differs from a fresh rendering: {differ}")
 
 
