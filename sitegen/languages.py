@@ -197,6 +197,27 @@ def _converter(config: str):
     return opencc.OpenCC(config if config.endswith(".json") else config)
 
 
+# The ideographs search folds: the unified block and the compatibility ideographs.
+FOLDED = ((0x4E00, 0xA000), (0xF900, 0xFB00))
+
+
+def needs_script_fold(codes) -> bool:
+    """Whether a site with these languages folds Chinese scripts in its search."""
+    return any(get(code).chinese for code in codes)
+
+
+@functools.lru_cache(maxsize=1)
+def script_fold() -> tuple[tuple[str, str], ...]:
+    """(Traditional or Taiwan-variant character, its Simplified form) for every ideograph that
+    OpenCC's tw2s turns into one other character. Search folds documents and queries with it
+    (templates/static/search.js), so that a term typed in either script finds both."""
+    chars = [chr(cp) for start, end in FOLDED for cp in range(start, end)]
+    simplified = _converter("tw2s").convert("\n".join(chars)).split("\n")
+    if len(simplified) != len(chars):       # the converter joined or split a line: go slowly
+        simplified = [_converter("tw2s").convert(ch) for ch in chars]
+    return tuple((ch, s) for ch, s in zip(chars, simplified) if s != ch and len(s) == 1)
+
+
 def pick(table: dict[str, str], code: str) -> str:
     """A language's entry of a small built-in table ({"en": ..., "zh": ...}): its own, else
     its source's converted, else the English one."""

@@ -68,6 +68,8 @@ def site_files(site, theme, paths: set[str], hidden: set[str]) -> dict[str, byte
     file; `hidden`: the pages that ask to stay out of search engines."""
     strings = {lang: Strings(site, lang) for lang in site.languages}
     files = {**sitemap_files(site, paths, hidden), **root_not_found(site, theme, strings)}
+    if languages.needs_script_fold(site.languages):
+        files.update(search_fold_file())
     missing_strings(list(strings.values()))
     return files
 
@@ -263,6 +265,16 @@ def search_index(lang: str, docs: list[dict]) -> dict[str, bytes]:
               f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n")
     return {urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
             urls.asset(f"search-{lang}.js"): script.encode("utf-8")}
+
+
+def search_fold_file() -> dict[str, bytes]:
+    """The script that folds Chinese scripts in search (languages.script_fold): one file for
+    every language, so that documents and queries of all of them fold alike."""
+    table = json.dumps(dict(languages.script_fold()), ensure_ascii=False, separators=(",", ":"))
+    script = ("/* Traditional -> Simplified characters for search (OpenCC tw2s, one to one),"
+              " written by sitegen/reader.py. */\n"
+              f"window.SEARCH_FOLD = {table};\n")
+    return {urls.asset("search-fold.js"): script.encode("utf-8")}
 
 
 # --- feeds --------------------------------------------------------------------------------------

@@ -94,6 +94,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "language": languages.get(lang),
         "gap": "" if languages.get(lang).cjk else " ",   # between two sentences
         "site_languages": {code: languages.get(code) for code in site.languages},
+        "search_fold": languages.needs_script_fold(site.languages),
         "title": title, "site": site, "site_title": site.config["title"][lang],
         "asset": lambda name: link(urls.asset(name)), "urls": urls, "fmt": fmt,
         "twins": [(other, languages.html_lang(other), link(urls.twin(path, other)),

@@ -5,7 +5,8 @@
  * is loaded with the page; "All languages" adds the others' scripts on demand.
  *
  * Tokens: Latin words lowercased (prefix and fuzzy matching); CJK runs become single
- * characters plus bigrams (exact matching), for documents and queries alike.
+ * characters plus bigrams (exact matching), Traditional characters folded to Simplified, for
+ * documents and queries alike.
  * Keys: Enter searches, Tab or ArrowDown reaches the results, Escape clears. */
 (function () {
   'use strict';
@@ -35,6 +36,18 @@
   }
 
   function isCJK(term) { return IS_CJK.test(term); }
+
+  /* One form for both Chinese scripts: every character through assets/search-fold.js's table
+     (Traditional -> Simplified), in documents and queries alike, so that a term typed in
+     either script finds pages in both. */
+  function processTerm(term) {
+    var fold = window.SEARCH_FOLD;
+    if (!fold || !isCJK(term)) { return term.toLowerCase(); }
+    var out = '';
+    var chars = Array.from(term);
+    for (var i = 0; i < chars.length; i++) { out += fold[chars[i]] || chars[i]; }
+    return out;
+  }
 
   /* Reports are what the site is for; the many head-to-head pages repeat the same words. */
   var KIND_BOOST = { report: 1.6, page: 1.3, glossary: 1.2, benchmark: 1.2, system: 1.2,
@@ -83,7 +96,7 @@
       fields: ['title', 'text'],
       storeFields: ['title', 'url', 'snippet', 'kind', 'label', 'lang'],
       tokenize: tokenize,
-      processTerm: function (term) { return term.toLowerCase(); },
+      processTerm: processTerm,
       searchOptions: SEARCH_OPTIONS
     });
     this.addLanguage(this.lang);
@@ -114,6 +127,7 @@
     if (this.waiting) { this.waiting.push(done); return; }
     this.waiting = [done];
     var files = ['assets/minisearch.js', 'assets/search-' + this.lang + '.js'];
+    if (this.form.hasAttribute('data-fold')) { files.splice(1, 0, 'assets/search-fold.js'); }
     var finish = function (ok) {
       self.ready = ok;
       var waiting = self.waiting;

@@ -198,9 +198,12 @@ def test_screenshots(browser, shipped_site, site_roots, screenshot_dir, width, s
 
 @pytest.mark.search
 @pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("lang, query", [("en", "BERT"), ("zh", "训练")])
+@pytest.mark.parametrize("lang, query", [("en", "BERT"), ("zh", "训练"), ("zh-hant", "訓練"),
+                                         ("zh-hant", "训练"), ("zh", "訓練時間")])
 def test_search_finds_english_and_chinese(browser, shipped_site, site_roots, scheme, lang, query):
-    """Typing into the home page's search box lists matching pages of that language."""
+    """Typing into the home page's search box lists matching pages of that language; a
+    Chinese term finds them typed in either script (Simplified on a Traditional page, and the
+    other way round)."""
     from playwright.sync_api import expect
 
     root = site_roots[scheme]
