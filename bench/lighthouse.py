@@ -26,6 +26,7 @@ import os
 import platform
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -296,8 +297,27 @@ def make_handler(site: Path):
     return Handler
 
 
-def start_server(site: Path) -> http.server.ThreadingHTTPServer:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(site))
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def deployed_copy(content: Path, folder: Path, base_url: str) -> Path:
+    """A copy of the content folder whose site.yaml sets `base_url` (as a deployed site's
+    does: absolute canonical and hreflang links, a sitemap); the original is not touched."""
+    import yaml
+    copy = folder / "content"
+    shutil.copytree(content, copy)
+    config = yaml.safe_load((copy / "site.yaml").read_text("utf-8"))
+    config["base_url"] = base_url
+    (copy / "site.yaml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False),
+                                    "utf-8")
+    return copy
+
+
+def start_server(site: Path, port: int = 0) -> http.server.ThreadingHTTPServer:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), make_handler(site))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -543,14 +563,15 @@ def kinds_chooser(kinds: str | None):
 
 
 def measure(site: Path, site_label: str, langs, kinds_for, reports: Path,
-            lighthouse: Path, chromium: str, build_s: float | None, started: float) -> dict:
+            lighthouse: Path, chromium: str, build_s: float | None, started: float,
+            port: int = 0) -> dict:
     load_start = os.getloadavg()[0]
     pages, unknown = pick_pages(site, langs, kinds_for)
     if not pages:
         raise CannotRun("no pages of the kinds asked for")
     for rel in unknown:
         log(f"warning: no kind for {rel}")
-    server = start_server(site)
+    server = start_server(site, port)
     port = server.server_address[1]
     entries = []
     try:
@@ -599,6 +620,10 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=BENCH / "lighthouse.json",
                    help="the JSON results (the Markdown table goes beside it, .md)")
     p.add_argument("--chromium", default=CHROMIUM, help=f"the browser (default {CHROMIUM})")
+    p.add_argument("--no-deployed", dest="deployed", action="store_false",
+                   help="build content/ as it is; by default a copy with base_url set to the "
+                        "local server's address is built (absolute canonical and hreflang "
+                        "links, a sitemap: the site as deployed)")
     args = p.parse_args(argv)
     started = time.perf_counter()
     langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
@@ -607,7 +632,7 @@ def main(argv=None) -> int:
         lighthouse = ensure_lighthouse(LIGHTHOUSE_DIR, LIGHTHOUSE_VERSION)
         chromium_version(args.chromium)
         with tempfile.TemporaryDirectory(prefix="lighthouse-site-") as tmp:
-            build_s = None
+            build_s, port = None, 0
             if args.site:
                 site = args.site.resolve()
                 if not (site / "index.html").is_file():
@@ -615,12 +640,17 @@ def main(argv=None) -> int:
                 label = f"`{args.site}` (built beforehand)"
             else:
                 site = Path(tmp) / "output"
-                build_s = build_site(args.content.resolve(), site)
                 content = args.content.resolve()
                 shown = content.relative_to(ROOT) if content.is_relative_to(ROOT) else content
                 label = f"`{shown}/` built with `python build.py --out <tmp>/output -q`"
+                if args.deployed:
+                    port = free_port()
+                    content = deployed_copy(content, Path(tmp), f"http://127.0.0.1:{port}/")
+                    label += (", from a copy whose site.yaml sets base_url to the local server's"
+                              " address, as a deployed site does")
+                build_s = build_site(content, site)
             run = measure(site, label, langs, kinds_chooser(args.kinds), REPORTS, lighthouse,
-                          args.chromium, build_s, started)
+                          args.chromium, build_s, started, port)
     except CannotRun as error:
         log(f"error: {error}")
         return 1

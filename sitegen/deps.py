@@ -347,6 +347,7 @@ class State:
     keys: list                   # dependency keys (tag, key)
     hashes: list                 # their fingerprints, in the same order
     whole: dict                  # record tag -> fingerprint of the whole record (fast check)
+    live: int = 0                # keys in use when the keys were last compacted
 
 
 def save_state(path: Path, state: State) -> None:
@@ -386,10 +387,10 @@ def current_values(site_resolve, theme_value):
     return value
 
 
-def stale_units(state: State, value) -> tuple[set, list]:
+def stale_units(state: State, value) -> tuple[set, list, dict]:
     """(keys of the units that read a dependency whose value changed, the dependencies'
-    fingerprints now, in the order of state.keys). A record whose whole fingerprint is as
-    before is not looked at field by field."""
+    fingerprints now, in the order of state.keys, and each record's whole fingerprint now).
+    A record whose whole fingerprint is as before is not looked at field by field."""
     hashes, changed, whole = list(state.hashes), set(), {}
     for index, (tag, key) in enumerate(state.keys):
         if tag[0] == "rec":
@@ -402,35 +403,69 @@ def stale_units(state: State, value) -> tuple[set, list]:
             hashes[index] = now
             changed.add(index)
     stale = {ukey for ukey, unit in state.units.items() if not changed.isdisjoint(unit.deps)}
-    return stale, hashes
+    return stale, hashes, whole
 
 
-def next_state(inputs: str, old: State | None, old_hashes: list | None, units: dict, value) -> State:
+# A state keeps the keys of the last one, and only adds to them, until it holds this many
+# times the keys in use when it was last compacted (keys no unit reads any more are dropped
+# then): a small edit costs no re-indexing of the whole site's dependencies.
+COMPACT_AT = 1.5
+
+
+def next_state(inputs: str, old: State | None, old_hashes: list | None, old_whole: dict | None,
+               units: dict, value) -> State:
     """The state of this build: `units` maps each unit key to a Unit whose deps are either
-    indexes into old.keys (reused) or a set of (tag, key) pairs (rendered now)."""
-    ids: dict = {}
-    keys, hashes = [], []
+    indexes into old.keys (reused) or a set of (tag, key) pairs (rendered now). `old_hashes`
+    and `old_whole`: stale_units' fingerprints of old's keys and records now."""
+    keep = old is not None and old_hashes is not None
+    keys = list(old.keys) if keep else []
+    hashes = list(old_hashes) if keep else []
+    ids = {dep: i for i, dep in enumerate(keys)}
 
-    def intern(dep, known_hash=None):
+    def intern(dep):
         found = ids.get(dep)
         if found is None:
             found = ids[dep] = len(keys)
             keys.append(dep)
-            hashes.append(known_hash if known_hash is not None else fingerprint(value(*dep)))
+            hashes.append(fingerprint(value(*dep)))
         return found
 
-    old_index = {dep: i for i, dep in enumerate(old.keys)} if old else {}
     done = {}
     for ukey, (unit, fresh) in units.items():
-        if fresh:
-            deps = tuple(sorted(intern(dep, old_hashes[old_index[dep]] if dep in old_index
-                                       and old_hashes is not None else None)
-                                for dep in unit.deps))
-        else:
-            deps = tuple(sorted(intern(old.keys[i], old_hashes[i]) for i in unit.deps))
+        # a reused unit's deps are indexes into old.keys, which this state keeps as they are
+        deps = tuple(sorted(intern(dep) for dep in unit.deps)) if fresh else unit.deps
         done[ukey] = Unit(unit.files, deps, unit.docs, unit.hidden, unit.problems)
+    live = getattr(old, "live", 0) if keep else len(keys)
+    state = State(inputs, done, keys, hashes, {}, live)
+    if keep and len(keys) > COMPACT_AT * max(live, 1):
+        return _compacted(state, old_whole or {}, value)
+    state.whole = _wholes(keys, old_whole or {}, value)
+    return state
+
+
+def _compacted(state: State, known_whole: dict, value) -> State:
+    """The state with only the keys some unit reads, renumbered."""
+    ids: dict = {}
+    keys, hashes = [], []
+    units = {}
+    for ukey, unit in state.units.items():
+        deps = []
+        for i in unit.deps:
+            dep = state.keys[i]
+            found = ids.get(dep)
+            if found is None:
+                found = ids[dep] = len(keys)
+                keys.append(dep)
+                hashes.append(state.hashes[i])
+            deps.append(found)
+        units[ukey] = Unit(unit.files, tuple(sorted(deps)), unit.docs, unit.hidden, unit.problems)
+    return State(state.inputs, units, keys, hashes, _wholes(keys, known_whole, value), len(keys))
+
+
+def _wholes(keys: list, known: dict, value) -> dict:
+    """The whole fingerprint of every record among `keys` (those in `known` not computed again)."""
     whole = {}
     for tag, _ in keys:
         if tag[0] == "rec" and tag not in whole:
-            whole[tag] = fingerprint(value(tag, ALL))
-    return State(inputs, done, keys, hashes, whole)
+            whole[tag] = known[tag] if tag in known else fingerprint(value(tag, ALL))
+    return whole

@@ -222,7 +222,8 @@ def glossary_page(theme, site, lang, t):
 
 
 def not_found_page(theme, site, lang, t):
-    return _page(theme, site, lang, t, f"{lang}/404.html", "404.html", t("404.title"))
+    return _page(theme, site, lang, t, f"{lang}/404.html", "404.html", t("404.title"),
+                 noindex=True)     # served for any missing page: never a page of its own
 
 
 def chooser_page(theme, site):
@@ -234,7 +235,11 @@ def chooser_page(theme, site):
                "names": {code: languages.get(code).name for code in site.languages},
                "title": site.config["title"][default], "path": "index.html",
                "link": lambda target: urls.relative("index.html", target),
-               "asset": lambda name: urls.asset(name), "base_url": site.config.get("base_url")}
+               "asset": lambda name: urls.asset(name), "base_url": site.config.get("base_url"),
+               # with a base URL, the alternates are absolute (search engines ignore relative ones)
+               "alternate": (lambda target: site.config["base_url"].rstrip("/") + "/" + target)
+               if site.config.get("base_url") else (lambda target: target),
+               "description": site.config["tagline"][default]}
     return {"index.html": render_template(theme, "chooser.html", context)}
 
 

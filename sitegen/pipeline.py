@@ -77,8 +77,7 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
     state = load_state(_state_path(out)) if manifest else None
     reuse = None
     if state is not None and state.inputs == shared:
-        stale, hashes = stale_units(state, value)
-        reuse = Reuse(state, stale, hashes)
+        reuse = Reuse(state, *stale_units(state, value))
     staging = begin(out)
     try:
         files = render_site(site, templates, cache,
@@ -91,7 +90,8 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
         raise
     save_manifest(out, inputs, files)
     save_state(_state_path(out), next_state(shared, reuse.state if reuse else None,
-                                            reuse.hashes if reuse else None, site.units, value))
+                                            reuse.hashes if reuse else None,
+                                            reuse.whole if reuse else None, site.units, value))
     return BuildReport(pages=sum(1 for p in files if p.endswith(".html")), files=len(files),
                        warnings=site.warnings, bodies_reused=cache.hits,
                        bodies_rendered=cache.misses,

@@ -79,20 +79,24 @@ def as_json(site: Site, round_ids: list[str], rows: list[dict]) -> bytes:
     return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
-def download_files(site: Site) -> dict[str, bytes]:
-    """{output path: bytes} of every download; nothing when the site has no record."""
-    files: dict[str, bytes] = {}
-    every = []
-    for round_id in site.rounds:
-        rows = [row(site, r) for r in site.round_results(round_id)]
-        rows.sort(key=lambda r: r["id"])
-        every += rows
-        files[file_name(round_id, "csv")] = as_csv(rows)
-        files[file_name(round_id, "json")] = as_json(site, [round_id], rows)
-    if site.rounds:
-        files[file_name(None, "csv")] = as_csv(every)
-        files[file_name(None, "json")] = as_json(site, list(site.rounds), every)
-    return files
+def round_rows(site: Site, round_id: str) -> list[dict]:
+    return sorted((row(site, r) for r in site.round_results(round_id)), key=lambda r: r["id"])
+
+
+def round_downloads(site: Site, round_id: str) -> dict[str, bytes]:
+    """{output path: bytes} of one round's CSV and JSON."""
+    rows = round_rows(site, round_id)
+    return {file_name(round_id, "csv"): as_csv(rows),
+            file_name(round_id, "json"): as_json(site, [round_id], rows)}
+
+
+def all_rounds_downloads(site: Site) -> dict[str, bytes]:
+    """{output path: bytes} of the CSV and JSON of every round; nothing without a record."""
+    if not site.rounds:
+        return {}
+    every = [x for round_id in site.rounds for x in round_rows(site, round_id)]
+    return {file_name(None, "csv"): as_csv(every),
+            file_name(None, "json"): as_json(site, list(site.rounds), every)}
 
 
 def listing(site: Site) -> list[dict]:

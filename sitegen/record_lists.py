@@ -79,20 +79,17 @@ DATA_FIELDS = ("benchmark", "division", "category", "submitter", "system_name",
                "accelerator_model", "accelerator_count", "value", "energy")
 
 
-def record_data_files(site: Site) -> dict[str, bytes]:
-    """assets/record/<round>.js per round: `window.RECORD_DATA[round] = {fields, rows, names}`,
-    a plain script, so the compare page can load it from file:// too."""
-    files = {}
-    for round_id in site.rounds:
-        rows = {}
-        for result in site.round_results(round_id):
-            row = [result.get(f) for f in DATA_FIELDS]
-            row[-1] = (result.get("energy") or {}).get("value")
-            rows[result["id"]] = row
-        names = {b: site.get("benchmarks", b)["name"] for b in site.round_benchmarks(round_id)}
-        payload = json.dumps({"fields": DATA_FIELDS, "rows": rows, "names": names},
-                             ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        files[urls.record_data(round_id)] = (
-            "window.RECORD_DATA = window.RECORD_DATA || {};\n"
-            f"window.RECORD_DATA[{json.dumps(round_id)}] = {payload};\n").encode("utf-8")
-    return files
+def record_data_file(site: Site, round_id: str) -> dict[str, bytes]:
+    """assets/record/<round>.js: `window.RECORD_DATA[round] = {fields, rows, names}`, a plain
+    script, so the compare page can load it from file:// too."""
+    rows = {}
+    for result in site.round_results(round_id):
+        row = [result.get(f) for f in DATA_FIELDS]
+        row[-1] = (result.get("energy") or {}).get("value")
+        rows[result["id"]] = row
+    names = {b: site.get("benchmarks", b)["name"] for b in site.round_benchmarks(round_id)}
+    payload = json.dumps({"fields": DATA_FIELDS, "rows": rows, "names": names},
+                         ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return {urls.record_data(round_id): (
+        "window.RECORD_DATA = window.RECORD_DATA || {};\n"
+        f"window.RECORD_DATA[{json.dumps(round_id)}] = {payload};\n").encode("utf-8")}

@@ -27,7 +27,7 @@ from .markup import new_markdown
 from .model import Site
 from .reader import (language_end_files, noindex, search_entry, single_file_copy, site_files,
                      stylesheet)
-from .record_download import download_files, downloads_page
+from .record_download import all_rounds_downloads, downloads_page, round_downloads
 from .render import Strings, load_theme, missing_strings, static_files
 from .textcheck import cjk_spaces
 from .translation import translation_gaps
@@ -56,6 +56,7 @@ class Reuse:
     state: object                    # deps.State
     stale: set
     hashes: list                     # the fingerprints of state.keys now
+    whole: dict                      # each record's whole fingerprint now
 
     def unit(self, key, previous: dict[str, str]) -> Unit | None:
         """The unit's record when it may be reused: not stale, and every file of it still in
@@ -108,8 +109,6 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     hidden = {path for result in results for path in result.hidden}
     files.update(site_files(site, theme, {*written, *files, *linked}, hidden))
     files.update(static_files(theme))
-    files.update(download_files(site))
-    files.update(record_lists.record_data_files(site))
     if destination is None:
         return files
     site.units = units                # what each unit read: the next build's deps.State
@@ -351,6 +350,16 @@ def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
     yield unit(("glossary",), pages.glossary_page)
     yield unit(("404",), pages.not_found_page)
     yield unit(("status",), _status_page)
+    if lang == site.languages[0]:    # the record's data files, the same in every language: once
+        for round_id in site.rounds:
+            yield ("data", round_id), None, partial(_round_data, site, round_id)
+        if site.rounds:
+            yield ("data",), None, partial(all_rounds_downloads, site)
+
+
+def _round_data(site, round_id: str) -> dict[str, bytes]:
+    """A round's downloads (CSV, JSON) and the compare page's data script of it."""
+    return {**round_downloads(site, round_id), **record_lists.record_data_file(site, round_id)}
 
 
 def _status_page(theme, site, lang, t):

@@ -82,3 +82,25 @@ def test_compiled_code_is_not_an_input(tmp_path, monkeypatch):
     assert tree_digest(code) == before
     (code / "a.py").write_text("x = 2\n", "utf-8")
     assert tree_digest(code) != before
+
+
+def test_a_state_keeps_its_keys_and_drops_the_unread_ones_when_compacted():
+    """next_state: a reused unit keeps its key indexes; a fresh unit's new key is added; past
+    COMPACT_AT times the live keys, the keys no unit reads are dropped and all renumbered."""
+    from sitegen import deps
+    a, b, c, d = (("rec", "t", "a"), "x"), (("rec", "t", "b"), "x"), (("table", "t"), "c"), (("table", "t"), "d")
+    values = {a: 1, b: 2, c: 3, d: 4}
+    value = lambda tag, key: values.get((tag, key), 0)     # noqa: E731
+    old = deps.State("in", {"u1": deps.Unit({"u1.html": "1"}, (0, 1)),
+                            "u2": deps.Unit({"u2.html": "2"}, (2,))},
+                     [a, b, c], [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(3)],
+                     {}, 3)
+    units = {"u1": (old.units["u1"], False), "u3": (deps.Unit({"u3.html": "3"}, {d, a}), True)}
+    kept = deps.next_state("in", old, list(old.hashes), {}, units, value)      # 4 keys <= 1.5 * 3
+    assert kept.keys == [a, b, c, d] and kept.units["u1"].deps == (0, 1)
+    assert kept.units["u3"].deps == (0, 3) and kept.hashes[3] == deps.fingerprint(4)
+    old.live = 2                                                                # 4 keys > 1.5 * 2
+    compacted = deps.next_state("in", old, list(old.hashes), {}, units, value)
+    assert compacted.keys == [a, b, d] and compacted.live == 3
+    assert [compacted.keys[i] for i in compacted.units["u3"].deps] == [a, d]
+    assert compacted.hashes == [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(4)]

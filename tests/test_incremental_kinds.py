@@ -134,3 +134,23 @@ def test_a_damaged_state_means_a_full_rendering(project, tmp_path):
     CHANGES["report text"][0](content)
     again = build(content, TEMPLATES, out)
     assert again.units_reused == 0 and again.units_rendered == first.units_rendered
+
+
+@pytest.mark.parametrize("compact_at", [0.5, 10.0])
+def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatch, compact_at):
+    """A state keeps the last one's dependency keys and adds to them until it is compacted
+    (deps.COMPACT_AT): compacted at every build (0.5), or not for a long time, two incremental
+    builds in a row (each checked by SITEGEN_VERIFY_REUSE) still equal a cold build."""
+    from sitegen import deps
+    monkeypatch.setattr(deps, "COMPACT_AT", compact_at)
+    compacted = []
+    real = deps._compacted
+    monkeypatch.setattr(deps, "_compacted", lambda *a: compacted.append(1) or real(*a))
+    content, out, first = project
+    _template_override(content)          # new dependencies: a template of the site's own
+    assert build(content, TEMPLATES, out).units_reused > 0
+    CHANGES["report text"][0](content)
+    again = build(content, TEMPLATES, out)
+    assert again.units_rendered == 1
+    assert bool(compacted) == (compact_at < 1)
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "c"))
