@@ -580,7 +580,8 @@ def measure(site: Path, site_label: str, langs, kinds_for, reports: Path,
         reports.mkdir(parents=True, exist_ok=True)
         for number, page in enumerate(pages, 1):
             origin = f"http://127.0.0.1:{port}"
-            url = f"{origin}/{page['path']}"
+            # the language chooser as readers and search engines reach it: the site's root
+            url = f"{origin}/" if page["path"] == "index.html" else f"{origin}/{page['path']}"
             log(f"[{number}/{len(pages)}] {page['lang']} {page['kind']}: {page['path']}")
             report = reports / f"{page['lang']}-{page['kind']}.json"
             report.unlink(missing_ok=True)
