@@ -435,7 +435,7 @@ def next_state(inputs: str, old: State | None, old_hashes: list | None, old_whol
         # a reused unit's deps are indexes into old.keys, which this state keeps as they are
         deps = tuple(sorted(intern(dep) for dep in unit.deps)) if fresh else unit.deps
         done[ukey] = Unit(unit.files, deps, unit.docs, unit.hidden, unit.problems)
-    live = getattr(old, "live", 0) if keep else len(keys)
+    live = old.live if keep else len(keys)     # 0 in a state saved before it was counted
     state = State(inputs, done, keys, hashes, {}, live)
     if keep and len(keys) > COMPACT_AT * max(live, 1):
         return _compacted(state, old_whole or {}, value)

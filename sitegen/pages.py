@@ -7,7 +7,7 @@ from . import blocks, chart_data, charts, derive, fmt, languages, urls
 from . import npm, record_chart
 from .markup import Page, render_body, rich_text
 from .model import Report, Site
-from .render import Strings, Theme, base_context, render_template
+from .render import Strings, Theme, absolute, base_context, base_url, render_template
 
 
 def _page(theme: Theme, site: Site, lang: str, t: Strings, path: str, template: str,
@@ -237,8 +237,7 @@ def chooser_page(theme, site):
                "link": lambda target: urls.relative("index.html", target),
                "asset": lambda name: urls.asset(name), "base_url": site.config.get("base_url"),
                # with a base URL, the alternates are absolute (search engines ignore relative ones)
-               "alternate": (lambda target: site.config["base_url"].rstrip("/") + "/" + target)
-               if site.config.get("base_url") else (lambda target: target),
+               "alternate": lambda target: absolute(site, target) if base_url(site) else target,
                "description": site.config["tagline"][default]}
     return {"index.html": render_template(theme, "chooser.html", context)}
 

@@ -1,8 +1,9 @@
 """Parsed content files kept in the cache, so that loading files that did not change costs
 little: each entry holds what parsing one file gave (its records) and the problems the parse
 reported, and is used only for the same bytes, the same displayed path, the same generator
-code (cache.code_digest) and the same languages (a localised text's parse depends on them). A parse that found errors is never kept: a broken file is parsed,
-and its errors reported, every time. A missing, damaged or foreign entry, or a cache that
+code (cache.code_digest) and the same languages (a localised text's parse depends on them). A
+parse that found errors is never kept: a broken file is parsed, and its errors reported, every
+time. A missing, damaged or foreign entry, or a cache that
 cannot be read or written, only means the file is parsed again."""
 from __future__ import annotations
 

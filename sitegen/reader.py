@@ -36,7 +36,7 @@ import urllib.parse
 import uuid
 
 from . import fmt, languages, npm, urls
-from .render import Strings, missing_strings
+from .render import Strings, absolute, base_url, missing_strings
 
 
 class _Etree:
@@ -75,14 +75,6 @@ def site_files(site, theme, paths: set[str], hidden: set[str]) -> dict[str, byte
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-def base_url(site) -> str | None:
-    url = site.config.get("base_url")
-    return url.rstrip("/") + "/" if url else None
-
-
-def absolute(site, path: str) -> str:
-    return base_url(site) + path
 
 
 def _site_date(site) -> dt.date | None:

@@ -100,7 +100,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "twins": [(other, languages.html_lang(other), link(urls.twin(path, other)),
                    languages.get(other).name) for other in site.other_languages(lang)],
         "alternates": alternates(site, path),
-        "canonical": (base_url.rstrip("/") + "/" + path) if base_url else None,
+        "canonical": absolute(site, path) if base_url else None,
         "base_url": base_url, "nav": _nav(lang, site.has_record()), "breadcrumbs": [],
         "has_charts": False, "noindex": False,
         "attribution": [],   # rounds of the MLPerf record a page shows (the footer credits them)
@@ -109,11 +109,21 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
     }
 
 
+def base_url(site) -> str | None:
+    """site.yaml's base_url, ending in one slash; None when the site has none."""
+    url = site.config.get("base_url")
+    return url.rstrip("/") + "/" if url else None
+
+
+def absolute(site, path: str) -> str:
+    """The address of an output path on a site with a base URL."""
+    return base_url(site) + path
+
+
 def alternates(site: Site, path: str) -> list[tuple[str, str]]:
     """(hreflang, href) of the page in every language and x-default (the default language);
     absolute when the site has a base URL, else relative to the page."""
-    base_url = site.config.get("base_url")
-    href = ((lambda target: base_url.rstrip("/") + "/" + target) if base_url
+    href = ((lambda target: absolute(site, target)) if base_url(site)
             else (lambda target: urls.relative(path, target)))
     default = urls.twin(path, site.config["default_language"])
     return ([(languages.html_lang(code), href(urls.twin(path, code))) for code in site.languages]
