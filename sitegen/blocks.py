@@ -44,24 +44,24 @@ def _runs_cell(site, result: dict, lang: str) -> str:
 
 
 def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> str:
-    """A complete, accessible table: system, submitter, round, division, framework, time, runs
-    (failed). The submitter tells apart two submitters' runs of the same software on the same
+    """A complete, accessible table: system, time (the answer, next to the system: both stay in
+    view on a phone), submitter, round, division, framework, accelerators, runs (failed). The submitter tells apart two submitters' runs of the same software on the same
     hardware (Baidu's and Graphcore's PaddlePaddle runs of v2.0)."""
     lang = page.lang
     head = "".join(f'<th scope="col"{cls}>{escape(t(key))}</th>' for key, cls in (
-        ("col.system", ""), ("col.submitter", ""), ("col.round", ""), ("col.division", ""), ("col.framework", ""),
-        ("col.accelerators", ' class="num"'), ("col.time_min", ' class="num answer"'),
-        ("col.runs", ' class="num"')))
+        ("col.system", ""), ("col.time_min", ' class="num answer"'), ("col.submitter", ""),
+        ("col.round", ""), ("col.division", ""), ("col.framework", ""),
+        ("col.accelerators", ' class="num"'), ("col.runs", ' class="num"')))
     body = []
     for r in rows:
         system = site.get("systems", r["system"])
         link = page.link(urls.system(lang, r["system"]) + "#" + urls.anchor("result", r["id"]))
         body.append(
             f'<tr><th scope="row"><a href="{escape(link)}">{escape(system["name"][lang])}</a></th>'
+            f'<td class="num answer" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td>'
             f'<td>{escape(r.get("submitter") or "–")}</td><td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
             f'<td>{escape(r["framework"])}</td>'
             f'<td class="num">{escape(fmt.number(r.get("accelerator_count") or system["accelerator_count"], lang, 0))}</td>'
-            f'<td class="num answer" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td>'
             f'<td class="num">{escape(_runs_cell(site, r, lang))}</td></tr>')
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
     return (f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(caption or t("col.results"))}">'

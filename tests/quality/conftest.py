@@ -59,3 +59,9 @@ def browser(playwright_driver):
 def site_roots(shipped_site, site_server):
     """Base URLs of the two ways the site is opened: from disk and from the static server."""
     return {"file": shipped_site.as_uri() + "/", "http": site_server}
+
+
+@pytest.fixture(scope="session")
+def axe_script():
+    """node_modules/axe-core's script, injected into pages by the accessibility and phone tests."""
+    return require("axe-core")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .quality_tools import LANGS, PAGE_KINDS, page_of_kind, require
+from .quality_tools import LANGS, PAGE_KINDS, page_of_kind
 from .test_phone import CHARTS_DRAWN
 
 AXE_RUN = """async () => {
@@ -22,11 +22,6 @@ AXE_RUN = """async () => {
 }"""
 BLOCKING = {"serious", "critical"}
 CASES = [(kind, lang) for kind in PAGE_KINDS for lang in LANGS] + [("chooser", "root")]
-
-
-@pytest.fixture(scope="module")
-def axe_script():
-    return require("axe-core")
 
 
 @pytest.fixture(scope="module")

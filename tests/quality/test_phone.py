@@ -1,7 +1,7 @@
 """Phone widths (320 and 390 px), one page of every kind in every language, in the light colour
 scheme and (at 390 px) the dark one, after the charts are drawn: nothing wider than the viewport
 outside a scroll container, chart text at least 11 px as rendered (font size times the SVG's
-scale), touch targets at least 24 px. And on every page kind with a wide table, the first data row's key cell
+scale), touch targets at least 24 px and none covered or crowded (axe's target-size rule). And on every page kind with a wide table, the first data row's key cell
 (the system, round or benchmark) and answer cell (time, ratio, count) are both in view and
 uncovered before the table is scrolled sideways (or the table is stacked rows, every cell in
 view)."""
@@ -48,6 +48,14 @@ CHART_TEXT = """() => [...document.querySelectorAll('figure.chart svg text')]
     return [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize) * scale];
   })"""
 
+# axe's target-size rule (WCAG 2.2 2.5.8, which Lighthouse's accessibility score counts): a
+# target partly covered by another element (a column stuck over a table's scrolled columns)
+# needs 24 px of free space around it.
+TARGET_SPACING = """async () => (await axe.run(document, {
+    runOnly: {type: 'rule', values: ['target-size']}, resultTypes: ['violations']}))
+  .violations.flatMap(v => v.nodes.map(n => n.target.flat().join(' ').slice(-80) + ': '
+                                       + n.any.map(c => c.message).join(' / ')))"""
+
 TARGETS = """() => [...document.querySelectorAll('header a, header button, header input, '
                                             + 'summary, main button, main select, nav a')]
   .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden'
@@ -76,13 +84,18 @@ def open_drawn(context, url: str):
 
 @pytest.mark.parametrize("width, scheme", VIEWS, ids=VIEW_IDS)
 @pytest.mark.parametrize("kind, lang", CASES, ids=[f"{k}-{l}" for k, l in CASES])
-def test_phone_layout(phone_contexts, shipped_site, site_roots, kind, lang, width, scheme):
+def test_phone_layout(phone_contexts, axe_script, shipped_site, site_roots, kind, lang, width,
+                      scheme):
     rel = page_of_kind(shipped_site, kind, lang)
     page = open_drawn(phone_contexts[width, scheme], site_roots["http"] + rel)
     try:
         wide = page.evaluate(OVERFLOW, width)
         small = [(text, round(size, 1)) for text, size in page.evaluate(CHART_TEXT) if size < 11]
         tiny = page.evaluate(TARGETS)
+        crowded = []
+        if scheme == "light":         # colours do not move targets
+            page.add_script_tag(path=str(axe_script))
+            crowded = page.evaluate(TARGET_SPACING)
     finally:
         page.close()
     problems = []
@@ -92,6 +105,8 @@ def test_phone_layout(phone_contexts, shipped_site, site_roots, kind, lang, widt
         problems.append(f"chart text under 11 px: {small[:6]}")
     if tiny:
         problems.append(f"touch targets under 24 px: {tiny[:6]}")
+    if crowded:
+        problems.append(f"touch targets covered or crowded (axe target-size): {crowded[:4]}")
     if problems:
         pytest.fail(f"{rel} at {width} px ({scheme}): " + "; ".join(problems), pytrace=False)
 
@@ -143,6 +158,19 @@ KEY_AND_ANSWER = """(width) => {
         if (key && b && text.getBoundingClientRect().right > b.left + 0.5)
           entry.problems.push('key and answer overlap');
       } else if (entry.wide) entry.problems.push('a wide table without an answer column');
+      if (entry.wide && answer) {
+        // scrolled to its far end, the key and the answer are still where they were
+        const before = [key, answer.getBoundingClientRect()].map(b => b && Math.round(b.left));
+        wrap.scrollLeft = wrap.scrollWidth;
+        const cells = [row.querySelector('th[scope=row]') || row.cells[0], answer];
+        cells.forEach((cell, i) => {
+          const b = cell.getBoundingClientRect();
+          if (Math.round(b.left) !== before[i] || !uncovered(cell))
+            entry.problems.push(`${i ? 'answer' : 'key'} '${name(cell)}' moved or covered `
+                                + `when the table is scrolled sideways`);
+        });
+        wrap.scrollLeft = 0;
+      }
     }
     tables.push(entry);
   }
