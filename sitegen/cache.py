@@ -289,12 +289,18 @@ def _seal(blob: bytes) -> bytes:
     return hashlib.sha256(blob).digest() + blob
 
 
-def _unseal(entry) -> object | None:
-    """The cached value, or None when the entry is truncated or corrupt (then made again)."""
+def unseal_bytes(entry) -> bytes | None:
+    """The bytes of a sealed entry, or None when it is truncated or corrupt."""
     if not isinstance(entry, bytes) or len(entry) < 32:
         return None
     digest, blob = entry[:32], entry[32:]
-    if hashlib.sha256(blob).digest() != digest:
+    return blob if hashlib.sha256(blob).digest() == digest else None
+
+
+def _unseal(entry) -> object | None:
+    """The cached value, or None when the entry is truncated or corrupt (then made again)."""
+    blob = unseal_bytes(entry)
+    if blob is None:
         return None
     try:
         return pickle.loads(blob)

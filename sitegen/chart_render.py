@@ -1,8 +1,8 @@
 """Chart specs (Vega-Lite, built with altair) rendered to SVG at build time, with a cache.
 
 altair and vl_convert are imported inside the functions, so a build without a chart block never
-imports them. The cache keeps vl-convert's SVG keyed by the spec; deleting it changes nothing
-but the build time."""
+imports them. The cache keeps the specs keyed by the plan and vl-convert's SVG keyed by the spec;
+deleting it changes nothing but the build time."""
 from __future__ import annotations
 
 import hashlib
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import fmt
-from .cache import read_only
+from .cache import code_digest, read_only
 
 ROOT = Path(__file__).resolve().parent.parent
 INK = "#767676"      # axis and label colour in the spec; currentColor in the page (follows the theme)
@@ -337,6 +337,32 @@ def _read_sealed(path: Path) -> str | None:
 def svg_width(svg: str) -> float:
     match = re.search(r'<svg[^>]*\bwidth="([\d.]+)"', svg)
     return float(match.group(1)) if match else 0.0
+
+
+# the plan's fields that build_spec reads (not the result records, the caption or the sources)
+SPEC_FIELDS = ("lang", "metric", "kind", "rows", "order", "rounds", "series_order", "vendors",
+               "division_names", "both_divisions", "axis_title", "number_format", "axis_format",
+               "title", "text", "tooltip")
+
+
+def specs(plan) -> tuple[dict, dict]:
+    """The wide and the narrow spec of a plan (from the cache when drawn before)."""
+    made = {name: getattr(plan, name) for name in SPEC_FIELDS}
+    wide, narrow = cached_specs({"plan": made}, lambda: [build_spec(plan), narrow_spec(plan)])
+    return wide, narrow
+
+
+def cached_specs(inputs: dict, make) -> list:
+    """make()'s list of specs, kept in the cache keyed by what they are made of: `inputs` (every
+    value the specs are built from), the generator's code and its libraries' versions (the
+    narrow layout is measured on vl-convert's drawing). A page drawn again with the same data (a
+    report whose text changed, a home page with a new report) neither imports altair nor builds
+    the specs again. Both ways they come from the JSON text: a cached and a fresh build agree."""
+    key = hashlib.sha256((code_digest() + "\n" + json.dumps(
+        inputs, sort_keys=True, ensure_ascii=False, default=str)).encode("utf-8")).hexdigest()
+    text = _cached(key + ".specs.json", lambda: json.dumps(
+        make(), ensure_ascii=False, separators=(",", ":")))
+    return json.loads(text)
 
 
 def narrow_spec(plan) -> dict:

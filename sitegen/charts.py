@@ -46,9 +46,8 @@ def figure(site, t, plan: Plan, page: Page) -> str:
 
     number = 1 + sum(1 for name in page.files if name.startswith(_stem(page, "")) and name.endswith(".svg"))
     chart_id = f"chart-{number}"
-    spec = chart_render.build_spec(plan)
+    spec, narrow = chart_render.specs(plan)
     svg = chart_render.page_svg(spec, chart_id)
-    narrow = chart_render.narrow_spec(plan)
     narrow_svg = chart_render.page_svg(narrow, chart_id + "-n")
     stem = _stem(page, str(number))
     page.files.update({stem + ".csv": data_csv(plan.rows).encode("utf-8"),
@@ -146,6 +145,12 @@ def _sources(site, t, plan: Plan, page: Page) -> str:
     return _with_html(t, "chart.sources", sources=escape(t("chart.list_sep")).join(links))
 
 
+def _head_class(name: str) -> str:
+    if name not in NUMBER_COLUMNS:
+        return ""
+    return ' class="num answer"' if name == "value" else ' class="num"'
+
+
 def _number_cell(plan: Plan, name: str, value) -> str:
     digits = DIGITS[plan.metric if name == "value" else name]
     ratio = name == "value" and plan.metric in ("speedup", "price_performance")
@@ -157,26 +162,29 @@ def _number_cell(plan: Plan, name: str, value) -> str:
     return f'<td class="num{answer}" data-value="{value}">{escape(text)}</td>'
 
 
-def _columns(plan: Plan) -> tuple[list[str], list[str]]:
-    """(text columns, number columns) of the data table, after the system."""
+NUMBER_COLUMNS = ("value", "accelerators", "time_min", "price_usd", "change_pct")
+
+
+def _columns(plan: Plan) -> list[str]:
+    """The data table's columns after the system: the chart's measure first (the answer, next
+    to the system: both stay in view on a phone), then the text columns, then other numbers."""
     text = (["benchmark"] if len({r["benchmark"] for r in plan.results}) > 1 else [])
     text += ["round", "division", "framework"]
-    numbers = ["accelerators", "value"] + [n for n in ("time_min", "price_usd", "change_pct")
-                                           if n in plan.rows[0]]
-    return text, numbers
+    return ["value"] + text + [n for n in NUMBER_COLUMNS[1:] if n == "accelerators" or n in plan.rows[0]]
+
+
+def _cell(plan: Plan, name: str, value) -> str:
+    return _number_cell(plan, name, value) if name in NUMBER_COLUMNS else f"<td>{escape(str(value))}</td>"
 
 
 def _table(site, t, plan: Plan, page: Page) -> str:
-    text_cols, number_cols = _columns(plan)
+    columns = _columns(plan)
     head = f'<th scope="col">{escape(plan.text["system"])}</th>' + "".join(
-        f'<th scope="col">{escape(plan.text[c])}</th>' for c in text_cols) + "".join(
-        f'<th scope="col" class="num{" answer" if c == "value" else ""}">{escape(plan.text[c])}</th>'
-        for c in number_cols)
+        f'<th scope="col"{_head_class(c)}>{escape(plan.text[c])}</th>' for c in columns)
     body = []
     for row, r in zip(plan.rows, plan.results):
         target = page.link(urls.system(page.lang, r["system"]) + "#" + urls.anchor("result", r["id"]))
-        cells = "".join(f"<td>{escape(str(row[c]))}</td>" for c in text_cols)
-        cells += "".join(_number_cell(plan, c, row[c]) for c in number_cols)
+        cells = "".join(_cell(plan, c, row[c]) for c in columns)
         body.append(f'<tr><th scope="row"><a href="{escape(target)}">{escape(row["system"])}</a>'
                     f'</th>{cells}</tr>')
     return (f'<details class="chart-data"><summary>{escape(t("chart.table"))}</summary>'

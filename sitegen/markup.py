@@ -459,7 +459,7 @@ def _equal_scale(page, arg, line):
     if result is None or not who:
         return page.fail(line, f"[[equal_scale:{arg}]]: write <record result id>/<submitter> "
                                f"naming a result of content/data/record/")
-    if who.replace("_", " ").lower() not in record_refs.submitters(page.site):
+    if not page.site.has_submitter(who):
         return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
     found = record_refs.equal_scale(page.site, result, who)
     if found is None:
@@ -484,7 +484,7 @@ def _rounds(page, arg, line):
     who, benchmark, after = parsed
     if benchmark is not None and benchmark not in page.site.tables["benchmarks"]:
         return page.fail(line, f"[[rounds:{arg}]]: unknown benchmark '{benchmark}'")
-    if who is not None and who.replace("_", " ").lower() not in record_refs.submitters(page.site):
+    if who is not None and not page.site.has_submitter(who):
         return page.fail(line, f"[[rounds:{arg}]]: no submitter '{who}' in the record")
     found = record_refs.rounds_of(page.site, who, benchmark, after)
     if found is None:

@@ -139,6 +139,15 @@ class Site:
     def round_results(self, round_id: str) -> list[dict]:
         return [x for b in self.round_benchmarks(round_id) for x in self.record_results(b, round_id)]
 
+    def has_submitter(self, name: str) -> bool:
+        """Whether the record has a submitter of this name (any case, '_' for a space)."""
+        return self._view("has_submitter", name.replace("_", " ").lower())
+
+    @functools.cached_property
+    def _submitter_names(self) -> set[str]:
+        with self.reads.paused():
+            return {r["submitter"].lower() for r in self.record.values()}
+
     def record_benchmarks(self) -> set[str]:
         return self._view("benchmarks", None)
 
@@ -165,6 +174,7 @@ VIEWS = {
     "benchmarks_of": lambda site, round_id: sorted(b for b, r in site._record_slots if r == round_id),
     "benchmarks": lambda site, _: {benchmark for benchmark, _ in site._record_slots},
     "has_record": lambda site, _: bool(site.rounds),
+    "has_submitter": lambda site, name: name in site._submitter_names,
     "in_round_order": lambda site, wanted: [r for r in site.rounds if r in wanted],
 }
 
@@ -173,7 +183,7 @@ def track(site: Site) -> Site:
     """Make every read of the site's records noted in `site.reads` (deps.py): the tables, the
     record and its rounds, interface strings, reports and pages. Called once, after loading."""
     reads = site.reads
-    for derived in ("_record_slots", "record_index", "_by_identity"):   # made from untracked records
+    for derived in ("_record_slots", "_submitter_names", "record_index", "_by_identity"):   # made from untracked records
         site.__dict__.pop(derived, None)
 
     def table(name: str, records: dict) -> Tracked:

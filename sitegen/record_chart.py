@@ -18,7 +18,25 @@ def progress_rows(site, t, lang: str, benchmark_id: str) -> list[dict]:
             for p in progress(site, benchmark_id, site.record_index)]
 
 
-def progress_spec(rows: list[dict], rounds: list[str], t, narrow: bool = False) -> dict:
+def progress_text(t) -> dict:
+    """The words of a progress chart, in the page's language."""
+    return {"time": t("chart.axis.time"), "round_axis": t("chart.axis.round"),
+            "accelerator": t("col.accelerator"), "round": t("col.round"),
+            "time_col": t("leaderboard.col.time")}
+
+
+def progress_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
+    """The wide and the narrow spec (from the cache when drawn before)."""
+    from . import chart_render
+
+    text = progress_text(t)
+    wide, narrow = chart_render.cached_specs(
+        {"progress": rows, "rounds": rounds, "text": text},
+        lambda: [progress_spec(rows, rounds, text), progress_spec(rows, rounds, text, narrow=True)])
+    return wide, narrow
+
+
+def progress_spec(rows: list[dict], rounds: list[str], text: dict, narrow: bool = False) -> dict:
     import altair as alt
 
     from . import chart_render
@@ -28,18 +46,18 @@ def progress_spec(rows: list[dict], rounds: list[str], t, narrow: bool = False) 
     colour = alt.Color("series:N", scale=alt.Scale(domain=series, range=list(COLOURS[:len(series)])),
                        legend=alt.Legend(title=None, orient="bottom", direction="vertical",
                                          labelLimit=size.label_limit))
-    y_title = t("chart.axis.time")
+    y_title = text["time"]
     chart = alt.Chart().mark_line(point=True, strokeWidth=2).encode(
-        x=alt.X("round:O", sort=rounds, title=t("chart.axis.round"),
+        x=alt.X("round:O", sort=rounds, title=text["round_axis"],
                 axis=alt.Axis(labelAngle=-45 if narrow else 0)),
         y=alt.Y("value:Q", scale=alt.Scale(type="log"),
                 title=chart_render.wrap(y_title, 30) if narrow else y_title,
                 axis=alt.Axis(format=",.2~f", tickCount=size.ticks, titleAngle=0, titleAnchor="end",
                               titleAlign="left", titleBaseline="bottom", titleX=0, titleY=-12)),
         color=colour, detail="series:N",
-        tooltip=[alt.Tooltip("series:N", title=t("col.accelerator")),
-                 alt.Tooltip("round:O", title=t("col.round")),
-                 alt.Tooltip("value_text:N", title=t("leaderboard.col.time"))],
+        tooltip=[alt.Tooltip("series:N", title=text["accelerator"]),
+                 alt.Tooltip("round:O", title=text["round"]),
+                 alt.Tooltip("value_text:N", title=text["time_col"])],
     ).properties(width=size.width, height=size.height, background="transparent",
                  padding=chart_render.NARROW_PADDING if narrow else chart_render.PADDING)
     chart.data = alt.Data(values=rows)
@@ -57,7 +75,7 @@ def progress_figure(site, t, lang: str, benchmark: dict, path: str) -> str:
     rounds = site.record_rounds(benchmark["id"])
     if len({row["round"] for row in rows}) < 2:
         return ""
-    wide, narrow = progress_spec(rows, rounds, t), progress_spec(rows, rounds, t, narrow=True)
+    wide, narrow = progress_specs(rows, rounds, t)
     chart_id = "chart-progress"
     table = "".join(
         f'<tr><td>{escape(row["round"])}</td><td>{escape(row["series"])}</td>'
@@ -101,7 +119,7 @@ def home_figure(site, t, lang: str, path: str) -> str:
     if len({row["round"] for row in rows}) < 2:
         return ""
     rounds = [r for r in site.rounds if any(row["round"] == r for row in rows)]
-    wide, narrow = progress_spec(rows, rounds, t), progress_spec(rows, rounds, t, narrow=True)
+    wide, narrow = progress_specs(rows, rounds, t)
     chart_id = "chart-home"
     label = t("home.chart.caption")
     table = "".join(

@@ -64,10 +64,6 @@ def parse_rounds(arg: str) -> tuple[str | None, str | None, str | None] | None:
     return who, (parts[1] if len(parts) == 2 else None), after
 
 
-def submitters(site: Site) -> set[str]:
-    return {r["submitter"].lower() for r in site.record.values()}
-
-
 def parse_slot(arg: str) -> tuple[str, str, str, str | None] | None:
     """'v1.0/resnet/closed' or 'v1.0/resnet/closed/NVIDIA' as (round, benchmark, division, who)."""
     parts = arg.split("/")
@@ -92,14 +88,13 @@ def valid(site: Site, kind: str, arg: str) -> bool:
     if kind == "fastest":
         parsed = parse_slot(arg)
         return bool(parsed) and bool(slot(site, *parsed[:3])) and (
-            parsed[3] is None or parsed[3].replace("_", " ").lower() in submitters(site))
+            parsed[3] is None or site.has_submitter(parsed[3]))
     if kind == "equal_scale":
         ident, _, who = arg.partition("/")
-        return ident in site.record and who.replace("_", " ").lower() in submitters(site)
+        return ident in site.record and site.has_submitter(who)
     if kind == "rounds":
         parsed = parse_rounds(arg)
-        return bool(parsed) and (parsed[0] is None or parsed[0].replace("_", " ").lower()
-                                 in submitters(site)) and (
+        return bool(parsed) and (parsed[0] is None or site.has_submitter(parsed[0])) and (
             parsed[1] is None or parsed[1] in site.tables["benchmarks"]) and (
             rounds_of(site, *parsed) is not None)
     return arg in site.record   # runs

@@ -322,6 +322,48 @@ def test_svg_is_rendered_once_then_read_from_the_cache(tmp_path, monkeypatch, ch
     assert len(calls) == 2             # a different spec is rendered again
 
 
+class OnlyFields:
+    """A plan that lets build_spec read only the fields the spec cache is keyed by."""
+
+    def __init__(self, plan, allowed):
+        self._plan, self._allowed = plan, allowed
+
+    def __getattr__(self, name):
+        assert name in self._allowed, f"build_spec reads plan.{name}, which SPEC_FIELDS lacks"
+        return getattr(self._plan, name)
+
+
+@pytest.mark.parametrize("params", [{"benchmark": "bert"},
+                                    {"benchmark": "bert", "metric": "speedup", "baseline": "zenith-8",
+                                     "division": "closed"},
+                                    {"benchmark": "bert", "metric": "change", "division": "closed"},
+                                    {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"}])
+def test_the_spec_cache_key_holds_everything_a_spec_is_made_of(tmp_path, params):
+    _, plan = plan_for(tmp_path, params, lang="en", changes={"data/results.yaml": MORE_RESULTS})
+    guarded = OnlyFields(plan, chart_render.SPEC_FIELDS)
+    assert chart_render.build_spec(guarded) == chart_render.build_spec(plan)
+    assert chart_render.narrow_spec(guarded) == chart_render.narrow_spec(plan)
+
+
+def test_specs_are_built_once_then_read_from_the_cache(tmp_path, monkeypatch, chart_cache):
+    _, plan = plan_for(tmp_path, {"benchmark": "bert"}, lang="en")
+    fresh = (chart_render.build_spec(plan), chart_render.narrow_spec(plan))
+    built = []
+    real = chart_render.build_spec
+    monkeypatch.setattr(chart_render, "build_spec", lambda p, **kw: built.append(1) or real(p, **kw))
+    first = chart_render.specs(plan)
+    made = len(built)
+    assert made >= 2                                   # the wide spec and the narrow one(s)
+    assert first == fresh                              # the same as built without the cache
+    assert chart_render.specs(plan) == first and len(built) == made     # from the cache
+    plan.caption = "not drawn"                          # a field the specs are not made of
+    chart_render.specs(plan)
+    assert len(built) == made
+    plan.axis_title = "Another axis title"              # one they are made of
+    wide, _ = chart_render.specs(plan)
+    assert len(built) > made and "Another axis title" in json.dumps(wide)
+
+
 def tree_digest(folder: Path) -> str:
     digest = hashlib.sha256()
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):

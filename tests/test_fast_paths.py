@@ -299,3 +299,46 @@ def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
     assert "zh-hant" in three.table("claims")[0]["statement"], \
         "the three-language site got the two-language parse"
     assert "zh-hant" not in two.table("claims")[0]["statement"]
+
+
+# --- compiled templates (render.TemplateCache) ------------------------------------------------------
+
+def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path, own_cache,
+                                                                       monkeypatch):
+    import jinja2
+
+    from sitegen.render import load_theme
+
+    templates = Path(__file__).resolve().parent.parent / "templates"
+    compiled = []
+    real = jinja2.Environment.compile
+    monkeypatch.setattr(jinja2.Environment, "compile",
+                        lambda self, *a, **k: compiled.append(1) or real(self, *a, **k))
+
+    names = ("base.html", "404.html", "home.html")
+
+    def get_all():
+        env = load_theme(templates).env
+        for name in names:
+            env.get_template(name)
+
+    get_all()
+    first = len(compiled)
+    folder = next(own_cache.glob("templates-*"))
+    entries = sorted(folder.iterdir())
+    assert first == len(names) == len(entries)     # each compiled template stored, sealed
+    compiled.clear()
+    get_all()
+    assert not compiled                              # all read back from the cache
+    for number, path in enumerate(entries):         # truncated, or one byte changed
+        data = path.read_bytes()
+        path.write_bytes(data[:len(data) // 2] if number % 2 else
+                         data[:40] + bytes([data[40] ^ 0xFF]) + data[41:])
+    get_all()
+    assert len(compiled) == first                    # none of the damaged ones was run
+    assert all(cache.unseal_bytes(path.read_bytes()) for path in entries)   # and stored again
+    monkeypatch.setenv(cache.READ_ONLY, "1")         # `check`: reads, never writes
+    for path in entries:
+        path.unlink()
+    get_all()
+    assert not any(folder.iterdir())
