@@ -94,7 +94,7 @@ def _load_config(content: Path, problems: Problems) -> dict:
         problems.add(path, None, "missing site configuration: create content/site.yaml")
         languages.use([languages.KNOWN[code] for code in languages.DEFAULT])
         return default
-    raw = cached("yaml", path, problems, lambda: read_yaml(path, problems))
+    raw = cached("yaml", path, problems, lambda: read_yaml(path, problems), localised=False)
     if not isinstance(raw, dict):
         if raw is not None:
             problems.add(path, 1, "site.yaml must be a mapping of 'field: value' lines")
@@ -123,7 +123,7 @@ def _load_terms(content: Path, problems: Problems) -> list[dict]:
     path = content / TERMS
     if not path.exists():
         return []
-    rows = cached("csv", path, problems, lambda: read_csv(path, problems)) or []
+    rows = cached("csv", path, problems, lambda: read_csv(path, problems), localised=False) or []
     for row in rows:
         row["_file"] = path
     return rows

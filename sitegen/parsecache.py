@@ -39,15 +39,17 @@ class ParseCache:
         name = hashlib.sha256(f"{kind}\0{rel}".encode()).hexdigest()[:32]
         return cache.cache_root() / "parsed" / f"{name}.pickle"
 
-    def parse(self, kind: str, path: Path, problems, parse):
+    def parse(self, kind: str, path: Path, problems, parse, localised: bool = True):
         """parse()'s value; parse reads `path` and reports its problems to `problems`. From the
-        cache, the same value and the same problems (and broken records) as a parse gives."""
+        cache, the same value and the same problems (and broken records) as a parse gives.
+        `localised=False`: a file read before the languages are known (site.yaml, the term
+        list), whose parse does not depend on them."""
         digest = self.digests.get(path)
         if digest is None or not self.code:
             return parse()
         rel = problems.rel(path)
-        key = hashlib.sha256("\0".join((kind, rel, digest, self.code, languages.signature()))
-                             .encode()).hexdigest()
+        langs = languages.signature() if localised else ""
+        key = hashlib.sha256("\0".join((kind, rel, digest, self.code, langs)).encode()).hexdigest()
         entry = self.entry_path(kind, rel)
         try:
             stored = cache._unseal(entry.read_bytes())
@@ -73,6 +75,6 @@ class ParseCache:
         return value
 
 
-def cached(kind: str, path: Path, problems, parse):
+def cached(kind: str, path: Path, problems, parse, localised: bool = True):
     """ParseCache.parse for one file."""
-    return ParseCache([path]).parse(kind, path, problems, parse)
+    return ParseCache([path]).parse(kind, path, problems, parse, localised)

@@ -289,6 +289,20 @@ def test_read_only_and_unusable_caches(tmp_path, own_cache, monkeypatch, counted
     assert same(cold, _load(content))
 
 
+def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_cache, counted):
+    """site.yaml and the term list are read before the site's languages are known, so their
+    cache key cannot hold the languages of whichever site this process loaded last (a
+    three-language site, then a two-language one twice: the second load missed site.yaml)."""
+    from test_languages import THREE
+    _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
+    content = write_project(tmp_path / "two")
+    cold = _load(content)
+    counted.update(hits=0, misses=0)
+    warm = _load(content)
+    assert counted["hits"] and not counted["misses"]
+    assert same(cold, warm)
+
+
 def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
     """Two sites with byte-identical data files and the same displayed paths, one with a third
     (converted) language: the localised text parsed for the first is not the second's."""
