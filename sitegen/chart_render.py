@@ -366,10 +366,16 @@ def cached_specs(inputs: dict, make) -> list:
 
 
 def narrow_spec(plan) -> dict:
-    """The phone layout's spec: its plot narrowed until the whole drawing fits NARROW_FIT px."""
+    """The phone layout's spec of a plan (fitted)."""
+    return fitted(lambda size: build_spec(plan, size=size))
+
+
+def fitted(make) -> dict:
+    """The phone layout's spec, make(size): its plot narrowed until the whole drawing (axis
+    labels and legend included) fits NARROW_FIT px."""
     width = 200
     for _ in range(4):
-        spec = build_spec(plan, size=narrow_size(width))
+        spec = make(narrow_size(width))
         excess = svg_width(raw_svg(spec)) - NARROW_FIT
         if excess <= 0 or width <= 80:
             return spec

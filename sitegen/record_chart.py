@@ -32,16 +32,19 @@ def progress_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
     text = progress_text(t)
     wide, narrow = chart_render.cached_specs(
         {"progress": rows, "rounds": rounds, "text": text},
-        lambda: [progress_spec(rows, rounds, text), progress_spec(rows, rounds, text, narrow=True)])
+        lambda: [progress_spec(rows, rounds, text),
+                 chart_render.fitted(lambda size: progress_spec(rows, rounds, text, size))])
     return wide, narrow
 
 
-def progress_spec(rows: list[dict], rounds: list[str], text: dict, narrow: bool = False) -> dict:
+def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dict:
+    """The chart's spec at `size` (chart_render.Size; the wide layout when None)."""
     import altair as alt
 
     from . import chart_render
 
-    size = chart_render.narrow_size(chart_render.NARROW_FIT) if narrow else chart_render.WIDE
+    size = size or chart_render.WIDE
+    narrow = size.narrow
     series = list(dict.fromkeys(row["series"] for row in rows))
     colour = alt.Color("series:N", scale=alt.Scale(domain=series, range=list(COLOURS[:len(series)])),
                        legend=alt.Legend(title=None, orient="bottom", direction="vertical",

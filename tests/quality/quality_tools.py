@@ -142,3 +142,32 @@ def page_of_kind(site: Path, kind: str, lang: str) -> str:
         pytest.fail(f"the shipped site has no {kind} page in {lang} ({rel or f'{lang}/...'})",
                     pytrace=False)
     return rel
+
+
+# --- axe-core (node_modules/axe-core), run in a page by the accessibility and phone tests ---
+
+AXE_RUN = """async () => {
+  const results = await axe.run(document, {
+    runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},
+    resultTypes: ['violations'],
+  });
+  return results.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    count: v.nodes.length,
+    targets: v.nodes.slice(0, 4).map(n => n.target.flat().join(' ')),
+    detail: v.nodes.length ? (v.nodes[0].any.concat(v.nodes[0].all, v.nodes[0].none)
+                              .map(c => c.message).filter(Boolean)[0] || '') : '',
+  }));
+}"""
+BLOCKING = {"serious", "critical"}
+
+
+def describe(rel: str, scheme: str, violations: list[dict]) -> str:
+    lines = [f"{rel} ({scheme} colour scheme): {len(violations)} serious/critical axe violation(s)"]
+    for v in violations:
+        shown = ", ".join(v["targets"])
+        more = f" (+{v['count'] - len(v['targets'])} more)" if v["count"] > len(v["targets"]) else ""
+        lines.append(f"  {v['id']} [{v['impact']}] {v['help']}: {shown}{more}")
+        if v["detail"]:
+            lines.append(f"      first: {v['detail']}")
+    return "\n".join(lines)

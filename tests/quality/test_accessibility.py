@@ -4,23 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from .quality_tools import LANGS, PAGE_KINDS, page_of_kind
+from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind
 from .test_phone import CHARTS_DRAWN
 
-AXE_RUN = """async () => {
-  const results = await axe.run(document, {
-    runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},
-    resultTypes: ['violations'],
-  });
-  return results.violations.map(v => ({
-    id: v.id, impact: v.impact, help: v.help,
-    count: v.nodes.length,
-    targets: v.nodes.slice(0, 4).map(n => n.target.flat().join(' ')),
-    detail: v.nodes.length ? (v.nodes[0].any.concat(v.nodes[0].all, v.nodes[0].none)
-                              .map(c => c.message).filter(Boolean)[0] || '') : '',
-  }));
-}"""
-BLOCKING = {"serious", "critical"}
 CASES = [(kind, lang) for kind in PAGE_KINDS for lang in LANGS] + [("chooser", "root")]
 
 
@@ -31,17 +17,6 @@ def contexts(browser):
     yield made
     for context in made.values():
         context.close()
-
-
-def describe(rel: str, scheme: str, violations: list[dict]) -> str:
-    lines = [f"{rel} ({scheme} colour scheme): {len(violations)} serious/critical axe violation(s)"]
-    for v in violations:
-        shown = ", ".join(v["targets"])
-        more = f" (+{v['count'] - len(v['targets'])} more)" if v["count"] > len(v["targets"]) else ""
-        lines.append(f"  {v['id']} [{v['impact']}] {v['help']}: {shown}{more}")
-        if v["detail"]:
-            lines.append(f"      first: {v['detail']}")
-    return "\n".join(lines)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
