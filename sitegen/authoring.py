@@ -8,7 +8,7 @@ from pathlib import Path
 from .cache import READ_ONLY
 from .errors import ContentError, Problem
 from .links import broken_links
-from .load import REPORT_NAME, load_site
+from .load import REPORT_NAME, RESERVED, load_site
 from .rendering import render_site
 
 GUIDE = {
@@ -51,6 +51,9 @@ def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]
 def new_report(content: Path, slug: str, languages: list[str], today: dt.date) -> list[Path]:
     if not REPORT_NAME.match(f"{slug}.en.md"):
         raise ContentError([Problem(slug, None, "a slug is lowercase letters, digits and '-'")])
+    if slug in RESERVED["reports"]:        # the build would refuse the files it writes
+        raise ContentError([Problem(slug, None, f"the slug '{slug}' would overwrite the "
+                                    "generator's own page <lang>/reports/index.html; choose another")])
     paths = [content / "reports" / f"{slug}.{lang}.md" for lang in languages]
     existing = [p for p in paths if p.exists()]
     if existing:

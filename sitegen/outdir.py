@@ -41,6 +41,11 @@ def guard(out: Path, *, content: Path, templates: Path, repos: list[Path], cache
         raise OutputRefused(f"refusing to build into {out}: the folder is not empty and was not "
                             f"made by this generator (no {MARKER} file); choose a new or empty "
                             "folder with --out, or move its files away yourself")
+    if target.is_dir() and not target.stat().st_mode & 0o222:
+        # the build swaps in a new folder beside it, which a read-only folder does not stop
+        # (nor, for root, its permissions): someone made it read-only, and it stays as it is
+        raise OutputRefused(f"refusing to build into {out}: the folder is read-only; make it "
+                            f"writable (chmod u+w {out}) to let the build replace it")
     return target
 
 

@@ -89,11 +89,15 @@ def number(value):
         raise Invalid(f"{value!r} is not a finite number")
     if abs(result) > MAX_NUMBER:
         raise Invalid(f"{value!r} is too large to be a real figure")
+    if 0 < abs(result) < MIN_NUMBER:
+        raise Invalid(f"{value!r} is too small to be a real figure")
     return int(result) if isinstance(value, int) else result
 
 
 MAX_NUMBER = 1e12        # larger than any price, count or specification the site shows
+MIN_NUMBER = 1e-9        # smaller than any figure the site shows (and than number formats take)
 MAX_TIME = 1e6           # minutes (or hours): no training run takes years
+MIN_TIME = 1e-3          # minutes (or hours): nor a thousandth of one (the record's fastest: 0.1 min)
 
 
 def positive(value):
@@ -108,6 +112,8 @@ def time(value):
     result = positive(value)
     if result > MAX_TIME:
         raise Invalid(f"{value!r} is not a real time to train (over {MAX_TIME:,.0f})")
+    if result < MIN_TIME:
+        raise Invalid(f"{value!r} is not a real time to train (under {MIN_TIME:g})")
     return result
 
 

@@ -35,6 +35,16 @@ def test_new_report_scaffolds_both_languages(tmp_path, capsys, monkeypatch):
     assert status == 1 and "already exists; choose another slug" in err
 
 
+def test_new_report_refuses_a_slug_the_build_would_refuse(tmp_path, capsys):
+    content = write_project(tmp_path)
+    before = sorted(p.relative_to(content) for p in content.rglob("*"))
+    status, _, err = run(capsys, "--content", content, "new", "report", "index")
+    assert status == 1
+    assert err.strip().splitlines()[0] == ("index: the slug 'index' would overwrite the "
+                                           "generator's own page <lang>/reports/index.html; choose another")
+    assert sorted(p.relative_to(content) for p in content.rglob("*")) == before
+
+
 def test_status_lists_what_lacks_a_language(tmp_path, capsys):
     content = write_project(tmp_path, {
         "reports/acme-vs-zenith.zh.md": None,

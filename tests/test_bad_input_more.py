@@ -208,6 +208,13 @@ CASES = {
                       ["content/data/results.yaml:7: record 'r-acme': field 'value': 1e+300 is too large to be a real figure"]),
     "years-long-time": Case({"data/results.yaml": RESULTS.replace("value: 30.0", "value: 3000000")},
                             ["content/data/results.yaml:7: record 'r-acme': field 'value': 3000000 is not a real time to train (over 1,000,000)"]),
+    # a tiny figure crashed the number formatter (decimal.InvalidOperation) with a traceback
+    "tiny-time": Case({"data/results.yaml": RESULTS.replace("value: 30.0", "value: 1.0e-30")},
+                      ["content/data/results.yaml:7: record 'r-acme': field 'value': 1e-30 is too small to be a real figure"]),
+    "sub-millisecond-time": Case({"data/results.yaml": RESULTS.replace("value: 30.0", "value: 0.0001")},
+                                 ["content/data/results.yaml:7: record 'r-acme': field 'value': 0.0001 is not a real time to train (under 0.001)"]),
+    "tiny-price": Case({"data/systems.yaml": SYSTEMS.replace("amount: 150000", "amount: 1.0e-40")},
+                       ["content/data/systems.yaml:9: record 'acme-16': field 'prices': field 'amount': 1e-40 is too small to be a real figure"]),
     "nan-time": Case({"data/results.yaml": RESULTS.replace("value: 30.0", "value: .nan")},
                      ["content/data/results.yaml:7: record 'r-acme': field 'value': nan is not a finite number"]),
     "inf-price": Case({"data/systems.yaml": SYSTEMS.replace("amount: 150000", "amount: .inf")},

@@ -144,6 +144,23 @@ def test_refuses_an_old_looking_output_with_a_file_of_the_users(world, capsys):
             "away yourself", capsys)
 
 
+def test_refuses_a_read_only_output_folder(world, capsys):
+    """The build swaps a new folder in beside the old one, which neither a read-only folder
+    nor (for root) its permissions would stop: the editor's read-only output stays as it is."""
+    tmp, _, content, templates = world
+    out = tmp / "output"
+    assert run(content, templates, out, capsys)[0] == 0
+    (content / "reports" / "acme-vs-zenith.en.md").write_text(
+        (content / "reports" / "acme-vs-zenith.en.md").read_text("utf-8") + "\nOne more line.\n", "utf-8")
+    out.chmod(0o555)
+    try:
+        refused(world, out, f"the folder is read-only; make it writable (chmod u+w {out}) to let "
+                "the build replace it", capsys)
+    finally:
+        out.chmod(0o755)
+    assert run(content, templates, out, capsys)[0] == 0    # writable again: built as usual
+
+
 def test_builds_into_a_new_folder_and_marks_it(world, capsys):
     tmp, _, content, templates = world
     out = tmp / "new" / "site"
