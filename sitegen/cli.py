@@ -32,8 +32,9 @@ EXAMPLES = [
 ]
 EPILOG = """\
 Options such as --out and -q go before or after the command; `{prog} COMMAND --help` tells more.
-Exit codes: 0 done, 1 content errors, 2 usage errors (bad option, refused folder, busy port,
-missing optional package), 130 interrupted."""
+Exit codes: 0 done, 1 content errors or a system fault (a folder that cannot be written, a
+cache path that is a file), 2 usage errors (bad option, refused folder, busy port, missing
+optional package), 130 interrupted."""
 
 
 def _epilog(prog: str, where: str) -> str:
