@@ -113,7 +113,6 @@ class Strings:
 def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> dict:
     """What every page template gets: language, links to its twins, navigation."""
     link = lambda target: urls.relative(path, target)  # noqa: E731 - one-line closure
-    base_url = site.config.get("base_url")
     return {
         "lang": lang, "html_lang": languages.html_lang(lang), "path": path, "t": t, "link": link,
         "language": languages.get(lang),
@@ -125,8 +124,8 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "twins": [(other, languages.html_lang(other), link(urls.twin(path, other)),
                    languages.get(other).name) for other in site.other_languages(lang)],
         "alternates": alternates(site, path),
-        "canonical": absolute(site, path) if base_url else None,
-        "base_url": base_url, "nav": _nav(lang, site.has_record()), "breadcrumbs": [],
+        "canonical": absolute(site, path) if base_url(site) else None,
+        "base_url": site.config.get("base_url"), "nav": _nav(lang, site.has_record()), "breadcrumbs": [],
         "has_charts": False, "noindex": False,
         "attribution": [],   # rounds of the MLPerf record a page shows (the footer credits them)
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
