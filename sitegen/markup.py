@@ -435,6 +435,22 @@ def _runs_text(page, result: dict) -> str:
                        failed=fmt.number(failed, page.lang, 0)))
 
 
+def _unscored_text(page, results: list[dict]) -> str:
+    """The results a statement over scored results leaves out, each linked: their logs are
+    missing from the snapshot read, so they have no time."""
+    if not results:
+        return ""
+    links = []
+    for result in sorted(results, key=lambda r: (-(r["accelerator_count"] or 0), r["id"])):
+        count = result["accelerator_count"] or 0
+        scale = (_say(page, "ref.scale", count=fmt.number(count, page.lang, 0),
+                      accelerator=result["accelerator_model"] or "")
+                 if count and result["accelerator_model"] else _say(page, "ref.cpu_only"))
+        links.append(_link(page, urls.result(page.lang, result["id"]),
+                           _say(page, "ref.unscored_item", submitter=result["submitter"], scale=scale)))
+    return _say(page, "ref.unscored", results=_say(page, "ref.list_separator").join(links))
+
+
 def _slot_text(page, round_id: str, benchmark: str, division: str) -> str:
     name = page.site.tables["benchmarks"].get(benchmark, {}).get("name", {}).get(page.lang, benchmark)
     return _say(page, "ref.slot", round=round_id, benchmark=name,
@@ -450,7 +466,8 @@ def _fastest(page, arg, line):
     if found is None:
         where = f" of submitter '{parsed[3]}'" if parsed[3] else ""
         return page.fail(line, f"[[fastest:{arg}]]: the record has no scored result{where} there")
-    return f'<span class="derived record-ref">{_record_result(page, found)}</span>'
+    missing = _unscored_text(page, record_refs.unscored(page.site, *parsed))
+    return f'<span class="derived record-ref">{_record_result(page, found)}{missing}</span>'
 
 
 def _equal_scale(page, arg, line):
@@ -462,12 +479,21 @@ def _equal_scale(page, arg, line):
     if not page.site.has_submitter(who):
         return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
     found = record_refs.equal_scale(page.site, result, who)
+    missing = _unscored_text(page, [r for r in record_refs.unscored(
+        page.site, result["round"], result["benchmark"], result["division"], who,
+        result["accelerator_count"]) if r["id"] != result["id"]])
+    if found is None and missing:
+        text = _say(page, "ref.equal_scale_unscored", submitter=escape(who.replace("_", " ")),
+                    count=fmt.number(result["accelerator_count"] or 0, page.lang, 0),
+                    slot=escape(_slot_text(page, result["round"], result["benchmark"],
+                                           result["division"])))
+        return f'<span class="derived record-ref">{text}{missing}</span>'
     if found is None:
         count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
         text = _say(page, "ref.no_equal_scale", submitter=who.replace("_", " "), count=count,
                     slot=_slot_text(page, result["round"], result["benchmark"], result["division"]))
         return f'<span class="derived record-ref">{escape(text)}</span>'
-    return f'<span class="derived record-ref">{_record_result(page, found)}</span>'
+    return f'<span class="derived record-ref">{_record_result(page, found)}{missing}</span>'
 
 
 def _runs(page, arg, line):

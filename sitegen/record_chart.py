@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from . import charts, fmt, urls
+from . import charts, fmt, record_refs, urls
 from .record_index import progress
 
 COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e")
@@ -94,7 +94,16 @@ def progress_figure(site, t, lang: str, benchmark: dict, path: str) -> str:
     return charts.figure_html(chart_id, "lines", label,
                               (wide, chart_render.page_svg(wide, chart_id)),
                               (narrow, chart_render.page_svg(narrow, chart_id + "-n")),
-                              f'<span class="chart-caption">{escape(label)}</span>', data)
+                              f'<span class="chart-caption">{escape(label + unscored_note(site, t, lang, [benchmark["id"]]))}</span>',
+                              data)
+
+
+def unscored_note(site, t, lang: str, benchmarks) -> str:
+    """'Not drawn: N closed results …' (a sentence to append to a caption) for the benchmarks' closed results whose logs the
+    snapshot lacks (they have no time), or ''."""
+    count = sum(len(record_refs.unscored(site, r, b, "closed"))
+                for b in benchmarks for r in site.record_rounds(b))
+    return t("chart.unscored", n=fmt.number(count, lang, 0)) if count else ""
 
 
 HOME_BENCHMARKS = ("resnet", "bert")
@@ -133,7 +142,8 @@ def home_figure(site, t, lang: str, path: str) -> str:
             f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
             f'<div class="chart-wide">{chart_render.page_svg(wide, chart_id)}</div>'
             f'<div class="chart-narrow">{chart_render.page_svg(narrow, chart_id + "-n")}</div></div>'
-            f'<figcaption><span class="chart-caption">{escape(label)}</span></figcaption></figure>'
+            f'<figcaption><span class="chart-caption">'
+            f'{escape(label + unscored_note(site, t, lang, HOME_BENCHMARKS))}</span></figcaption></figure>'
             f'<details class="chart-data"><summary>{escape(t("home.chart.data"))}</summary>'
             f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
             f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'

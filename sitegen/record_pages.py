@@ -12,7 +12,7 @@ from .model import Site
 from .pages import _attribution as attribution
 from .pages import _page
 from .record_index import RecordIndex, slug, submitter_key
-from . import record_lists
+from . import record_lists, record_refs
 
 # Leaderboards group results by the number of accelerators: (lowest, highest, label key).
 SCALES = ((0, 0, "scale.cpu"), (1, 8, "scale.1_8"), (9, 64, "scale.9_64"),
@@ -122,9 +122,24 @@ def round_page(theme, site: Site, lang, t, round_id: str):
         submitters[result["submitter"]] = submitters.get(result["submitter"], 0) + 1
     benchmarks = [(site.get("benchmarks", b), len(site.record_results(b, round_id)))
                   for b in site.round_benchmarks(round_id)]
+    order = list(site.rounds)
+    before = order[order.index(round_id) - 1] if order.index(round_id) else None
+    held = set(site.round_benchmarks(round_id))
+    earlier = set(site.round_benchmarks(before)) if before else set()
+    fastest = []
+    for b in site.round_benchmarks(round_id):
+        best = record_refs.fastest(site, round_id, b, "closed")
+        missing = record_refs.unscored(site, round_id, b, "closed")
+        if best or missing:
+            fastest.append((site.get("benchmarks", b), best, missing))
     return _page(theme, site, lang, t, urls.round_page(lang, round_id), "round.html",
                  t("round.title", round=round_id), [(t("nav.rounds"), urls.rounds(lang))],
                  round=site.rounds[round_id], benchmarks=benchmarks, count=len(results),
+                 before=before, fastest=fastest,
+                 new=[site.get("benchmarks", b) for b in site.round_benchmarks(round_id)
+                      if before and b not in earlier],
+                 dropped=[site.get("benchmarks", b) for b in site.round_benchmarks(before)
+                          if b not in held] if before else [],
                  submitters=sorted(submitters.items(), key=lambda kv: kv[0].lower()),
                  submitter_slug=lambda name: slug(submitter_key(name)),
                  attribution=attribution(site, [round_id]))

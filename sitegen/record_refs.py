@@ -28,6 +28,17 @@ def fastest(site: Site, round_id: str, benchmark: str, division: str,
                  if who is None or submitter_matches(r, who)), None)
 
 
+def unscored(site: Site, round_id: str, benchmark: str, division: str, who: str | None = None,
+             count: int | None = None) -> list[dict]:
+    """The published results there whose logs the snapshot lacks (of `who`, with `count`
+    accelerators, when given): they have no time, so a "fastest" or "no result" over the
+    scored ones must name them."""
+    return [r for r in site.record_results(benchmark, round_id)
+            if r["division"] == division and r["value"] is None
+            and (who is None or submitter_matches(r, who))
+            and (count is None or r["accelerator_count"] == count)]
+
+
 def equal_scale(site: Site, result: dict, who: str) -> dict | None:
     """`who`'s fastest scored result with the same round, benchmark, division and number of
     accelerators as `result`; None when the record has none."""
@@ -38,15 +49,15 @@ def equal_scale(site: Site, result: dict, who: str) -> dict | None:
 
 def rounds_of(site: Site, who: str | None = None, benchmark: str | None = None,
               after: str | None = None) -> list[str] | None:
-    """The record's rounds, oldest first, that hold a scored result (of `who`, of `benchmark`,
-    when given), only those after round `after` when given; None when `after` is not a round
-    of the record."""
+    """The record's rounds, oldest first, that hold a published result, scored or with its
+    logs missing (of `who`, of `benchmark`, when given), only those after round `after` when
+    given; None when `after` is not a round of the record."""
     order = list(site.rounds)
     if after is not None and after not in order:
         return None
     later = order[order.index(after) + 1:] if after is not None else order
     held = {r["round"] for r in site.record.values()
-            if r["value"] is not None and (who is None or submitter_matches(r, who))
+            if (who is None or submitter_matches(r, who))
             and (benchmark is None or r["benchmark"] == benchmark)}
     return [r for r in later if r in held]
 
