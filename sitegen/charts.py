@@ -18,8 +18,8 @@ from .markup import Page
 
 SUMMARY_LIMIT = 12
 BUNDLE = "assets/vega-bundle.js"
-DIGITS = {"time": 2, "change": 2, "speedup": 2, "price_performance": 2, "scaling": 1,
-          "time_min": 2, "price_usd": 0, "change_pct": 1, "accelerators": 0}
+# columns of whole numbers; every other figure has three significant digits (fmt.figure)
+WHOLE_COLUMNS = ("price_usd", "accelerators")
 
 
 def chart_block(site, t, params: dict, page: Page, line: int) -> str:
@@ -101,7 +101,7 @@ def value_text(plan: Plan, value: float) -> str:
     if plan.metric in ("time", "change"):
         return fmt.duration(value, "min", plan.lang)
     if plan.metric == "scaling":
-        return fmt.percent(value, plan.lang, 0)
+        return fmt.percent(value, plan.lang)
     return fmt.ratio(value, plan.lang)
 
 
@@ -152,12 +152,12 @@ def _head_class(name: str) -> str:
 
 
 def _number_cell(plan: Plan, name: str, value) -> str:
-    digits = DIGITS[plan.metric if name == "value" else name]
-    ratio = name == "value" and plan.metric in ("speedup", "price_performance")
     if name == "time_min" or (name == "value" and plan.metric == "time"):
         text = fmt.time_number(value, plan.lang)      # measured times: one rule everywhere
-    else:
-        text = (fmt.fixed if ratio else fmt.number)(value, plan.lang, digits)
+    elif name in WHOLE_COLUMNS:
+        text = fmt.number(value, plan.lang, 0)
+    else:                                             # ratios, percentages: the same rule
+        text = fmt.figure(value, plan.lang)
     answer = " answer" if name == "value" else ""      # the chart's measure: in view on a phone
     return f'<td class="num{answer}" data-value="{value}">{escape(text)}</td>'
 

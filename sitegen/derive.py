@@ -95,10 +95,10 @@ def _steps_ratio(site, check, lang, value, unit) -> list[str]:
     percentage claim also the time reduction, so that the three are never confused."""
     r, b = check["result"], check["baseline"]
     say = site.strings.get(lang, {})
-    line = f"{_time_text(site, b, lang)} ÷ {_time_text(site, r, lang)} = {fmt.ratio(value, lang, 3)}"
+    line = f"{_time_text(site, b, lang)} ÷ {_time_text(site, r, lang)} = {fmt.ratio(value, lang, 4)}"
     lines = [say.get("check.speedup", "{line}").format(line=line)]
     if unit == "percent":
-        gain = f"({fmt.fixed(value, lang, 3)} − 1) × 100 = {fmt.percent((value - 1) * 100, lang)}"
+        gain = f"({fmt.figure(value, lang, 4)} − 1) × 100 = {fmt.percent((value - 1) * 100, lang)}"
         cut = (f"(1 − {_time_text(site, r, lang)} ÷ {_time_text(site, b, lang)}) × 100 = "
                f"{fmt.percent(reduction(site, r, b), lang)}")
         lines += [say.get("check.gain", "{line}").format(line=gain),
@@ -143,7 +143,7 @@ def _price_perf_steps(site: Site, check: dict):
     for lang in site.languages:
         steps[lang] = [f"({_time_text(site, check['baseline'], lang)} × {fmt.usd(base['amount'], lang)})"
                        f" ÷ ({_time_text(site, check['result'], lang)} × {fmt.usd(price['amount'], lang)})"
-                       f" = {fmt.ratio(value, lang, 3)}"]
+                       f" = {fmt.ratio(value, lang, 4)}"]
     return value, steps
 
 
@@ -153,7 +153,7 @@ def _spec_steps(site: Site, check: dict):
         return None, {}
     value = mine["value"] / theirs["value"]
     steps = {lang: [f"{fmt.quantity(mine['value'], mine['unit'], lang)} ÷ "
-                    f"{fmt.quantity(theirs['value'], theirs['unit'], lang)} = {fmt.ratio(value, lang, 3)}"]
+                    f"{fmt.quantity(theirs['value'], theirs['unit'], lang)} = {fmt.ratio(value, lang, 4)}"]
              for lang in site.languages}
     return value, steps
 
@@ -177,7 +177,7 @@ def _scale_steps(site: Site, check: dict, kind: str):
         return None, {}
     value = count / cpus
     steps = {lang: [f"{fmt.number(count, lang, 0)} ÷ {fmt.number(cpus, lang, 0)} = "
-                    f"{fmt.ratio(value, lang, 3)}"] for lang in site.languages}
+                    f"{fmt.ratio(value, lang, 4)}"] for lang in site.languages}
     return value, steps
 
 

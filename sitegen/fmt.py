@@ -55,11 +55,17 @@ def significant(value: float, digits: int = 3) -> tuple[Decimal, int]:
 
 def time_number(value: float, lang: str) -> str:
     """A measured time without its unit, by the three-significant-digit rule (7.40, 1,235)."""
-    return _time_number(*significant(value), lang)
+    return _figure(*significant(value), lang)
+
+
+def figure(value: float, lang: str, digits: int = 3) -> str:
+    """Any derived figure (a ratio, a percentage) by the same rule: `digits` significant
+    digits, trailing zeros kept (14.0, 0.412, 1.56)."""
+    return _figure(*significant(value, digits), lang)
 
 
 @functools.lru_cache(maxsize=65536)
-def _time_number(rounded: float, places: int, lang: str) -> str:
+def _figure(rounded: float, places: int, lang: str) -> str:
     pattern = "#,##0." + "0" * places if places else "#,##0"
     return format_decimal(rounded, format=pattern, locale=languages.locale(lang),
                           decimal_quantization=True)
@@ -89,14 +95,21 @@ def usd(amount: float, lang: str) -> str:
                            currency_digits=False)
 
 
-def ratio(value: float, lang: str, digits: int = 2) -> str:
-    """1.56× in English; 1.56倍 in Chinese, as Chinese writes multiples."""
-    return f"{fixed(value, lang, digits)}{'倍' if languages.get(lang).chinese else '×'}"
+def ratio(value: float, lang: str, digits: int = 3) -> str:
+    """1.56× in English; 1.56倍 in Chinese, as Chinese writes multiples. Three significant
+    digits (14.0×), as every figure; an arithmetic step shows one more (1.563×)."""
+    return f"{figure(value, lang, digits)}{'倍' if languages.get(lang).chinese else '×'}"
 
 
-def percent(value: float, lang: str, digits: int = 1) -> str:
-    """`value` is already in percent (24.1 -> 24.1%)."""
-    return f"{number(value, lang, digits)}%"
+def percent(value: float, lang: str, digits: int = 3) -> str:
+    """`value` is already in percent, three significant digits (24.1%, 78.0%, 5.00%)."""
+    return f"{figure(value, lang, digits)}%"
+
+
+def megajoules(joules: float, lang: str) -> str:
+    """Energy to train, kept in joules in the data, shown in megajoules by the figure rule
+    (16,384,268 J -> 16.4 MJ; 16.4兆焦 in Chinese)."""
+    return figure(joules / 1e6, lang) + ("兆焦" if languages.get(lang).chinese else " MJ")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -104,19 +117,22 @@ def date(value: dt.date, lang: str) -> str:
     return format_date(value, format="long", locale=languages.locale(lang))
 
 
-def quantity(value: float, unit: str, lang: str, digits: int = 2) -> str:
-    """Any figure with one of the data units, as the reader expects it."""
+def quantity(value: float, unit: str, lang: str, decimals: int | None = None) -> str:
+    """Any figure with one of the data units, as the reader expects it: a computed one by the
+    rule of its unit (ratios and percentages at three significant digits); a figure as a
+    source wrote it with `decimals` decimals (a claim's 1.50×)."""
     if unit in DURATION_UNITS:
-        return duration(value, unit, lang)   # times follow one rule, whatever `digits` says
+        return duration(value, unit, lang)   # times follow one rule, whatever a source wrote
     if unit == "usd":
         return usd(value, lang)
-    if unit == "x":
-        return ratio(value, lang, digits)
-    if unit == "percent":
-        return percent(value, lang, digits)
+    if unit in ("x", "percent"):
+        if decimals is None:
+            return (ratio if unit == "x" else percent)(value, lang)
+        return fixed(value, lang, decimals) + (
+            "%" if unit == "percent" else "倍" if languages.get(lang).chinese else "×")
     suffix = {"ghz": " GHz", "pflops": " PFLOPS", "mb": " MB", "gb": " GB", "u": "U",
               "count": ""}.get(unit.lower(), f" {unit}")
-    return number(value, lang, digits) + suffix
+    return number(value, lang, 2 if decimals is None else decimals) + suffix
 
 
 # babel is imported at the first number or date formatted, not with this module: a build that

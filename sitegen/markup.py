@@ -313,8 +313,8 @@ def _claim(page, arg, line, recomputed=False):
             return page.fail(line, f"claim '{arg}' cannot be checked, so [[check:...]] has no value")
     else:
         value = claim["figure"]
-    digits = max(fmt.decimals_of(claim["figure"]), 1 if recomputed else 0)
-    text = fmt.quantity(value, claim["unit"], page.lang, digits)
+    text = fmt.quantity(value, claim["unit"], page.lang,
+                        None if recomputed else fmt.decimals_of(claim["figure"]))
     return _link(page, urls.claims(page.lang) + "#" + urls.anchor("claim", arg), text)
 
 

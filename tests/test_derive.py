@@ -68,7 +68,7 @@ def test_percentage_claims_label_speed_up_gain_and_reduction(site):
     # 30 / 20 = 1.5x; (1.5 - 1) x 100 = 50 %; (1 - 20/30) x 100 = 33.3 %
     assert check.verdict == "consistent"
     assert check.steps["en"] == ["speed-up: 30.0 min ÷ 20.0 min = 1.500×",
-                                 "the same as a percentage gain: (1.500 − 1) × 100 = 50%",
+                                 "the same as a percentage gain: (1.500 − 1) × 100 = 50.0%",
                                  "time reduction: (1 − 20.0 min ÷ 30.0 min) × 100 = 33.3%"]
 
 

@@ -30,8 +30,9 @@ def test_figures_come_from_the_data_with_links(project):
 def test_price_performance_can_name_its_prices(project):
     site = load_site(project)
     html, _, page = render(site, "[[ppr:r-acme/r-zenith]] [[ppr:r-acme/r-zenith@zenith-8/zenith-8]]")
-    # (20 x 300k) / (30 x 150k) = 1.33; with Zenith's price on both sides: 20 / 30 = 0.67
-    assert '<span class="derived">1.33×</span> <span class="derived">0.67×</span>' in html
+    # (20 x 300k) / (30 x 150k) = 1.33; with Zenith's price on both sides: 20 / 30 = 0.667
+    # (three significant digits, as every figure)
+    assert '<span class="derived">1.33×</span> <span class="derived">0.667×</span>' in html
     assert page.problems == []
 
 

@@ -319,7 +319,7 @@ def test_energy_leaderboard_only_where_there_is_energy_least_first(energy_site, 
     values = [float(v) for v in re.findall(r'<td class="num answer" data-value="([0-9.e+]+)"',
                                            sections[0][1])]
     assert values == sorted(values) == [1234567.5, 9876543.21]     # least energy first
-    assert ">1,234,568</td>" in sections[0][1]                       # fmt.number, whole joules
+    assert ">1.23</td>" in sections[0][1]             # megajoules, three significant digits
     assert "v1.1-zenith-zen16-bert" not in energy_part               # no energy, not ranked
     time_part = with_energy[:with_energy.index('id="energy"')]
     assert "v1.1-zenith-zen16-bert" in time_part                     # the time table keeps all
@@ -333,5 +333,6 @@ def test_result_page_shows_energy_where_published(energy_site, lang):
     out = energy_site[1]
     html = text_of(page(out, f"{lang}/results/v1.1-bigco-big16-bert.html"))
     label = "训练能耗" if lang == "zh" else "Energy to train"
-    assert f"{label} 1,234,568 J" in html
+    # 1,234,567.5 J at three significant digits of megajoules
+    assert (f"{label} 1.23兆焦" if lang == "zh" else f"{label} 1.23 MJ") in html
     assert label not in text_of(page(out, f"{lang}/results/v1.1-zenith-zen16-bert.html"))
