@@ -34,6 +34,7 @@ def _check(page: str, link: str, files: dict, ids: dict) -> str | None:
     if link.startswith("/"):
         return f"link '{link}' is root-absolute; it breaks from disk and under a sub-path"
     target, _, fragment = link.partition("#")
+    target = target.partition("?")[0]       # compare.html?add=<id>: the page is the file
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), target)) if target else page
     if resolved not in files:
         return f"link '{link}' names no file of the site"

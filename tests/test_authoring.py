@@ -24,6 +24,21 @@ def test_check_writes_nothing_and_finds_dead_links(tmp_path, capsys):
     assert "check failed: 1 problem(s)" in err
 
 
+def test_check_passes_a_record_site_whose_pages_link_with_a_query(tmp_path, capsys):
+    """Result pages link compare.html?add=<id>: the file is compare.html (the query is the
+    page's own business), so `check` passes what `build` passes."""
+    from record_sample import write_record_project
+    content = write_record_project(tmp_path)
+    status, _, err = run(capsys, "--content", content, "--out", tmp_path / "out", "check")
+    assert status == 0, err
+    # and a query on a missing page is still a dead link
+    report = (content / "reports" / "acme-vs-zenith.en.md").read_text("utf-8")
+    broken = write_record_project(tmp_path / "b", {
+        "reports/acme-vs-zenith.en.md": report + "\n[gone](../nowhere.html?add=x)\n"})
+    status, _, err = run(capsys, "--content", broken, "--out", tmp_path / "out", "check")
+    assert status == 1 and "link '../nowhere.html?add=x' names no file of the site" in err
+
+
 def test_new_report_scaffolds_both_languages(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1625097600")  # 2021-07-01
     content = write_project(tmp_path)
