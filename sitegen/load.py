@@ -13,7 +13,7 @@ from .markup import SHORTCODE, reference_ok
 from .model import track, Report, Site, SourceFile
 from .numbers import check_scores
 from .parsecache import ParseCache, cached
-from .record import check_benchmarks, derive_results, has_record, load_changelog, load_record
+from .record import check_benchmarks, check_system_map, derive_results, has_record, load_changelog, load_record
 from .readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
@@ -46,6 +46,7 @@ def load_site(content: Path, strict: bool = False) -> Site:
     elif has_record(content):
         tables["results"] = derive_results(content, record, problems)
         check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
+        check_system_map(content, record, tables["systems"] or {}, problems)
     check_scores(record if has_record(content) else tables.get("results") or {}, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}

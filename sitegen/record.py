@@ -281,6 +281,31 @@ def derive_results(content: Path, record: dict, problems: Problems) -> dict[str,
     return dict(sorted(table.items()))
 
 
+def check_system_map(content: Path, record: dict, systems: dict, problems: Problems) -> None:
+    """A curated site system (systems.yaml) agrees with the official system descriptions of
+    the folders mapped to it: the same number of accelerators."""
+    by_folder: dict[str, list[dict]] = {}
+    for result in record.values():
+        by_folder.setdefault(folder_key(result), []).append(result)
+    said = set()
+    map_path = content / "data" / "mlperf_systems.yaml"
+    shown = f"{content.name}/data/mlperf_systems.yaml"
+    for key, system, line in read_system_map(map_path, problems):
+        entry = systems.get(system)
+        if entry is None or entry.get("accelerator_count") is None or system in said:
+            continue
+        for result in by_folder.get(key, []):
+            if result["accelerator_count"] and result["accelerator_count"] != entry["accelerator_count"]:
+                said.add(system)
+                problems.add(entry["_file"], field_line(entry, "accelerator_count"),
+                             f"system '{system}': accelerator_count {entry['accelerator_count']} "
+                             f"disagrees with the official system description of {key} "
+                             f"({result['accelerator_count']} accelerators, "
+                             f"{result['_file']}:{field_line(result, 'accelerator_count')}; "
+                             f"mapped in {shown}:{line})")
+                break
+
+
 def site_result(record: dict, system: str, curated: dict | None) -> dict:
     """One `results` record (schema.TABLES['results']) from a record result, full precision."""
     curated = curated or {}

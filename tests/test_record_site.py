@@ -95,6 +95,22 @@ def test_a_curated_entry_must_agree_with_the_record(tmp_path):
         f"content/data/record/results-v1.0.yaml:{record_line})")
 
 
+def test_a_curated_system_must_agree_with_its_official_descriptions(tmp_path):
+    import project
+    systems = project.SYSTEMS.replace("accelerator_count: 16", "accelerator_count: 32", 1)
+    content = write_record_project(tmp_path, {"data/systems.yaml": systems})
+    with pytest.raises(ContentError) as error:
+        load_site(content)
+    line = systems.splitlines().index("  accelerator_count: 32") + 1
+    record_line = V10.splitlines().index("- id: v1.0-acme-acme16-bert") + 11
+    map_line = SYSTEM_MAP.splitlines().index("v1.0/Acme/acme16: acme-16") + 1
+    assert str(error.value) == (
+        f"content/data/systems.yaml:{line}: system 'acme-16': accelerator_count 32 disagrees "
+        "with the official system description of v1.0/Acme/acme16 (16 accelerators, "
+        f"content/data/record/results-v1.0.yaml:{record_line}; mapped in "
+        f"content/data/mlperf_systems.yaml:{map_line})")
+
+
 def test_results_yaml_beside_a_record_is_an_error(tmp_path):
     import project
     content = write_record_project(tmp_path, {"data/results.yaml": project.RESULTS})
