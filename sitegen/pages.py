@@ -123,7 +123,9 @@ def home_page(theme, site, lang, t, checks):
             break
     headline = Markup(record_chart.home_figure(site, t, lang, path) if site.rounds else "")
     context = dict(reports=reports[:5], featured=featured, verdicts=verdicts,
-                   tagline=site.config["tagline"][lang], recent=recent, headline=headline)
+                   tagline=site.config["tagline"][lang], recent=recent, headline=headline,
+                   # the headline chart shows official results: credited like every such page
+                   attribution=_attribution(site, site.rounds) if headline else [])
     return _page(theme, site, lang, t, urls.home(lang), "home.html",
                  site.config["title"][lang], **context)
 

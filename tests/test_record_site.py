@@ -228,7 +228,7 @@ def test_benchmark_page_summarises_each_round(record_site, lang):
 
 @pytest.mark.parametrize("path", ["benchmarks/bert/v1.0.html", "results/v1.1-acme-acme16-bert.html",
                                   "rounds/v1.0.html", "benchmarks/bert.html",
-                                  "systems/acme-16.html"])
+                                  "systems/acme-16.html", "index.html"])
 def test_pages_with_official_results_credit_mlcommons(record_site, path):
     for lang, date in (("en", "May 18, 2023"), ("zh", "2023年5月18日")):
         html = page(record_site[1], f"{lang}/{path}")
