@@ -421,6 +421,9 @@ def _record_result(page, result: dict, with_scale: bool = True) -> str:
     details = [escape(result["submitter"]), escape(result["system_name"])]
     if with_scale:
         details.append(escape(scale))
+    if result.get("category") and result["category"] != "available":   # preview, research
+        details.append(escape(_say(page, "ref.category",
+                                   category=_say(page, "category." + result["category"]).lower())))
     details.append(_runs_text(page, result))
     return _say(page, "ref.result", time=time, details=_say(page, "ref.separator").join(details))
 

@@ -20,6 +20,9 @@ EXTRA = "".join([
             count=2048, model="Big B9", status="logs missing"),
     _result("v1.0-zenith-zenith16-bert", "v1.0", "Zenith", "zenith16", "bert", None, [],
             count=16, model="Zenith Z1", status="logs missing"),
+    # Zenith's fastest is a preview system: a reference to it says so
+    _result("v1.0-zenith-proto-bert", "v1.0", "Zenith", "proto", "bert", 10.5,
+            [10.4, 10.5, 10.5, 10.5, 10.6], count=8, model="Zenith Z2", category="preview"),
 ])
 RECORD = {r["id"]: r for r in yaml.safe_load(V10 + EXTRA) + yaml.safe_load(V11)}
 
@@ -43,6 +46,8 @@ C [[equal_scale:v1.0-acme-acme16-bert/Zenith]].
 D [[equal_scale:v1.0-acme-acme16-bert/BigCo]].
 
 E [[rounds:BigCo/resnet]].
+
+F [[fastest:v1.0/bert/closed/Zenith]].
 """
 
 
@@ -151,3 +156,17 @@ def test_progress_chart_says_what_it_leaves_out(site, lang):
     caption = re.findall(r'class="chart-caption">([^<]*)<', html)
     expected = f"另有{n}项封闭组成绩" if lang == "zh" else f"Not drawn: {n} closed results"
     assert any(expected in c for c in caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_result_outside_the_available_category_says_its_category(site, lang):
+    html = (site / lang / "reports" / "refs.html").read_text("utf-8")
+    zenith = min((r for r in RECORD.values() if r["submitter"] == "Zenith" and r["value"]),
+                 key=lambda r: r["value"])
+    assert zenith["category"] == "preview"
+    text = paragraph(html, "F")
+    assert links(text) == {zenith["id"]} | {r["id"] for r in RECORD.values()
+                                           if r["submitter"] == "Zenith" and r["value"] is None}
+    assert ("预览类" if lang == "zh" else "preview category") in text
+    # an available result does not repeat its category
+    assert "category" not in paragraph(html, "B") and "类" not in paragraph(html, "B")
