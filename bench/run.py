@@ -736,6 +736,9 @@ def measure_serve(site: RecordSite, edits: int) -> list[dict]:
                 return None
             sample = until(reloaded, 600, f"reload with the edit {k + 1} in {page}")
             samples.append({k: round(v, 3) for k, v in sample.items()})
+            # the page may come from memory before the build has written it: the next edit
+            # waits for that build, as an editor reading the page would
+            until(lambda: not state().get("building"), 600, "the build after the edit to end")
         version = state()["version"]
         path.write_bytes(original)
         until(lambda: state()["version"] != version, 600, "rebuild after restoring the report")

@@ -210,10 +210,27 @@ def run_serve(args) -> str:
     from .serve import PortBusy, serve
     try:
         serve(lambda: run_build(args), args.out, [args.content, args.templates], args.port,
-              host=args.host)
+              host=args.host, preview=lambda changed: preview_reports(args, changed))
     except PortBusy as exc:
         raise UsageError(str(exc)) from None
     return "stopped"
+
+
+def preview_reports(args, changed) -> dict | None:
+    """serve: the edited reports' pages, rendered in memory before the build writes them.
+    With nothing changed, one report is rendered and dropped: what the first preview would
+    load (templates, Markdown, number formats) is then loaded before the first edit."""
+    from .load import load_site
+    from .rendering import preview_reports as render_preview
+    if not changed:
+        site = load_site(args.content, strict=args.strict)
+        first = next((r for r in site.reports if r.source is not None), None)
+        if first is not None:
+            render_preview(site, args.templates, [first.source.path])
+        return None
+    if not all(Path(p).suffix == ".md" and "reports" in Path(p).parts for p in changed):
+        return None                  # not a report edit alone: nothing to load for it
+    return render_preview(load_site(args.content, strict=args.strict), args.templates, changed)
 
 
 def _needs(module: str) -> None:

@@ -278,6 +278,41 @@ def _render_language(job) -> LanguageResult:
                           units, linked)
 
 
+def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | None:
+    """The pages of the reports whose source files are `changed`, rendered in memory for
+    `serve` to show at once while the full build follows ({output path: bytes}, the same
+    bytes the build writes); None when a changed file is not a report's, or the pages have a
+    problem (the build then says it, with file and line)."""
+    changed = {Path(path).resolve() for path in changed}
+    wanted = {(r.lang, r.slug) for r in site.reports
+              if r.source is not None and r.source.path.resolve() in changed}
+    sources = {r.source.path.resolve() for r in site.reports if r.source is not None}
+    if not wanted or not changed <= sources:
+        return None
+    theme = load_theme(templates, site.root / "templates")
+    checks, comparisons = derive.check_claims(site), derive.comparisons(site)
+    bodies = Bodies(new_markdown(), BodyCache(data_digest(site.root, code_digest())))
+    files: dict[str, bytes] = {}
+    for lang in site.languages:
+        slugs = {slug for language, slug in wanted if language == lang}
+        if not slugs:
+            continue
+        problems: list = []
+        t = Strings(site, lang)
+        for key, _report, make in _language_units(theme, site, lang, t, checks, comparisons,
+                                                  bodies, problems):
+            if key[0] == "report" and key[1] in slugs:
+                files.update(make())
+                slugs.discard(key[1])
+                if not slugs:
+                    break
+        if any(not problem.warning for problem in problems) or (
+                languages.get(lang).cjk and _cjk_space_problems(files)):
+            return None
+    bodies.cache.flush()             # the build that follows takes the bodies from the cache
+    return files
+
+
 # "1": render every unit that would be reused too, and stop at one whose bytes would differ
 # (a dependency the tracking missed). For tests and for checking a change by hand; slow.
 VERIFY_REUSE = "SITEGEN_VERIFY_REUSE"

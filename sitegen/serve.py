@@ -54,13 +54,17 @@ RELOAD_SCRIPT = b"""<script>
 class BuildState:
     version: int = 0
     errors: list[str] = field(default_factory=list)
+    # pages rendered in memory after a report edit, served before the build has written them:
+    # {output path: bytes}; replaced whole (never changed in place), emptied by each build
+    overlay: dict = field(default_factory=dict)
     watching: bool = False      # True once the file watcher runs: changes from now on rebuild
+    building: bool = False      # a build after a change is running
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def as_json(self) -> bytes:
         with self.lock:
             return json.dumps({"version": self.version, "errors": self.errors,
-                               "watching": self.watching}).encode()
+                               "watching": self.watching, "building": self.building}).encode()
 
 
 class PortBusy(Exception):
@@ -92,6 +96,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             file = self._file(url_path)
         except (OSError, ValueError):     # a name too long for the file system, a NUL byte
             file = None
+        shown = self._overlay(url_path)
+        if shown is not None:
+            return self._send(shown.replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1),
+                              "text/html; charset=utf-8", head)
         if file == "redirect":
             location = urllib.parse.quote(url_path + "/") + (f"?{query}" if query else "")
             return self._send(b"", "text/plain", head, 301, {"Location": location})
@@ -105,6 +113,16 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             body = body.replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1)
             kind = "text/html; charset=utf-8"
         self._send(body, kind, head)
+
+    def _overlay(self, url_path: str) -> bytes | None:
+        """A page rendered in memory for this path (serve's report preview), if any."""
+        overlay = self.state.overlay
+        if not overlay:
+            return None
+        parts = [p for p in posixpath.normpath(url_path).split("/") if p not in ("", ".", "..")]
+        rel = "/".join(parts)
+        return overlay.get(rel + "/index.html" if url_path.endswith("/") else rel) or (
+            overlay.get("index.html") if not parts else None)
 
     def _target(self) -> tuple[str, str] | None:
         """(decoded path, query) of the request, or None when it is not a plain local path."""
@@ -199,7 +217,7 @@ def make_server(out: Path, state: BuildState, host: str = "127.0.0.1",
     return server
 
 
-def rebuild(build_once, state: BuildState, say) -> bool:
+def rebuild(build_once, state: BuildState, say, shown: bool = False) -> bool:
     """Run one build; on success bump the version (pages reload), on failure keep the site.
 
     No failure stops the server: content errors are listed as they are, a fault of the machine
@@ -221,20 +239,42 @@ def rebuild(build_once, state: BuildState, say) -> bool:
     else:
         with state.lock:
             state.errors = []
-            state.version += 1
+            state.overlay = {}
+            if not shown:            # a preview already reloaded the page with these bytes
+                state.version += 1
         say(message)
         return True
     with state.lock:
         state.errors = errors
+        state.overlay = {}
     say(detail + "\n".join(errors) + f"\nbuild failed: {count} problem(s); "
         "serving the last good site")
     return False
 
 
+def show_preview(preview, changes, state: BuildState) -> bool:
+    """Pages rendered in memory for the changed files (a report edit), served and reloaded at
+    once; False when there is none to show (the build then does it all)."""
+    if preview is None:
+        return False
+    try:
+        files = preview([Path(path) for _, path in changes])
+    except Exception:  # noqa: BLE001 - the full build that follows says what is wrong
+        return False
+    if not files:
+        return False
+    with state.lock:
+        state.overlay = files
+        state.version += 1
+    return True
+
+
 def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
           host: str = "127.0.0.1", stop: threading.Event | None = None,
-          state: BuildState | None = None) -> None:
-    """Serve until Ctrl+C (or until `stop` is set: the tests run it in a thread)."""
+          state: BuildState | None = None, preview=None) -> None:
+    """Serve until Ctrl+C (or until `stop` is set: the tests run it in a thread). After a
+    change, `preview(changed paths)` may give pages rendered in memory ({output path: bytes}),
+    served at once; the full build follows and writes the output as always."""
     state = state if state is not None else BuildState()
     server = make_server(out, state, host, port)     # a busy port fails before the build
     serving = False
@@ -244,13 +284,19 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
         serving = True
         shown = f"[{host}]" if ":" in host else host
         say(f"serving {out} at http://{shown}:{server.server_address[1]}/ (Ctrl+C stops)")
+        if preview is not None:      # loads what a preview needs before the first edit
+            show_preview(preview, [], state)
         from watchfiles import watch as watch_changes
         # an empty set arrives every rust_timeout ms: it shows the watcher is running
-        for changes in watch_changes(*watch, debounce=200, step=50, yield_on_timeout=True,
+        for changes in watch_changes(*watch, debounce=50, step=25, yield_on_timeout=True,
                                      rust_timeout=300, stop_event=stop):
             state.watching = True
             if changes:
-                rebuild(build_once, state, say)
+                state.building = True
+                try:
+                    rebuild(build_once, state, say, shown=show_preview(preview, changes, state))
+                finally:
+                    state.building = False
     except KeyboardInterrupt:
         pass
     finally:

@@ -149,7 +149,7 @@ ROOT_USER = os.geteuid() == 0
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    from sitegen.cli import parse_args, run_build
+    from sitegen.cli import parse_args, preview_reports, run_build
     from sitegen.serve import serve
     folder = tmp_path_factory.mktemp("live")
     content = write_project(folder)
@@ -159,7 +159,8 @@ def live(tmp_path_factory):
     os.environ["SITEGEN_CACHE"] = str(folder / "cache")
     said, stop, state = [], threading.Event(), BuildState()
     thread = threading.Thread(target=serve, args=(lambda: run_build(args), out, [content], 0),
-                              kwargs={"say": said.append, "stop": stop, "state": state},
+                              kwargs={"say": said.append, "stop": stop, "state": state,
+                                      "preview": lambda changed: preview_reports(args, changed)},
                               daemon=True)
     thread.start()
     wait_for(lambda: any(s.startswith("serving ") for s in said) and state.watching, 180)
@@ -303,3 +304,44 @@ def test_serve_survives_and_recovers(live, monkeypatch, fault):
     wait_for(lambda: build_state(port)["version"] > version       # the open page reloads
              and marker.encode() in ask(port, "GET", "/en/methodology.html")[2])
     assert build_state(port)["errors"] == [], said[shown:]
+
+
+def test_a_report_edit_is_shown_from_memory_then_written_with_one_reload(live):
+    """The edited report's page is rendered in memory and served at once (one reload); the
+    build that follows writes the same page to the output and does not reload again."""
+    content, port, state = live["content"], live["port"], live["state"]
+    wait_for(lambda: build_state(port)["errors"] == [] and not state.overlay)
+    version = build_state(port)["version"]
+    path = content / "reports" / "acme-vs-zenith.en.md"
+    marker = "A sentence added while serving."
+    path.write_text(path.read_text() + f"\n{marker}\n")
+    wait_for(lambda: build_state(port)["version"] > version)
+    assert marker.encode() in ask(port, "GET", "/en/reports/acme-vs-zenith.html")[2]
+    out = Path(next(s for s in live["said"] if s.startswith("serving ")).split()[1])
+    wait_for(lambda: marker.encode() in (out / "en/reports/acme-vs-zenith.html").read_bytes()
+             and not state.overlay)
+    assert build_state(port)["version"] == version + 1       # reloaded once, not twice
+    assert build_state(port)["errors"] == []
+
+
+def test_the_preview_is_the_bytes_the_build_writes(tmp_path, monkeypatch):
+    from project import TEMPLATES
+    from sitegen.load import load_site
+    from sitegen.pipeline import build
+    from sitegen.rendering import preview_reports
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content, out = write_project(tmp_path), tmp_path / "out"
+    build(content, TEMPLATES, out)
+    zh = content / "reports" / "acme-vs-zenith.zh.md"
+    zh.write_text(zh.read_text() + "\n新增一句。\n")
+    files = preview_reports(load_site(content), TEMPLATES, [zh])
+    assert files and all(path.startswith("zh/") for path in files)    # only the edited language
+    assert "zh/reports/acme-vs-zenith.html" in files
+    build(content, TEMPLATES, out)
+    for path, data in files.items():
+        assert (out / path).read_bytes() == data, path
+    # not a report's file, or a report with a mistake: nothing to preview (the build says why)
+    assert preview_reports(load_site(content), TEMPLATES, [content / "data" / "systems.yaml"]) is None
+    en = content / "reports" / "acme-vs-zenith.en.md"
+    en.write_text(en.read_text().replace("[[result:r-acme]]", "[[result:r-nope]]"))
+    assert preview_reports(load_site(content), TEMPLATES, [en]) is None
