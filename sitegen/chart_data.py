@@ -17,8 +17,6 @@ METRICS = {"time": "bars", "speedup": "bars", "price_performance": "bars", "scal
 KINDS = ("bars", "grouped_bars", "lines", "scaling")
 DIVISIONS = ("closed", "open", "both")
 AXIS_FORMAT = {"scaling": ",.0f"}   # otherwise ",.2~f": no trailing zeros on the ticks
-NUMBER_FORMAT = {"time": ",.2f", "change": ",.2f", "speedup": ",.2f",
-                 "price_performance": ",.2f", "scaling": ",.0f"}
 
 
 class BadBlock(Exception):
@@ -48,7 +46,6 @@ class Plan:
     division_names: list[str]
     both_divisions: bool
     axis_title: str
-    number_format: str
     axis_format: str
     caption: str
     title: str
@@ -295,7 +292,7 @@ def _plan(site, t, lang, params, metric, kind, per, baseline, points) -> Plan:
                 series_order=_series_order(rows, results), vendors=_vendors(site, lang, results),
                 division_names=[t("division.closed"), t("division.open")], both_divisions=both,
                 axis_title=t(f"chart.axis.{metric}", baseline=baseline_name),
-                number_format=NUMBER_FORMAT[metric], axis_format=AXIS_FORMAT.get(metric, ",.2~f"),
+                axis_format=AXIS_FORMAT.get(metric, ",.2~f"),
                 caption=caption, title=params.get("title", ""),
                 text=_texts(t, metric, baseline_name), tooltip=_tooltip_fields(metric),
                 extra_sources=_price_sources(site, metric, results, baseline))
@@ -335,10 +332,12 @@ def _texts(t, metric: str, baseline_name: str) -> dict:
 def _tooltip_fields(metric: str) -> list[tuple[str, str, str]]:
     fields = [("system", "nominal", ""), ("round", "nominal", ""), ("division", "nominal", ""),
               ("benchmark", "nominal", ""), ("framework", "nominal", ""),
-              ("accelerators", "quantitative", ",d"), ("value", "quantitative", ",.4~f")]
+              ("accelerators", "quantitative", ",d"), ("value_text", "nominal", "")]
     extra = {"speedup": ["time_min"], "price_performance": ["time_min", "price_usd"],
              "scaling": ["time_min"], "change": ["change_pct"]}.get(metric, [])
-    fields += [(name, "quantitative", ",.4~f") for name in extra]
+    # figures show as fmt writes them (chart_render._with_value_text); dollars are whole
+    fields += [(name, "quantitative", ",d") if name == "price_usd" else (f"{name}_text", "nominal", "")
+               for name in extra]
     return fields + [("source", "nominal", "")]
 
 

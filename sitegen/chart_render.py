@@ -95,22 +95,30 @@ def build_spec(plan, validate: bool = False, size: Size = WIDE) -> dict:
 
 
 def _with_value_text(plan) -> list[dict]:
-    """Each row with the text its bar shows: times by fmt's three-significant-digit rule (the one
-    rule of the whole site), other figures by the plan's number format inside Vega."""
-    if plan.metric != "time":
-        return plan.rows
-    return [{**row, "value_text": fmt.time_number(row["value"], plan.lang)} for row in plan.rows]
+    """Each row with the texts its bar and tooltip show, made by fmt: times by the
+    three-significant-digit rule of the whole site, ratios and percentages by the same rule
+    (never Vega's own number formats, which would round differently)."""
+    texts = []
+    for row in plan.rows:
+        value = (fmt.time_number if plan.metric == "time" else fmt.figure)(row["value"], plan.lang)
+        extra = {f"{name}_text": (fmt.time_number if name == "time_min" else fmt.figure)(
+            row[name], plan.lang) for name in TEXT_FIELDS if row.get(name) is not None}
+        texts.append({**row, "value_text": value, **extra})
+    return texts
+
+
+# the figures of a row that its tooltip shows as text (fmt), beside `value`
+TEXT_FIELDS = ("time_min", "change_pct")
 
 
 def _value_label(plan) -> str:
     """The Vega expression of a bar's number."""
-    if plan.metric == "time":
-        return "datum.value_text"
-    return f"format(datum.value, '{plan.number_format}')"
+    return "datum.value_text"
 
 
 def _tooltip(alt, plan) -> list:
-    return [alt.Tooltip(field, type=kind, title=plan.text[field], **({"format": form} if form else {}))
+    return [alt.Tooltip(field, type=kind, title=plan.text[field.removesuffix("_text")],
+                        **({"format": form} if form else {}))
             for field, kind, form in plan.tooltip]
 
 
@@ -341,7 +349,7 @@ def svg_width(svg: str) -> float:
 
 # the plan's fields that build_spec reads (not the result records, the caption or the sources)
 SPEC_FIELDS = ("lang", "metric", "kind", "rows", "order", "rounds", "series_order", "vendors",
-               "division_names", "both_divisions", "axis_title", "number_format", "axis_format",
+               "division_names", "both_divisions", "axis_title", "axis_format",
                "title", "text", "tooltip")
 
 

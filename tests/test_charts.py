@@ -99,7 +99,7 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
     assert [(t["field"], t["title"]) for t in enc["tooltip"]] == [
         ("system", "系统"), ("round", "轮次"), ("division", "组别"), ("benchmark", "基准测试"),
         ("framework", "框架"), ("accelerators", "加速器数量"),
-        ("value", "训练时间（分钟，越低越好）"), ("source", "来源")]
+        ("value_text", "训练时间（分钟，越低越好）"), ("source", "来源")]
     # bar labels: times by fmt's three-significant-digit rule, written into the data
     assert labels["mark"]["type"] == "text" and labels["encoding"]["text"]["field"] == "value_label"
     assert labels["transform"] == [{"calculate": "datum.value_text", "as": "value_label"}]
@@ -122,6 +122,12 @@ def test_spec_of_a_speedup_chart_has_a_baseline_rule(tmp_path):
                        lang="en")
     spec = chart_render.build_spec(plan, validate=True)
     assert [row["value"] for row in spec["data"]["values"]] == [1.0, 0.6667]   # best first
+    # the bars and tooltips show fmt's texts: three significant digits, as every figure
+    # (20 / 30 = 0.667; the times 20.0 and 30.0), never Vega's own rounding
+    assert [row["value_text"] for row in spec["data"]["values"]] == ["1.00", "0.667"]
+    assert [row["time_min_text"] for row in spec["data"]["values"]] == ["20.0", "30.0"]
+    fields = [t["field"] for t in spec["layer"][0]["encoding"]["tooltip"]]
+    assert "value_text" in fields and "time_min_text" in fields and "value" not in fields
     assert spec["layer"][0]["encoding"]["x"]["title"] == "Speed-up over Zenith 8 (×, higher is better)"
     rule = spec["layer"][2]
     assert rule["mark"]["type"] == "rule" and rule["encoding"]["x"] == {"datum": 1}
@@ -399,7 +405,7 @@ def test_summary_lists_at_most_twelve_values():
                            rows=[{"label": f"S{i}", "value": float(i)} for i in range(14)],
                            results=[], order=[], rounds=[], series_order=[], vendors=[],
                            division_names=[], both_divisions=False, axis_title="",
-                           number_format="", axis_format="", caption="Cap", title="", text={})
+                           axis_format="", caption="Cap", title="", text={})
     t = lambda key, **values: {"chart.more": "and {n} more", "chart.aria": "{kind}: {caption}. {values}.",  # noqa: E731
                                "chart.value_sep": "; ", "chart.kind.bars": "Bar chart"}[key].format(**values)
     text = charts.summary(t, plan)
