@@ -125,7 +125,12 @@ def home_page(theme, site, lang, t, checks):
     context = dict(reports=reports[:5], featured=featured, verdicts=verdicts,
                    tagline=site.config["tagline"][lang], recent=recent, headline=headline,
                    # the headline chart shows official results: credited like every such page
-                   attribution=_attribution(site, site.rounds) if headline else [])
+                   attribution=_attribution(site, site.rounds) if headline else [],
+                   # the record in one click each: every round and benchmark page, and the
+                   # indexes of submitters and accelerators (a result is at most 3 clicks away)
+                   record_rounds=list(reversed(site.rounds)) if site.rounds else [],
+                   record_benchmarks=[b for b in site.table("benchmarks")
+                                      if site.rounds and site.record_rounds(b["id"])])
     return _page(theme, site, lang, t, urls.home(lang), "home.html",
                  site.config["title"][lang], **context)
 

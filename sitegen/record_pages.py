@@ -122,6 +122,9 @@ def round_page(theme, site: Site, lang, t, round_id: str):
         submitters[result["submitter"]] = submitters.get(result["submitter"], 0) + 1
     benchmarks = [(site.get("benchmarks", b), len(site.record_results(b, round_id)))
                   for b in site.round_benchmarks(round_id)]
+    # every result of the round, linked, per benchmark fastest first (a click from here)
+    every = [(site.get("benchmarks", b), site.record_results(b, round_id))
+             for b in site.round_benchmarks(round_id)]
     order = list(site.rounds)
     before = order[order.index(round_id) - 1] if order.index(round_id) else None
     held = set(site.round_benchmarks(round_id))
@@ -135,7 +138,7 @@ def round_page(theme, site: Site, lang, t, round_id: str):
     return _page(theme, site, lang, t, urls.round_page(lang, round_id), "round.html",
                  t("round.title", round=round_id), [(t("nav.rounds"), urls.rounds(lang))],
                  round=site.rounds[round_id], benchmarks=benchmarks, count=len(results),
-                 before=before, fastest=fastest,
+                 before=before, fastest=fastest, every=every,
                  new=[site.get("benchmarks", b) for b in site.round_benchmarks(round_id)
                       if before and b not in earlier],
                  dropped=[site.get("benchmarks", b) for b in site.round_benchmarks(before)

@@ -5,6 +5,7 @@ split by round. Counts and sizes only, never times."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -106,3 +107,42 @@ def test_the_compare_data_is_one_small_script_per_round(big_site):
     assert max(p.stat().st_size for p in scripts) <= 300 * KB
     compare = (big_site / "en" / "compare.html").read_text("utf-8")
     assert "assets/record/" not in compare             # loaded on demand by compare.js
+
+
+HREF = re.compile(r'<a [^>]*href="([^"#?]+)[^"]*"')
+ROUTES = {"round": "rounds/", "benchmark": "benchmarks/", "submitter": "submitters/",
+          "accelerator": "accelerators/"}
+
+
+def _links(out, page: str) -> set[str]:
+    """The pages a page links to, as paths under `out` (local .html files only)."""
+    import posixpath
+    html = (out / page).read_text("utf-8")
+    found = set()
+    for href in HREF.findall(html):
+        if "://" in href or not href.endswith(".html"):
+            continue
+        found.add(posixpath.normpath(posixpath.join(posixpath.dirname(page), href)))
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("route", list(ROUTES))
+def test_every_result_is_three_clicks_from_home_by_each_route(big_site, lang, route):
+    """From the home page to any result in at most three clicks, going only through the pages
+    of one route (round, benchmark, submitter or accelerator pages), paged entities included."""
+    inside = f"{lang}/{ROUTES[route]}"
+    results = {f"{lang}/results/{p.name}" for p in html_files(big_site, lang, "results")}
+    seen, frontier = set(), {f"{lang}/index.html"}
+    reached: set[str] = set()
+    for _click in range(3):
+        following = set()
+        for page in frontier:
+            for target in _links(big_site, page):
+                if target in results:
+                    reached.add(target)
+                elif target.startswith(inside) and target not in seen:
+                    seen.add(target)
+                    following.add(target)
+        frontier = following
+    assert reached == results, f"{len(results - reached)} results more than 3 clicks away"
