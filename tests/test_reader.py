@@ -192,6 +192,41 @@ def test_sitemap_lists_every_page_with_hreflang_alternates(based_site):
     assert f"Sitemap: {BASE_URL}sitemap.xml" in robots
 
 
+def test_every_sitemap_url_has_its_last_change(based_site):
+    """lastmod from the content: a report's date (the tiny project's report is dated
+    2021-07-01); every other page the newest date of the site (the same report: no record)."""
+    sitemap = etree.fromstring((based_site / "sitemap.xml").read_bytes())
+    dates = {u.findtext(f"{SITEMAP}loc"): u.findtext(f"{SITEMAP}lastmod")
+             for u in sitemap.findall(f"{SITEMAP}url")}
+    assert dates and all(dates.values())
+    assert dates[f"{BASE_URL}en/reports/{SLUG}.html"] == "2021-07-01"
+    assert set(dates.values()) == {"2021-07-01"}
+
+
+def test_a_sitemap_past_the_protocols_limit_is_split_with_an_index(tmp_path, monkeypatch):
+    from sitegen import reader
+    monkeypatch.setattr(reader, "SITEMAP_MAX_URLS", 5)
+    content = write_project(tmp_path, {"site.yaml": SITE + f"base_url: {BASE_URL}\n"})
+    out = tmp_path / "output"
+    build(content, TEMPLATES, out)
+    index = etree.fromstring((out / "sitemap.xml").read_bytes())
+    assert index.tag == f"{SITEMAP}sitemapindex"
+    parts = [e.findtext(f"{SITEMAP}loc") for e in index.findall(f"{SITEMAP}sitemap")]
+    assert all(e.findtext(f"{SITEMAP}lastmod") for e in index.findall(f"{SITEMAP}sitemap"))
+    locs = []
+    for part in parts:
+        urlset = etree.fromstring((out / part.removeprefix(BASE_URL)).read_bytes())
+        assert urlset.tag == f"{SITEMAP}urlset"
+        found = [u.findtext(f"{SITEMAP}loc") for u in urlset.findall(f"{SITEMAP}url")]
+        assert 0 < len(found) <= 5
+        locs += found
+    pages = [p.relative_to(out).as_posix() for p in out.rglob("*.html")]
+    expected = [p for p in pages if p.split("/")[0] in ("en", "zh")
+                and not p.endswith(("404.html", "editors/status.html"))]
+    assert sorted(locs) == sorted([BASE_URL + "index.html"] + [BASE_URL + p for p in expected])
+    assert len(parts) == -(-len(locs) // 5)
+
+
 def test_no_sitemap_without_a_base_url(tiny_site):
     assert not (tiny_site / "sitemap.xml").exists()
     robots = (tiny_site / "robots.txt").read_text("utf-8")
