@@ -249,22 +249,6 @@ def chooser_page(theme, site):
     return {"index.html": render_template(theme, "chooser.html", context)}
 
 
-def comparisons_index(theme, site, lang, t, comparisons):
-    return _page(theme, site, lang, t, urls.comparisons(lang), "comparisons.html",
-                 t("nav.compare"), [], comparisons=comparisons)
-
-
-def comparison_page(theme, site, lang, t, comparison):
-    left, right = site.get("systems", comparison.left), site.get("systems", comparison.right)
-    title = t("compare.title", left=left["name"][lang], right=right["name"][lang])
-    return _page(theme, site, lang, t, urls.comparison(lang, comparison.id), "comparison.html",
-                 title, [(t("nav.compare"), urls.comparisons(lang))], comparison=comparison,
-                 attribution=_attribution(site, [x["round"] for row in comparison.rows
-                                                 for x in (row.left, row.right)]),
-                 left=left, right=right, minutes=derive.minutes,
-                 left_price=site.first_price(left["id"]), right_price=site.first_price(right["id"]))
-
-
 def status_page(theme, site, lang, t, gaps):
     """The editors' translation status; reachable by its address, not from the navigation."""
     return _page(theme, site, lang, t, f"{lang}/editors/status.html", "status.html",

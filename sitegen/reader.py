@@ -138,7 +138,7 @@ def page_kind(path: str) -> str | None:
         if name == "index.html":
             return "list"
         return {"reports": "report", "systems": "system", "benchmarks": "benchmark",
-                "compare": "comparison", "submitters": "submitter",
+                "submitters": "submitter",
                 "accelerators": "accelerator"}.get(folder, "page")
     if parts == ["glossary.html"]:
         return "glossary"

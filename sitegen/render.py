@@ -156,10 +156,11 @@ def alternates(site: Site, path: str) -> list[tuple[str, str]]:
 
 def _nav(lang: str, rounds: bool) -> list[tuple[str, str]]:
     """The main navigation; MLPerf rounds when the site has the whole record."""
-    record = [("nav.rounds", urls.rounds(lang))] if rounds else []
+    record = [("nav.rounds", urls.rounds(lang)),
+              ("nav.compare", urls.compare_results(lang))] if rounds else []
     return [("nav.home", urls.home(lang)), ("nav.reports", urls.reports(lang)),
             ("nav.systems", urls.systems(lang)), ("nav.benchmarks", urls.benchmarks(lang)),
-            *record, ("nav.compare", urls.comparisons(lang)), ("nav.claims", urls.claims(lang)),
+            *record, ("nav.claims", urls.claims(lang)),
             ("nav.sources", urls.sources(lang)), ("nav.methodology", urls.methodology(lang)),
             ("nav.glossary", urls.glossary(lang))]
 

@@ -377,9 +377,6 @@ def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
         yield ("record", *key), None, make
     if site.rounds:
         yield unit(("downloads",), downloads_page)
-    yield unit(("comparisons",), pages.comparisons_index, comparisons)
-    for comparison in comparisons:
-        yield unit(("comparison", comparison.id), pages.comparison_page, comparison)
     yield unit(("claims",), pages.claims_page, checks)
     yield unit(("sources",), pages.sources_page)
     yield unit(("glossary",), pages.glossary_page)

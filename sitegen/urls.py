@@ -53,14 +53,6 @@ def result(lang: str, ident: str) -> str:
     return f"{lang}/results/{ident}.html"
 
 
-def comparison(lang: str, ident: str) -> str:
-    return f"{lang}/compare/{ident}.html"
-
-
-def comparisons(lang: str) -> str:
-    return f"{lang}/compare/index.html"
-
-
 def claims(lang: str) -> str:
     return f"{lang}/claims/index.html"
 

@@ -157,12 +157,12 @@ CASES = {
     "unclosed-reference": Case(report("[[result:r-acme]];", "[[result:r-acme;"),
                                [f"{R}:12: unclosed or malformed data reference '[[result:r-acme; Zenith needs [[result:r': "
                                 "write [[kind:id]], closed with ']]', without spaces"]),
-    "i18n-placeholder-typo": Case(setup=i18n_edit("zh", "compare.title", "{right}", "{rigth}"),
-                                  expected=lambda lines: [f"content/i18n/zh.yaml:{lines[0]}: string 'compare.title': "
-                                                          "placeholder {rigth} does not match the en text ({left}, {right}) "
-                                                          "(did you mean 'right'?)"]),
-    "i18n-unbalanced-brace": Case(setup=i18n_edit("zh", "compare.title", "{right}", "{right"),
-                                  expected=lambda lines: [f"content/i18n/zh.yaml:{lines[0]}: string 'compare.title': "
+    "i18n-placeholder-typo": Case(setup=i18n_edit("zh", "ref.result", "{details}", "{detials}"),
+                                  expected=lambda lines: [f"content/i18n/zh.yaml:{lines[0]}: string 'ref.result': "
+                                                          "placeholder {detials} does not match the en text ({details}, {time}) "
+                                                          "(did you mean 'details'?)"]),
+    "i18n-unbalanced-brace": Case(setup=i18n_edit("zh", "ref.result", "{details}", "{details"),
+                                  expected=lambda lines: [f"content/i18n/zh.yaml:{lines[0]}: string 'ref.result': "
                                                           "expected '}' before end of string (write {name}, or {{ for a brace)"]),
     "year-as-title": Case(report("title: Acme against Zenith", "title: 2021"),
                           [f"{R}:2: field 'title': expected text, got the number 2021; put it in quotes (\"2021\") if it is meant as text"]),

@@ -118,7 +118,6 @@ PAGE_KINDS = {
     "benchmark": lambda site, lang: _first(site, f"{lang}/benchmarks"),
     "benchmarks-index": lambda site, lang: f"{lang}/benchmarks/index.html",
     "compare-index": lambda site, lang: f"{lang}/compare/index.html",
-    "comparison": lambda site, lang: _first(site, f"{lang}/compare"),
     "claims": lambda site, lang: f"{lang}/claims/index.html",
     "sources": lambda site, lang: f"{lang}/sources/index.html",
     "glossary": lambda site, lang: f"{lang}/glossary.html",

@@ -45,6 +45,7 @@ class Parsed:
     refs: list[Ref] = field(default_factory=list)
     css: list[tuple[str, int]] = field(default_factory=list)   # (css text, line)
     alternates: list[tuple[str, str]] = field(default_factory=list)  # (hreflang, href)
+    fragment_state: bool = False    # its #fragment is state (the compare page), not an id
 
 
 class PageParser(HTMLParser):
@@ -76,6 +77,8 @@ class PageParser(HTMLParser):
             self.page.lang = a.get("lang")
         if "id" in a:
             self.page.ids.add(a["id"])
+        if "data-fragment-state" in a:
+            self.page.fragment_state = True
         if tag == "a" and "name" in a:
             self.page.ids.add(a["name"])
         if "style" in a:
@@ -175,7 +178,8 @@ def test_internal_links_resolve_to_files_and_fragments(site):
                 target, fragment, problem = site.resolve(rel, value)
                 if problem:
                     problem = f"{what}: {problem}"
-                elif fragment and target.endswith(".html") and fragment not in site.pages[target].ids:
+                elif (fragment and target.endswith(".html") and fragment not in site.pages[target].ids
+                      and not site.pages[target].fragment_state):
                     problem = f"{what}: no id={fragment!r} on {target}"
             if problem:
                 found.setdefault(problem, []).append(f"{rel}:{ref.line}")
