@@ -66,6 +66,12 @@ def load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
                 problems.add(path, record[LINE], f"duplicate id '{ident}' (first in "
                              f"{results[ident]['_file']})")
             results[ident] = record
+    for record in results.values():
+        earlier = record.get("resubmission_of")
+        if earlier is not None and earlier not in results:
+            problems.add(record["_file"], field_line(record, "resubmission_of"),
+                         f"record '{record['id']}': resubmission_of '{earlier}' is no result "
+                         "of the record")
     return rounds, results
 
 
@@ -76,9 +82,13 @@ def _load_results_file(path: Path, round_id: str, problems: Problems) -> dict[st
     return found
 
 
+GONE_FIELDS = ("result", "id")    # changelog fields of a result whose id no longer exists
+
+
 def load_changelog(content: Path, problems: Problems, results: dict) -> list[dict]:
     """changelog.yaml: changes between imports of published results, newest first, each
-    {date, id, field, old, new}; an id the record does not hold is reported."""
+    {date, id, field, old, new}; an id the record does not hold is reported, except where the
+    change says the id is gone (`field: result`, removed upstream; `field: id`, renamed)."""
     path = record_folder(content) / "changelog.yaml"
     if not path.is_file():
         return []
@@ -92,11 +102,18 @@ def load_changelog(content: Path, problems: Problems, results: dict) -> list[dic
         line = row.get(LINE) if isinstance(row, dict) else None
         if not isinstance(row, dict) or not {"date", "id", "field"} <= set(row):
             problems.add(path, line, "a change needs date, id, field, old and new")
-        elif row["id"] not in results:
+        elif row["id"] not in results and row["field"] not in GONE_FIELDS:
             problems.add(path, line, f"change of '{row['id']}': no such result in the record")
         else:
-            found.append({k: row.get(k) for k in ("date", "id", "field", "old", "new")})
+            found.append({k: _change_value(row.get(k)) for k in ("date", "id", "field", "old", "new")})
     return found
+
+
+def _change_value(value):
+    """A mapping (energy: {value, unit}) shown as its value and unit, as the data has it."""
+    if isinstance(value, dict):
+        return " ".join(str(value[k]) for k in ("value", "unit") if k in value)
+    return value
 
 
 def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]:

@@ -15,7 +15,8 @@ STEM = "mlperf-training"
 COLUMNS = ("id", "round", "benchmark", "benchmark_folder", "division", "category", "submitter",
            "system_name", "system_folder", "accelerator_model", "accelerator_count", "nodes",
            "host_cpu_model", "host_cpu_count", "framework", "status", "value", "unit", "scaling",
-           "runs", "runs_failed", "runs_required", "official_folder", "system_description")
+           "runs", "runs_failed", "runs_required", "energy_joules", "resubmission_of",
+           "official_folder", "system_description")
 LICENCE = ("MLCommons publishes these results under the Apache License 2.0. MLPerf and the MLPerf "
            "logo are registered trademarks of MLCommons Association in the United States and "
            "other countries. All rights reserved. Unauthorized use strictly prohibited.")
@@ -33,6 +34,8 @@ def row(site: Site, result: dict) -> dict:
     """One result as a flat row: the record's fields, and links to its official files."""
     rnd = site.rounds[result["round"]]
     flat = {name: result.get(name) for name in COLUMNS}
+    energy = result.get("energy") or {}
+    flat["energy_joules"] = energy.get("value") if energy.get("unit", "J") == "J" else None
     flat["official_folder"] = official_link(rnd, result["path"])
     flat["system_description"] = official_link(rnd, result["system_path"])
     return flat

@@ -9,6 +9,7 @@ Per-round rules live in record_rules.py, log parsing per era in record_logs.py.
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import re
 import subprocess
@@ -23,11 +24,13 @@ from sitegen.record_logs import parse_run
 from sitegen.record_sources import open_source, round_of
 
 LOG_RE = re.compile(r"^result_[^/]*\.txt$")
+OTHER_LOG_RE = re.compile(r"^[^/]*\.log$")
 LFS_HEAD = b"version https://git-lfs.github.com/spec/"
 FIELDS = ("id", "round", "benchmark", "benchmark_folder", "division", "category", "submitter",
           "system_folder", "system_name", "accelerator_model", "accelerator_count", "nodes",
           "host_cpu_model", "host_cpu_count", "framework", "status", "value", "unit", "scaling",
-          "runs", "runs_failed", "runs_required", "energy", "path", "system_path", "duplicate_logs")
+          "runs", "runs_failed", "runs_required", "energy", "path", "system_path", "duplicate_logs",
+          "resubmission_of", "logs_digest")
 ROUND_FIELDS = ("id", "repository", "commit", "commit_date", "published", "ruleset", "results",
                 "logs_missing", "skipped")
 
@@ -64,6 +67,26 @@ def log_order(path: str) -> tuple[int, str]:
     return (int(digits[-9:]) if digits else 10**12, path)
 
 
+def other_log_order(path: str) -> tuple[int, str]:
+    """`<job>_3.log`: by the last number of the name (the run's)."""
+    numbers = re.findall(r"\d+", path.rpartition("/")[2])
+    return (int(numbers[-1]) if numbers else 10**12, path)
+
+
+def other_log_folders(files: list[str], with_logs: dict) -> dict[str, list[str]]:
+    """`.../results/<system>/<benchmark>` folders without result_*.txt whose logs are named
+    `*.log` (Alibaba's v0.7 A100 folder): taken as the result logs, in the order of their
+    number, and noted in the report."""
+    found: dict[str, list[str]] = {}
+    for path in files:
+        folder, _, name = path.rpartition("/")
+        loc = locate(folder) if folder else None
+        if OTHER_LOG_RE.match(name) and loc and loc["bench"] and not loc["extra"] \
+                and folder not in with_logs:
+            found.setdefault(folder, []).append(path)
+    return {k: sorted(v, key=other_log_order) for k, v in found.items()}
+
+
 def empty_benchmark_folders(files: list[str], with_logs: dict) -> dict[str, list[str]]:
     """`.../results/<system>/<benchmark>` folders with files but no result_*.txt."""
     found: dict[str, list[str]] = {}
@@ -97,6 +120,65 @@ def find_system(loc: dict, files: set, index: dict) -> tuple[str | None, str]:
         if len(found) == 1:
             return found[0], f"system described in {found[0]} (not {own})"
     return None, f"no system description: neither {own} nor {entry}"
+
+
+# A results folder whose name matches no system description: the submitter's one description
+# that the facts of the folder name and the logs single out (match_system).
+
+PLATFORM_RE = re.compile(rb'"key":\s*"submission_platform"[^\n]*?"value":\s*"([^"\n]*)"'
+                         rb'|"value":\s*"([^"\n]*)"[^\n]*?"key":\s*"submission_platform"')
+
+
+def log_platform(data: bytes | None) -> str | None:
+    """The `submission_platform` a log names, if any."""
+    found = PLATFORM_RE.search(data or b"")
+    return (found.group(1) or found.group(2)).decode("latin-1").strip() if found else None
+
+
+def folder_clues(name: str) -> tuple[set[int], set[str]]:
+    """The numbers (a total accelerator count) and the words with a digit and a letter (an
+    accelerator model, `v100`) of a folder name such as `v100-256`."""
+    tokens = re.findall(r"[a-z0-9]+", name.lower())
+    return ({int(t) for t in tokens if t.isdigit()},
+            {t for t in tokens if re.search(r"\d", t) and re.search(r"[a-z]", t)})
+
+
+def model_words(model: str | None) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", (model or "").lower()))
+
+
+def match_system(ctx: dict, loc: dict, logs: list[str]) -> tuple[str | None, str]:
+    """The submitter's `systems/*.json` that alone fits a results folder named otherwise:
+    by the logs' submission_platform (a description's file stem or system_name), and by the
+    folder name's accelerator model and total count (`v100-256`: 256 accelerators whose
+    model name has the word `v100`); a description must fit every clue there is, and exactly
+    one may. (path or None, why)."""
+    prefix = f"{loc['base']}/systems/"
+    paths = sorted(p for p in ctx["fileset"] if p.startswith(prefix) and "/" not in
+                   p[len(prefix):] and p.lower().endswith(".json"))
+    facts = {p: read_system(ctx["source"], p, loc["submitter"])[0] for p in paths}
+    facts = {p: f for p, f in facts.items() if f is not None}
+    platform = log_platform(ctx["source"].read(logs[0])) if logs else None
+    counts, words = folder_clues(loc["system"])
+    named = {p for p, f in facts.items() if platform and platform.lower() in
+             (f["system_name"].lower(), p[len(prefix):-5].lower())}
+    fitting = {p for p, f in facts.items() if counts and words and f["accelerator_count"] in counts
+               and words & model_words(f["accelerator_model"])}
+    chosen = (named & fitting) or (fitting if not named else named if not fitting else set())
+    if len(chosen) != 1:
+        return None, ""
+    path = next(iter(chosen))
+    clues = []
+    if path in named:
+        clues.append(f"the logs' submission_platform {platform!r}")
+    if path in fitting:
+        f = facts[path]
+        clues.append(f"the folder name's {', '.join(sorted(words))} x "
+                     f"{', '.join(str(c) for c in sorted(counts))} ({f['nodes']} nodes, "
+                     f"{f['accelerator_count']} x {f['accelerator_model']})")
+    return path, (f"system described in {path} (no {loc['base']}/systems/{loc['system']}.json; "
+                  f"the only one of the {len(facts)} in {prefix} that fits "
+                  + " and ".join(clues) + ")")
 
 
 # --- system descriptions ----------------------------------------------------------------------
@@ -159,13 +241,22 @@ def read_system(source, path: str, submitter_folder: str) -> tuple[dict | None, 
     try:
         desc = json.loads(body)
     except ValueError as exc:
-        desc = keyed_lines(body)
+        desc = lenient_json(body)
+        desc = keyed_lines(body) if desc is None else desc
         if desc is None:
             return None, f"{path}: malformed JSON ({exc})"
     if not isinstance(desc, dict):
         return None, f"{path}: not a JSON object"
     desc = {str(k).strip().lower().replace(" ", "_"): v for k, v in desc.items()}
     return system_facts(desc, submitter_folder), ""
+
+
+def lenient_json(body: str) -> dict | None:
+    """JSON with a comma before a closing brace (Alibaba's v0.7 system files)."""
+    try:
+        return json.loads(re.sub(r",(\s*[}\]])", r"\1", body))
+    except ValueError:
+        return None
 
 
 def keyed_lines(body: str) -> dict | None:
@@ -252,6 +343,10 @@ def score_logs(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> 
     failures = [f"{p.rpartition('/')[2]} ({r.reason})" for p, r in zip(logs, runs) if r.reason]
     notes = [f"{record['path']}: {len(failures)} of {len(runs)} runs failed: "
              + ", ".join(failures)] if failures else []
+    if not record["benchmark_folder"]:   # logs straight in results/<system>/: id from the logs
+        record["id"] = result_id(ctx["round"], {**ctx["locs"][record["path"]], "bench": bench_folder})
+        notes.append(f"{record['path']}: no benchmark folder; benchmark {bench_folder} from the "
+                     "logs' submission_benchmark")
     record["benchmark_folder"] = bench_folder
     record["benchmark"] = rules.benchmark_id(ctx["round"], bench_folder)
     record["runs"] = [r.minutes for r in runs]
@@ -291,7 +386,11 @@ def import_folder(ctx: dict, folder: str, logs: list[str]) -> dict:
                 "notes": []}
     system_path, where = find_system(loc, ctx["fileset"], ctx["systems"])
     if system_path is None:
+        system_path, matched = match_system(ctx, loc, logs)
+        where = matched or where
+    if system_path is None:
         return {"record": None, "skip": f"{folder}: {where}", "notes": []}
+    ctx["locs"][folder] = loc
     facts, why = read_system(ctx["source"], system_path, loc["submitter"])
     if facts is None:
         return {"record": None, "skip": f"{folder}: {why}", "notes": []}
@@ -299,7 +398,11 @@ def import_folder(ctx: dict, folder: str, logs: list[str]) -> dict:
     why = check_facts(record, facts, system_path)
     if why:
         return {"record": None, "skip": f"{folder}: {why}", "notes": []}
-    return finish_record(ctx, record, loc, logs, [where] if where else [])
+    notes = [f"{folder}: {where}"] if where else []
+    if folder in ctx["other_logs"]:
+        notes.append(f"{folder}: no result_*.txt; its *.log files taken as the result logs: "
+                     + ", ".join(p.rpartition("/")[2] for p in logs))
+    return finish_record(ctx, record, loc, logs, notes)
 
 
 def finish_record(ctx: dict, record: dict, loc: dict, logs: list[str], notes: list[str]) -> dict:
@@ -313,8 +416,16 @@ def finish_record(ctx: dict, record: dict, loc: dict, logs: list[str], notes: li
     skip, more = score_logs(ctx, record, datas, logs)
     if not skip:
         more += add_energy(ctx, record, datas, logs)
+        record["logs_digest"] = logs_digest(ctx["source"].digest(p) for p in logs)
     return {"record": None if skip else record, "skip": skip, "notes": notes + more,
-            "missing": [], "logs": sorted(ctx["source"].digest(p) for p in logs)}
+            "missing": []}
+
+
+def logs_digest(blob_ids) -> str:
+    """SHA-256 of the logs' git blob ids, sorted, one a line: equal exactly when two results'
+    log sets are byte-identical (whatever the file names), and computable from a bare git
+    directory without reading a blob."""
+    return hashlib.sha256("".join(f"{b}\n" for b in sorted(blob_ids)).encode()).hexdigest()
 
 
 def logs_missing(ctx: dict, record: dict, missing: list[str], notes: list[str]) -> dict:
@@ -348,9 +459,11 @@ def import_round(path: str) -> dict:
 
 def read_round(source, round_id: str, path: str) -> dict:
     files = source.files()
-    ctx = {"round": round_id, "source": source, "fileset": set(files),
-           "systems": system_index(files)}
     with_logs = result_folders(files)
+    other_logs = other_log_folders(files, with_logs)
+    ctx = {"round": round_id, "source": source, "fileset": set(files),
+           "systems": system_index(files), "other_logs": set(other_logs), "locs": {}}
+    with_logs.update(other_logs)
     outcomes = [import_folder(ctx, folder, logs) for folder, logs in sorted(with_logs.items())]
     skips = [o["skip"] for o in outcomes if o["skip"]]
     skips += [f"{folder}: no result_*.txt logs (holds {', '.join(sorted(names)[:5])})"
@@ -359,8 +472,7 @@ def read_round(source, round_id: str, path: str) -> dict:
     return {"path": path, "round": round_id, "folders": len(with_logs), "commit": source.commit,
             "commit_date": source.commit_date, "records": records, "skips": skips + collisions,
             "notes": [n for o in outcomes for n in o["notes"]],
-            "missing": [m for o in outcomes for m in o.get("missing", [])],
-            "logs": {o["record"]["id"]: o["logs"] for o in outcomes if o["record"] and "logs" in o}}
+            "missing": [m for o in outcomes for m in o.get("missing", [])]}
 
 
 def unique_records(records: list[dict]) -> tuple[list[dict], list[str]]:
@@ -418,8 +530,9 @@ def import_record(paths: list[Path], out: Path, workers: int = 2, progress=None)
     results = sorted(import_all(paths, workers, progress), key=round_order)
     results = drop_repeated_rounds(results)
     good = [r for r in results if "error" not in r]
-    note_resubmissions(good)
-    old = {r["round"]: write_mod.load_list(out / f"results-{r['round']}.yaml") for r in good}
+    stored = stored_rounds(out)
+    note_resubmissions(good, stored)
+    old = {r["round"]: stored.get(r["round"], []) for r in good}
     log = sum((write_mod.changes(old[r["round"]], r["records"], r["commit_date"])
                for r in good), [])
     write_outputs(out, results, good, log)
@@ -429,16 +542,36 @@ def import_record(paths: list[Path], out: Path, workers: int = 2, progress=None)
             "errors": [r["error"] for r in results if "error" in r]}
 
 
-def note_resubmissions(good: list[dict]) -> None:
-    """A result whose logs are byte-identical to an earlier round's (the resubmission rule)."""
-    earlier: dict[tuple, str] = {}
-    for result in good:
-        for record in result["records"]:
-            logs = tuple(result["logs"].get(record["id"], ()))
-            if logs and logs in earlier:
-                result["notes"].append(f"{record['path']}: logs byte-identical to "
-                                       f"{earlier[logs]} (a resubmission; scored as published)")
-        earlier.update((tuple(v), k) for k, v in result["logs"].items() if v)
+def stored_rounds(out: Path) -> dict[str, list[dict]]:
+    """round -> its results as written before (content/data/record/results-<round>.yaml)."""
+    found = {}
+    for path in sorted(out.glob("results-v*.yaml")):
+        round_id = path.stem[len("results-"):]
+        if round_id in rules.ROUNDS:
+            found[round_id] = write_mod.load_list(path)
+    return found
+
+
+def note_resubmissions(good: list[dict], stored: dict[str, list[dict]]) -> None:
+    """`resubmission_of`: a result whose logs are byte-identical (same `logs_digest`) to a
+    result of an earlier round (the rules' "Results Resubmission"), naming the earliest such
+    result, where the runs were first published. Rounds not imported this time are read from
+    their stored files, so importing one round alone finds resubmissions of the others."""
+    records = {round_id: list(rows) for round_id, rows in stored.items()}
+    records.update((r["round"], r["records"]) for r in good)
+    importing = {r["round"]: r for r in good}
+    first: dict[str, str] = {}
+    for round_id in sorted(records, key=rules.round_key):
+        for record in records[round_id]:
+            earlier = first.get(record.get("logs_digest") or "")
+            if round_id in importing and earlier:
+                record["resubmission_of"] = earlier
+                importing[round_id]["notes"].append(
+                    f"{record['path']}: logs byte-identical to {earlier} (a resubmission; "
+                    "scored as published)")
+        for record in records[round_id]:
+            if record.get("logs_digest"):
+                first.setdefault(record["logs_digest"], record["id"])
 
 
 def round_order(result: dict) -> tuple:

@@ -88,6 +88,8 @@ class RecordIndex:
         self._changes: dict[str, list[dict]] = {}
         for change in getattr(site, "changelog", None) or []:
             self._changes.setdefault(change["id"], []).append(change)
+            if change["field"] == "id" and change["new"] != change["id"]:   # renamed: its new page
+                self._changes.setdefault(change["new"], []).append(change)
         # each lookup a page makes is noted as a record of its own (deps.py)
         for name in ("submitters", "accelerators", "_by_submitter", "_by_accelerator", "_changes"):
             setattr(self, name, Tracked(getattr(self, name), ("index", name), site.reads))

@@ -63,10 +63,20 @@ def _by_round(results: list[dict]) -> list[tuple[str, list[dict]]]:
 
 
 def changes_page(theme, site: Site, lang, t):
-    changes = getattr(site, "changelog", None) or []
+    changes = [{**c, "target": change_target(site, c)}
+               for c in getattr(site, "changelog", None) or []]
     return _page(theme, site, lang, t, urls.record_changes(lang), "record_changes.html",
                  t("changes.title"), [(t("nav.rounds"), urls.rounds(lang))], changes=changes,
                  attribution=attribution(site, site.rounds))
+
+
+def change_target(site: Site, change: dict) -> str | None:
+    """The result page a change links to: its own, the new id of a renamed result, or none
+    (a result removed upstream has no page)."""
+    for ident in (change["id"], change["new"] if change["field"] == "id" else None):
+        if ident is not None and ident in site.record:
+            return ident
+    return None
 
 
 def compare_page(theme, site: Site, lang, t):

@@ -6,6 +6,7 @@
   time is the `timestamp` (seconds after run_start) of its `eval_result`.
 - v0.5 (`:::MLPv0.5.0 <bench> <seconds> (<file:line>) <key>: <json>`), sometimes behind an
   `INFO:mlperf_compliance::` prefix; run_stop `{"success": true}`, `"true"`, `false` or bare.
+- Alibaba's v0.7 V100 logs are `:::MLLOG` with `time_s` (seconds) in place of `time_ms`.
 - Alibaba's private v0.6 format (`MLPerf: <bench> [mm/dd/yy HH:MM:SS], <key>`) has no status.
 
 Only the keys the score needs are read (a regex finds their lines; nothing else is parsed).
@@ -89,17 +90,19 @@ def line_around(data: bytes, start: int, end: int) -> bytes:
 
 
 def mllog_event(line: bytes) -> dict | None:
+    """The line's event; its time is `time_ms`, or `time_s` (seconds) where a log writes that
+    instead (Alibaba's v0.7 PAI logs: mlperf_logging's parser rejects those lines)."""
     at = line.rfind(TOKEN)
     try:
         event = json.loads(line[at + len(TOKEN):].decode("latin-1")) if at >= 0 else None
-        float(event["time_ms"])
+        float(event["time_ms"] if "time_ms" in event else event["time_s"])
         return event if isinstance(event, dict) else None
     except (ValueError, KeyError, TypeError):
         return None
 
 
 def mllog_run(data: bytes) -> Run:
-    events, facts = [], {}
+    events, facts, units = [], {}, set()
     for match in MLLOG_RE.finditer(data):
         event = mllog_event(line_around(data, match.start(), match.end()))
         key = match.group(1).decode()
@@ -111,9 +114,14 @@ def mllog_run(data: bytes) -> Run:
             facts.setdefault(key, str(event.get("value")))
             continue
         meta = event.get("metadata") if isinstance(event.get("metadata"), dict) else {}
-        events.append((key, float(event["time_ms"]), str(meta.get("status", ""))))
-    return run_from_span(events, 60000.0, facts.get("submission_division"),
-                         facts.get("submission_benchmark"))
+        unit = "time_ms" if "time_ms" in event else "time_s"
+        units.add(unit)
+        events.append((key, float(event[unit]), str(meta.get("status", ""))))
+    if len(units) > 1:
+        return failed("run_start and run_stop in different time units",
+                      facts.get("submission_division"), facts.get("submission_benchmark"))
+    return run_from_span(events, 60.0 if units == {"time_s"} else 60000.0,
+                         facts.get("submission_division"), facts.get("submission_benchmark"))
 
 
 # --- v0.6: :::MLL <seconds> <key>: <value> ---------------------------------------------------

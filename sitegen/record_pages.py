@@ -112,6 +112,7 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
                  accelerator_minutes=value * count if value is not None and count else None,
                  site_result=site.tables["results"].get(result["id"]), index=index,
                  scaling=index.scaling(result), changes=index.changes(result["id"]),
+                 resubmitted=site.record.get(result.get("resubmission_of") or ""),
                  attribution=attribution(site, [result["round"]]))
 
 

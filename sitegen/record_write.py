@@ -66,14 +66,7 @@ def item(record: dict, fields: tuple[str, ...]) -> str:
     for field in fields:
         if field not in record or (field == "duplicate_logs" and not record[field]):
             continue
-        value = record[field]
-        if isinstance(value, list):
-            shown = "[" + ", ".join(scalar(v) for v in value) + "]"
-        elif isinstance(value, dict):   # energy: {value: ..., unit: J}
-            shown = "{" + ", ".join(f"{k}: {scalar(v)}" for k, v in value.items()) + "}"
-        else:
-            shown = scalar(value)
-        lines.append(f"{'- ' if not lines else '  '}{field}: {shown}")
+        lines.append(f"{'- ' if not lines else '  '}{field}: {shown_value(record[field])}")
     return "\n".join(lines) + "\n"
 
 
@@ -98,30 +91,71 @@ def load_list(path: Path) -> list[dict]:
 
 # --- changelog --------------------------------------------------------------------------------
 
-CHANGE_FIELDS = ("value", "runs", "runs_failed", "status", "scaling", "division", "category",
-                 "submitter", "system_name", "accelerator_model", "accelerator_count", "nodes",
-                 "host_cpu_model", "host_cpu_count", "framework", "benchmark", "runs_required")
+# What a correction upstream can change. `benchmark` is left out: it is derived from the
+# folder by the importer's rules (record_rules.py), so a new rule there is not a change of a
+# published result; `benchmark_folder` (what the logs or the folder say) is compared instead.
+CHANGE_FIELDS = ("value", "runs", "runs_failed", "status", "scaling", "energy", "division",
+                 "category", "submitter", "system_name", "accelerator_model", "accelerator_count",
+                 "nodes", "host_cpu_model", "host_cpu_count", "framework", "benchmark_folder",
+                 "runs_required")
 
 
 def changes(old: list[dict], new: list[dict], date) -> list[dict]:
+    """What changed in one round between two imports: a field of a result kept
+    (CHANGE_FIELDS), a result whose id changed (`field: id`, the same logs under a renamed
+    folder: equal `logs_digest`, or the same folder), and a result removed upstream
+    (`field: result`, old: its folder, new: null; its page and links are gone)."""
     before = {r.get("id"): r for r in old}
+    after = {r["id"]: r for r in new}
     found = []
     for record in new:
-        prior = before.get(record["id"])
-        for field in CHANGE_FIELDS if prior else ():
-            if prior.get(field) != record.get(field):
-                found.append({"date": date, "id": record["id"], "field": field,
-                              "old": prior.get(field), "new": record.get(field)})
+        found += field_changes(before.get(record["id"]), record, record["id"], date)
+    for prior, twin in gone(old, new, after):
+        if twin is None:
+            found.append({"date": date, "id": prior["id"], "field": "result",
+                          "old": prior.get("path"), "new": None})
+            continue
+        found.append({"date": date, "id": prior["id"], "field": "id", "old": prior["id"],
+                      "new": twin["id"]})
+        found += field_changes(prior, twin, twin["id"], date)
     return found
 
 
+def field_changes(prior: dict | None, record: dict, ident: str, date) -> list[dict]:
+    return [{"date": date, "id": ident, "field": field, "old": prior.get(field),
+             "new": record.get(field)}
+            for field in (CHANGE_FIELDS if prior else ()) if prior.get(field) != record.get(field)]
+
+
+def gone(old: list[dict], new: list[dict], after: dict) -> list[tuple[dict, dict | None]]:
+    """Each result of `old` whose id `new` lacks, with the new result it became (same logs,
+    else same folder, among the new ids), or None when it was removed."""
+    ids = {r.get("id") for r in old}
+    fresh = [r for r in new if r["id"] not in ids]
+    pairs = []
+    for prior in (r for r in old if r.get("id") not in after):
+        twin = next((r for r in fresh if prior.get("logs_digest")
+                     and r.get("logs_digest") == prior["logs_digest"]), None) \
+            or next((r for r in fresh if r["path"] == prior.get("path")), None)
+        if twin is not None:
+            fresh.remove(twin)
+        pairs.append((prior, twin))
+    return pairs
+
+
+def shown_value(value) -> str:
+    """A list as `[a, b]`, a mapping (energy) as `{value: ..., unit: J}`, else one scalar."""
+    if isinstance(value, list):
+        return "[" + ", ".join(scalar(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {scalar(v)}" for k, v in value.items()) + "}"
+    return scalar(value)
+
+
 def change_text(entry: dict) -> str:
-    lines = []
+    lines: list[str] = []
     for key in ("date", "id", "field", "old", "new"):
-        value = entry[key]
-        shown = ("[" + ", ".join(scalar(v) for v in value) + "]"
-                 if isinstance(value, list) else scalar(value))
-        lines.append(f"{'- ' if not lines else '  '}{key}: {shown}")
+        lines.append(f"{'- ' if not lines else '  '}{key}: {shown_value(entry[key])}")
     return "\n".join(lines) + "\n"
 
 
@@ -184,7 +218,19 @@ DIFFERENCES = """\
   100 runs); mlperf_logging cannot read these logs. A bare `run_stop` counts as success; v0.6
   minigo's time is eval_result's `timestamp`; Alibaba's private v0.6 format has no status, so
   a run with run_start and run_stop counts as converged.
-- v0.5 minigo is written as benchmark `minigo_v05`: its quality target differs from v0.6 on.
+- Alibaba's v0.7 V100 logs write `time_s` (seconds) where `:::MLLOG` has `time_ms`, which
+  mlperf_logging's parser rejects: they are read as seconds. Their folders hold the logs with
+  no benchmark folder (the benchmark is the logs' `submission_benchmark`) and name no system
+  description: the submitter's one description that fits the folder name's accelerator model
+  and count (and the logs' `submission_platform`) is used, named under Notes. A benchmark
+  folder without result_*.txt takes its `*.log` files as the logs (noted).
+- Where a round's quality target or data differ from the later rounds', its results get their
+  own benchmark id and are not ranked with the others: `resnet_v05` (74.9% top-1), `ssd_v05`
+  (21.2% mAP), `gnmt_v05` (21.8 BLEU), `minigo_v05` and `minigo_v06` (9x9 board), `bert_v07`
+  (0.712 masked-LM accuracy).
+- A result whose logs are byte-identical to a result of an earlier round (the rules' results
+  resubmission) has `resubmission_of`, the earliest such result, found by `logs_digest`; an
+  import of one round compares with the stored digests of the others.
 - The division is the system description's, as in the summarizer; a log that says otherwise is
   listed under Notes. A result whose logs the snapshot lacks (absent blob or Git LFS pointer) is
   written with `status: logs missing` and no score, never scored from fewer runs.

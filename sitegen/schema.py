@@ -307,6 +307,7 @@ RECORD = {
     "unit": req(one_of("min")), "scaling": opt(positive), "runs": opt(list_of(maybe(time))),
     "runs_failed": opt(whole), "runs_required": opt(whole), "energy": opt(mapping(ENERGY)),
     "path": req(text), "system_path": opt(text), "duplicate_logs": opt(list_of(text)),
+    "resubmission_of": opt(ident), "logs_digest": opt(text),
 }
 # Curated facts about record results (content/data/results_curated.yaml), keyed by result id.
 CURATED = {

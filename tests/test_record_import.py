@@ -5,6 +5,7 @@ run_start/run_stop lines (written out below), or with mlperf_logging's own funct
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -71,7 +72,8 @@ def test_v05_mlp_log_nested_entry_and_entry_json(imported):
     runs = [(b - a) / 60 for a, b in zip(starts, stops)]
     assert record["runs"] == pytest.approx(runs, abs=1e-9)
     assert record["value"] == pytest.approx(olympic(runs), abs=1e-9)
-    assert (record["benchmark"], record["division"], record["category"]) == ("ssd", "closed", "research")
+    # v0.5's SSD target was 21.2% mAP, 23.0% from v0.6: its own benchmark id
+    assert (record["benchmark"], record["division"], record["category"]) == ("ssd_v05", "closed", "research")
     # entry.json: one node group, num_nodes 2 x num_accelerators 32
     assert (record["submitter"], record["accelerator_count"], record["nodes"]) == ("google", 64, 2)
     assert record["system_path"].endswith("results/tpu/entry.json")
@@ -245,9 +247,24 @@ def test_bare_git_repository_reads_like_the_folder(tmp_path):
 @pytest.mark.parametrize("round_id, folder, expected", [
     ("v1.1", "ssd", "ssd"), ("v2.0", "ssd", "retinanet"), ("v5.0", "retinanet", "retinanet"),
     ("v4.0", "gnn", "rgat"), ("v2.1", "dlrm", "dlrm"), ("v3.0", "dlrm_dcnv2", "dlrm_dcnv2"),
-    ("v0.6", "mask", "maskrcnn"), ("v0.5", "minigo", "minigo_v05"), ("v0.6", "minigo", "minigo")])
+    ("v0.6", "mask", "maskrcnn"), ("v0.5", "minigo", "minigo_v05"),
+    # quality targets that changed (training_rules.adoc of each round, and the v0.6 logs):
+    ("v0.5", "resnet", "resnet_v05"), ("v0.6", "resnet", "resnet"),
+    ("v0.5", "ssd", "ssd_v05"), ("v0.6", "ssd", "ssd"), ("v0.5", "gnmt", "gnmt_v05"),
+    ("v0.6", "gnmt", "gnmt"), ("v0.6", "minigo", "minigo_v06"), ("v0.7", "minigo", "minigo"),
+    ("v0.7", "bert", "bert_v07"), ("v1.0", "bert", "bert"), ("v0.5", "maskrcnn", "maskrcnn"),
+    ("v0.6", "transformer", "transformer")])
 def test_benchmark_ids(round_id, folder, expected):
     assert rules.benchmark_id(round_id, folder) == expected
+
+
+@pytest.mark.parametrize("round_id, bench, runs", [
+    ("v0.5", "resnet_v05", 5), ("v0.5", "ssd_v05", 5), ("v0.5", "gnmt_v05", 10),
+    ("v0.6", "minigo_v06", 20), ("v0.7", "bert_v07", 10), ("v1.0", "bert", 10)])
+def test_split_benchmarks_keep_their_rules(round_id, bench, runs):
+    """A split id is still its benchmark for the rules: runs needed, failures allowed."""
+    assert rules.runs_required(round_id, bench) == runs
+    assert rules.max_failed(bench) == 1
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -277,13 +294,53 @@ def test_scalars_round_trip(value):
     assert yaml.safe_load(f"k: {scalar(value)}")["k"] == value
 
 
+V11_BERT_ID = "v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert"
+
+
+def resubmitted(tmp_path: Path, round_id: str) -> Path:
+    """The v1.1 fixture as round `round_id` resubmitted it, logs unchanged."""
+    return copy_round(tmp_path / round_id).rename(tmp_path / round_id / f"training_results_{round_id}")
+
+
 def test_resubmitted_logs_are_noted(tmp_path):
-    later = copy_round(tmp_path)
-    later = later.rename(tmp_path / "training_results_v2.0")
+    later = resubmitted(tmp_path, "v2.0")
     import_record([FIX / "training_results_v1.1", later], tmp_path / "out", workers=1)
     report = (tmp_path / "out" / "import-report.md").read_text()
-    assert (f"{V11_BERT}: logs byte-identical to v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert "
+    assert (f"{V11_BERT}: logs byte-identical to {V11_BERT_ID} "
             "(a resubmission; scored as published)") in report
+    records = load(tmp_path / "out")
+    assert records[V11_BERT_ID.replace("v1.1", "v2.0", 1)]["resubmission_of"] == V11_BERT_ID
+    assert "resubmission_of" not in records[V11_BERT_ID]
+
+
+def test_one_round_imported_alone_finds_resubmissions_of_the_others(tmp_path):
+    """The documented one-command import of a new round compares its logs with the digests
+    stored for the rounds imported before; the result names the earliest publication."""
+    v20, v21 = resubmitted(tmp_path, "v2.0"), resubmitted(tmp_path, "v2.1")
+    together, alone = tmp_path / "together", tmp_path / "alone"
+    import_record([FIX / "training_results_v1.1", v20, v21], together, workers=1)
+    import_record([FIX / "training_results_v1.1", v20], alone, workers=1)
+    import_record([v21], alone, workers=1)
+    records = load(alone)
+    assert records[V11_BERT_ID.replace("v1.1", "v2.1", 1)]["resubmission_of"] == V11_BERT_ID
+    assert snapshot(alone) == snapshot(together)
+    # the digest is of the logs' bytes: sha256 of their sorted git blob ids, one a line
+    blobs = sorted(subprocess.run(["git", "hash-object", *sorted((FIX / "training_results_v1.1" /
+                   V11_BERT).glob("result_*.txt"))], check=True, capture_output=True,
+                   text=True).stdout.split())
+    assert records[V11_BERT_ID]["logs_digest"] == hashlib.sha256(
+        "".join(b + "\n" for b in blobs).encode()).hexdigest()
+
+
+def test_a_changed_log_is_no_resubmission(tmp_path):
+    later = resubmitted(tmp_path, "v2.0")
+    log = later / V11_BERT / "result_0.txt"
+    log.write_bytes(log.read_bytes() + b"\n")
+    import_record([FIX / "training_results_v1.1", later], tmp_path / "out", workers=1)
+    records = load(tmp_path / "out")
+    assert all("resubmission_of" not in r for r in records.values())
+    first, second = records[V11_BERT_ID], records[V11_BERT_ID.replace("v1.1", "v2.0", 1)]
+    assert len(first["logs_digest"]) == 64 and first["logs_digest"] != second["logs_digest"]
 
 
 # --- energy (power logs) ----------------------------------------------------------------------
@@ -335,3 +392,141 @@ def test_power_logs_the_official_code_cannot_score_are_noted(tmp_path):
     assert "energy" not in record and record["value"] is not None
     report = (out / "import-report.md").read_text()
     assert f"{V50_POWER}: energy not scored: mlperf_logging: ZeroDivisionError" in report
+
+
+# --- Alibaba's v0.7 folders (published; no same-named system description) --------------------
+
+ALIBABA = FIX / "alibaba" / "training_results_v0.7"
+
+
+@pytest.fixture(scope="module")
+def alibaba(tmp_path_factory):
+    out = tmp_path_factory.mktemp("alibaba")
+    counts = import_record([ALIBABA], out, workers=1)
+    return out, counts, load(out)
+
+
+def test_alibaba_logs_without_a_benchmark_folder_are_scored_by_hand(alibaba):
+    """results/v100-256/result_N.txt: run_start and run_stop in `time_s` (seconds), written
+    out from the logs: 1593354424.831 -> 1593354661.616 is 236.785 s, and so on."""
+    _, counts, records = alibaba
+    record = records["v0.7-alibaba-v100-256-resnet"]
+    seconds = [1593354661.616 - 1593354424.831, 1593355181.194 - 1593354944.304,
+               1593355709.114 - 1593355472.170, 1593356228.379 - 1593355991.612,
+               1593354921.570 - 1593354684.693]
+    assert [round(s, 3) for s in seconds] == [236.785, 236.890, 236.944, 236.767, 236.877]
+    assert record["runs"] == pytest.approx([s / 60 for s in seconds], abs=1e-9)
+    # olympic mean: drop 236.767 and 236.944; (236.785 + 236.877 + 236.890) / 3 s
+    # (1e-8 min: the logs' seconds are doubles near 1.6e9, exact to about 1e-7 s)
+    assert record["value"] == pytest.approx((236.785 + 236.877 + 236.890) / 3 / 60, abs=1e-8)
+    assert (record["benchmark"], record["benchmark_folder"], record["path"]) == (
+        "resnet", "resnet", "Alibaba/results/v100-256")
+    assert counts["skipped"] == 0 and counts["results"] == 2
+
+
+def test_alibaba_system_is_the_one_description_that_fits(alibaba):
+    """v100-256: five descriptions name the platform PAI_EFLOPS; one has 256 V100s
+    (n32_pai_eflops.json: 32 nodes x 8). a100-8: one has 8 A100s (n1_A100.json)."""
+    out, _, records = alibaba
+    v100, a100 = records["v0.7-alibaba-v100-256-resnet"], records["v0.7-alibaba-a100-8-resnet"]
+    assert (v100["system_path"], v100["accelerator_count"], v100["nodes"]) == (
+        "Alibaba/systems/n32_pai_eflops.json", 256, 32)
+    assert (v100["accelerator_model"], v100["system_name"], v100["category"], v100["division"]) \
+        == ("NVIDIA V100-SXM2-32GB", "PAI_EFLOPS", "available", "closed")
+    assert (a100["system_path"], a100["accelerator_count"]) == ("Alibaba/systems/n1_A100.json", 8)
+    report = (out / "import-report.md").read_text()
+    assert ("Alibaba/results/v100-256: system described in Alibaba/systems/n32_pai_eflops.json "
+            "(no Alibaba/systems/v100-256.json; the only one of the 6 in Alibaba/systems/ that "
+            "fits the logs' submission_platform 'PAI_EFLOPS' and the folder name's v100 x 256 "
+            "(32 nodes, 256 x NVIDIA V100-SXM2-32GB))") in report
+    assert "Alibaba/results/a100-8/resnet: system described in Alibaba/systems/n1_A100.json" in report
+
+
+def test_alibaba_log_files_named_otherwise_are_taken_and_noted(alibaba):
+    """results/a100-8/resnet/<job>_N.log, no result_*.txt: run_start/run_stop in ms by hand."""
+    out, _, records = alibaba
+    record = records["v0.7-alibaba-a100-8-resnet"]
+    ms = [1594409584658 - 1594407155646, 1594412090269 - 1594409660363,
+          1594414595825 - 1594412166346, 1594417101997 - 1594414672226,
+          1594419607737 - 1594417176852]
+    assert ms == [2429012, 2429906, 2429479, 2429771, 2430885]
+    assert record["runs"] == pytest.approx([m / 60000 for m in ms], abs=1e-12)
+    assert record["value"] == pytest.approx((2429479 + 2429771 + 2429906) / 3 / 60000, abs=1e-12)
+    assert ("Alibaba/results/a100-8/resnet: no result_*.txt; its *.log files taken as the "
+            "result logs: 200711025203744603517_1.log") in (out / "import-report.md").read_text()
+
+
+def test_an_ambiguous_system_is_still_skipped(tmp_path):
+    """Two descriptions that fit alike: no guess, the folder is skipped and named."""
+    source = tmp_path / "training_results_v0.7"
+    shutil.copytree(ALIBABA, source)
+    shutil.copyfile(source / "Alibaba/systems/n32_pai_eflops.json",
+                    source / "Alibaba/systems/n32_copy.json")
+    import_record([source], tmp_path / "out", workers=1)
+    report = (tmp_path / "out" / "import-report.md").read_text()
+    assert "Alibaba/results/v100-256: no system description" in report
+    records = load(tmp_path / "out")
+    assert "v0.7-alibaba-v100-256-resnet" not in records
+    assert records["v0.7-alibaba-a100-8-resnet"]["system_path"] == "Alibaba/systems/n1_A100.json"
+
+
+# --- the changelog: removed, renamed, energy ----------------------------------------------------
+
+def two_results(tmp_path: Path) -> Path:
+    """The v1.1 fixture with a second result: the same logs under another system folder."""
+    root = copy_round(tmp_path)
+    shutil.copytree(root / V11_BERT, root / "NVIDIA/results/other_sys/bert")
+    desc = root / "NVIDIA/systems/dgxa100_ngc21.09_pytorch.json"
+    shutil.copyfile(desc, root / "NVIDIA/systems/other_sys.json")
+    return root
+
+
+def test_changelog_records_a_result_removed_upstream(tmp_path):
+    root, out = two_results(tmp_path), tmp_path / "record"
+    import_record([root], out, workers=1)
+    shutil.rmtree(root / "NVIDIA/results/other_sys")
+    import_record([root], out, workers=1)
+    log = yaml.safe_load((out / "changelog.yaml").read_text())
+    assert [(e["id"], e["field"], e["old"], e["new"]) for e in log] == [
+        ("v1.1-nvidia-other-sys-bert", "result", "NVIDIA/results/other_sys/bert", None)]
+
+
+def test_changelog_records_a_renamed_result(tmp_path):
+    root, out = two_results(tmp_path), tmp_path / "record"
+    import_record([root], out, workers=1)
+    (root / "NVIDIA/results/other_sys").rename(root / "NVIDIA/results/renamed_sys")
+    (root / "NVIDIA/systems/other_sys.json").rename(root / "NVIDIA/systems/renamed_sys.json")
+    import_record([root], out, workers=1)
+    log = yaml.safe_load((out / "changelog.yaml").read_text())
+    assert [(e["id"], e["field"], e["old"], e["new"]) for e in log] == [
+        ("v1.1-nvidia-other-sys-bert", "id", "v1.1-nvidia-other-sys-bert",
+         "v1.1-nvidia-renamed-sys-bert")]
+
+
+def test_changelog_records_a_changed_energy(tmp_path):
+    out = tmp_path / "record"
+    import_record([POWER], out, workers=1)
+    path = out / "results-v5.0.yaml"
+    record = load(out)[V50_POWER_ID]
+    true_value = record["energy"]["value"]
+    path.write_text(path.read_text().replace(f"value: {scalar(true_value)}, unit: J",
+                                             "value: 1.5, unit: J"))
+    import_record([POWER], out, workers=1)
+    log = yaml.safe_load((out / "changelog.yaml").read_text())
+    assert [(e["id"], e["field"], e["old"], e["new"]) for e in log] == [
+        (V50_POWER_ID, "energy", {"value": 1.5, "unit": "J"}, {"value": true_value, "unit": "J"})]
+
+
+def test_changes_compares_every_kind():
+    from sitegen.record_write import changes
+    old = [{"id": "a", "path": "x/a", "value": 1.0, "logs_digest": "d1"},
+           {"id": "b", "path": "x/b", "value": 2.0, "logs_digest": "d2"},
+           {"id": "c", "path": "x/c", "value": 3.0, "logs_digest": "d3",
+            "energy": {"value": 5.0, "unit": "J"}}]
+    new = [{"id": "a2", "path": "y/a", "value": 1.5, "logs_digest": "d1"},
+           {"id": "c", "path": "x/c", "value": 3.0, "logs_digest": "d3",
+            "energy": {"value": 6.0, "unit": "J"}}]
+    found = [(e["id"], e["field"], e["old"], e["new"]) for e in changes(old, new, "2025-01-01")]
+    assert found == [("c", "energy", {"value": 5.0, "unit": "J"}, {"value": 6.0, "unit": "J"}),
+                     ("a", "id", "a", "a2"), ("a2", "value", 1.0, 1.5),
+                     ("b", "result", "x/b", None)]
