@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 
-from . import fmt
+from . import fmt, record_refs
 from .deps import derived_list, derived_mapping
 from .model import Site
 from .schema import CHECK_KINDS  # noqa: F401 - the one list of check kinds
@@ -124,8 +124,10 @@ def _compute(site: Site, claim: dict) -> tuple[float | None, dict[str, list[str]
         return _price_perf_steps(site, check)
     if kind == "spec_ratio":
         return _spec_steps(site, check)
-    if kind in ("accelerators", "host_ratio"):
+    if kind in ("accelerators", "host_ratio", "host_servers"):
         return _scale_steps(site, check, kind)
+    if kind == "fastest":
+        return _fastest_steps(site, claim)
     if kind == "submission_ids":
         return _submission_steps(site, claim)
     price = site.first_price(check["system"])
@@ -164,8 +166,10 @@ def _described(site: Site, ident: str) -> dict:
 
 
 def _scale_steps(site: Site, check: dict, kind: str):
-    """accelerators: the result's accelerator count; host_ratio: accelerators per host CPU,
-    both from the MLPerf system description of the result."""
+    """accelerators: the result's accelerator count; host_ratio: accelerators per host CPU;
+    host_servers: host CPUs / the CPUs per server the claim's source gives (a system
+    description counts host CPUs; its 'nodes' need not be host servers), all from the MLPerf
+    system description of the result."""
     found = _described(site, check["result"])
     count = found.get("accelerator_count")
     if not count:
@@ -175,9 +179,41 @@ def _scale_steps(site: Site, check: dict, kind: str):
     cpus = found.get("host_cpu_count") or (found.get("host_cpu") or {}).get("count")
     if not cpus:
         return None, {}
-    value = count / cpus
-    steps = {lang: [f"{fmt.number(count, lang, 0)} ÷ {fmt.number(cpus, lang, 0)} = "
-                    f"{fmt.ratio(value, lang, 4)}"] for lang in site.languages}
+    over = check["cpus_per_server"] if kind == "host_servers" else count
+    value = (cpus if kind == "host_servers" else count) / (over if kind == "host_servers" else cpus)
+    top, bottom = (cpus, over) if kind == "host_servers" else (count, cpus)
+    shown = (lambda lang: fmt.number(value, lang, 0) if value == int(value) else fmt.figure(value, lang)) \
+        if kind == "host_servers" else (lambda lang: fmt.ratio(value, lang, 4))
+    steps = {lang: [site.strings.get(lang, {}).get(f"check.{kind}", "{line}").format(
+        line=f"{fmt.number(top, lang, 0)} ÷ {fmt.number(bottom, lang, 0)} = {shown(lang)}")]
+        for lang in site.languages}
+    return value, steps
+
+
+def ranked(site: Site, check: dict) -> list[dict]:
+    """The scored record results of the claimed result's round, benchmark and division
+    (with `nodes` nodes, when the check gives it), fastest first."""
+    mine = _described(site, check["result"])
+    nodes = check.get("nodes")
+    return [r for r in record_refs.slot(site, mine["round"], mine["benchmark"], mine["division"])
+            if nodes is None or r.get("nodes") == nodes]
+
+
+def _fastest_steps(site: Site, claim: dict):
+    """The fastest time among the ranked results, in the claim's unit, with the runner-up."""
+    order = ranked(site, claim["check"])
+    if not order:
+        return None, {}
+    value = minutes(order[0]) / MINUTES.get(claim["unit"], 1.0)
+    steps = {}
+    for lang in site.languages:
+        say = site.strings.get(lang, {})
+        lines = [say.get("check.fastest", "{n}").format(n=fmt.number(len(order), lang, 0))]
+        for r, key in zip(order[:2], ("check.fastest_first", "check.fastest_next")):
+            lines.append(say.get(key, "{line}").format(line=(
+                f"{r['submitter']} {r['system_name']}, {fmt.number(r['accelerator_count'], lang, 0)}"
+                f" × {r.get('accelerator_model') or ''}: {_time_text(site, r['id'], lang)}")))
+        steps[lang] = lines
     return value, steps
 
 
@@ -248,11 +284,33 @@ def _evidence(site: Site, claim: dict) -> list[dict]:
         if unmatched:   # no cited source says which result an ID names
             items.append({"what": "submission_id", "id": ", ".join(unmatched),
                           "source": claim["source"], "independent": False})
+    if check["kind"] == "fastest":
+        items += _fastest_evidence(site, claim)
+    if check["kind"] == "host_servers":
+        items.append({"what": "cpus_per_server", "id": check["result"], "source": claim["source"],
+                      "count": check["cpus_per_server"], "independent": False})
+    if claim.get("not_checked"):
+        items.append({"what": "statement", "id": claim["id"], "source": claim["source"],
+                      "text": claim["not_checked"], "independent": False})
     if check["kind"] == "spec_ratio":
         for system in (check["system"], check["baseline"]):
             spec = site.spec(system, check["spec"]) or {}
             items.append({"what": "spec", "id": system, "source": spec.get("source"),
                           "independent": spec.get("source") not in (None, claim["source"])})
+    return items
+
+
+def _fastest_evidence(site: Site, claim: dict) -> list[dict]:
+    """The fastest and the next result ranked, and any result of the slot whose logs are
+    missing: it has no time, so the ranking cannot place it."""
+    check = claim["check"]
+    items = [{"what": "result", "id": r["id"], "source": f"mlperf-training-{r['round']}",
+              "independent": True} for r in ranked(site, check)[:2] if r["id"] != check["result"]]
+    mine = _described(site, check["result"])
+    for r in record_refs.unscored(site, mine["round"], mine["benchmark"], mine["division"]):
+        if check.get("nodes") is None or r.get("nodes") == check.get("nodes"):
+            items.append({"what": "unscored", "id": r["id"], "source": f"mlperf-training-{r['round']}",
+                          "independent": False})
     return items
 
 
@@ -280,14 +338,21 @@ def check_claim(site: Site, claim: dict) -> Check:
     weak = [e for e in evidence if not e["independent"]]
     if value is None or (evidence and len(weak) == len(evidence)):
         return Check(claim, value, "unchecked", steps, records=records, unchecked_parts=weak)
-    agreed = agrees(value, claim["figure"])
+    first = _is_fastest(site, claim)    # a result ranked below a scored one is not the fastest
+    agreed = agrees(value, claim["figure"]) and first
     divisions = _divisions(site, claim)
-    if weak:
+    if weak and first:
         return Check(claim, value, "partly", steps, records=records, unchecked_parts=weak,
                      agrees=agreed, divisions=divisions)
     verdict = "consistent" if agreed else "differs"
     alternative = _alternative(site, claim) if verdict == "differs" else None
     return Check(claim, value, verdict, steps, alternative, records, divisions=divisions)
+
+
+def _is_fastest(site: Site, claim: dict) -> bool:
+    """For a 'fastest' claim the claimed result must rank first, not only match its time."""
+    check = claim["check"]
+    return check["kind"] != "fastest" or ranked(site, check)[0]["id"] == check["result"]
 
 
 def check_claims(site: Site) -> dict[str, Check]:

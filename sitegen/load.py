@@ -421,6 +421,8 @@ def _check_terms(site: Site, problems: Problems) -> None:
         for report in site.reports + site.pages:
             if report.lang == code and report.source and not report.pending:
                 scan(report.meta.get("title", "") + report.meta.get("summary", ""), report.source.path, 2)
+                for finding in report.meta.get("findings") or []:
+                    scan(finding, report.source.path, report.meta["_lines"].get("findings", 2))
                 scan(report.body, report.source.path, report.body_line)
 
 

@@ -238,6 +238,7 @@ CHECK_KINDS = {"time": ("result",), "speedup": ("result", "baseline"),
                "improvement": ("result", "baseline"), "price_performance": ("result", "baseline"),
                "spec_ratio": ("system", "baseline", "spec"), "price": ("system",),
                "accelerators": ("result",), "host_ratio": ("result",),
+               "host_servers": ("result", "cpus_per_server"), "fastest": ("result",),
                "submission_ids": ("submitter", "round"), "none": ("reason",)}
 
 SPEC = {"name": req(ident), "value": req(positive), "unit": req(text), "source": req(ref("sources"))}
@@ -248,7 +249,8 @@ HOST = {"model": req(text), "count": req(count)}
 CHECK = {"kind": req(one_of(*CHECK_KINDS)), "result": opt(ref("results")),
          "baseline": opt(ident), "system": opt(ref("systems")), "spec": opt(ident),
          "price": opt(ref("systems")), "baseline_price": opt(ref("systems")),
-         "submitter": opt(text), "round": opt(text), "reason": opt(ltext)}
+         "submitter": opt(text), "round": opt(text), "reason": opt(ltext),
+         "cpus_per_server": opt(count), "nodes": opt(count)}
 
 TABLES = {
     "sources": {
@@ -283,7 +285,7 @@ TABLES = {
         "id": req(ident), "source": req(ref("sources")), "figure": req(number),
         "unit": req(one_of(*UNITS)), "stated_as": req(text), "statement": req(ltext),
         "measures": req(ltext), "audited": req(boolean), "check": req(mapping(CHECK)),
-        "note": opt(ltext), "submission_ids": opt(list_of(text)),
+        "note": opt(ltext), "submission_ids": opt(list_of(text)), "not_checked": opt(ltext),
     },
     "glossary": {"id": req(ident), "term": req(ltext), "definition": req(ltext)},
     "mlperf_systems": None,  # read by the importer only

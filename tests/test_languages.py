@@ -178,3 +178,16 @@ def test_shipped_zh_hant_pages_read_as_traditional(shipped_site):
         changed += sum(a != b for a, b in zip(cjk, s2tw.convert(cjk)))
     assert total > 10000
     assert changed / total < 0.005, f"{changed} of {total} CJK characters are still Simplified"
+
+
+def test_term_list_covers_a_reports_findings(tmp_path):
+    """The findings box is report text too: a second term for one concept there is an error on
+    the front matter's findings line."""
+    from project import REPORT_ZH
+    report = REPORT_ZH.replace("claims: [c-ppr]\n", "claims: [c-ppr]\nfindings:\n  - \"Acme更慢。\"\n  - \"Acme的训练用时更长。\"\n")
+    content = write_project(tmp_path, {"data/terms.csv": TERMS, "reports/acme-vs-zenith.zh.md": report})
+    with pytest.raises(ContentError) as caught:
+        load_site(content)
+    assert [str(p) for p in caught.value.problems if "term list" in p.message] == [
+        "content/reports/acme-vs-zenith.zh.md:9: '训练用时': the term list (data/terms.csv) uses "
+        "'训练时间' for this concept"]
