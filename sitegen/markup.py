@@ -424,6 +424,10 @@ def _record_result(page, result: dict, with_scale: bool = True) -> str:
     if result.get("category") and result["category"] != "available":   # preview, research
         details.append(escape(_say(page, "ref.category",
                                    category=_say(page, "category." + result["category"]).lower())))
+    earlier = page.site.record.get(result.get("resubmission_of") or "")
+    if earlier is not None:          # the same logs as an earlier round's result (the rules allow it)
+        details.append(_say(page, "ref.resubmitted", round=_link(
+            page, urls.result(page.lang, earlier["id"]), earlier["round"])))
     details.append(_runs_text(page, result))
     return _say(page, "ref.result", time=time, details=_say(page, "ref.separator").join(details))
 

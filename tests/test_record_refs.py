@@ -24,7 +24,11 @@ EXTRA = "".join([
     _result("v1.0-zenith-proto-bert", "v1.0", "Zenith", "proto", "bert", 10.5,
             [10.4, 10.5, 10.5, 10.5, 10.6], count=8, model="Zenith Z2", category="preview"),
 ])
-RECORD = {r["id"]: r for r in yaml.safe_load(V10 + EXTRA) + yaml.safe_load(V11)}
+# v1.1: BigCo resubmits its v1.0 logs (the rules allow it): the round's fastest says so
+RESUBMITTED = _result("v1.1-bigco-giant-bert", "v1.1", "BigCo", "giant", "bert", 0.41249,
+                      [0.4, 0.41, 0.412, 0.41547, 0.42], count=1024, model="Big B9") + \
+    "  resubmission_of: v1.0-bigco-giant-bert\n"
+RECORD = {r["id"]: r for r in yaml.safe_load(V10 + EXTRA) + yaml.safe_load(V11 + RESUBMITTED)}
 
 REPORT = """\
 ---
@@ -48,6 +52,8 @@ D [[equal_scale:v1.0-acme-acme16-bert/BigCo]].
 E [[rounds:BigCo/resnet]].
 
 F [[fastest:v1.0/bert/closed/Zenith]].
+
+G [[fastest:v1.1/bert/closed]].
 """
 
 
@@ -56,6 +62,7 @@ def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("refs")
     content = write_record_project(folder, {
         "data/record/results-v1.0.yaml": V10 + EXTRA,
+        "data/record/results-v1.1.yaml": V11 + RESUBMITTED,
         "reports/refs.en.md": REPORT.format(title="Refs", summary="References.", heading="Refs"),
         "reports/refs.zh.md": REPORT.format(title="引用", summary="引用。", heading="引用"),
     })
@@ -170,3 +177,15 @@ def test_a_result_outside_the_available_category_says_its_category(site, lang):
     assert ("预览类" if lang == "zh" else "preview category") in text
     # an available result does not repeat its category
     assert "category" not in paragraph(html, "B") and "类" not in paragraph(html, "B")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_resubmitted_result_names_the_round_its_logs_come_from(site, lang):
+    html = (site / lang / "reports" / "refs.html").read_text("utf-8")
+    best = scored("v1.1", "bert")[0]
+    assert best["resubmission_of"] == "v1.0-bigco-giant-bert"
+    text = paragraph(html, "G")
+    assert links(text) == {best["id"], best["resubmission_of"]}
+    said = "日志沿用" if lang == "zh" else "logs resubmitted from "
+    assert f'{said}<a href="../results/v1.0-bigco-giant-bert.html">v1.0</a>' in text
+    assert said.strip() not in paragraph(html, "B")
