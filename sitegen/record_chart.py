@@ -80,10 +80,7 @@ def progress_figure(site, t, lang: str, benchmark: dict, path: str) -> str:
         return ""
     wide, narrow = progress_specs(rows, rounds, t)
     chart_id = "chart-progress"
-    table = "".join(
-        f'<tr><td>{escape(row["round"])}</td><td>{escape(row["series"])}</td>'
-        f'<td class="num"><a href="{escape(urls.relative(path, urls.result(lang, row["result"])))}">'
-        f'{escape(row["value_text"])}</a></td></tr>' for row in rows)
+    table = _table_rows(site, t, lang, path, rows)
     label = t("chart.progress.caption")
     data = (f'<details class="chart-data"><summary>{escape(t("chart.progress.heading"))}</summary>'
             f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
@@ -104,6 +101,20 @@ def unscored_note(site, t, lang: str, benchmarks) -> str:
     count = sum(len(record_refs.unscored(site, r, b, "closed"))
                 for b in benchmarks for r in site.record_rounds(b))
     return t("chart.unscored", n=fmt.number(count, lang, 0)) if count else ""
+
+
+def _table_rows(site, t, lang: str, path: str, rows: list[dict]) -> str:
+    """A chart's numbers as table rows, each time linked to its result; a result whose logs
+    were resubmitted from an earlier round says so (the chart's flat steps)."""
+    cells = []
+    for row in rows:
+        earlier = site.record.get(site.record[row["result"]].get("resubmission_of") or "")
+        note = t("chart.resubmitted", round=earlier["round"]) if earlier else ""
+        cells.append(
+            f'<tr><td>{escape(row["round"])}</td><td>{escape(row["series"])}</td>'
+            f'<td class="num"><a href="{escape(urls.relative(path, urls.result(lang, row["result"])))}">'
+            f'{escape(row["value_text"])}</a>{escape(note)}</td></tr>')
+    return "".join(cells)
 
 
 HOME_BENCHMARKS = ("resnet", "bert")
@@ -134,10 +145,7 @@ def home_figure(site, t, lang: str, path: str) -> str:
     wide, narrow = progress_specs(rows, rounds, t)
     chart_id = "chart-home"
     label = t("home.chart.caption")
-    table = "".join(
-        f'<tr><td>{escape(row["round"])}</td><td>{escape(row["series"])}</td>'
-        f'<td class="num"><a href="{escape(urls.relative(path, urls.result(lang, row["result"])))}">'
-        f'{escape(row["value_text"])}</a></td></tr>' for row in rows)
+    table = _table_rows(site, t, lang, path, rows)
     return (f'<div class="chart-block"><figure class="chart chart-static" id="{chart_id}" data-kind="lines">'
             f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
             f'<div class="chart-wide">{chart_render.page_svg(wide, chart_id)}</div>'
