@@ -380,15 +380,41 @@ def narrow_spec(plan) -> dict:
 
 def fitted(make) -> dict:
     """The phone layout's spec, make(size): its plot narrowed until the whole drawing (axis
-    labels and legend included) fits NARROW_FIT px."""
+    labels and legend included) fits NARROW_FIT px. The width found is kept in the cache keyed
+    by what shapes the drawing (the spec without its tooltips and the data fields only they
+    show): a change to a tooltip's field (a result's framework) needs no new measuring."""
+    first = make(narrow_size(200))
+    width = int(_cached(spec_key(_layout(first)) + ".fit", lambda: str(_fit(make, first))))
+    return first if width == 200 else make(narrow_size(width))
+
+
+def _fit(make, spec) -> int:
+    """The plot width at which make()'s drawing fits NARROW_FIT px (`spec`: make at 200)."""
     width = 200
     for _ in range(4):
-        spec = make(narrow_size(width))
         excess = svg_width(raw_svg(spec)) - NARROW_FIT
         if excess <= 0 or width <= 80:
-            return spec
+            return width
         width = max(80, int(width - excess - 1))
-    return spec
+        spec = make(narrow_size(width))
+    return width
+
+
+def _layout(spec: dict) -> dict:
+    """The spec as far as it shapes the drawing: no tooltips, and in the data only the fields
+    something else names (a field only a tooltip shows changes no mark's place or size)."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in ("tooltip", "data")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    shape = strip(spec)
+    named = json.dumps(shape, ensure_ascii=False)
+    rows = (spec.get("data") or {}).get("values") or []
+    keep = {key for row in rows for key in row if re.search(rf"\b{re.escape(key)}\b", named)}
+    shape["data"] = [{k: v for k, v in row.items() if k in keep} for row in rows]
+    return shape
 
 
 def raw_svg(spec: dict) -> str:

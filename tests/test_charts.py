@@ -487,3 +487,30 @@ def test_the_browser_libraries_are_the_versions_the_svgs_are_drawn_with():
     assert npm.package_info("vega-embed")["version"] == vl_convert.get_vega_embed_version()
     bundle = npm.script(npm.VEGA).decode("utf-8")
     assert bundle.count("/*! vega") == 3 and "sourceMappingURL" not in bundle
+
+
+def test_the_phone_layout_is_measured_once_per_drawing_shape(tmp_path, monkeypatch, chart_cache):
+    """fitted() keeps the width it found, keyed by what shapes the drawing: a change to a field
+    only the tooltips show (a framework) is fitted without drawing, to the same spec a fresh
+    measurement gives."""
+    import dataclasses
+    _, plan = plan_for(tmp_path, {"benchmark": "bert", "round": "v1.0"}, lang="en")
+    drawn = []
+    real = chart_render._convert
+    monkeypatch.setattr(chart_render, "_convert", lambda spec: drawn.append(1) or real(spec))
+    chart_render.narrow_spec(plan)
+    assert drawn                                       # measured by drawing, the first time
+    rows = [{**row, "framework": row["framework"] + " 2"} for row in plan.rows]
+    edited = dataclasses.replace(plan, rows=rows)
+    drawn.clear()
+    narrow = chart_render.narrow_spec(edited)
+    assert drawn == []                                  # the framework moves nothing
+    assert [r["framework"] for r in narrow["data"]["values"]] == [r["framework"] for r in rows]
+    # the same as measuring afresh
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "fresh"))
+    assert chart_render.narrow_spec(edited) == narrow
+    # a change that moves the marks (a time) is measured again
+    moved = dataclasses.replace(plan, rows=[{**row, "value": row["value"] * 3} for row in plan.rows])
+    drawn.clear()
+    chart_render.narrow_spec(moved)
+    assert drawn
