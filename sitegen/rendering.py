@@ -89,7 +89,7 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     jobs = [(site, templates, lang, cache.data_key, destination) for lang in site.languages]
     workers = min(len(jobs), os.cpu_count() or 1)
     if len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and _fork_safe():
-        results = _in_forked_processes(_render_language, jobs)
+        results = _in_forked_processes(_render_language, jobs, workers)
     else:
         results = [_render_language(job) for job in jobs]
     problems = [problem for result in results for problem in result.problems]
@@ -125,33 +125,33 @@ def _fork_safe() -> bool:
     return "vl_convert" not in sys.modules
 
 
-def _in_forked_processes(function, jobs: list) -> list:
-    """function(job) for each job, each in a process of its own. A forked process inherits its
-    job (the whole loaded site) instead of receiving a pickled copy; only results come back."""
+def _in_forked_processes(function, jobs: list, at_once: int | None = None) -> list:
+    """function(job) for each job, each in a process of its own, at most `at_once` at a time
+    (the machine's cores: a third language waits for a core instead of adding its memory to
+    the peak). A forked process inherits its job (the whole loaded site) instead of receiving
+    a pickled copy; only results come back, in the order of the jobs."""
+    from multiprocessing.connection import wait
     context = multiprocessing.get_context("fork")
-    running = []
-    # Ctrl-C is held back while forking (a child must not take it before it ignores it) and
-    # delivered to this process afterwards, which then stops the children.
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    at_once = max(1, at_once or len(jobs))
+    pending = list(enumerate(jobs))
+    running: dict = {}                 # receiving end -> (job index, process)
+    outcomes: list = [None] * len(jobs)
     try:
-        for job in jobs:
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_run_and_send,
-                                      args=(function, job, send, os.getpid()))
-            process.start()
-            send.close()
-            running.append((process, receive))
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    try:
-        outcomes = [_outcome(process, receive) for process, receive in running]
+        while pending or running:
+            while pending and len(running) < at_once:
+                index, job = pending.pop(0)
+                running[_start(context, function, job)] = index
+            for receive in wait(list(running)):
+                index = running.pop(receive)
+                outcomes[index] = _outcome(receive.process, receive)
+                receive.process.join()
     except BaseException:            # Ctrl-C or a fault here: no process writes on
-        for process, _ in running:
-            process.kill()
+        for receive in running:
+            receive.process.kill()
         raise
     finally:
-        for process, _ in running:
-            process.join()
+        for receive in running:
+            receive.process.join()
     content = [problem for outcome, value in outcomes if outcome == "content" for problem in value]
     if content:                      # the editor's mistake, said as in one process: file:line
         raise ContentError(content)
@@ -159,6 +159,23 @@ def _in_forked_processes(function, jobs: list) -> list:
     if failures:
         raise RuntimeError("rendering failed in a separate process:\n" + "\n".join(failures))
     return [value for _, value in outcomes]
+
+
+def _start(context, function, job):
+    """A process running function(job); its result comes through the returned receiving end
+    (which carries the process as `.process`)."""
+    receive, send = context.Pipe(duplex=False)
+    # Ctrl-C is held back while forking (a child must not take it before it ignores it) and
+    # delivered to this process afterwards, which then stops the children.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process = context.Process(target=_run_and_send, args=(function, job, send, os.getpid()))
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    send.close()
+    receive.process = process
+    return receive
 
 
 def _outcome(process, receive) -> tuple[str, object]:

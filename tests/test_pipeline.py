@@ -22,6 +22,26 @@ def test_results_come_back_in_the_order_of_the_jobs():
     assert _in_forked_processes(_square, [3, 4, 5]) == [9, 16, 25]
 
 
+def _busy(job):
+    """Marks itself running in a folder, waits, and says how many were running meanwhile."""
+    import time
+    folder, n = job
+    mark = folder / f"running-{n}"
+    mark.touch()
+    seen = 0
+    for _ in range(20):
+        seen = max(seen, len(list(folder.glob("running-*"))))
+        time.sleep(0.02)
+    mark.unlink()
+    return n, seen
+
+
+def test_at_most_at_once_processes_run_together_and_results_keep_their_order(tmp_path):
+    results = _in_forked_processes(_busy, [(tmp_path, n) for n in range(5)], at_once=2)
+    assert [n for n, _ in results] == [0, 1, 2, 3, 4]
+    assert max(seen for _, seen in results) <= 2
+
+
 def test_an_exception_in_a_process_is_raised_with_its_traceback():
     with pytest.raises(RuntimeError) as caught:
         _in_forked_processes(_fail, [1, 2])
