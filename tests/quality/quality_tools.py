@@ -117,7 +117,6 @@ PAGE_KINDS = {
     "systems-index": lambda site, lang: f"{lang}/systems/index.html",
     "benchmark": lambda site, lang: _first(site, f"{lang}/benchmarks"),
     "benchmarks-index": lambda site, lang: f"{lang}/benchmarks/index.html",
-    "compare-index": lambda site, lang: f"{lang}/compare/index.html",
     "claims": lambda site, lang: f"{lang}/claims/index.html",
     "sources": lambda site, lang: f"{lang}/sources/index.html",
     "glossary": lambda site, lang: f"{lang}/glossary.html",
