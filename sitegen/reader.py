@@ -57,10 +57,16 @@ XHTML_NS = "http://www.w3.org/1999/xhtml"
 FEED_GENERATOR = "sitegen (Accelerator Ledger)"
 
 
-def language_end_files(site, lang: str, docs: list[dict]) -> dict[str, bytes]:
+def language_end_files(site, lang: str, docs: list[dict], t=None) -> dict[str, bytes]:
     """What one language's pages determine once all are made: its search index and feed.
-    `docs` are their search entries (search_entry), in any order."""
-    return {**search_index(lang, docs), **feed_file(site, lang)}
+    `docs` are their search entries (search_entry), in any order; the record's result systems
+    are added (record_search.system_rows: their result pages are not searched)."""
+    from .record_search import system_rows
+
+    t = t or Strings(site, lang)
+    rows = system_rows(site, lang, t)
+    systems = {"label": t("search.kind.result_system"), "rows": rows} if rows else None
+    return {**search_index(lang, docs, systems), **feed_file(site, lang)}
 
 
 def site_files(site, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:
@@ -246,15 +252,23 @@ def search_entry(site, path: str, data: bytes, lang: str, t) -> dict | None:
     return doc
 
 
-def search_index(lang: str, docs: list[dict]) -> dict[str, bytes]:
-    """The search index script of one language (MiniSearch builds the index in the browser)."""
+def _json(value) -> str:
+    payload = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def search_index(lang: str, docs: list[dict], systems: dict | None = None) -> dict[str, bytes]:
+    """The search index script of one language (MiniSearch builds the index in the browser);
+    `systems`, the record's result systems ({label, rows}: record_search.system_rows), are
+    compact rows beside the documents."""
     docs = sorted(docs, key=lambda doc: doc["url"])
-    payload = json.dumps(docs, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    payload = payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     script = (f"/* Search index of the {lang} pages, written by sitegen/reader.py. */\n"
-              f"window.SEARCH_DOCS = {payload};\n"
+              f"window.SEARCH_DOCS = {_json(docs)};\n"
               "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
               f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n")
+    if systems:
+        script += ("window.SEARCH_SYSTEMS_BY_LANG = window.SEARCH_SYSTEMS_BY_LANG || {};\n"
+                   f"window.SEARCH_SYSTEMS_BY_LANG[{json.dumps(lang)}] = {_json(systems)};\n")
     return {urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
             urls.asset(f"search-{lang}.js"): script.encode("utf-8")}
 

@@ -47,8 +47,12 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     narrow = size.narrow
     series = list(dict.fromkeys(row["series"] for row in rows))
     colour = alt.Color("series:N", scale=alt.Scale(domain=series, range=list(COLOURS[:len(series)])),
+                       # below the plot, one name a line; on a phone a name may take the whole
+                       # width (A100-SXM4-40GB and A100-PCIe-40GB differ only at their ends)
                        legend=alt.Legend(title=None, orient="bottom", direction="vertical",
-                                         labelLimit=size.label_limit))
+                                         columns=1,
+                                         labelLimit=chart_render.NARROW_FIT - 40 if narrow
+                                         else size.label_limit))
     y_title = text["time"]
     chart = alt.Chart().mark_line(point=True, strokeWidth=2).encode(
         x=alt.X("round:O", sort=rounds, title=text["round_axis"],

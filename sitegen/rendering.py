@@ -284,7 +284,7 @@ def _render_language(job) -> LanguageResult:
     problems += spaces
     try:
         if not problems or all(problem.warning for problem in problems):
-            written.update(_keep_or_write(language_end_files(site, lang, docs), lang, kept,
+            written.update(_keep_or_write(language_end_files(site, lang, docs, t), lang, kept,
                                           destination))
         missing_strings([t])
     except ContentError as exc:

@@ -1,9 +1,48 @@
 /* The compare page: results picked by id in the URL fragment (#id,id,...), shown side by
    side. Each round's data is a plain script, assets/record/<round>.js (file:// allows
    <script>), loaded only when a picked id needs it. The first pick is the baseline: a time
-   ratio is given only for the same benchmark, round and division; otherwise the reason. */
+   ratio is given only for the same benchmark, round and division; otherwise the reason. A
+   ratio between categories (available, preview, research) is given with a note that says so.
+   The choice is remembered (localStorage where the browser allows it; else the URL alone), so
+   that "Add to compare" on a result page (compare.html?add=<id>) adds to it. */
 (function () {
   "use strict";
+
+  /* The site's one rule for measured times and derived figures (sitegen/fmt.py, significant):
+     three significant digits, trailing zeros kept, never fewer than whole units, halves
+     rounded up on the figure's shortest decimal form (7.40, 0.412, 123, 1,235; 9.996 -> 10.0).
+     Rounded on the decimal digits, not in binary, as Python's Decimal does. */
+  function significant(value, digits) {
+    digits = digits || 3;
+    if (value === 0) return { text: (0).toFixed(digits - 1), places: digits - 1 };
+    var parts = Math.abs(value).toExponential().split("e");      /* shortest form: d.ddde±x */
+    var mantissa = parts[0].replace(".", "");
+    var exponent = parseInt(parts[1], 10);
+    var places = Math.max(0, digits - 1 - exponent);
+    var rounded = roundDecimal(mantissa, exponent, places);
+    if (places && Math.abs(rounded) >= Math.pow(10, digits - places)) {
+      places -= 1;
+      rounded = roundDecimal(mantissa, exponent, places);
+    }
+    return { value: value < 0 ? -rounded : rounded, places: places };
+  }
+  /* the number 0.<mantissa> x 10^(exponent + 1), rounded half up to `places` decimals */
+  function roundDecimal(mantissa, exponent, places) {
+    var keep = exponent + 1 + places;                /* digits of the mantissa kept */
+    if (keep < 0) return 0;
+    var digits = mantissa.slice(0, keep);
+    while (digits.length < keep) digits += "0";
+    var whole = digits ? parseInt(digits, 10) : 0;  /* at most about 20 digits: exact enough */
+    if ((mantissa.charAt(keep) || "0") >= "5") whole += 1;
+    return whole / Math.pow(10, places);
+  }
+  function figure(value, lang, digits) {
+    var s = significant(value, digits);
+    if (s.text) return s.text;
+    return s.value.toLocaleString(lang, { minimumFractionDigits: s.places, maximumFractionDigits: s.places });
+  }
+  window.siteFigure = figure;                         /* for the tests (tests/quality) */
+
   var box = document.querySelector("[data-compare]");
   if (!box) return;
   var root = box.getAttribute("data-root");
@@ -49,8 +88,9 @@
     r.benchmarkName = (data.names[r.benchmark] || {})[lang] || r.benchmark;
     return r;
   }
+  var htmlLang = document.documentElement.lang;
   function number(v, digits) {
-    return v.toLocaleString(document.documentElement.lang, { maximumFractionDigits: digits });
+    return v.toLocaleString(htmlLang, { maximumFractionDigits: digits });
   }
   function reason(base, r) {
     if (base.value === null || r.value === null) return msg("missing");
@@ -58,6 +98,23 @@
     if (base.round !== r.round) return msg("round");
     if (base.division !== r.division) return msg("division");
     return "";
+  }
+  function ratioCell(base, r) {
+    var td = document.createElement("td");
+    var why = reason(base, r);
+    if (why) { td.textContent = why; return td; }
+    var x = base.value / r.value;
+    td.textContent = figure(r.value / base.value, htmlLang) + "× · " +
+      (x >= 1 ? msg("faster").replace("{x}", figure(x, htmlLang)) : msg("slower").replace("{x}", figure(1 / x, htmlLang)));
+    if (base.category !== r.category) {          /* shown, but said to compare unlike offerings */
+      td.setAttribute("data-note", "category");
+      var note = document.createElement("small");
+      note.className = "compare-note";
+      note.textContent = msg("category");
+      td.appendChild(document.createElement("br"));
+      td.appendChild(note);
+    }
+    return td;
   }
   function cell(tag, text, href) {
     var el = document.createElement(tag);
@@ -127,22 +184,18 @@
       submitter: function (r) { return r.submitter; },
       accelerator_model: function (r) { return r.accelerator_model || "—"; },
       accelerator_count: function (r) { return number(r.accelerator_count, 0); },
-      value: function (r) { return r.value === null ? words.missing : number(r.value, 2); },
-      energy: function (r) { return r.energy === null || r.energy === undefined ? "—" : number(r.energy, 0) + " J"; },
-      ratio: function (r, i) {
-        if (i === 0) return msg("baseline");
-        var why = reason(base, r);
-        if (why) return why;
-        var x = base.value / r.value;
-        return number(r.value / base.value, 3) + "× · " +
-          (x >= 1 ? msg("faster").replace("{x}", number(x, 2)) : msg("slower").replace("{x}", number(1 / x, 2)));
-      }
+      value: function (r) { return r.value === null ? words.missing : figure(r.value, htmlLang); },
+      energy: function (r) { return r.energy === null || r.energy === undefined ? "—" : figure(r.energy, htmlLang) + " J"; },
+      ratio: function (r, i) { return i === 0 ? msg("baseline") : ratioCell(base, r); }
     };
     Object.keys(shown).forEach(function (key) {
       var tr = document.createElement("tr");
       tr.setAttribute("data-field", key);
       var th = cell("th", labels[key]); th.scope = "row"; tr.appendChild(th);
-      results.forEach(function (r, i) { tr.appendChild(cell("td", shown[key](r, i))); });
+      results.forEach(function (r, i) {
+        var shownValue = shown[key](r, i);
+        tr.appendChild(typeof shownValue === "string" ? cell("td", shownValue) : shownValue);
+      });
       body.appendChild(tr);
     });
     table.appendChild(body);
@@ -174,7 +227,8 @@
     setIds(ids);
   });
   form.hidden = false;
-  if (!picked().length && remembered().length) {      /* opened without a choice: the last one */
+  if (picked().length) remember(picked());     /* a linked choice is the one a later "Add" extends */
+  else if (remembered().length) {      /* opened without a choice: the last one */
     window.location.replace(window.location.href.split(/[?#]/)[0] + "#" + remembered().join(","));
     return;
   }

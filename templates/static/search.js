@@ -7,7 +7,10 @@
  * Tokens: Latin words lowercased (prefix and fuzzy matching); CJK runs become single
  * characters plus bigrams (exact matching), Traditional characters folded to Simplified, for
  * documents and queries alike.
- * Keys: Enter searches, Tab or ArrowDown reaches the results, Escape clears. */
+ * Keys: Enter searches, Tab or ArrowDown reaches the results, Escape clears.
+ * The results open in a panel over the page, under the box ([data-search-panel]): they never
+ * push the page down (no layout shift). Escape, a click outside the form or Tab past its last
+ * link closes the panel; focusing the box again reopens it with the same results. */
 (function () {
   'use strict';
 
@@ -51,7 +54,7 @@
 
   /* Reports are what the site is for; the many head-to-head pages repeat the same words. */
   var KIND_BOOST = { report: 1.6, page: 1.3, glossary: 1.2, benchmark: 1.2, system: 1.2,
-                     comparison: 0.8, list: 0.9 };
+                     comparison: 0.8, list: 0.9, rsystem: 0.8 };
 
   var SEARCH_OPTIONS = {
     boost: { title: 3 },
@@ -61,6 +64,19 @@
     prefix: function (term) { return !isCJK(term); },
     fuzzy: function (term) { return !isCJK(term) && term.length > 3 ? 0.2 : false; }
   };
+
+  /* The record's result systems (sitegen/record_search.py): compact rows [name, address in
+     the language's folder, snippet] beside the pages, made into documents here. A result's
+     own page is not in the index; its system's name leads to it (or to its round's results). */
+  function systemDocs(lang) {
+    var systems = (window.SEARCH_SYSTEMS_BY_LANG || {})[lang];
+    if (!systems) { return []; }
+    return systems.rows.map(function (row) {
+      var url = lang + '/' + row[1];
+      return { id: url + '|' + row[0], url: url, title: row[0], snippet: row[2], text: '',
+               kind: 'rsystem', label: systems.label, lang: lang };
+    });
+  }
 
   function format(template, values) {
     return String(template || '').replace(/\{(\w+)\}/g, function (all, key) {
@@ -79,6 +95,7 @@
     this.input = form.querySelector('input[type="search"]');
     this.all = form.querySelector('input[data-search-all]');
     this.out = form.querySelector('[data-search-results]');
+    this.panel = form.querySelector('[data-search-panel]');
     this.index = null;
     this.docs = {};
     this.loaded = {};
@@ -92,7 +109,7 @@
   Search.prototype.ensureIndex = function () {
     if (this.index) { return this.index; }
     this.index = new window.MiniSearch({
-      idField: 'url',
+      idField: 'id',        /* the URL, or for a result system's entry its URL and name */
       fields: ['title', 'text'],
       storeFields: ['title', 'url', 'snippet', 'kind', 'label', 'lang'],
       tokenize: tokenize,
@@ -108,10 +125,12 @@
     var docs = all[lang] || (lang === this.lang ? window.SEARCH_DOCS : null);
     if (!docs || this.loaded[lang]) { return !!docs; }
     var fresh = [];
+    docs = docs.concat(systemDocs(lang));
     for (var i = 0; i < docs.length; i++) {
-      if (!this.docs[docs[i].url]) {
-        this.docs[docs[i].url] = docs[i];
-        fresh.push(docs[i]);
+      var id = docs[i].id || docs[i].url;
+      if (!this.docs[id]) {
+        this.docs[id] = docs[i];
+        fresh.push(docs[i].id ? docs[i] : Object.assign({ id: id }, docs[i]));
       }
     }
     this.index.addAll(fresh);
@@ -178,9 +197,15 @@
       self.run();
     });
     /* the index loads on first focus or keystroke, never with the page */
-    this.input.addEventListener('focus', function () { self.prepare(function () {}); });
+    this.input.addEventListener('focus', function () {
+      self.prepare(function () {});
+      if (self.input.value && self.out.childNodes.length) { self.open(); }
+    });
     this.input.addEventListener('input', function () {
       self.form.classList.toggle('search-active', !!self.input.value);
+      /* opened at the first keystroke, filled after the pause: its live region is rendered
+         before the count is written into it, so that a screen reader hears the count */
+      if (self.input.value) { self.open(); } else { self.close(); }
       window.clearTimeout(self.timer);
       self.timer = window.setTimeout(function () { self.run(); }, 120);
     });
@@ -208,6 +233,14 @@
         if (at === 0) { self.input.focus(); } else { links[at - 1].focus(); }
       }
     });
+    /* a click or tap outside the form, or the focus leaving it, closes the panel (the query
+       and its results stay for when the box is focused again) */
+    document.addEventListener('pointerdown', function (event) {
+      if (!self.form.contains(event.target)) { self.close(); }
+    });
+    this.form.addEventListener('focusout', function (event) {
+      if (event.relatedTarget && !self.form.contains(event.relatedTarget)) { self.close(); }
+    });
     if (this.all) {
       this.all.addEventListener('change', function () {
         if (self.all.checked) {
@@ -228,6 +261,15 @@
     this.input.value = '';
     this.out.textContent = '';
     this.form.classList.remove('search-active');
+    this.close();
+  };
+
+  Search.prototype.open = function () {
+    if (this.panel) { this.form.classList.add('search-open'); }
+  };
+
+  Search.prototype.close = function () {
+    this.form.classList.remove('search-open');
   };
 
   Search.prototype.status = function (text) {
@@ -253,7 +295,8 @@
   Search.prototype.run = function () {
     var text = this.input.value.trim();
     this.form.classList.toggle('search-active', !!text);
-    if (!text) { this.out.textContent = ''; return; }
+    if (!text) { this.out.textContent = ''; this.close(); return; }
+    this.open();
     if (!this.ready) {
       var self = this;
       this.status(this.form.getAttribute('data-msg-loading'));
