@@ -144,14 +144,31 @@ def test_a_planted_space_on_a_chinese_page_fails_the_build(tmp_path, capsys):
            "'这是␣一个空格。'; remove it" in messages
 
 
-def test_term_list_rejects_a_second_term_for_one_concept(tmp_path):
-    glossary = "- id: ttt\n  term: {en: Time to train, zh: 训练用时}\n  definition: {en: Minutes., zh: 分钟数。}\n"
-    content = write_project(tmp_path, {"data/terms.csv": TERMS, "data/glossary.yaml": glossary})
+def _findings_report():
+    from project import REPORT_ZH
+    return REPORT_ZH.replace("claims: [c-ppr]\n", "claims: [c-ppr]\nfindings:\n  - \"Acme更慢。\"\n"
+                             "  - \"Acme的训练用时更长。\"\n")
+
+
+# A second term for one concept is an error on its line: in the glossary, and in a report's
+# findings box (report text too; the error is on the front matter's findings line).
+SECOND_TERM = {
+    "glossary": ("data/glossary.yaml",
+                 lambda: "- id: ttt\n  term: {en: Time to train, zh: 训练用时}\n  definition: {en: Minutes., zh: 分钟数。}\n",
+                 "content/data/glossary.yaml:1"),
+    "findings": ("reports/acme-vs-zenith.zh.md", _findings_report,
+                 "content/reports/acme-vs-zenith.zh.md:9"),
+}
+
+
+@pytest.mark.parametrize("case", list(SECOND_TERM))
+def test_term_list_rejects_a_second_term_for_one_concept(tmp_path, case):
+    path, text, where = SECOND_TERM[case]
+    content = write_project(tmp_path, {"data/terms.csv": TERMS, path: text()})
     with pytest.raises(ContentError) as caught:
         load_site(content)
     assert [str(p) for p in caught.value.problems if "term list" in p.message] == [
-        "content/data/glossary.yaml:1: '训练用时': the term list (data/terms.csv) uses '训练时间' "
-        "for this concept"]
+        f"{where}: '训练用时': the term list (data/terms.csv) uses '训练时间' for this concept"]
 
 
 def test_a_bad_language_entry_is_reported_on_its_line(tmp_path):
@@ -180,14 +197,3 @@ def test_shipped_zh_hant_pages_read_as_traditional(shipped_site):
     assert changed / total < 0.005, f"{changed} of {total} CJK characters are still Simplified"
 
 
-def test_term_list_covers_a_reports_findings(tmp_path):
-    """The findings box is report text too: a second term for one concept there is an error on
-    the front matter's findings line."""
-    from project import REPORT_ZH
-    report = REPORT_ZH.replace("claims: [c-ppr]\n", "claims: [c-ppr]\nfindings:\n  - \"Acme更慢。\"\n  - \"Acme的训练用时更长。\"\n")
-    content = write_project(tmp_path, {"data/terms.csv": TERMS, "reports/acme-vs-zenith.zh.md": report})
-    with pytest.raises(ContentError) as caught:
-        load_site(content)
-    assert [str(p) for p in caught.value.problems if "term list" in p.message] == [
-        "content/reports/acme-vs-zenith.zh.md:9: '训练用时': the term list (data/terms.csv) uses "
-        "'训练时间' for this concept"]
