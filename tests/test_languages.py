@@ -195,5 +195,3 @@ def test_shipped_zh_hant_pages_read_as_traditional(shipped_site):
         changed += sum(a != b for a, b in zip(cjk, s2tw.convert(cjk)))
     assert total > 10000
     assert changed / total < 0.005, f"{changed} of {total} CJK characters are still Simplified"
-
-
