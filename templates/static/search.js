@@ -52,9 +52,9 @@
     return out;
   }
 
-  /* Reports are what the site is for; the many head-to-head pages repeat the same words. */
+  /* Reports are what the site is for; the many system-name rows repeat the same words. */
   var KIND_BOOST = { report: 1.6, page: 1.3, glossary: 1.2, benchmark: 1.2, system: 1.2,
-                     comparison: 0.8, list: 0.9, rsystem: 0.8 };
+                     list: 0.9, rsystem: 0.8 };
 
   var SEARCH_OPTIONS = {
     boost: { title: 3 },
