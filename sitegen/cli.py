@@ -207,7 +207,11 @@ def run_init(args) -> str:
 
 
 def run_serve(args) -> str:
+    import faulthandler
+    import signal
     from .serve import PortBusy, serve
+    # a server that does not stop can be asked where it is: kill -USR1 <pid> prints its stacks
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:
         serve(lambda: run_build(args), args.out, [args.content, args.templates], args.port,
               host=args.host, preview=lambda changed: preview_reports(args, changed))
@@ -217,18 +221,10 @@ def run_serve(args) -> str:
 
 
 def preview_reports(args, changed) -> dict | None:
-    """serve: the edited reports' pages, rendered in memory before the build writes them.
-    With nothing changed, one report is rendered and dropped: what the first preview would
-    load (templates, Markdown, number formats) is then loaded before the first edit."""
+    """serve: the edited reports' pages, rendered in memory before the build writes them."""
     from .load import load_site
     from .rendering import preview_reports as render_preview
-    if not changed:
-        site = load_site(args.content, strict=args.strict)
-        first = next((r for r in site.reports if r.source is not None), None)
-        if first is not None:
-            render_preview(site, args.templates, [first.source.path])
-        return None
-    if not all(Path(p).suffix == ".md" and "reports" in Path(p).parts for p in changed):
+    if not changed or not all(Path(p).suffix == ".md" and "reports" in Path(p).parts for p in changed):
         return None                  # not a report edit alone: nothing to load for it
     return render_preview(load_site(args.content, strict=args.strict), args.templates, changed)
 

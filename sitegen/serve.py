@@ -284,8 +284,6 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
         serving = True
         shown = f"[{host}]" if ":" in host else host
         say(f"serving {out} at http://{shown}:{server.server_address[1]}/ (Ctrl+C stops)")
-        if preview is not None:      # loads what a preview needs before the first edit
-            show_preview(preview, [], state)
         from watchfiles import watch as watch_changes
         # an empty set arrives every rust_timeout ms: it shows the watcher is running
         for changes in watch_changes(*watch, debounce=50, step=25, yield_on_timeout=True,

@@ -134,7 +134,14 @@ def test_serve_command_on_a_free_port(tmp_path):
         assert ask(port, "GET", "/zh/nope.html")[0] == 404
     finally:
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 0
+        try:
+            status = process.wait(timeout=30)
+        except subprocess.TimeoutExpired:         # say where it is stuck (faulthandler)
+            process.send_signal(signal.SIGUSR1)
+            time.sleep(2)
+            process.kill()
+            pytest.fail("serve did not stop on Ctrl-C; its stacks:\n" + process.stderr.read())
+        assert status == 0
 
 
 # --- Nothing of the editor's is lost: serve outlives every failed build -----------------------
