@@ -212,6 +212,11 @@ def run_serve(args) -> str:
     from .serve import PortBusy, serve
     # a server that does not stop can be asked where it is: kill -USR1 <pid> prints its stacks
     faulthandler.register(signal.SIGUSR1, all_threads=True)
+    # Ctrl-C stops the server even when it was started with SIGINT ignored or blocked (a
+    # background job of a script inherits both; in the CI run the server ignored Ctrl-C while
+    # its stacks showed it waiting in the file watcher)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         serve(lambda: run_build(args), args.out, [args.content, args.templates], args.port,
               host=args.host, preview=lambda changed: preview_reports(args, changed))
