@@ -286,8 +286,6 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
         say(f"serving {out} at http://{shown}:{server.server_address[1]}/ (Ctrl+C stops)")
         from watchfiles import watch as watch_changes
         # an empty set arrives every rust_timeout ms: it shows the watcher is running
-        # debounce 200 ms, step 50 ms: with 50 and 25 the watcher once ignored Ctrl-C for
-        # over 30 s under load (its stack, by faulthandler, was inside watchfiles' watch)
         for changes in watch_changes(*watch, debounce=200, step=50, yield_on_timeout=True,
                                      rust_timeout=300, stop_event=stop):
             state.watching = True
