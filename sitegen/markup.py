@@ -414,13 +414,9 @@ def _record_result(page, result: dict, with_scale: bool = True) -> str:
     many of which accelerator, and its runs."""
     time = _link(page, urls.result(page.lang, result["id"]),
                  fmt.duration(result["value"], result["unit"], page.lang))
-    count = result["accelerator_count"] or 0
-    scale = (_say(page, "ref.scale", count=fmt.number(count, page.lang, 0),
-                  accelerator=result["accelerator_model"] or "")
-             if count and result["accelerator_model"] else _say(page, "ref.cpu_only"))
     details = [escape(result["submitter"]), escape(result["system_name"])]
     if with_scale:
-        details.append(escape(scale))
+        details.append(escape(_scale_text(page, result)))
     if result.get("category") and result["category"] != "available":   # preview, research
         details.append(escape(_say(page, "ref.category",
                                    category=_say(page, "category." + result["category"]).lower())))
@@ -430,6 +426,15 @@ def _record_result(page, result: dict, with_scale: bool = True) -> str:
             page, urls.result(page.lang, earlier["id"]), earlier["round"])))
     details.append(_runs_text(page, result))
     return _say(page, "ref.result", time=time, details=_say(page, "ref.separator").join(details))
+
+
+def _scale_text(page, result: dict) -> str:
+    """'3,456 × TPU', or CPUs only."""
+    count = result["accelerator_count"] or 0
+    if count and result["accelerator_model"]:
+        return _say(page, "ref.scale", count=fmt.number(count, page.lang, 0),
+                    accelerator=result["accelerator_model"])
+    return _say(page, "ref.cpu_only")
 
 
 def _runs_text(page, result: dict) -> str:
@@ -449,12 +454,9 @@ def _unscored_text(page, results: list[dict]) -> str:
         return ""
     links = []
     for result in sorted(results, key=lambda r: (-(r["accelerator_count"] or 0), r["id"])):
-        count = result["accelerator_count"] or 0
-        scale = (_say(page, "ref.scale", count=fmt.number(count, page.lang, 0),
-                      accelerator=result["accelerator_model"] or "")
-                 if count and result["accelerator_model"] else _say(page, "ref.cpu_only"))
-        links.append(_link(page, urls.result(page.lang, result["id"]),
-                           _say(page, "ref.unscored_item", submitter=result["submitter"], scale=scale)))
+        links.append(_link(page, urls.result(page.lang, result["id"]), _say(
+            page, "ref.unscored_item", submitter=result["submitter"],
+            scale=_scale_text(page, result))))
     return _say(page, "ref.unscored", results=_say(page, "ref.list_separator").join(links))
 
 
