@@ -12,7 +12,6 @@ it works from any folder:
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from sitegen import cli
@@ -25,4 +24,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.finish(main())

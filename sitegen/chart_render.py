@@ -353,11 +353,19 @@ SPEC_FIELDS = ("lang", "metric", "kind", "rows", "order", "rounds", "series_orde
                "title", "text", "tooltip")
 
 
+# the fields of a plan's rows that build_spec copies into the spec's data and reads nowhere else
+# (tests/test_charts.py changes each and compares): the cached specs are keyed without them and
+# get the rows' own values back, so editing a result's framework builds no spec
+PASSED_THROUGH = ("framework", "source", "result")
+
+
 def specs(plan) -> tuple[dict, dict]:
     """The wide and the narrow spec of a plan (from the cache when drawn before)."""
     made = {name: getattr(plan, name) for name in SPEC_FIELDS}
+    made["rows"] = [{k: v for k, v in row.items() if k not in PASSED_THROUGH} for row in plan.rows]
     wide, narrow = cached_specs({"plan": made}, lambda: [build_spec(plan), narrow_spec(plan)])
-    return wide, narrow
+    values = json.loads(json.dumps(_with_value_text(plan), ensure_ascii=False))
+    return tuple({**spec, "data": {**spec["data"], "values": values}} for spec in (wide, narrow))
 
 
 def cached_specs(inputs: dict, make) -> list:
@@ -381,10 +389,10 @@ def narrow_spec(plan) -> dict:
 def fitted(make) -> dict:
     """The phone layout's spec, make(size): its plot narrowed until the whole drawing (axis
     labels and legend included) fits NARROW_FIT px. The width found is kept in the cache keyed
-    by what shapes the drawing (the spec without its tooltips and the data fields only they
-    show): a change to a tooltip's field (a result's framework) needs no new measuring."""
+    by the drawing (static(): a change to a field only the tooltips show, such as a result's
+    framework, needs no new measuring)."""
     first = make(narrow_size(200))
-    width = int(_cached(spec_key(_layout(first)) + ".fit", lambda: str(_fit(make, first))))
+    width = int(_cached(spec_key(static(first)) + ".fit", lambda: str(_fit(make, first))))
     return first if width == 200 else make(narrow_size(width))
 
 
@@ -400,25 +408,36 @@ def _fit(make, spec) -> int:
     return width
 
 
-def _layout(spec: dict) -> dict:
-    """The spec as far as it shapes the drawing: no tooltips, and in the data only the fields
-    something else names (a field only a tooltip shows changes no mark's place or size)."""
+def static(spec: dict) -> dict:
+    """The spec as the static SVG draws it: no tooltips (only the interactive view shows them),
+    in the data only the fields something else names (a field only a tooltip shows moves no
+    mark), and no ARIA texts on the marks (the page hides the SVG from screen readers: the
+    figure's label and its data table say what it shows). A change to a tooltip's field alone
+    (a result's framework) leaves it as it was, so nothing is drawn again."""
     def strip(value):
         if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if k not in ("tooltip", "data")}
+            return {k: strip(v) for k, v in value.items() if k != "tooltip"}
         if isinstance(value, list):
             return [strip(v) for v in value]
         return value
-    shape = strip(spec)
+    shape = strip({k: v for k, v in spec.items() if k != "data"})
     named = json.dumps(shape, ensure_ascii=False)
-    rows = (spec.get("data") or {}).get("values") or []
-    keep = {key for row in rows for key in row if re.search(rf"\b{re.escape(key)}\b", named)}
-    shape["data"] = [{k: v for k, v in row.items() if k in keep} for row in rows]
+    rows = (spec.get("data") or {}).get("values")
+    if rows is not None:
+        keys = {key for row in rows for key in row}
+        keep = {key for key in keys if re.search(rf"\b{re.escape(key)}\b", named)}
+        shape["data"] = {**spec["data"],
+                         "values": [{k: v for k, v in row.items() if k in keep} for row in rows]}
+    elif "data" in spec:
+        shape["data"] = spec["data"]
+    shape["config"] = {**shape.get("config", {}), "aria": False}
     return shape
 
 
 def raw_svg(spec: dict) -> str:
-    return _cached(spec_key(spec) + ".svg", lambda: _convert(spec))
+    """vl-convert's drawing of the spec's static() form (kept in the cache by that form)."""
+    drawn = static(spec)
+    return _cached(spec_key(drawn) + ".svg", lambda: _convert(drawn))
 
 
 def page_svg(spec: dict, chart_id: str) -> str:

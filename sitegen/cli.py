@@ -347,4 +347,17 @@ def main(argv=None, root: Path | None = None, prog: str = "axledger") -> int:
 
 def entry() -> None:
     """The installed `axledger` command."""
-    sys.exit(main())
+    finish(main())
+
+
+def finish(code: int) -> None:
+    """Exit the command with `code` once its output is flushed, without freeing the loaded
+    site object by object: everything is written and closed by then, and Python's teardown of
+    a whole-record build's heap (a last collection of every object) took 0.2 s of each
+    rebuild. The operating system takes the memory back at once."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):        # a closed pipe (`| head`): nothing more to say
+            pass
+    os._exit(code)

@@ -315,9 +315,12 @@ def record_fingerprint(record) -> bytes:
     and the importer give) is hashed from marshal's bytes, made in C, four times faster than
     _canonical; anything marshal does not write (a date) goes through `fingerprint`. Equal bytes
     mean equal records, so no change is ever missed; a set in a record (YAML's !!set) is
-    written in an order that may differ between runs, which at worst renders its pages again."""
+    written in an order that may differ between runs, which at worst renders its pages again.
+    Format 2, not 4: from 3 on, marshal writes an object met twice as a back-reference, and
+    whether two equal strings are one object depends on how the file was read (YAML or the
+    parse cache): 262 unchanged records of an edited round's file fingerprinted as changed."""
     try:
-        data = marshal.dumps(record, 4)
+        data = marshal.dumps(record, 2)
     except ValueError:
         return fingerprint(record)
     return hashlib.blake2b(b"m" + data, digest_size=12).digest()

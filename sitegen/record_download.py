@@ -76,10 +76,13 @@ def _cell(value) -> str:
 
 
 def as_json(site: Site, round_ids: list[str], rows: list[dict]) -> bytes:
-    document = {"title": "MLPerf Training results", "licence": LICENCE,
-                "how_to_cite": citation(site, round_ids),
-                "provenance": provenance(site, round_ids), "results": rows}
-    return (json.dumps(document, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    """The document, indented, with one result a line: as readable, and written by json's C
+    encoder (an indented dump of all 2,258 results took 0.3 s of every result edit)."""
+    head = json.dumps({"title": "MLPerf Training results", "licence": LICENCE,
+                       "how_to_cite": citation(site, round_ids),
+                       "provenance": provenance(site, round_ids)}, ensure_ascii=False, indent=1)
+    results = ",\n  ".join(json.dumps(row, ensure_ascii=False) for row in rows)
+    return (head.removesuffix("\n}") + ',\n "results": [\n  ' + results + "\n ]\n}\n").encode("utf-8")
 
 
 def round_rows(site: Site, round_id: str) -> list[dict]:

@@ -321,7 +321,7 @@ def test_svg_is_rendered_once_then_read_from_the_cache(tmp_path, monkeypatch, ch
     first = chart_render.page_svg(spec, "chart-1")
     second = chart_render.page_svg(spec, "chart-1")
     assert len(calls) == 1 and first == second
-    assert (chart_cache / (chart_render.spec_key(spec) + ".svg")).is_file()
+    assert (chart_cache / (chart_render.spec_key(chart_render.static(spec)) + ".svg")).is_file()
     changed = json.loads(json.dumps(spec))
     changed["layer"][0]["mark"] = {"type": "bar", "opacity": 0.9}
     chart_render.page_svg(changed, "chart-1")
@@ -349,6 +349,53 @@ def test_the_spec_cache_key_holds_everything_a_spec_is_made_of(tmp_path, params)
     guarded = OnlyFields(plan, chart_render.SPEC_FIELDS)
     assert chart_render.build_spec(guarded) == chart_render.build_spec(plan)
     assert chart_render.narrow_spec(guarded) == chart_render.narrow_spec(plan)
+
+
+KINDS = [{"benchmark": "bert"},
+         {"benchmark": "bert", "metric": "speedup", "baseline": "zenith-8", "division": "closed"},
+         {"benchmark": "bert", "metric": "change", "division": "closed"},
+         {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"},
+         {"benchmark": "bert", "division": "closed", "kind": "lines"}]
+
+
+@pytest.mark.parametrize("params", KINDS)
+def test_passed_through_fields_only_reach_the_spec_as_data(tmp_path, monkeypatch, chart_cache, params):
+    """build_spec copies PASSED_THROUGH fields into the data and reads them nowhere else: a plan
+    whose rows differ only there gives the spec a fresh build gives, from the cache, building
+    nothing and drawing nothing."""
+    import dataclasses
+    _, plan = plan_for(tmp_path, params, lang="en", changes={"data/results.yaml": MORE_RESULTS})
+    assert all(set(chart_render.PASSED_THROUGH) <= set(row) for row in plan.rows)
+    before = [chart_render.page_svg(spec, "c") for spec in chart_render.specs(plan)]
+    rows = [{**row, **{name: f"{row[name]} edited {i}" for name in chart_render.PASSED_THROUGH}}
+            for i, row in enumerate(plan.rows)]
+    edited = dataclasses.replace(plan, rows=rows)
+    built, drawn = [], []
+    real_build, real_convert = chart_render.build_spec, chart_render._convert
+    monkeypatch.setattr(chart_render, "build_spec", lambda p, **kw: built.append(1) or real_build(p, **kw))
+    monkeypatch.setattr(chart_render, "_convert", lambda s: drawn.append(1) or real_convert(s))
+    cached = chart_render.specs(edited)
+    svgs = [chart_render.page_svg(spec, "c") for spec in cached]
+    assert built == [] and drawn == []
+    assert "edited 0" in json.dumps(cached[0]) and "edited 0" in json.dumps(cached[1])
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "fresh"))
+    assert chart_render.specs(edited) == cached
+    assert [chart_render.page_svg(spec, "c") for spec in cached] == svgs == before
+
+
+def test_the_static_drawing_leaves_out_what_only_the_interactive_view_shows(tmp_path):
+    """The SVG is drawn from static(spec): no tooltips, only the data fields the marks use, no
+    ARIA texts (the page hides the SVG from screen readers; the figure's label says it)."""
+    _, plan = plan_for(tmp_path, {"benchmark": "bert"}, lang="en")
+    spec = chart_render.build_spec(plan)
+    drawn = chart_render.static(spec)
+    assert "tooltip" in json.dumps(spec) and "tooltip" not in json.dumps(drawn)
+    assert all("framework" not in row and "label" in row and "value" in row
+               for row in drawn["data"]["values"])
+    assert drawn["config"]["aria"] is False
+    svg = chart_render.raw_svg(spec)
+    assert "aria-label" not in svg and plan.rows[0]["framework"] not in svg
+    assert plan.rows[0]["label"] in svg                     # what the marks show is drawn
 
 
 def test_specs_are_built_once_then_read_from_the_cache(tmp_path, monkeypatch, chart_cache):

@@ -104,3 +104,17 @@ def test_a_state_keeps_its_keys_and_drops_the_unread_ones_when_compacted():
     assert compacted.keys == [a, b, d] and compacted.live == 3
     assert [compacted.keys[i] for i in compacted.units["u3"].deps] == [a, d]
     assert compacted.hashes == [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(4)]
+
+
+def test_a_record_s_fingerprint_is_its_value_however_its_objects_are_shared():
+    """Equal records fingerprint alike whether two equal strings in them are one object (as a
+    parse cache gives) or two (as YAML gives): marshal's format 4 told them apart, and an edit
+    to one result rendered the pages of every unchanged result of its file again."""
+    from sitegen import deps
+    one = "".join(["PopART ", "SDK"])
+    shared = {"framework": one, "software": one, "runs": [1.5, 2.5]}
+    apart = {"framework": "".join(["PopART", " SDK"]), "software": "".join(["Pop", "ART SDK"]),
+             "runs": [1.5, 2.5]}
+    assert shared == apart
+    assert deps.record_fingerprint(shared) == deps.record_fingerprint(apart)
+    assert deps.record_fingerprint(shared) != deps.record_fingerprint({**apart, "software": "x"})
