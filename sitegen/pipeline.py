@@ -82,7 +82,7 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
     from .model import resolve
     from .render import load_theme, theme_dependency
     from .rendering import BodyCache, Destination, Reuse, data_digest, render_site
-    from .write import abort, begin, commit
+    from .write import commit, staged
     site = load_site(content, strict=strict)
     cache = BodyCache(data_digest(content, code))
     theme = load_theme(templates, content / "templates")
@@ -93,16 +93,12 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
     reuse = None
     if state is not None and state.inputs == shared:
         reuse = Reuse(state, *stale_units(state, value))
-    staging = begin(out)
-    try:
+    with staged(out) as staging:
         files = render_site(site, templates, cache,
                             Destination(staging, out, _unchanged_since(manifest, out), reuse))
         if strict and site.warnings:
             raise ContentError(site.warnings)
         commit(staging, out)
-    except BaseException:
-        abort(staging)
-        raise
     save_manifest(out, inputs, files)
     save_state(_state_path(out), next_state(shared, reuse.state if reuse else None,
                                             reuse.hashes if reuse else None,

@@ -36,10 +36,34 @@ from .write import link_files, put_files
 
 @dataclass
 class Bodies:
-    """How report bodies are made: one Markdown converter, and the cache of earlier results."""
+    """How report bodies are made: the cache of earlier results, and one Markdown converter,
+    made when a body is first rendered (making it imports its extensions: 0.1-0.2 s in each
+    language process of a rebuild that renders no body)."""
 
-    md: object
     cache: BodyCache
+    _md: object = None
+
+    @property
+    def md(self):
+        if self._md is None:
+            self._md = new_markdown()
+        return self._md
+
+
+class Later:
+    """A derived figure of the whole site (the claim checks, the comparisons), computed when a
+    page first asks for it, as if before any page: what computing it reads is not counted for
+    the page that happened to ask first (each page counts what it then reads of it). A rebuild
+    whose pages need none of it does not compute it."""
+
+    def __init__(self, site: Site, compute):
+        self._site, self._compute, self._value = site, compute, None
+
+    def __call__(self):
+        if self._value is None:
+            with self._site.reads.paused():
+                self._value = self._compute(self._site)
+        return self._value
 
 
 # From this many reports (all languages) each language gets its own process. Forking costs
@@ -111,7 +135,10 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     files.update(static_files(theme))
     if destination is None:
         return files
-    site.units = units                # what each unit read: the next build's deps.State
+    # what each unit read: the next build's deps.State. A reused unit comes back as None from
+    # its process (the last state has it; sending 2,500 of them back a language took 0.1 s)
+    site.units = {key: (destination.reuse.state.units[key] if unit is None else unit, fresh)
+                  for key, (unit, fresh) in units.items()}
     linked = {path: digest for path, digest in linked.items() if path not in files}
     return {**written, **link_files(linked, destination.staging, destination.out),
             **put_files(files, destination.staging, destination.out, destination.previous)}
@@ -219,7 +246,7 @@ class LanguageResult:
     problems: list
     reused: int = 0           # report bodies taken from the cache
     rendered: int = 0         # report bodies rendered
-    units: dict = field(default_factory=dict)    # unit key -> (deps.Unit, rendered now)
+    units: dict = field(default_factory=dict)    # unit key -> (deps.Unit or None if reused, rendered now)
     linked: dict = field(default_factory=dict)   # shared files of reused units: path -> sha256
 
 
@@ -233,15 +260,16 @@ def _render_language(job) -> LanguageResult:
     site, templates, lang, data_key, destination = job
     theme = load_theme(templates, site.root / "templates", site.reads)
     t = Strings(site, lang)
-    bodies = Bodies(new_markdown(), BodyCache(data_key))
+    bodies = Bodies(BodyCache(data_key))
     css = stylesheet(theme)
     problems: list = []
     kept: dict[str, bytes] = {}      # not written here: all of them, or those every language makes
     written: dict[str, str] = {}
     docs, hidden, units, linked = [], [], {}, {}
+    unchanged: dict[str, str] = {}   # own files of reused units, hard-linked together at the end
     cjk, spaces = languages.get(lang).cjk, []
     reuse = destination.reuse if destination is not None else None
-    checks, comparisons = derive.check_claims(site), derive.comparisons(site)
+    checks, comparisons = Later(site, derive.check_claims), Later(site, derive.comparisons)
     for key, report, make in _language_units(theme, site, lang, t, checks, comparisons, bodies,
                                              problems):
         unit_key = (lang, *key)
@@ -250,12 +278,12 @@ def _render_language(job) -> LanguageResult:
             _verify_reuse(site, unit_key, old, make, report, theme, css, t)
         if old is not None:
             own = {p: h for p, h in old.files.items() if lang in p.split("/")[:-1]}
-            written.update(link_files(own, destination.staging, destination.out))
+            unchanged.update(own)
             linked.update((p, h) for p, h in old.files.items() if p not in own)
             docs += old.docs
             hidden += old.hidden
             problems += old.problems
-            units[unit_key] = (old, False)
+            units[unit_key] = (None, False)      # the parent has it: destination.reuse
             continue
         said = len(problems)
         with site.reads.collect() as reads:
@@ -281,6 +309,8 @@ def _render_language(job) -> LanguageResult:
         written.update((path, digest) for path, digest in shas.items() if path not in kept)
         units[unit_key] = (Unit(shas, reads, unit_docs, unit_hidden, problems[said:]), True)
     bodies.cache.flush()
+    if unchanged:
+        written.update(link_files(unchanged, destination.staging, destination.out))
     problems += spaces
     try:
         if not problems or all(problem.warning for problem in problems):
@@ -307,8 +337,8 @@ def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | 
     if not wanted or not changed <= sources:
         return None
     theme = load_theme(templates, site.root / "templates")
-    checks, comparisons = derive.check_claims(site), derive.comparisons(site)
-    bodies = Bodies(new_markdown(), BodyCache(data_digest(site.root, code_digest())))
+    checks, comparisons = Later(site, derive.check_claims), Later(site, derive.comparisons)
+    bodies = Bodies(BodyCache(data_digest(site.root, code_digest())))
     files: dict[str, bytes] = {}
     for lang in site.languages:
         slugs = {slug for language, slug in wanted if language == lang}
@@ -375,7 +405,10 @@ def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
     """(key, report or None, function making {path: bytes} of one page and the files made
     with it), unit by unit; nothing is made until the function is called."""
     def unit(key, function, *args, report=None):
-        return key, report, partial(function, theme, site, lang, t, *args)
+        def make():
+            return function(theme, site, lang, t,
+                            *(arg() if isinstance(arg, Later) else arg for arg in args))
+        return key, report, make
 
     yield unit(("home",), pages.home_page, checks)
     yield unit(("reports",), pages.reports_index)
