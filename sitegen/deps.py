@@ -371,8 +371,19 @@ class State:
     live: int = 0                # keys in use when the keys were last compacted
 
 
+STATE_FORMAT = 2                 # a state saved in another layout is not read (all rendered)
+
+
 def save_state(path: Path, state: State) -> None:
-    blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    """The state, its units' dependency indexes packed into one array (7,700 small arrays
+    pickled one by one took half of the time it takes to save and load a whole-record state)."""
+    packed, ends, units = array("I"), array("I"), {}
+    for key, unit in state.units.items():
+        packed.extend(unit.deps)
+        ends.append(len(packed))
+        units[key] = (unit.files, unit.docs, unit.hidden, unit.problems)
+    blob = pickle.dumps((STATE_FORMAT, state.inputs, units, packed, ends, state.keys,
+                         state.hashes, state.whole, state.live), protocol=pickle.HIGHEST_PROTOCOL)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_bytes(hashlib.sha256(blob).digest() + blob)
@@ -386,8 +397,14 @@ def load_state(path: Path) -> State | None:
         blob = data[32:]
         if hashlib.sha256(blob).digest() != data[:32]:
             return None
-        state = pickle.loads(blob)
-        return state if isinstance(state, State) else None
+        form, inputs, saved, packed, ends, keys, hashes, whole, live = pickle.loads(blob)
+        if form != STATE_FORMAT:
+            return None
+        units, start = {}, 0
+        for (key, (files, docs, hidden, problems)), end in zip(saved.items(), ends):
+            units[key] = Unit(files, packed[start:end], docs, hidden, problems)
+            start = end
+        return State(inputs, units, keys, hashes, whole, live)
     except Exception:  # noqa: BLE001 - any damage means: build without reuse
         return None
 
