@@ -360,8 +360,12 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
         shown = f"[{host}]" if ":" in host else host
         say(f"serving {out} at http://{shown}:{server.server_address[1]}/ (Ctrl+C stops)")
         from watchfiles import watch as watch_changes
-        # an empty set arrives every rust_timeout ms: it shows the watcher is running
-        for changes in watch_changes(*watch, debounce=200, step=50, yield_on_timeout=True,
+        # an empty set arrives every rust_timeout ms: it shows the watcher is running.
+        # watchfiles yields once a step passes with no new (kind, path) pair, so a save is seen
+        # 25-50 ms after it; debounce only caps the grouping of a steady stream of changes.
+        # One save of an editor is one burst well inside a step (in place: one write; atomic:
+        # write a temporary file and rename it), and a save split in two would only build twice
+        for changes in watch_changes(*watch, debounce=50, step=25, yield_on_timeout=True,
                                      rust_timeout=300, stop_event=stop):
             state.watching = True
             if changes:
