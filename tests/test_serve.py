@@ -67,17 +67,19 @@ def test_pages_get_the_reload_script(server):
 
 
 def held(port, query, timeout=30):
-    """A thread asking /__build__?<query>; its answer (status, headers, body) lands in `got`."""
+    """A thread asking /__build__?<query>; its answer (status, headers, body), or the
+    ConnectionError that ended it, lands in `got`."""
     got = []
-    thread = threading.Thread(target=lambda: got.append(ask_slowly(port, f"/__build__?{query}", timeout)),
-                              daemon=True)
+
+    def asking():
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+            got.append(ask(port, "GET", f"/__build__?{query}", connection=conn))
+        except ConnectionError as exc:
+            got.append(exc)
+    thread = threading.Thread(target=asking, daemon=True)
     thread.start()
     return thread, got
-
-
-def ask_slowly(port, path, timeout):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    return ask(port, "GET", path, connection=conn)
 
 
 def test_build_state_is_held_until_it_moves_or_the_hold_ends(tmp_path):
@@ -199,10 +201,11 @@ def test_serve_command_on_a_free_port(tmp_path):
             process.kill()
             pytest.fail("serve did not stop on Ctrl-C; its stacks:\n" + process.stderr.read())
         assert status == 0
-    # promptly, not after the held request's 25 s; and that request got its answer
+    # promptly, not after the held request's 25 s; and that request has ended: answered, or
+    # closed when the process exits before the woken thread has written (the page asks again)
     assert time.perf_counter() - stopping < 10
     waiting.join(timeout=5)
-    assert got and got[0][0] == 200
+    assert got and (isinstance(got[0], ConnectionError) or got[0][0] == 200)
 
 
 # --- Nothing of the editor's is lost: serve outlives every failed build -----------------------
