@@ -31,7 +31,7 @@ from pathlib import Path
 
 RELOAD_SCRIPT = b"""<script>
 (function () {
-  var seen = null, builds = null;
+  var seen = {version}, builds = null;   // the version the page was served at
   function overlay(errors) {
     var box = document.getElementById("build-errors");
     if (!errors.length) { if (box) box.remove(); return; }
@@ -43,16 +43,18 @@ RELOAD_SCRIPT = b"""<script>
     }
     box.textContent = "Build failed; showing the last good site.\\n\\n" + errors.join("\\n");
   }
-  // the server holds the question until the version or the build count moves on from what the
-  // page has (or ~25 s pass), so the page reloads as soon as a new build is published
+  // the first question is answered at once (a build published since the page was served
+  // reloads it, errors show); the next ones the server holds until the version or the build
+  // count moves on from what the page has (or ~25 s pass): the page reloads the moment a new
+  // build is published
   function ask() {
     var asked = Date.now();
-    fetch("/__build__" + (seen === null ? "" : "?after=" + seen + "&builds=" + builds),
+    fetch("/__build__" + (builds === null ? "" : "?after=" + seen + "&builds=" + builds),
           {cache: "no-store"}).then(function (r) {
       if (!r.ok) throw new Error(r.status);
       return r.json();
     }).then(function (s) {
-      if (seen !== null && s.version !== seen) { location.reload(); return; }
+      if (s.version !== seen) { location.reload(); return; }
       var moved = s.builds !== builds;
       seen = s.version; builds = s.builds; overlay(s.errors);
       // at once when something moved or the answer was held; a server that answers at once
@@ -63,6 +65,12 @@ RELOAD_SCRIPT = b"""<script>
   ask();
 })();
 </script>"""
+
+
+def reload_script(version: int) -> bytes:
+    """The script added to a served page that was read at `version`."""
+    return RELOAD_SCRIPT.replace(b"{version}", str(version).encode(), 1)
+
 
 HOLD_SECONDS = 25.0   # a held /__build__?after= answers after this long even when nothing moved
                       # (under the idle timeouts of browsers and proxies; the page asks again)
@@ -135,13 +143,16 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             if held is not None:
                 self.state.wait_for_change(*held, timeout=self.hold)
             return self._send(self.state.as_json(), "application/json", head)
+        with self.state.lock:
+            # read before the page: a build published after this reloads the page, once
+            version = self.state.version
         try:
             file = self._file(url_path)
         except (OSError, ValueError):     # a name too long for the file system, a NUL byte
             file = None
         shown = self._overlay(url_path)
         if shown is not None:
-            return self._send(shown.replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1),
+            return self._send(shown.replace(b"</body>", reload_script(version) + b"</body>", 1),
                               "text/html; charset=utf-8", head)
         if file == "redirect":
             location = urllib.parse.quote(url_path + "/") + (f"?{query}" if query else "")
@@ -153,7 +164,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         except OSError:                   # removed or swapped out between the look and the read
             return self._not_found(head)
         if file.suffix == ".html":
-            body = body.replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1)
+            body = body.replace(b"</body>", reload_script(version) + b"</body>", 1)
             kind = "text/html; charset=utf-8"
         self._send(body, kind, head)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from project import write_project
-from sitegen.serve import RELOAD_SCRIPT, BuildState, allowed_hosts, make_server
+from sitegen.serve import BuildState, allowed_hosts, make_server, reload_script
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = b"<!doctype html><html><body><p>home</p></body></html>"
@@ -58,8 +58,10 @@ def test_folder_without_slash_redirects(server):
 def test_pages_get_the_reload_script(server):
     status, headers, body = ask(server, "GET", "/en/")
     assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
-    assert body == PAGE.replace(b"</body>", RELOAD_SCRIPT + b"</body>")
-    # the page asks to be told of the next build (held by the server), it does not poll
+    assert body == PAGE.replace(b"</body>", reload_script(0) + b"</body>")
+    # the page knows the version it was served at, and asks to be told of the next build (held
+    # by the server); it does not poll
+    assert b"var seen = 0, builds = null;" in body
     assert b'"?after=" + seen + "&builds=" + builds' in body
     assert b"setTimeout(poll" not in body
     status, headers, body = ask(server, "GET", "/assets/style.css")
@@ -412,8 +414,10 @@ def test_a_held_build_request_answers_when_the_edit_is_published(live):
     thread.join(timeout=5)
     assert got, "not answered within 5 s of the edit"
     answered = time.perf_counter() - saved
-    assert got[0][0] == 200 and json.loads(got[0][2])["version"] > version, answered
-    assert marker.encode() in ask(port, "GET", "/en/reports/acme-vs-zenith.html")[2]
+    new = json.loads(got[0][2])["version"]
+    assert got[0][0] == 200 and new > version, answered
+    page = ask(port, "GET", "/en/reports/acme-vs-zenith.html")[2]
+    assert marker.encode() in page and f"var seen = {new},".encode() in page
     wait_for(lambda: not state.building and not state.overlay)
 
 
