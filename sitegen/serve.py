@@ -374,8 +374,9 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
         # an empty set arrives every rust_timeout ms: it shows the watcher is running.
         # watchfiles yields once a step passes with no new (kind, path) pair, so a save is seen
         # 25-50 ms after it; debounce only caps the grouping of a steady stream of changes.
-        # One save of an editor is one burst well inside a step (in place: one write; atomic:
-        # write a temporary file and rename it), and a save split in two would only build twice
+        # A save in place (one write) and an atomic one (a temporary file written and renamed)
+        # are each one burst well inside a step (measured with watchfiles alone; real editors
+        # not tried); a save split in two more than a step apart would only build twice
         for changes in watch_changes(*watch, debounce=50, step=25, yield_on_timeout=True,
                                      rust_timeout=300, stop_event=stop):
             state.watching = True
