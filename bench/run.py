@@ -669,10 +669,11 @@ def http_get(port: int, path: str) -> tuple[int, bytes]:
 
 def measure_serve(site: RecordSite, edits: int) -> list[dict]:
     """`build.py serve --port 0` on the up-to-date copy; `edits` times a sentence appended to
-    the first English report. For each: the seconds from the end of the write until serve's
-    /__build__ version changes with the report page then served holding the new sentence
-    (`signal_s`: what the page's reload script polls for), and until that page was fetched
-    (`page_s`). The report is restored (and rebuilt) at the end, and the server stopped."""
+    the first English report. For each, from the end of the write: until serve answered a
+    `/__build__?after=<version>` request, opened before the write and held by serve, with a
+    new version whose report page holds the new sentence (`signal_s`: when an open page's
+    reload script is told to reload), and until that page was fetched (`page_s`). The report is
+    restored (and rebuilt) at the end, and the server stopped."""
     path = first_report(site)
     slug = path.name[:-len(f".{RECORD_LANG}.md")]
     page = f"/{RECORD_LANG}/reports/{slug}.html"
@@ -705,6 +706,31 @@ def measure_serve(site: RecordSite, edits: int) -> list[dict]:
         status, body = http_get(port, "/__build__")
         return json.loads(body) if status == 200 else {}
 
+    def held(version: int, word: str, got: dict) -> None:
+        """What an open page does: ask /__build__?after=<version>, held by serve until a build
+        is published; a new version is the reload, and the page is then fetched. Answers
+        without the word (a build of something else, a hold that timed out) ask again."""
+        try:
+            deadline = time.perf_counter() + 600
+            while time.perf_counter() < deadline:
+                status, body = http_get(port, f"/__build__?after={version}")
+                answered = time.perf_counter()
+                now = json.loads(body) if status == 200 else {}
+                got["answers"] = got.get("answers", 0) + 1
+                if now.get("errors"):
+                    got["error"] = "the rebuild failed: " + "; ".join(now["errors"])[:2000]
+                    return
+                if now.get("version", version) == version:
+                    continue
+                version = now["version"]
+                status, body = http_get(port, page)
+                if status == 200 and word.encode() in body:
+                    got.update(signal=answered, page=time.perf_counter())
+                    return
+            got["error"] = "no reload with the edit within 600 s"
+        except Exception as exc:  # noqa: BLE001 - reported by the measuring thread
+            got["error"] = f"{type(exc).__name__}: {exc}"
+
     samples = []
     try:
         def serving():
@@ -716,26 +742,23 @@ def measure_serve(site: RecordSite, edits: int) -> list[dict]:
         until(lambda: state().get("watching"), 120, "file watcher (/__build__ 'watching')")
         for k in range(edits):
             time.sleep(1.0)          # let the watcher settle after the last build
-            version = state()["version"]
             word = site.mark()
+            got: dict = {}
+            waiting = threading.Thread(target=held, args=(state()["version"], word, got),
+                                       daemon=True)
+            waiting.start()
+            time.sleep(0.2)          # the request is in serve's hands, held, before the save
+            if got:
+                raise fail(f"/__build__?after= answered before the edit {k + 1}: {got}")
             append_sentence(path, word)
             saved = time.perf_counter()
-
-            def reloaded():
-                nonlocal version
-                now = state()
-                if now.get("errors"):
-                    raise fail("the rebuild failed: " + "; ".join(now["errors"])[:2000])
-                if now["version"] == version:
-                    return None
-                version = now["version"]            # a rebuild: does it hold the edit?
-                signalled = time.perf_counter() - saved
-                status, body = http_get(port, page)
-                if status == 200 and word.encode() in body:
-                    return {"signal_s": signalled, "page_s": time.perf_counter() - saved}
-                return None
-            sample = until(reloaded, 600, f"reload with the edit {k + 1} in {page}")
-            samples.append({k: round(v, 3) for k, v in sample.items()})
+            waiting.join(timeout=610)
+            if proc.poll() is not None:
+                raise fail(f"stopped (exit {proc.returncode}) while waiting for the edit {k + 1}")
+            if "page" not in got:
+                raise fail(f"edit {k + 1} in {page}: {got.get('error', 'no answer')}")
+            samples.append({"signal_s": round(got["signal"] - saved, 3),
+                            "page_s": round(got["page"] - saved, 3)})
             # the page may come from memory before the build has written it: the next edit
             # waits for that build, as an editor reading the page would
             until(lambda: not state().get("building"), 600, "the build after the edit to end")
@@ -802,7 +825,7 @@ def measure_record(site: RecordSite, out: dict, runs: int, settle: bool, serve_e
         if serve_edits:
             found = measure_serve(site, serve_edits)
             served += found
-            out["serve"] = {"edits": len(served), "poll_s": SERVE_POLL, "runs": served,
+            out["serve"] = {"edits": len(served), "held": True, "runs": served,
                             "median_signal_s": round(statistics.median(s["signal_s"] for s in served), 3),
                             "median_page_s": round(statistics.median(s["page_s"] for s in served), 3)}
             log("  serve, save to reload: " + ", ".join(f"{s['page_s']:.2f} s" for s in found))
@@ -1057,11 +1080,10 @@ def record_markdown(rec: dict, s: dict) -> list[str]:
     sv = rec.get("serve")
     if sv:
         lines += ["", f"`serve`, a sentence appended to a report ({sv['edits']} edit(s)): median "
-                  f"{sv['median_signal_s']:.2f} s from the save to the reload signal (serve's "
-                  f"`/__build__` version, which the page's script polls, changed with the new text "
-                  f"in the served page), {sv['median_page_s']:.2f} s to that page fetched over HTTP "
-                  f"(asked every {sv['poll_s'] * 1000:.0f} ms; an open page asks every 500 ms, "
-                  "which adds 0 to 0.5 s on top)."]
+                  f"{sv['median_signal_s']:.2f} s from the save to the reload signal (a "
+                  f"`/__build__?after=<version>` request opened before the save, held by serve, "
+                  f"answered with a new version whose page has the new text: what an open page's "
+                  f"script waits for), {sv['median_page_s']:.2f} s to that page fetched over HTTP."]
     return lines
 
 

@@ -2,8 +2,11 @@
 reload the page.
 
 The served HTML gets a small reload script added on the way out (the files in output/ stay as
-a normal build writes them). A failed build keeps the last good site and shows its errors in
-the terminal and as an overlay in the page.
+a normal build writes them). The script asks `/__build__?after=<version>&builds=<count>` and the
+server holds that request until a build or a preview is published (or ~25 s pass), so the page
+reloads, or shows the errors, the moment they exist; `/__build__` alone answers at once. A
+failed build keeps the last good site and shows its errors in the terminal and as an overlay in
+the page.
 
 As a local server it follows the usual conventions: it binds before the first build (a busy
 port is one line, with --port 0 picking a free one); `/en` redirects to `/en/`; a missing page
@@ -19,6 +22,7 @@ import ipaddress
 import json
 import posixpath
 import socket
+import sys
 import threading
 import traceback
 import urllib.parse
@@ -27,7 +31,7 @@ from pathlib import Path
 
 RELOAD_SCRIPT = b"""<script>
 (function () {
-  var seen = null;
+  var seen = {version}, builds = null;   // the version the page was served at
   function overlay(errors) {
     var box = document.getElementById("build-errors");
     if (!errors.length) { if (box) box.remove(); return; }
@@ -39,15 +43,37 @@ RELOAD_SCRIPT = b"""<script>
     }
     box.textContent = "Build failed; showing the last good site.\\n\\n" + errors.join("\\n");
   }
-  function poll() {
-    fetch("/__build__", {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (s) {
-      if (seen !== null && s.version !== seen) { location.reload(); return; }
-      seen = s.version; overlay(s.errors);
-    }).catch(function () {}).finally(function () { setTimeout(poll, 500); });
+  // the first question is answered at once (a build published since the page was served
+  // reloads it, errors show); the next ones the server holds until the version or the build
+  // count moves on from what the page has (or ~25 s pass): the page reloads the moment a new
+  // build is published
+  function ask() {
+    var asked = Date.now();
+    fetch("/__build__" + (builds === null ? "" : "?after=" + seen + "&builds=" + builds),
+          {cache: "no-store"}).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }).then(function (s) {
+      if (s.version !== seen) { location.reload(); return; }
+      var moved = s.builds !== builds;
+      seen = s.version; builds = s.builds; overlay(s.errors);
+      // at once when something moved or the answer was held; a server that answers at once
+      // with nothing new (one stopping, or one that does not hold) is asked a second later
+      setTimeout(ask, moved || Date.now() - asked > 1000 ? 0 : 1000);
+    }).catch(function () { setTimeout(ask, 1000); });   // server gone: retry each second
   }
-  poll();
+  ask();
 })();
 </script>"""
+
+
+def reload_script(version: int) -> bytes:
+    """The script added to a served page that was read at `version`."""
+    return RELOAD_SCRIPT.replace(b"{version}", str(version).encode(), 1)
+
+
+HOLD_SECONDS = 25.0   # a held /__build__?after= answers after this long even when nothing moved
+                      # (under the idle timeouts of browsers and proxies; the page asks again)
 
 
 @dataclass
@@ -59,12 +85,30 @@ class BuildState:
     overlay: dict = field(default_factory=dict)
     watching: bool = False      # True once the file watcher runs: changes from now on rebuild
     building: bool = False      # a build after a change is running
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    builds: int = 0             # builds ended (succeeded or failed): each may change `errors`
+    closing: bool = False       # the server is stopping: held requests answer at once
+    # guards the fields above; held /__build__ requests wait on it, and whoever changes
+    # version, builds or closing calls notify_all() (a Condition is also a lock: `with`)
+    lock: threading.Condition = field(default_factory=threading.Condition)
 
     def as_json(self) -> bytes:
         with self.lock:
             return json.dumps({"version": self.version, "errors": self.errors,
-                               "watching": self.watching, "building": self.building}).encode()
+                               "builds": self.builds, "watching": self.watching,
+                               "building": self.building}).encode()
+
+    def wait_for_change(self, version: int, builds: int | None, timeout: float) -> None:
+        """Block until the version differs from `version`, the build count from `builds`
+        (when given), the server is closing, or `timeout` seconds have passed."""
+        with self.lock:
+            self.lock.wait_for(lambda: self.closing or self.version != version
+                               or (builds is not None and self.builds != builds), timeout)
+
+    def close(self) -> None:
+        """Answer every held request now: the server is stopping."""
+        with self.lock:
+            self.closing = True
+            self.lock.notify_all()
 
 
 class PortBusy(Exception):
@@ -74,6 +118,7 @@ class PortBusy(Exception):
 class Handler(http.server.SimpleHTTPRequestHandler):
     state: BuildState
     allowed_hosts: frozenset = frozenset()   # empty: any Host (listening on every address)
+    hold: float = HOLD_SECONDS
     server_version = "axledger"
     sys_version = ""
 
@@ -91,14 +136,23 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self._send(b"Bad request path\n", "text/plain; charset=utf-8", head, 400)
         url_path, query = target
         if url_path == "/__build__":
+            held = held_until(query)
+            if held is False:
+                return self._send(b"Bad query: after and builds are integers\n",
+                                  "text/plain; charset=utf-8", head, 400)
+            if held is not None:
+                self.state.wait_for_change(*held, timeout=self.hold)
             return self._send(self.state.as_json(), "application/json", head)
+        with self.state.lock:
+            # read before the page: a build published after this reloads the page, once
+            version = self.state.version
         try:
             file = self._file(url_path)
         except (OSError, ValueError):     # a name too long for the file system, a NUL byte
             file = None
         shown = self._overlay(url_path)
         if shown is not None:
-            return self._send(shown.replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1),
+            return self._send(shown.replace(b"</body>", reload_script(version) + b"</body>", 1),
                               "text/html; charset=utf-8", head)
         if file == "redirect":
             location = urllib.parse.quote(url_path + "/") + (f"?{query}" if query else "")
@@ -110,7 +164,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         except OSError:                   # removed or swapped out between the look and the read
             return self._not_found(head)
         if file.suffix == ".html":
-            body = body.replace(b"</body>", RELOAD_SCRIPT + b"</body>", 1)
+            body = body.replace(b"</body>", reload_script(version) + b"</body>", 1)
             kind = "text/html; charset=utf-8"
         self._send(body, kind, head)
 
@@ -176,6 +230,19 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass  # the terminal shows builds, not every request
 
 
+def held_until(query: str):
+    """(version, builds or None) of `/__build__?after=V[&builds=N]`: the state the page has,
+    which the answer waits to differ from; None without `after` (answer at once), False when
+    a value is not an integer."""
+    fields = urllib.parse.parse_qs(query, keep_blank_values=True)
+    if "after" not in fields:
+        return None
+    try:
+        return int(fields["after"][-1]), (int(fields["builds"][-1]) if "builds" in fields else None)
+    except ValueError:
+        return False
+
+
 def allowed_hosts(host: str, port: int) -> frozenset:
     """The Host headers a request may carry: the listen address (and `localhost` for a loopback
     address), with and without the port. Empty when listening on every address."""
@@ -193,10 +260,24 @@ def allowed_hosts(host: str, port: int) -> frozenset:
     return frozenset(names | {f"{name}:{port}" for name in names})
 
 
-def make_server(out: Path, state: BuildState, host: str = "127.0.0.1",
-                port: int = 8000) -> http.server.ThreadingHTTPServer:
-    """A server bound to host:port (port 0: a free one), not yet serving."""
-    server_class = http.server.ThreadingHTTPServer
+class Server(http.server.ThreadingHTTPServer):
+    # server_close() would otherwise join every request's thread: a held /__build__ or an idle
+    # connection a browser opened ahead (it may never send a request) would delay Ctrl-C; the
+    # threads are daemons (ThreadingHTTPServer), so none keeps the process alive either
+    block_on_close = False
+
+    def handle_error(self, request, client_address) -> None:
+        # a page left while its /__build__ was held gets the answer on a closed connection:
+        # nothing went wrong, and a traceback in the terminal would say otherwise
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+def make_server(out: Path, state: BuildState, host: str = "127.0.0.1", port: int = 8000,
+                hold: float = HOLD_SECONDS) -> http.server.ThreadingHTTPServer:
+    """A server bound to host:port (port 0: a free one), not yet serving; a /__build__?after=
+    request is held at most `hold` seconds."""
+    server_class = Server
     if ":" in host:
         server_class = type("Server6", (server_class,), {"address_family": socket.AF_INET6})
     try:
@@ -211,7 +292,7 @@ def make_server(out: Path, state: BuildState, host: str = "127.0.0.1",
         raise PortBusy(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                        "check --host and --port") from None
     server.RequestHandlerClass = functools.partial(
-        type("SiteHandler", (Handler,), {"state": state,
+        type("SiteHandler", (Handler,), {"state": state, "hold": hold,
                                          "allowed_hosts": allowed_hosts(host, server.server_address[1])}),
         directory=str(out))
     return server
@@ -240,13 +321,17 @@ def rebuild(build_once, state: BuildState, say, shown: bool = False) -> bool:
         with state.lock:
             state.errors = []
             state.overlay = {}
+            state.builds += 1
             if not shown:            # a preview already reloaded the page with these bytes
                 state.version += 1
+            state.lock.notify_all()
         say(message)
         return True
     with state.lock:
         state.errors = errors
         state.overlay = {}
+        state.builds += 1
+        state.lock.notify_all()    # the pages show the errors
     say(detail + "\n".join(errors) + f"\nbuild failed: {count} problem(s); "
         "serving the last good site")
     return False
@@ -266,6 +351,7 @@ def show_preview(preview, changes, state: BuildState) -> bool:
     with state.lock:
         state.overlay = files
         state.version += 1
+        state.lock.notify_all()
     return True
 
 
@@ -285,8 +371,13 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
         shown = f"[{host}]" if ":" in host else host
         say(f"serving {out} at http://{shown}:{server.server_address[1]}/ (Ctrl+C stops)")
         from watchfiles import watch as watch_changes
-        # an empty set arrives every rust_timeout ms: it shows the watcher is running
-        for changes in watch_changes(*watch, debounce=200, step=50, yield_on_timeout=True,
+        # an empty set arrives every rust_timeout ms: it shows the watcher is running.
+        # watchfiles yields once a step passes with no new (kind, path) pair, so a save is seen
+        # 25-50 ms after it; debounce only caps the grouping of a steady stream of changes.
+        # A save in place (one write) and an atomic one (a temporary file written and renamed)
+        # are each one burst well inside a step (measured with watchfiles alone; real editors
+        # not tried); a save split in two more than a step apart would only build twice
+        for changes in watch_changes(*watch, debounce=50, step=25, yield_on_timeout=True,
                                      rust_timeout=300, stop_event=stop):
             state.watching = True
             if changes:
@@ -298,6 +389,7 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
     except KeyboardInterrupt:
         pass
     finally:
+        state.close()               # the held requests answer now, not in 25 s
         if serving:
             server.shutdown()
         server.server_close()

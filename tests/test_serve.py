@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from project import write_project
-from sitegen.serve import RELOAD_SCRIPT, BuildState, allowed_hosts, make_server
+from sitegen.serve import BuildState, allowed_hosts, make_server, reload_script
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = b"<!doctype html><html><body><p>home</p></body></html>"
@@ -58,9 +58,65 @@ def test_folder_without_slash_redirects(server):
 def test_pages_get_the_reload_script(server):
     status, headers, body = ask(server, "GET", "/en/")
     assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
-    assert body == PAGE.replace(b"</body>", RELOAD_SCRIPT + b"</body>")
+    assert body == PAGE.replace(b"</body>", reload_script(0) + b"</body>")
+    # the page knows the version it was served at, and asks to be told of the next build (held
+    # by the server); it does not poll
+    assert b"var seen = 0, builds = null;" in body
+    assert b'"?after=" + seen + "&builds=" + builds' in body
+    assert b"setTimeout(poll" not in body
     status, headers, body = ask(server, "GET", "/assets/style.css")
     assert (status, headers["Content-Type"], body) == (200, "text/css", b"p{}")
+
+
+def held(port, query, timeout=30):
+    """A thread asking /__build__?<query>; its answer (status, headers, body), or the
+    ConnectionError that ended it, lands in `got`."""
+    got = []
+
+    def asking():
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+            got.append(ask(port, "GET", f"/__build__?{query}", connection=conn))
+        except ConnectionError as exc:
+            got.append(exc)
+    thread = threading.Thread(target=asking, daemon=True)
+    thread.start()
+    return thread, got
+
+
+def test_build_state_is_held_until_it_moves_or_the_hold_ends(tmp_path):
+    import json
+    state = BuildState(version=3, builds=2)
+    running = make_server(tmp_path, state, "127.0.0.1", 0, hold=1.0)
+    threading.Thread(target=running.serve_forever, daemon=True).start()
+    port = running.server_address[1]
+    try:
+        start = time.perf_counter()
+        assert json.loads(ask(port, "GET", "/__build__")[2])["version"] == 3      # at once
+        assert json.loads(ask(port, "GET", "/__build__?after=2")[2])["version"] == 3   # differs
+        assert time.perf_counter() - start < 0.5
+        status, _, body = ask(port, "GET", "/__build__?after=3&builds=2")    # nothing moves
+        assert status == 200 and json.loads(body)["version"] == 3
+        assert 0.9 < time.perf_counter() - start < 5
+        for query in ("after=x", "after=3&builds=", "after="):
+            assert ask(port, "GET", f"/__build__?{query}")[0] == 400
+
+        thread, got = held(port, "after=3&builds=2")      # a failed build: same version
+        time.sleep(0.3)
+        with state.lock:
+            state.errors, state.builds = ["boom"], 3
+            state.lock.notify_all()
+        thread.join(timeout=0.5)
+        assert got and json.loads(got[0][2])["errors"] == ["boom"]
+
+        thread, got = held(port, "after=3")               # the server stops: answered now
+        time.sleep(0.3)
+        state.close()
+        thread.join(timeout=0.5)
+        assert got and got[0][0] == 200
+    finally:
+        running.shutdown()
+        running.server_close()
 
 
 def test_missing_page_gets_the_sites_404(server):
@@ -132,8 +188,13 @@ def test_serve_command_on_a_free_port(tmp_path):
         assert ask(port, "GET", "/zh")[0] == 301
         assert ask(port, "GET", "/zh/")[0] == 200
         assert ask(port, "GET", "/zh/nope.html")[0] == 404
+        version = build_state(port)["version"]
+        waiting, got = held(port, f"after={version}")     # an open page's request, held
+        time.sleep(0.5)
+        assert not got
     finally:
         process.send_signal(signal.SIGINT)
+        stopping = time.perf_counter()
         try:
             status = process.wait(timeout=30)
         except subprocess.TimeoutExpired:         # say where it is stuck (faulthandler)
@@ -142,6 +203,11 @@ def test_serve_command_on_a_free_port(tmp_path):
             process.kill()
             pytest.fail("serve did not stop on Ctrl-C; its stacks:\n" + process.stderr.read())
         assert status == 0
+    # promptly, not after the held request's 25 s; and that request has ended: answered, or
+    # closed when the process exits before the woken thread has written (the page asks again)
+    assert time.perf_counter() - stopping < 10
+    waiting.join(timeout=5)
+    assert got and (isinstance(got[0], ConnectionError) or got[0][0] == 200)
 
 
 # --- Nothing of the editor's is lost: serve outlives every failed build -----------------------
@@ -329,6 +395,30 @@ def test_a_report_edit_is_shown_from_memory_then_written_with_one_reload(live):
              and not state.overlay)
     assert build_state(port)["version"] == version + 1       # reloaded once, not twice
     assert build_state(port)["errors"] == []
+
+
+def test_a_held_build_request_answers_when_the_edit_is_published(live):
+    """An open page's /__build__?after=<its version> is held (still unanswered a second later)
+    and answered as soon as the edit is published, long before the hold's 25 s."""
+    import json
+    content, port, state = live["content"], live["port"], live["state"]
+    wait_for(lambda: build_state(port)["errors"] == [] and not state.building and not state.overlay)
+    version = build_state(port)["version"]
+    thread, got = held(port, f"after={version}")
+    time.sleep(1.0)
+    assert not got, "answered before anything was published"
+    path = content / "reports" / "acme-vs-zenith.en.md"
+    marker = "A sentence pushed to the open page."
+    path.write_text(path.read_text() + f"\n{marker}\n")
+    saved = time.perf_counter()
+    thread.join(timeout=5)
+    assert got, "not answered within 5 s of the edit"
+    answered = time.perf_counter() - saved
+    new = json.loads(got[0][2])["version"]
+    assert got[0][0] == 200 and new > version, answered
+    page = ask(port, "GET", "/en/reports/acme-vs-zenith.html")[2]
+    assert marker.encode() in page and f"var seen = {new},".encode() in page
+    wait_for(lambda: not state.building and not state.overlay)
 
 
 def test_the_preview_is_the_bytes_the_build_writes(tmp_path, monkeypatch):
