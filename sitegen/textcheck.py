@@ -5,8 +5,6 @@ import functools
 import re
 import unicodedata
 
-import ftfy.badness
-
 # Strings known from the scraped sources that must never come back (spam and boilerplate).
 NOISE = ("91视频APP", "boonoor.blogspot", "facebook.com/tr")
 
@@ -47,6 +45,8 @@ _SUSPECT = re.compile("[^\x00-\x7f\u2e80-\u9fff\uff00-\uffef]")
 def _latin_mojibake(text: str) -> tuple[int, str] | None:
     """(line, text) of the first line ftfy finds mojibake in, such as 'Ã©' for 'é'."""
     found = _SUSPECT.search(text)
+    if found:
+        import ftfy.badness     # here: 30 ms to import, and most files have nothing to scan
     while found:
         start = text.rfind("\n", 0, found.start()) + 1
         end = text.find("\n", found.start())
@@ -71,6 +71,7 @@ def text_problems(text: str) -> list[tuple[int, str]]:
                       "decoded with the wrong encoding; retype it or fix it as UTF-8"))
     latin = _latin_mojibake(text)
     if latin:
+        import ftfy
         found.append((latin[0], f"mojibake in {ftfy.fix_text(latin[1])[:40]!r}: fix the encoding"))
     for noise in NOISE:
         at = text.find(noise)
