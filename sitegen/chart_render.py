@@ -5,6 +5,7 @@ imports them. The cache keeps the specs keyed by the plan and vl-convert's SVG k
 deleting it changes nothing but the build time."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -302,9 +303,14 @@ def _convert(spec: dict) -> str:
 
 def spec_key(spec: dict) -> str:
     text = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(f"{_vl_convert_version()}\n{text}".encode("utf-8")).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _vl_convert_version() -> str:
+    """The drawing library's version, found once per process (it draws with what it imported)."""
     from importlib import metadata     # slow to import; a build with nothing to do needs none
-    version = metadata.version("vl-convert-python")
-    return hashlib.sha256(f"{version}\n{text}".encode("utf-8")).hexdigest()
+    return metadata.version("vl-convert-python")
 
 
 def _cached(name: str, make) -> str:
