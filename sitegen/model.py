@@ -143,6 +143,23 @@ class Site:
         """Whether the record has a submitter of this name (any case, '_' for a space)."""
         return self._view("has_submitter", name.replace("_", " ").lower())
 
+    def rounds_held(self, who: str | None, benchmark: str | None) -> list[str]:
+        """The rounds, oldest first, with a published result (scored or not) of submitter `who`
+        (any case, '_' for a space) and of `benchmark`; None for either: any. A page that asks
+        depends on this answer, not on every result's submitter and round."""
+        return self._view("rounds_held", (who.replace("_", " ").lower() if who else None,
+                                          benchmark))
+
+    @functools.cached_property
+    def _rounds_held(self) -> dict[tuple, set[str]]:
+        with self.reads.paused():
+            held: dict[tuple, set[str]] = {}
+            for r in self.record.values():
+                for who in (None, r["submitter"].lower()):
+                    for benchmark in (None, r["benchmark"]):
+                        held.setdefault((who, benchmark), set()).add(r["round"])
+            return held
+
     @functools.cached_property
     def _submitter_names(self) -> set[str]:
         with self.reads.paused():
@@ -175,6 +192,7 @@ VIEWS = {
     "benchmarks": lambda site, _: {benchmark for benchmark, _ in site._record_slots},
     "has_record": lambda site, _: bool(site.rounds),
     "has_submitter": lambda site, name: name in site._submitter_names,
+    "rounds_held": lambda site, key: [r for r in site.rounds if r in site._rounds_held.get(key, ())],
     "in_round_order": lambda site, wanted: [r for r in site.rounds if r in wanted],
 }
 
@@ -183,7 +201,8 @@ def track(site: Site) -> Site:
     """Make every read of the site's records noted in `site.reads` (deps.py): the tables, the
     record and its rounds, interface strings, reports and pages. Called once, after loading."""
     reads = site.reads
-    for derived in ("_record_slots", "_submitter_names", "record_index", "_by_identity"):   # made from untracked records
+    for derived in ("_record_slots", "_submitter_names", "_rounds_held", "record_index",
+                    "_by_identity"):                      # made from untracked records
         site.__dict__.pop(derived, None)
 
     def table(name: str, records: dict) -> Tracked:

@@ -98,11 +98,16 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
                             Destination(staging, out, _unchanged_since(manifest, out), reuse))
         if strict and site.warnings:
             raise ContentError(site.warnings)
-        commit(staging, out)
+        removal = commit(staging, out)
+    try:
+        save_state(_state_path(out), next_state(shared, reuse.state if reuse else None,
+                                                reuse.hashes if reuse else None,
+                                                reuse.whole if reuse else None, site.units, value))
+    finally:
+        removal.join()                   # the previous output's files, removed meanwhile
+    # after the removal: unlinking the previous tree's hard links changes the ctime of the
+    # files they share with this output, and the manifest records the output's state
     save_manifest(out, inputs, files)
-    save_state(_state_path(out), next_state(shared, reuse.state if reuse else None,
-                                            reuse.hashes if reuse else None,
-                                            reuse.whole if reuse else None, site.units, value))
     return BuildReport(pages=sum(1 for p in files if p.endswith(".html")), files=len(files),
                        warnings=site.warnings, bodies_reused=cache.hits,
                        bodies_rendered=cache.misses,

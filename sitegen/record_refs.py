@@ -56,9 +56,7 @@ def rounds_of(site: Site, who: str | None = None, benchmark: str | None = None,
     if after is not None and after not in order:
         return None
     later = order[order.index(after) + 1:] if after is not None else order
-    held = {r["round"] for r in site.record.values()
-            if (who is None or submitter_matches(r, who))
-            and (benchmark is None or r["benchmark"] == benchmark)}
+    held = site.rounds_held(who, benchmark)
     return [r for r in later if r in held]
 
 

@@ -304,7 +304,7 @@ def _render_language(job) -> LanguageResult:
             spaces += _cjk_space_problems(files)
         docs += unit_docs
         hidden += unit_hidden
-        shas = _keep_or_write(files, lang, kept, destination)
+        shas = _keep_or_write(files, lang, kept, destination, mine=unit_key[1] == "data")
         shas.update((path, sha(data)) for path, data in files.items() if path not in shas)
         written.update((path, digest) for path, digest in shas.items() if path not in kept)
         units[unit_key] = (Unit(shas, reads, unit_docs, unit_hidden, problems[said:]), True)
@@ -390,13 +390,16 @@ def _cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:
     return problems
 
 
-def _keep_or_write(files: dict[str, bytes], lang: str, kept: dict, destination) -> dict[str, str]:
-    """Write the files in this language's own folders; keep the rest (files every language
+def _keep_or_write(files: dict[str, bytes], lang: str, kept: dict, destination,
+                   mine: bool = False) -> dict[str, str]:
+    """Write the files in this language's own folders, and all of them when they are `mine`
+    (the record's downloads, made by one language only); keep the rest (files every language
     makes, such as scripts, go back to the one process that writes them)."""
     if destination is None:
         kept.update(files)
         return {}
-    own = {path: data for path, data in files.items() if lang in path.split("/")[:-1]}
+    own = files if mine else {path: data for path, data in files.items()
+                              if lang in path.split("/")[:-1]}
     kept.update((path, data) for path, data in files.items() if path not in own)
     return put_files(own, destination.staging, destination.out, destination.previous)
 

