@@ -219,7 +219,8 @@ def run_serve(args) -> str:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         serve(lambda: run_build(args), args.out, [args.content, args.templates], args.port,
-              host=args.host, preview=lambda changed: preview_reports(args, changed))
+              host=args.host, preview=lambda changed: preview_reports(args, changed),
+              warm=lambda: warm_preview(args))
     except PortBusy as exc:
         raise UsageError(str(exc)) from None
     return "stopped"
@@ -232,6 +233,15 @@ def preview_reports(args, changed) -> dict | None:
     if not changed or not all(Path(p).suffix == ".md" and "reports" in Path(p).parts for p in changed):
         return None                  # not a report edit alone: nothing to load for it
     return render_preview(load_site(args.content, strict=args.strict), args.templates, changed)
+
+
+def warm_preview(args) -> None:
+    """serve, once at start: one report's preview, rendered and dropped, so that the first
+    edit finds Markdown's extensions imported and the templates compiled (the first preview
+    took 0.3 s more than the next ones: 0.51-0.56 s from the save to the reload)."""
+    first = sorted((args.content / "reports").glob("*.md"))[:1]
+    if first:
+        preview_reports(args, first)
 
 
 def _needs(module: str) -> None:

@@ -220,9 +220,17 @@ METHODOLOGY = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n## 
 ROOT_USER = os.geteuid() == 0
 
 
+class Warmed(threading.Event):
+    """Set by serve's warm-up with the build state it left: (version, preview overlay)."""
+
+    def set(self, left=None):
+        self.left = left
+        super().set()
+
+
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    from sitegen.cli import parse_args, preview_reports, run_build
+    from sitegen.cli import parse_args, preview_reports, run_build, warm_preview
     from sitegen.serve import serve
     folder = tmp_path_factory.mktemp("live")
     content = write_project(folder)
@@ -230,15 +238,19 @@ def live(tmp_path_factory):
     args = parse_args(["--content", str(content), "--out", str(out), "-q"])
     before = os.environ.get("SITEGEN_CACHE")
     os.environ["SITEGEN_CACHE"] = str(folder / "cache")
-    said, stop, state = [], threading.Event(), BuildState()
+    said, stop, state, warmed = [], threading.Event(), BuildState(), Warmed()
     thread = threading.Thread(target=serve, args=(lambda: run_build(args), out, [content], 0),
                               kwargs={"say": said.append, "stop": stop, "state": state,
-                                      "preview": lambda changed: preview_reports(args, changed)},
+                                      "preview": lambda changed: preview_reports(args, changed),
+                                      "warm": lambda: (warm_preview(args), warmed.set(
+                                          (state.version, dict(state.overlay))))},
                               daemon=True)
     thread.start()
     wait_for(lambda: any(s.startswith("serving ") for s in said) and state.watching, 180)
+    assert warmed.wait(120)           # before any test edits: what the warm-up left is its own
     port = int(next(s for s in said if s.startswith("serving ")).split(":")[-1].split("/")[0])
-    yield {"content": content, "port": port, "said": said, "state": state}
+    yield {"content": content, "port": port, "said": said, "state": state, "warmed": warmed,
+           "out": out}
     stop.set()
     thread.join(timeout=30)
     assert not thread.is_alive()
@@ -442,3 +454,10 @@ def test_the_preview_is_the_bytes_the_build_writes(tmp_path, monkeypatch):
     en = content / "reports" / "acme-vs-zenith.en.md"
     en.write_text(en.read_text().replace("[[result:r-acme]]", "[[result:r-nope]]"))
     assert preview_reports(load_site(content), TEMPLATES, [en]) is None
+
+
+def test_serve_warms_the_preview_at_start_and_publishes_nothing_for_it(live):
+    """At start serve renders one report's preview beside the server and drops it (the first
+    edit then costs what the next ones cost); the warm-up shows no page and writes nothing."""
+    assert live["warmed"].wait(60)
+    assert live["warmed"].left == (1, {})     # only the first build published; no page shown
