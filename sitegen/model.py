@@ -141,17 +141,17 @@ class Site:
 
     def has_submitter(self, name: str) -> bool:
         """Whether the record has a submitter of this name (any case, '_' for a space)."""
-        return self._view("has_submitter", name.replace("_", " ").lower())
+        return self._view("has_submitter", submitter_name(name))
 
     def rounds_held(self, who: str | None, benchmark: str | None) -> list[str]:
         """The rounds, oldest first, with a published result (scored or not) of submitter `who`
         (any case, '_' for a space) and of `benchmark`; None for either: any. A page that asks
         depends on this answer, not on every result's submitter and round."""
-        return self._view("rounds_held", (who.replace("_", " ").lower() if who else None,
-                                          benchmark))
+        return self._view("rounds_held", (submitter_name(who) if who else None, benchmark))
 
     @functools.cached_property
     def _rounds_held(self) -> dict[tuple, set[str]]:
+        """(submitter name or None, benchmark or None) -> the rounds with such a result."""
         with self.reads.paused():
             held: dict[tuple, set[str]] = {}
             for r in self.record.values():
@@ -159,11 +159,6 @@ class Site:
                     for benchmark in (None, r["benchmark"]):
                         held.setdefault((who, benchmark), set()).add(r["round"])
             return held
-
-    @functools.cached_property
-    def _submitter_names(self) -> set[str]:
-        with self.reads.paused():
-            return {r["submitter"].lower() for r in self.record.values()}
 
     def record_benchmarks(self) -> set[str]:
         return self._view("benchmarks", None)
@@ -185,13 +180,18 @@ class Site:
             return RecordIndex(self)
 
 
+def submitter_name(name: str) -> str:
+    """A submitter's name as references compare it: any case, '_' for a space."""
+    return name.replace("_", " ").lower()
+
+
 VIEWS = {
     "slot": lambda site, key: site._record_slots.get(key, []),
     "rounds_of": lambda site, benchmark: [r for r in site.rounds if (benchmark, r) in site._record_slots],
     "benchmarks_of": lambda site, round_id: sorted(b for b, r in site._record_slots if r == round_id),
     "benchmarks": lambda site, _: {benchmark for benchmark, _ in site._record_slots},
     "has_record": lambda site, _: bool(site.rounds),
-    "has_submitter": lambda site, name: name in site._submitter_names,
+    "has_submitter": lambda site, name: (name, None) in site._rounds_held,
     "rounds_held": lambda site, key: [r for r in site.rounds if r in site._rounds_held.get(key, ())],
     "in_round_order": lambda site, wanted: [r for r in site.rounds if r in wanted],
 }
@@ -201,7 +201,7 @@ def track(site: Site) -> Site:
     """Make every read of the site's records noted in `site.reads` (deps.py): the tables, the
     record and its rounds, interface strings, reports and pages. Called once, after loading."""
     reads = site.reads
-    for derived in ("_record_slots", "_submitter_names", "_rounds_held", "record_index",
+    for derived in ("_record_slots", "_rounds_held", "record_index",
                     "_by_identity"):                      # made from untracked records
         site.__dict__.pop(derived, None)
 

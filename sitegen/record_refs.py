@@ -7,12 +7,12 @@ Everything here reads `site.record` (every published result), never the curated 
 table, so that "fastest" and "no result" hold against the whole record and move with it."""
 from __future__ import annotations
 
-from .model import Site
+from .model import Site, submitter_name
 
 
 def submitter_matches(result: dict, who: str) -> bool:
     """`who` as written in a reference: the submitter, any case, '_' for a space."""
-    return result["submitter"].lower() == who.replace("_", " ").lower()
+    return result["submitter"].lower() == submitter_name(who)
 
 
 def slot(site: Site, round_id: str, benchmark: str, division: str) -> list[dict]:
