@@ -26,6 +26,7 @@ import sys
 import threading
 import traceback
 import urllib.parse
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,9 +88,16 @@ class BuildState:
     building: bool = False      # a build after a change is running
     builds: int = 0             # builds ended (succeeded or failed): each may change `errors`
     closing: bool = False       # the server is stopping: held requests answer at once
-    # guards the fields above; held /__build__ requests wait on it, and whoever changes
-    # version, builds or closing calls notify_all() (a Condition is also a lock: `with`)
+    # guards the fields above; held /__build__ requests wait on it (changing() wakes them)
     lock: threading.Condition = field(default_factory=threading.Condition)
+
+    @contextmanager
+    def changing(self):
+        """The lock, held while fields change; every held request is woken afterwards to see
+        whether what it waits for moved."""
+        with self.lock:
+            yield self
+            self.lock.notify_all()
 
     def as_json(self) -> bytes:
         with self.lock:
@@ -106,9 +114,8 @@ class BuildState:
 
     def close(self) -> None:
         """Answer every held request now: the server is stopping."""
-        with self.lock:
+        with self.changing():
             self.closing = True
-            self.lock.notify_all()
 
 
 class PortBusy(Exception):
@@ -318,20 +325,18 @@ def rebuild(build_once, state: BuildState, say, shown: bool = False) -> bool:
                   "(a bug in the generator: the traceback is in the terminal)"]
         detail, count = traceback.format_exc(), 1
     else:
-        with state.lock:
+        with state.changing():
             state.errors = []
             state.overlay = {}
             state.builds += 1
             if not shown:            # a preview already reloaded the page with these bytes
                 state.version += 1
-            state.lock.notify_all()
         say(message)
         return True
-    with state.lock:
+    with state.changing():         # the pages show the errors
         state.errors = errors
         state.overlay = {}
         state.builds += 1
-        state.lock.notify_all()    # the pages show the errors
     say(detail + "\n".join(errors) + f"\nbuild failed: {count} problem(s); "
         "serving the last good site")
     return False
@@ -348,10 +353,9 @@ def show_preview(preview, changes, state: BuildState) -> bool:
         return False
     if not files:
         return False
-    with state.lock:
+    with state.changing():
         state.overlay = files
         state.version += 1
-        state.lock.notify_all()
     return True
 
 
