@@ -6,32 +6,22 @@ from html import escape
 from . import fmt, record_refs, urls
 from .markup import Page
 
-SELECT_FIELDS = {"benchmark", "round", "division", "systems", "caption"}
 
-
-def select_results(site, params: dict, page: Page, line: int) -> list[dict] | None:
-    unknown = sorted(set(params) - SELECT_FIELDS)
-    if unknown:
-        page.fail(line, f"results block: unknown field '{unknown[0]}' "
-                        f"(known: {', '.join(sorted(SELECT_FIELDS))})")
-        return None
-    benchmark = params.get("benchmark")
-    if benchmark not in site.tables["benchmarks"]:
-        page.fail(line, f"results block: unknown benchmark '{benchmark}'")
-        return None
-    systems = params.get("systems") or []
-    for ident in systems:
-        if ident not in site.tables["systems"]:
-            page.fail(line, f"results block: unknown system '{ident}'")
-            return None
-    rows = [r for r in site.results_for(benchmark=benchmark)
-            if str(params.get("round", r["round"])) == r["round"]
-            and params.get("division", r["division"]) == r["division"]
-            and (not systems or r["system"] in systems)]
-    if not rows:
-        page.fail(line, "results block: the selection matches no result")
-        return None
-    return sorted(rows, key=lambda r: (r["division"], r["value"], r["id"]))
+def selection_note(site, t, rows: list[dict], page: Page) -> str:
+    """Under a block of named systems on a site with the record: how many results the record
+    holds for the same benchmarks, rounds and divisions, and their leaderboards."""
+    if not site.rounds:
+        return ""
+    slots = sorted({(r["benchmark"], r["round"]) for r in rows})
+    divisions = {r["division"] for r in rows}
+    total = sum(1 for b, rnd in slots for r in site.record_results(b, rnd) if r["division"] in divisions)
+    links = t("ref.list_separator").join(
+        f'<a href="{escape(page.link(urls.leaderboard(page.lang, b, rnd)))}">'
+        f'{escape(site.get("benchmarks", b)["name"][page.lang])} {escape(rnd)}</a>' for b, rnd in slots)
+    mark = "\x00"
+    text = escape(t("block.selection", n=fmt.number(len(rows), page.lang, 0),
+                    total=fmt.number(total, page.lang, 0), links=mark)).replace(mark, links)
+    return f'<p class="note block-selection">{text}</p>'
 
 
 def _runs_cell(site, result: dict, lang: str) -> str:

@@ -80,6 +80,9 @@ def select(site, params: dict, known: tuple) -> Selection:
     if division not in DIVISIONS:
         raise BadBlock(f"division must be closed, open or both, not '{division}'")
     systems = _as_list(params.get("systems"))
+    if site.rounds and not systems:      # the curated systems' results are not a round's results
+        raise BadBlock("needs 'systems: [<id>, ...]': with the MLPerf record, a block shows the "
+                       "systems it names; a round's every result is on its leaderboard")
     for ident in systems:
         if ident not in site.tables["systems"]:
             raise BadBlock(f"unknown system '{ident}'")

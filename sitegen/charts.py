@@ -12,7 +12,7 @@ import json
 import posixpath
 from html import escape
 
-from . import chart_data, fmt, languages, npm, urls
+from . import blocks, chart_data, fmt, languages, npm, urls
 from .chart_data import BadBlock, Plan
 from .markup import Page
 
@@ -28,7 +28,7 @@ def chart_block(site, t, params: dict, page: Page, line: int) -> str:
         plan = chart_data.plan_chart(site, t, params, page.lang)
     except BadBlock as exc:
         return page.fail(line, f"chart block: {exc}")
-    return figure(site, t, plan, page)
+    return figure(site, t, plan, page) + blocks.selection_note(site, t, plan.results, page)
 
 
 def benchmark_chart(site, t, benchmark: dict, page: Page) -> str:

@@ -48,7 +48,8 @@ def block_renderer(site: Site, t: Strings):
         if len(rows) > LONG_TABLE:
             page.warn(line, f"results block: {len(rows)} rows, more than a reader takes in "
                             f"({LONG_TABLE}); narrow it with round, division or systems")
-        return blocks.results_table(site, rows, page, t, params.get("caption", ""))
+        return (blocks.results_table(site, rows, page, t, params.get("caption", ""))
+                + blocks.selection_note(site, t, rows, page))
     return render
 
 
@@ -139,19 +140,19 @@ def reports_index(theme, site, lang, t):
     return _page(theme, site, lang, t, urls.reports(lang), "reports.html", t("nav.reports"), [], reports=site.reports_in(lang))
 
 
-def systems_index(theme, site, lang, t):
-    systems = sorted(site.table("systems"), key=lambda s: (s["vendor"], s["family"],
-                                                            s["accelerator_count"], s["id"]))
-    return _page(theme, site, lang, t, urls.systems(lang), "systems.html", t("nav.systems"), [], systems=systems)
-
-
 def system_page(theme, site, lang, t, system: dict, checks, comparisons):
-    results = sorted(site.results_for(system=system["id"]),
-                     key=lambda r: (r["benchmark"], r["round"], r["division"], r["id"]))
+    """A curated system: its facts, and the results of the official system descriptions
+    data/mlperf_systems.yaml says it is (without a record: its rows of data/results.yaml)."""
+    index = site.record_index if site.rounds else None
+    descriptions = [index.systems[key] for key in index.product_systems(system["id"])] if index else []
+    found = ([r for d in descriptions for r in d.results] if index
+             else site.results_for(system=system["id"]))
+    results = sorted(found, key=lambda r: (r["benchmark"], r["round"], r["division"], r["id"]))
     claims = [c for c in checks.values() if system["id"] in _claim_systems(site, c.claim)]
     path = urls.system(lang, system["id"])
     return _page(theme, site, lang, t, path, "system.html", system["name"][lang],
                  [(t("nav.systems"), urls.systems(lang))], system=system, results=results,
+                 descriptions=descriptions, index=index,
                  claims=claims, reports=site.reports_citing("systems", system["id"], lang),
                  attribution=_attribution(site, [r["round"] for r in results]),
                  comparisons=[c for c in comparisons if system["id"] in (c.left, c.right)])
@@ -176,13 +177,16 @@ def benchmarks_index(theme, site, lang, t):
 
 
 def benchmark_page(theme, site, lang, t, benchmark: dict):
-    results = site.results_for(benchmark=benchmark["id"])
+    """A benchmark: its task and target, then from the record the fastest closed result of
+    each round, the progress chart and links to every leaderboard (without a record: the
+    rows of data/results.yaml)."""
+    results = [] if site.rounds else site.results_for(benchmark=benchmark["id"])
     groups = {}
     for r in sorted(results, key=lambda r: (r["round"], r["division"], r["value"], r["id"])):
         groups.setdefault((r["round"], r["division"]), []).append(r)
     path = urls.benchmark(lang, benchmark["id"])
     page = Page(site, lang, path, {}, "content/data/results.yaml")
-    chart = Markup(charts.benchmark_chart(site, t, benchmark, page))
+    chart = Markup("" if site.rounds else charts.benchmark_chart(site, t, benchmark, page))
     progress = Markup(record_chart.progress_figure(site, t, lang, benchmark, path)
                       if site.rounds else "")
     if progress:

@@ -13,14 +13,21 @@ from .deps import Tracked
 SUBMITTER_RENAMES = {"qct": "quanta_cloud_technology"}
 _POWER = re.compile(r"\s*\(\s*\d+\s*W\s*\)\s*$", re.I)   # "(500W)", "(400W)" at the end
 _SPACE = re.compile(r"\s+")
+_JOINT = re.compile(r"\s*[+&]\s*|-|_")     # between the parts of a joint submitter's name
+_JOINT_MARK = re.compile(r"[+&]|[a-z]-[a-z]")
 _SLUG = re.compile(r"[^a-z0-9]+")
 CPU_ONLY = "cpu-only"
 PAGE_ROWS = 150       # rows of one list page; more go on per-round pages
 
 
 def submitter_key(name: str) -> str:
+    """One key for every spelling of a submitter: case and spacing folded, a renamed folder
+    under its later name, and the parts of a joint name in any order ("RedHat-Supermicro" and
+    "Supermicro-RedHat" are one submitter)."""
     key = _SPACE.sub(" ", name.strip()).casefold()
-    return SUBMITTER_RENAMES.get(key, key)
+    key = SUBMITTER_RENAMES.get(key, key)
+    parts = [p for p in _JOINT.split(key) if p]
+    return "+".join(sorted(parts)) if len(parts) > 1 and _JOINT_MARK.search(key) else key
 
 
 def accelerator_key(model: str | None) -> str:
@@ -77,7 +84,7 @@ class RecordIndex:
         ordered = sorted(site.record.values(), key=lambda r: (-order.get(r["round"], 0), r["benchmark"],
                                                               r["value"] is None, r["value"] or 0, r["id"]))
         self.submitters = _group(ordered, lambda r: submitter_key(r["submitter"]),
-                                 lambda r: r["submitter"], "submitter")
+                                 lambda r: r["submitter"], "submitter", named=True)
         self.accelerators = _group(ordered, lambda r: accelerator_key(r["accelerator_model"]),
                                    lambda r: _POWER.sub("", r["accelerator_model"] or ""),
                                    "accelerator_model")
@@ -85,17 +92,42 @@ class RecordIndex:
                               (r["id"] for r in e.results)}
         self._by_accelerator = {ident: e.slug for e in self.accelerators.values() for ident in
                                 (r["id"] for r in e.results)}
+        self.systems = group_systems(ordered)
+        self._by_system = {r["id"]: system_key(r) for r in ordered}
+        self._products = products_of(site)
+        self._product_systems: dict[str, list[str]] = {}
+        for key in self.systems:
+            if key in self._products:
+                self._product_systems.setdefault(self._products[key], []).append(key)
+        self._submitter_slugs = {submitter_key(r["submitter"]): e.slug
+                                 for e in self.submitters.values() for r in e.results}
         self._changes: dict[str, list[dict]] = {}
         for change in getattr(site, "changelog", None) or []:
             self._changes.setdefault(change["id"], []).append(change)
             if change["field"] == "id" and change["new"] != change["id"]:   # renamed: its new page
                 self._changes.setdefault(change["new"], []).append(change)
         # each lookup a page makes is noted as a record of its own (deps.py)
-        for name in ("submitters", "accelerators", "_by_submitter", "_by_accelerator", "_changes"):
+        for name in ("submitters", "accelerators", "_by_submitter", "_by_accelerator", "_changes",
+                     "_submitter_slugs", "systems", "_by_system", "_products", "_product_systems"):
             setattr(self, name, Tracked(getattr(self, name), ("index", name), site.reads))
 
     def submitter_of(self, result: dict) -> str:
         return self._by_submitter[result["id"]]
+
+    def system_of(self, result: dict) -> str:
+        return self._by_system[result["id"]]
+
+    def product_of(self, system: str) -> str | None:
+        """The curated system (data/systems.yaml) an official system description is, if any."""
+        return self._products.get(system)
+
+    def product_systems(self, product: str) -> list[str]:
+        """The official system descriptions of a curated system, newest round first."""
+        return self._product_systems.get(product, [])
+
+    def submitter_slug(self, name: str) -> str:
+        """The page of a submitter named so in some result (any spelling of it)."""
+        return self._submitter_slugs[submitter_key(name)]
 
     def accelerator_of(self, result: dict) -> str:
         return self._by_accelerator[result["id"]]
@@ -126,17 +158,49 @@ class RecordIndex:
         return rows
 
 
-def _group(results, key_of, name_of, published: str) -> dict[str, Entity]:
-    """Entities by slug, sorted by name; results keep the given order (newest round first)."""
-    found: dict[str, Entity] = {}
+def _group(results, key_of, name_of, published: str, named: bool = False) -> dict[str, Entity]:
+    """Entities by slug, sorted by name; results keep the given order (newest round first).
+    The slug is the key's, or with `named` the latest name's (the key's if that is taken)."""
+    by_key: dict[str, Entity] = {}
+    taken: set[str] = set()
     for result in results:
-        key = slug(key_of(result))
-        entity = found.get(key)
+        key = key_of(result) if named else slug(key_of(result))
+        entity = by_key.get(key)
         if entity is None:
-            entity = found[key] = Entity(key, name_of(result) or "")
+            ident = slug(name_of(result) or key) if named else slug(key)
+            ident = slug(key) if ident in taken else ident
+            taken.add(ident)
+            entity = by_key[key] = Entity(ident, name_of(result) or "")
         entity.names.add(result[published] or "")
         entity.results.append(result)
-    return dict(sorted(found.items(), key=lambda kv: (kv[1].name.casefold(), kv[0])))
+    return {e.slug: e for e in sorted(by_key.values(), key=lambda e: (e.name.casefold(), e.slug))}
+
+
+def system_key(result: dict) -> str:
+    """The page of a result's system description: <round>/<submitter folder>-<system folder>."""
+    return f"{result['round']}/{slug(result['path'].split('/')[0] + '-' + result['system_folder'])}"
+
+
+def group_systems(results) -> dict[str, Entity]:
+    """Systems by key, sorted by round (newest first) then name; results keep the given order."""
+    found: dict[str, Entity] = {}
+    for result in results:
+        key = system_key(result)
+        entity = found.get(key)
+        if entity is None:
+            entity = found[key] = Entity(key, result["system_name"])
+        entity.names.add(result["system_name"])
+        entity.results.append(result)
+    return found
+
+
+def products_of(site) -> dict[str, str]:
+    """System key -> the curated system (data/systems.yaml id) its description is."""
+    found: dict[str, str] = {}
+    for ident, result in site.tables.get("results", {}).items():
+        if ident in site.record and result.get("system"):
+            found[system_key(site.record[ident])] = result["system"]
+    return found
 
 
 def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> list[dict]:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from urllib.parse import quote
 
 from . import urls
 from .model import Site
 from .pages import _attribution as attribution
 from .pages import _page
-from .record_index import RecordIndex, slug, submitter_key
-from . import record_lists, record_refs
+from .record_index import RecordIndex
+from . import record_lists, record_refs, record_systems
 
 # Leaderboards group results by the number of accelerators: (lowest, highest, label key).
 SCALES = ((0, 0, "scale.cpu"), (1, 8, "scale.1_8"), (9, 64, "scale.9_64"),
@@ -33,11 +32,6 @@ class Group:
     @property
     def anchor(self) -> str:
         return f"{self.division}-{self.category}-{self.scale.split('.')[1]}"
-
-
-def official_folder(rnd: dict, path: str) -> str:
-    """The result's folder in the official repository at the commit read (spaces escaped)."""
-    return f"{rnd['repository']}/tree/{rnd['commit']}/{quote(path, safe='/+-._~()')}"
 
 
 def scale_of(count: int) -> str:
@@ -108,7 +102,7 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
     index = index or site.record_index
     return _page(theme, site, lang, t, urls.result(lang, result["id"]), "result.html", title,
                  crumbs, result=result, benchmark=benchmark, round=rnd,
-                 folder=official_folder(rnd, result["path"]),
+                 folder=urls.official(rnd, result["path"]),
                  accelerator_minutes=value * count if value is not None and count else None,
                  site_result=site.tables["results"].get(result["id"]), index=index,
                  scaling=index.scaling(result), changes=index.changes(result["id"]),
@@ -118,9 +112,10 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
 
 def round_page(theme, site: Site, lang, t, round_id: str):
     results = site.round_results(round_id)
-    submitters: dict[str, int] = {}
+    index = site.record_index
+    submitters: dict[str, list[dict]] = {}      # one submitter, however its results spell it
     for result in results:
-        submitters[result["submitter"]] = submitters.get(result["submitter"], 0) + 1
+        submitters.setdefault(index.submitter_of(result), []).append(result)
     benchmarks = [(site.get("benchmarks", b), len(site.record_results(b, round_id)))
                   for b in site.round_benchmarks(round_id)]
     # every result of the round, linked, per benchmark fastest first (a click from here)
@@ -144,8 +139,8 @@ def round_page(theme, site: Site, lang, t, round_id: str):
                       if before and b not in earlier],
                  dropped=[site.get("benchmarks", b) for b in site.round_benchmarks(before)
                           if b not in held] if before else [],
-                 submitters=sorted(submitters.items(), key=lambda kv: kv[0].lower()),
-                 submitter_slug=lambda name: slug(submitter_key(name)),
+                 submitters=sorted(((key, " / ".join(sorted({r["submitter"] for r in rows})), len(rows))
+                                    for key, rows in submitters.items()), key=lambda s: s[1].lower()),
                  attribution=attribution(site, [round_id]))
 
 
@@ -175,6 +170,8 @@ def record_pages(theme, site: Site, lang, t):
         for entity_slug in getattr(index, kind):
             yield (kind, entity_slug), partial(record_lists.entity_pages, theme, site, lang, t,
                                                index, kind, entity_slug)
+    for key in index.systems:
+        yield ("record-system", key), partial(record_systems.system_page, theme, site, lang, t, index, key)
     for benchmark_id in sorted(site.record_benchmarks()):
         benchmark = site.get("benchmarks", benchmark_id)
         for round_id in site.record_rounds(benchmark_id):

@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from . import derive, languages, pages
-from . import record_lists, record_pages
+from . import record_lists, record_pages, record_systems
 from .cache import BodyCache, code_digest, data_digest, sha
 from .deps import Unit
 from .errors import ContentError, Problem
@@ -420,7 +420,7 @@ def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
                    report=report)
     for page in (p for p in site.pages if p.lang == lang):
         yield unit(("page", page.slug), pages.plain_page, page, checks, bodies, problems)
-    yield unit(("systems",), pages.systems_index)
+    yield unit(("systems",), record_systems.systems_index)
     for system in site.table("systems"):
         yield unit(("system", system["id"]), pages.system_page, system, checks, comparisons)
     yield unit(("benchmarks",), pages.benchmarks_index)

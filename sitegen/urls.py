@@ -5,6 +5,7 @@ at a host's root and under any sub-path."""
 from __future__ import annotations
 
 import functools
+from urllib.parse import quote
 
 ASSETS = "assets"
 
@@ -23,6 +24,16 @@ def reports(lang: str) -> str:
 
 def system(lang: str, ident: str) -> str:
     return f"{lang}/systems/{ident}.html"
+
+
+def official(rnd: dict, path: str) -> str:
+    """A file or folder in a round's official repository at the commit read (spaces escaped)."""
+    return f"{rnd['repository']}/tree/{rnd['commit']}/{quote(path, safe='/+-._~()')}"
+
+
+def record_system(lang: str, key: str) -> str:
+    """An official system description's page; `key` is <round>/<slug> (record_systems.py)."""
+    return f"{lang}/systems/{key}.html"
 
 
 def systems(lang: str) -> str:

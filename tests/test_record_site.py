@@ -291,7 +291,7 @@ ROOT_DIR = __import__("pathlib").Path(__file__).resolve().parent.parent
 
 
 def test_official_folder_links_escape_spaces():
-    from sitegen.record_pages import official_folder
+    from sitegen.urls import official as official_folder
     rnd = {"repository": "https://github.com/mlcommons/training_results_v1.0", "commit": "50619b5"}
     assert official_folder(rnd, "nettrix/results/X640 G40_A100_PCIe_mxnet/ssd") == (
         "https://github.com/mlcommons/training_results_v1.0/tree/50619b5/"
