@@ -5,6 +5,7 @@ from markupsafe import Markup
 
 from . import blocks, chart_data, charts, derive, fmt, languages, urls
 from . import npm, record_chart
+from .record_index import system_label
 from .markup import Page, render_body, rich_text
 from .model import Report, Site
 from .render import Strings, Theme, absolute, base_context, base_url, render_template
@@ -152,7 +153,7 @@ def system_page(theme, site, lang, t, system: dict, checks, comparisons):
     path = urls.system(lang, system["id"])
     return _page(theme, site, lang, t, path, "system.html", system["name"][lang],
                  [(t("nav.systems"), urls.systems(lang))], system=system, results=results,
-                 descriptions=descriptions, index=index,
+                 descriptions=descriptions, index=index, system_label=system_label,
                  claims=claims, reports=site.reports_citing("systems", system["id"], lang),
                  attribution=_attribution(site, [r["round"] for r in results]),
                  comparisons=[c for c in comparisons if system["id"] in (c.left, c.right)])

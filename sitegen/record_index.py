@@ -194,6 +194,13 @@ def group_systems(results) -> dict[str, Entity]:
     return found
 
 
+def system_label(system: Entity) -> str:
+    """A system's name, with its folder when that differs (one submitter's descriptions of one
+    round often share a name: IPU-POD16 (ipu-pod16-TF1), IPU-POD16 (ipu-pod16-POPART-open))."""
+    folder = system.results[0]["system_folder"]
+    return system.name if folder == system.name else f"{system.name} ({folder})"
+
+
 def products_of(site) -> dict[str, str]:
     """System key -> the curated system (data/systems.yaml id) its description is."""
     found: dict[str, str] = {}

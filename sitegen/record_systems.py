@@ -10,7 +10,7 @@ from . import urls
 from .model import Site
 from .pages import _attribution as attribution
 from .pages import _page
-from .record_index import Entity, RecordIndex
+from .record_index import Entity, RecordIndex, system_label
 
 
 def by_chip(site: Site, index: RecordIndex) -> list[tuple[Entity, list[tuple[Entity, list[Entity]]]]]:
@@ -36,7 +36,7 @@ def systems_index(theme, site: Site, lang, t):
     index = site.record_index if site.rounds else None
     return _page(theme, site, lang, t, urls.systems(lang), "systems.html", t("nav.systems"), [],
                  systems=products, chips=by_chip(site, index) if index else [], index=index,
-                 count=len(index.systems) if index else 0,
+                 count=len(index.systems) if index else 0, system_label=system_label,
                  attribution=attribution(site, site.rounds) if index else [])
 
 
@@ -49,7 +49,7 @@ def system_page(theme, site: Site, lang, t, index: RecordIndex, key: str):
     rnd = site.rounds[first["round"]]
     crumbs = [(t("nav.systems"), urls.systems(lang))]
     return _page(theme, site, lang, t, urls.record_system(lang, key), "record_system.html",
-                 t("system.record_title", name=system.name, round=first["round"]), crumbs,
+                 t("system.record_title", name=system_label(system), round=first["round"]), crumbs,
                  entity=system, first=first, index=index, round=rnd, kind="systems",
                  product=site.get("systems", product) if product else None,
                  description=urls.official(rnd, first["system_path"]),
