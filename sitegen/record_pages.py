@@ -113,6 +113,7 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
                  accelerator_minutes=value * count if value is not None and count else None,
                  site_result=site.tables["results"].get(result["id"]), index=index,
                  scaling=index.scaling(result), changes=index.changes(result["id"]),
+                 resubmitted=site.record.get(result.get("resubmission_of") or ""),
                  carried=index.carried_from(result), copied=index.copy_of(result),
                  short=carryover.short_of(result) if result["status"] == carryover.TOO_FEW_LOGS else None,
                  attribution=attribution(site, [result["round"]]))
