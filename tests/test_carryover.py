@@ -245,3 +245,31 @@ def test_the_shipped_record_short_and_renamed_cases(shipped):
     short = sorted(i for i, r in records.items() if r["status"] == "too few logs")
     assert short == ["v1.0-supermicro-as-4142gs-tnr-unet3d"]          # 22 of 40 logs
     assert records["v0.6-intel-clx-8260l-2s-x32-minigo"]["status"] == "scored"   # 10 of 10
+
+
+# --- incremental builds ----------------------------------------------------------------------------
+
+def test_editing_the_original_rebuilds_the_pages_it_was_carried_to(tmp_path, monkeypatch):
+    """The labels are derived from other results' runs: an edit of v1.0's result must reach
+    the v1.1 page that named it (SITEGEN_VERIFY_REUSE checks every page taken unrendered)."""
+    from test_bad_input import tree_digest
+    monkeypatch.setenv("SITEGEN_VERIFY_REUSE", "1")
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content = write_record_project(tmp_path / "p", {"data/record/results-v1.0.yaml": V10_MORE,
+                                                    "data/record/results-v1.1.yaml": V11_MORE})
+    out = tmp_path / "out"
+    build(content, TEMPLATES, out)
+    assert "carry-note" in page(out, f"en/results/{CARRIED}.html")
+    # v1.0's fastest run a hair slower: its score (fastest and slowest dropped) is unchanged,
+    # but its runs are no longer those of the v1.1 result
+    path = content / "data/record/results-v1.0.yaml"
+    old = "runs: [0.4, 0.41, 0.412, 0.41547, 0.42]"
+    assert path.read_text("utf-8").count(old) == 1
+    path.write_text(path.read_text("utf-8").replace(old, old.replace("0.4,", "0.401,")), "utf-8")
+    again = build(content, TEMPLATES, out)
+    assert again.units_reused > 0
+    assert "carry-note" not in page(out, f"en/results/{CARRIED}.html")
+    assert "(carried over from v1.0)" not in page(out, "en/benchmarks/bert/v1.1.html")
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cold-cache"))
+    build(content, TEMPLATES, tmp_path / "cold")
+    assert tree_digest(out) == tree_digest(tmp_path / "cold")
