@@ -73,9 +73,10 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
                               titleAlign="left", titleBaseline="bottom", titleX=0, titleY=-12)),
         color=colour, detail="series:N")
     # a result carried over from an earlier round is drawn as a hollow point: no new result
-    points = base.mark_point(filled=True, size=45, strokeWidth=2).encode(
+    points = base.mark_point(filled=True, size=50, strokeWidth=2, opacity=1).encode(
         fill=alt.condition("datum.carried", alt.value("#ffffff"),
                            alt.Color("series:N", scale=scale, legend=None)),
+        stroke=alt.Color("series:N", scale=scale, legend=None),
         tooltip=[alt.Tooltip("series:N", title=text["accelerator"]),
                  alt.Tooltip("round:O", title=text["round"]),
                  alt.Tooltip("value_text:N", title=text["time_col"]),
