@@ -58,11 +58,12 @@ class Entity:
     def paged(self) -> bool:
         return len(self.results) > PAGE_ROWS
 
-    def fastest(self) -> list[dict]:
-        """Per benchmark (by id), the fastest scored result; closed division before open."""
+    def fastest(self, counts=lambda result: True) -> list[dict]:
+        """Per benchmark (by id), the fastest scored result that `counts` (RecordIndex.counts:
+        not a copy); closed division before open."""
         best: dict[str, dict] = {}
         for result in self.results:
-            if result["value"] is None:
+            if result["value"] is None or not counts(result):
                 continue
             key = (result["division"] != "closed", result["value"], result["id"])
             held = best.get(result["benchmark"])
@@ -114,9 +115,13 @@ class RecordIndex:
         ident = (self._carry.get(result["id"]) or {}).get("copy_of")
         return self.site.record[ident] if ident else None
 
+    def counts(self, result: dict) -> bool:
+        """Whether a result counts in counts and rankings: not a copy of another (carryover.py)."""
+        return not (self._carry.get(result["id"]) or {}).get("copy_of")
+
     def counted(self, results: list[dict]) -> list[dict]:
         """The results without the copies: what counts and rankings count once."""
-        return [r for r in results if not (self._carry.get(r["id"]) or {}).get("copy_of")]
+        return [r for r in results if self.counts(r)]
 
     def changes(self, ident: str) -> list[dict]:
         return self._changes.get(ident, [])

@@ -37,7 +37,7 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
     first, last = entity.rounds[-1], entity.rounds[0]
     context = dict(kind=kind, entity=entity, index=index, rounds=rounds, entity_url=page_url,
                    first=(first, entity.in_round(first)), last=(last, entity.in_round(last)),
-                   fastest=entity.fastest(), label=label,
+                   fastest=entity.fastest(index.counts), label=label,
                    unscored=[r for r in entity.results if r["value"] is None])
     files = _page(theme, site, lang, t, page_url(lang, entity.slug), "record_entity.html",
                   entity.name or t("result.cpu_only"), crumbs,
