@@ -420,10 +420,14 @@ def _record_result(page, result: dict, with_scale: bool = True) -> str:
     if result.get("category") and result["category"] != "available":   # preview, research
         details.append(escape(_say(page, "ref.category",
                                    category=_say(page, "category." + result["category"]).lower())))
-    earlier = page.site.record.get(result.get("resubmission_of") or "")
-    if earlier is not None:          # the same logs as an earlier round's result (the rules allow it)
-        details.append(_say(page, "ref.resubmitted", round=_link(
+    index = page.site.record_index
+    earlier, copied = index.carried_from(result), index.copy_of(result)
+    if earlier is not None:          # the same runs as an earlier round's result (carryover.py)
+        details.append(_say(page, "ref.carried", round=_link(
             page, urls.result(page.lang, earlier["id"]), earlier["round"])))
+    if copied is not None:           # the same runs in another folder of its round
+        details.append(_say(page, "ref.copy", result=_link(
+            page, urls.result(page.lang, copied["id"]), copied["system_name"])))
     details.append(_runs_text(page, result))
     return _say(page, "ref.result", time=time, details=_say(page, "ref.separator").join(details))
 

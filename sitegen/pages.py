@@ -28,8 +28,8 @@ def record_summary(site: Site, benchmark_id: str) -> list[tuple[str, dict | None
     """Each round of a benchmark with its fastest scored closed-division result (or None)."""
     summary = []
     for round_id in site.record_rounds(benchmark_id):
-        closed = [r for r in site.record_results(benchmark_id, round_id)
-                  if r["division"] == "closed" and r["value"] is not None]
+        closed = [r for r in site.record_index.counted(site.record_results(benchmark_id, round_id))
+                  if r["division"] == "closed" and r["value"] is not None]     # a copy once
         summary.append((round_id, closed[0] if closed else None))
     return summary
 
@@ -197,6 +197,7 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
                   benchmark=benchmark, groups=groups, chart=chart, progress=progress,
                   has_charts=page.has_charts or bool(progress),
                   summary=record_summary(site, benchmark["id"]),
+                  index=site.record_index if site.rounds else None,
                   attribution=_attribution(site, [*site.record_rounds(benchmark["id"]),
                                                   *(r["round"] for r in results)]),
                   reports=site.reports_citing("benchmarks", benchmark["id"], lang))

@@ -16,7 +16,7 @@ COLUMNS = ("id", "round", "benchmark", "benchmark_folder", "division", "category
            "system_name", "system_folder", "accelerator_model", "accelerator_count", "nodes",
            "host_cpu_model", "host_cpu_count", "framework", "status", "value", "unit", "scaling",
            "runs", "runs_failed", "runs_required", "energy_joules", "resubmission_of",
-           "official_folder", "system_description")
+           "carried_over_from", "copy_of", "official_folder", "system_description")
 LICENCE = ("MLCommons publishes these results under the Apache License 2.0. MLPerf and the MLPerf "
            "logo are registered trademarks of MLCommons Association in the United States and "
            "other countries. All rights reserved. Unauthorized use strictly prohibited.")
@@ -36,6 +36,9 @@ def row(site: Site, result: dict) -> dict:
     flat = {name: result.get(name) for name in COLUMNS}
     energy = result.get("energy") or {}
     flat["energy_joules"] = energy.get("value") if energy.get("unit", "J") == "J" else None
+    origin, copied = site.record_index.carried_from(result), site.record_index.copy_of(result)
+    flat["carried_over_from"] = origin["id"] if origin else None    # carryover.py
+    flat["copy_of"] = copied["id"] if copied else None
     flat["official_folder"] = official_link(rnd, result["path"])
     flat["system_description"] = official_link(rnd, result["system_path"])
     return flat

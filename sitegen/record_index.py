@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from . import carryover
 from .deps import Tracked
 
 # Submitter folders renamed between rounds (DESIGN.md): grouped under the later name.
@@ -64,11 +65,12 @@ class Entity:
     def paged(self) -> bool:
         return len(self.results) > PAGE_ROWS
 
-    def fastest(self) -> list[dict]:
-        """Per benchmark (by id), the fastest scored result; closed division before open."""
+    def fastest(self, counts=lambda result: True) -> list[dict]:
+        """Per benchmark (by id), the fastest scored result that `counts` (RecordIndex.counts:
+        not a copy); closed division before open."""
         best: dict[str, dict] = {}
         for result in self.results:
-            if result["value"] is None:
+            if result["value"] is None or not counts(result):
                 continue
             key = (result["division"] != "closed", result["value"], result["id"])
             held = best.get(result["benchmark"])
@@ -101,6 +103,8 @@ class RecordIndex:
                 self._product_systems.setdefault(self._products[key], []).append(key)
         self._submitter_slugs = {submitter_key(r["submitter"]): e.slug
                                  for e in self.submitters.values() for r in e.results}
+        # carried over from an earlier round, or a copy within its round (carryover.py)
+        self._carry = carryover.labels(site.record.values())
         self._changes: dict[str, list[dict]] = {}
         for change in getattr(site, "changelog", None) or []:
             self._changes.setdefault(change["id"], []).append(change)
@@ -108,7 +112,8 @@ class RecordIndex:
                 self._changes.setdefault(change["new"], []).append(change)
         # each lookup a page makes is noted as a record of its own (deps.py)
         for name in ("submitters", "accelerators", "_by_submitter", "_by_accelerator", "_changes",
-                     "_submitter_slugs", "systems", "_by_system", "_products", "_product_systems"):
+                     "_submitter_slugs", "systems", "_by_system", "_products", "_product_systems",
+                     "_carry"):
             setattr(self, name, Tracked(getattr(self, name), ("index", name), site.reads))
 
     def submitter_of(self, result: dict) -> str:
@@ -131,6 +136,24 @@ class RecordIndex:
 
     def accelerator_of(self, result: dict) -> str:
         return self._by_accelerator[result["id"]]
+
+    def carried_from(self, result: dict) -> dict | None:
+        """The first result of an earlier round with the same runs, or None."""
+        ident = (self._carry.get(result["id"]) or {}).get("carried_over_from")
+        return self.site.record[ident] if ident else None
+
+    def copy_of(self, result: dict) -> dict | None:
+        """The result of the same round this one copies (same runs or logs), or None."""
+        ident = (self._carry.get(result["id"]) or {}).get("copy_of")
+        return self.site.record[ident] if ident else None
+
+    def counts(self, result: dict) -> bool:
+        """Whether a result counts in counts and rankings: not a copy of another (carryover.py)."""
+        return not (self._carry.get(result["id"]) or {}).get("copy_of")
+
+    def counted(self, results: list[dict]) -> list[dict]:
+        """The results without the copies: what counts and rankings count once."""
+        return [r for r in results if self.counts(r)]
 
     def changes(self, ident: str) -> list[dict]:
         return self._changes.get(ident, [])
@@ -212,9 +235,12 @@ def products_of(site) -> dict[str, str]:
 
 def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> list[dict]:
     """Chart rows of a benchmark's progress: per round the fastest closed result overall and
-    the fastest of each of the `leaders` accelerator models with the most closed results."""
+    the fastest of each of the `leaders` accelerator models with the most closed results.
+    A copy within a round is left out; a point whose result is carried over from an earlier
+    round says from which (`carried`: that round, else None): it is no new result, so the
+    chart marks it instead of counting it as progress (carryover.py)."""
     rounds = site.record_rounds(benchmark_id)
-    closed = {r: [x for x in site.record_results(benchmark_id, r)
+    closed = {r: [x for x in index.counted(site.record_results(benchmark_id, r))
                   if x["division"] == "closed" and x["value"] is not None] for r in rounds}
     counts: dict[str, int] = {}
     for rows in closed.values():
@@ -225,10 +251,15 @@ def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> l
     for round_id in rounds:
         rows = closed[round_id]       # fastest first
         if rows:
-            points.append({"round": round_id, "series": None, "value": rows[0]["value"], "id": rows[0]["id"]})
+            points.append(_point(index, round_id, None, rows[0]))
         for key in top:
             best = next((x for x in rows if index.accelerator_of(x) == key), None)
             if best:
-                points.append({"round": round_id, "series": index.accelerators[key].name,
-                               "value": best["value"], "id": best["id"]})
+                points.append(_point(index, round_id, index.accelerators[key].name, best))
     return points
+
+
+def _point(index: RecordIndex, round_id: str, series, result: dict) -> dict:
+    origin = index.carried_from(result)
+    return {"round": round_id, "series": series, "value": result["value"], "id": result["id"],
+            "carried": origin["round"] if origin else None}

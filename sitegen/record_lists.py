@@ -33,11 +33,11 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
     entity: Entity = getattr(index, kind)[slug]
     list_url, page_url, label = KINDS[kind]
     crumbs = [(t("nav.rounds"), urls.rounds(lang)), (t(f"nav.{kind}"), list_url(lang))]
-    rounds = [(r, len(entity.in_round(r))) for r in entity.rounds]
+    rounds = [(r, len(index.counted(entity.in_round(r)))) for r in entity.rounds]   # copies once
     first, last = entity.rounds[-1], entity.rounds[0]
     context = dict(kind=kind, entity=entity, index=index, rounds=rounds, entity_url=page_url,
                    first=(first, entity.in_round(first)), last=(last, entity.in_round(last)),
-                   fastest=entity.fastest(), label=label,
+                   fastest=entity.fastest(index.counts), label=label,
                    unscored=[r for r in entity.results if r["value"] is None])
     files = _page(theme, site, lang, t, page_url(lang, entity.slug), "record_entity.html",
                   entity.name or t("result.cpu_only"), crumbs,
@@ -87,17 +87,20 @@ def compare_page(theme, site: Site, lang, t):
 
 # One row of a round's data script: the fields the compare page shows, in this order.
 DATA_FIELDS = ("benchmark", "division", "category", "submitter", "system_name",
-               "accelerator_model", "accelerator_count", "value", "energy")
+               "accelerator_model", "accelerator_count", "value", "energy", "status",
+               "carried_over_from", "copy_of")
 
 
 def record_data_file(site: Site, round_id: str) -> dict[str, bytes]:
     """assets/record/<round>.js: `window.RECORD_DATA[round] = {fields, rows, names}`, a plain
     script, so the compare page can load it from file:// too."""
     rows = {}
+    index = site.record_index
     for result in site.round_results(round_id):
-        row = [result.get(f) for f in DATA_FIELDS]
-        row[-1] = (result.get("energy") or {}).get("value")
-        rows[result["id"]] = row
+        origin, copied = index.carried_from(result), index.copy_of(result)
+        derived = {"energy": (result.get("energy") or {}).get("value"),
+                   "carried_over_from": origin and origin["id"], "copy_of": copied and copied["id"]}
+        rows[result["id"]] = [derived[f] if f in derived else result.get(f) for f in DATA_FIELDS]
     names = {b: site.get("benchmarks", b)["name"] for b in site.round_benchmarks(round_id)}
     payload = json.dumps({"fields": DATA_FIELDS, "rows": rows, "names": names},
                          ensure_ascii=False, sort_keys=True, separators=(",", ":"))

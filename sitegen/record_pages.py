@@ -11,7 +11,7 @@ from .model import Site
 from .pages import _attribution as attribution
 from .pages import _page
 from .record_index import RecordIndex
-from . import record_lists, record_refs, record_systems
+from . import carryover, record_lists, record_refs, record_systems
 
 # Leaderboards group results by the number of accelerators: (lowest, highest, label key).
 SCALES = ((0, 0, "scale.cpu"), (1, 8, "scale.1_8"), (9, 64, "scale.9_64"),
@@ -63,9 +63,10 @@ def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str,
     crumbs = [(t("nav.benchmarks"), urls.benchmarks(lang)), (name, urls.benchmark(lang, benchmark["id"]))]
     results = site.record_results(benchmark["id"], round_id)
     index = index or site.record_index
+    counted = len(index.counted(results))      # a copy within the round is listed, not counted
     return _page(theme, site, lang, t, urls.leaderboard(lang, benchmark["id"], round_id),
                  "leaderboard.html", title, crumbs, benchmark=benchmark, round=site.rounds[round_id],
-                 groups=leaderboard_groups(results), count=len(results),
+                 groups=leaderboard_groups(results), count=counted, copies=len(results) - counted,
                  energy_groups=energy_groups(results),
                  index=index, filters=leaderboard_filters(results, index, t),
                  attribution=attribution(site, [round_id]))
@@ -107,16 +108,18 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
                  site_result=site.tables["results"].get(result["id"]), index=index,
                  scaling=index.scaling(result), changes=index.changes(result["id"]),
                  resubmitted=site.record.get(result.get("resubmission_of") or ""),
+                 carried=index.carried_from(result), copied=index.copy_of(result),
+                 short=carryover.short_of(result) if result["status"] == carryover.TOO_FEW_LOGS else None,
                  attribution=attribution(site, [result["round"]]))
 
 
 def round_page(theme, site: Site, lang, t, round_id: str):
-    results = site.round_results(round_id)
     index = site.record_index
+    results = index.counted(site.round_results(round_id))    # a copy counts once
     submitters: dict[str, list[dict]] = {}      # one submitter, however its results spell it
     for result in results:
         submitters.setdefault(index.submitter_of(result), []).append(result)
-    benchmarks = [(site.get("benchmarks", b), len(site.record_results(b, round_id)))
+    benchmarks = [(site.get("benchmarks", b), len(index.counted(site.record_results(b, round_id))))
                   for b in site.round_benchmarks(round_id)]
     # every result of the round, linked, per benchmark fastest first (a click from here)
     every = [(site.get("benchmarks", b), site.record_results(b, round_id))
@@ -133,7 +136,7 @@ def round_page(theme, site: Site, lang, t, round_id: str):
             fastest.append((site.get("benchmarks", b), best, missing))
     return _page(theme, site, lang, t, urls.round_page(lang, round_id), "round.html",
                  t("round.title", round=round_id), [(t("nav.rounds"), urls.rounds(lang))],
-                 round=site.rounds[round_id], benchmarks=benchmarks, count=len(results),
+                 round=site.rounds[round_id], benchmarks=benchmarks, count=len(results), index=index,
                  before=before, fastest=fastest, every=every,
                  new=[site.get("benchmarks", b) for b in site.round_benchmarks(round_id)
                       if before and b not in earlier],
@@ -147,7 +150,7 @@ def round_page(theme, site: Site, lang, t, round_id: str):
 def rounds_index(theme, site: Site, lang, t):
     rows = []
     for round_id, rnd in reversed(site.rounds.items()):
-        results = site.round_results(round_id)
+        results = site.record_index.counted(site.round_results(round_id))
         rows.append((rnd, len(site.round_benchmarks(round_id)),
                      len({r["submitter"] for r in results}), len(results)))
     return _page(theme, site, lang, t, urls.rounds(lang), "rounds.html", t("nav.rounds"), [],

@@ -16,8 +16,9 @@ def submitter_matches(result: dict, who: str) -> bool:
 
 
 def slot(site: Site, round_id: str, benchmark: str, division: str) -> list[dict]:
-    """The scored results of one round, benchmark and division, fastest first."""
-    return [r for r in site.record_results(benchmark, round_id)
+    """The scored results of one round, benchmark and division, fastest first; a copy of
+    another result of the round (carryover.py) is counted once, as its original."""
+    return [r for r in site.record_index.counted(site.record_results(benchmark, round_id))
             if r["division"] == division and r["value"] is not None]
 
 
@@ -30,10 +31,10 @@ def fastest(site: Site, round_id: str, benchmark: str, division: str,
 
 def unscored(site: Site, round_id: str, benchmark: str, division: str, who: str | None = None,
              count: int | None = None) -> list[dict]:
-    """The published results there whose logs the snapshot lacks (of `who`, with `count`
-    accelerators, when given): they have no time, so a "fastest" or "no result" over the
-    scored ones must name them."""
-    return [r for r in site.record_results(benchmark, round_id)
+    """The published results there without a score (of `who`, with `count` accelerators, when
+    given): their logs are missing, or fewer than the round's rules require (carryover.py), so
+    they have no time, and a "fastest" or "no result" over the scored ones must name them."""
+    return [r for r in site.record_index.counted(site.record_results(benchmark, round_id))
             if r["division"] == division and r["value"] is None
             and (who is None or submitter_matches(r, who))
             and (count is None or r["accelerator_count"] == count)]

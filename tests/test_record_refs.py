@@ -131,7 +131,7 @@ def test_round_page_summarises_changes_and_fastest(site, lang):
     best = scored("v1.0", "bert")[0]
     assert f'href="../results/{best["id"]}.html"' in section
     n = len(unscored("v1.0", "bert"))
-    assert (f"另有{n}项缺少日志" if lang == "zh" else f"({n} more without logs)") in section
+    assert (f"另有{n}项没有成绩" if lang == "zh" else f"({n} more without a score)") in section
     # resnet: its only v1.0 result has no logs, so the row says so instead of a time
     resnet = re.search(r'benchmarks/resnet/v1\.0\.html">[^<]+</a></th><td[^>]*>([^<]+)</td>', section)
     assert resnet.group(1) == ("日志缺失" if lang == "zh" else "logs missing")
@@ -186,6 +186,6 @@ def test_a_resubmitted_result_names_the_round_its_logs_come_from(site, lang):
     assert best["resubmission_of"] == "v1.0-bigco-giant-bert"
     text = paragraph(html, "G")
     assert links(text) == {best["id"], best["resubmission_of"]}
-    said = "日志沿用" if lang == "zh" else "logs resubmitted from "
+    said = "沿用" if lang == "zh" else "carried over from "     # a fastest says it is no new result
     assert f'{said}<a href="../results/v1.0-bigco-giant-bert.html">v1.0</a>' in text
     assert said.strip() not in paragraph(html, "B")

@@ -184,8 +184,13 @@
       submitter: function (r) { return r.submitter; },
       accelerator_model: function (r) { return r.accelerator_model || "—"; },
       accelerator_count: function (r) { return number(r.accelerator_count, 0); },
-      value: function (r) { return r.value === null ? words.missing : figure(r.value, htmlLang); },
+      value: function (r) { return r.value === null ? (words[r.status] || words.missing) : figure(r.value, htmlLang); },
       energy: function (r) { return r.energy === null || r.energy === undefined ? "—" : figure(r.energy, htmlLang) + " J"; },
+      /* carried over from an earlier round, or a copy within its round (carryover.py) */
+      note: function (r) {
+        if (r.carried_over_from) return words.carried.replace("{round}", roundOf(r.carried_over_from));
+        return r.copy_of ? words.copy : "—";
+      },
       ratio: function (r, i) { return i === 0 ? msg("baseline") : ratioCell(base, r); }
     };
     Object.keys(shown).forEach(function (key) {
