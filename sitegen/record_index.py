@@ -101,8 +101,6 @@ class RecordIndex:
         for key in self.systems:
             if key in self._products:
                 self._product_systems.setdefault(self._products[key], []).append(key)
-        self._submitter_slugs = {submitter_key(r["submitter"]): e.slug
-                                 for e in self.submitters.values() for r in e.results}
         # carried over from an earlier round, or a copy within its round (carryover.py)
         self._carry = carryover.labels(site.record.values())
         self._changes: dict[str, list[dict]] = {}
@@ -112,7 +110,7 @@ class RecordIndex:
                 self._changes.setdefault(change["new"], []).append(change)
         # each lookup a page makes is noted as a record of its own (deps.py)
         for name in ("submitters", "accelerators", "_by_submitter", "_by_accelerator", "_changes",
-                     "_submitter_slugs", "systems", "_by_system", "_products", "_product_systems",
+                     "systems", "_by_system", "_products", "_product_systems",
                      "_carry"):
             setattr(self, name, Tracked(getattr(self, name), ("index", name), site.reads))
 
@@ -129,10 +127,6 @@ class RecordIndex:
     def product_systems(self, product: str) -> list[str]:
         """The official system descriptions of a curated system, newest round first."""
         return self._product_systems.get(product, [])
-
-    def submitter_slug(self, name: str) -> str:
-        """The page of a submitter named so in some result (any spelling of it)."""
-        return self._submitter_slugs[submitter_key(name)]
 
     def accelerator_of(self, result: dict) -> str:
         return self._by_accelerator[result["id"]]
