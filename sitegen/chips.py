@@ -293,6 +293,8 @@ def report_lines(content: Path, results) -> list[str]:
         vendors = {r.get("id"): r for r in rows if isinstance(r, dict)}
     taxonomy = load_taxonomy(chips_path(content), vendors, problems)
     lines = ["## Accelerator strings that content/data/chips.yaml does not map", ""]
+    if not chips_path(content).is_file():
+        return lines + ["Not checked: there is no data/chips.yaml beside this record.", ""]
     if problems.errors:
         return lines + [f"Not checked: {problems.errors[0]}", ""]
     found = unmapped_strings(taxonomy, results)
