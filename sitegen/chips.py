@@ -231,8 +231,11 @@ def chip_of(taxonomy: Taxonomy, variant: Variant) -> dict:
 def annotate(content: Path, record: dict, vendors: dict, problems: Problems) -> dict:
     """The record with each result's `chip` (a new dict per result: the loaded ones are kept
     as read). Unmapped strings are warned about once each, at their first result."""
+    known = len(problems.errors)
     taxonomy = load_taxonomy(chips_path(content), vendors, problems)
+    broken = len(problems.errors) > known      # said once: no warning for every string
     seen: dict[tuple, list] = {}
+    said: set = set()
     unmapped: dict[str, list[dict]] = {}
     out = {}
     for ident, result in record.items():
@@ -240,14 +243,15 @@ def annotate(content: Path, record: dict, vendors: dict, problems: Problems) -> 
         key = (model, result.get("system_name") or "", result.get("round") or "")
         if model and key not in seen:
             seen[key] = taxonomy.matches(*key)
-            if len(seen[key]) > 1:
+            if len(seen[key]) > 1 and (model, tuple(seen[key])) not in said:
+                said.add((model, tuple(seen[key])))
                 _ambiguous(result, seen[key], taxonomy, problems)
         found = seen.get(key) or []
         if model and not found:
             unmapped.setdefault(model, []).append(result)
         chip = chip_of(taxonomy, found[0]) if len(found) == 1 else None
         out[ident] = {**result, "chip": chip}
-    for model, results in unmapped.items():
+    for model, results in {} if broken else unmapped.items():
         first = min(results, key=_position)
         more = f" and {len(results) - 1} more results" if len(results) > 1 else ""
         problems.warn(first["_file"], _model_line(first), f"accelerator '{model}' of record "
