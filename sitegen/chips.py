@@ -306,6 +306,6 @@ def report_lines(content: Path, results) -> list[str]:
         return lines + ["None: every accelerator string of the record maps to one chip.", ""]
     lines += [f"{len(found)} strings; add a rule for each to content/data/chips.yaml:", ""]
     for model in sorted(found):
-        first = sorted(found[model], key=lambda r: (r.get("round") or "", r.get("path") or ""))[0]
+        first = min(found[model], key=lambda r: (r.get("round") or "", r.get("path") or ""))
         lines.append(f"- `{model}`: {len(found[model])} results, first {first.get('path')}")
     return lines + [""]

@@ -33,7 +33,9 @@ def _valid(entry: dict, result: dict | None, sources: dict, problems: Problems) 
     """A correction names a result, says what it corrects (as the record has it), why (a note)
     and on whose word (a source of sources.yaml); it differs from the record."""
     path, ident = entry["_path"], entry["id"]
-    line = lambda field: (entry.get("_lines") or {}).get(field, entry.get(LINE))  # noqa: E731
+
+    def line(field: str) -> int | None:
+        return (entry.get("_lines") or {}).get(field, entry.get(LINE))
     if result is None:
         return False                      # said by the curated table's own check (record.py)
     missing = [f for f in ("official_accelerator_count", "source", "note") if entry.get(f) is None]

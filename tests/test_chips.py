@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-import build
 from project import TEMPLATES
 from record_sample import CHIPS, CURATED, V10, write_record_project
+
+import build
 from sitegen import chip_views, chips, record_download, record_pages, record_write
 from sitegen.errors import ContentError
 from sitegen.load import load_site
@@ -130,7 +130,7 @@ def test_the_accelerator_index_lists_each_family_once_by_vendor(shipped_site):
 def test_the_leaderboard_filter_offers_each_family_once(shipped_site):
     index = shipped_site.record_index
     results = shipped_site.record_results("resnet", "v1.0")
-    options = dict((f[0], f[2]) for f in record_pages.leaderboard_filters(results, index, lambda k, **_: k))
+    options = {f[0]: f[2] for f in record_pages.leaderboard_filters(results, index, lambda k, **_: k)}
     labels = [label for _, label in options["accelerator"]]
     assert len(labels) == len(set(labels))
     assert labels.count("A100") == 1                 # four A100 spellings in this leaderboard
