@@ -13,7 +13,9 @@ from .markup import SHORTCODE, reference_ok
 from .model import track, Report, Site, SourceFile
 from .numbers import check_scores
 from .parsecache import ParseCache, cached
-from .record import check_benchmarks, check_system_map, derive_results, has_record, load_changelog, load_record
+from . import chips, record_counts
+from .record import (check_benchmarks, check_system_map, derive_results, has_record, load_changelog,
+                     load_record, read_curated)
 from .readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
@@ -41,11 +43,15 @@ def load_site(content: Path, strict: bool = False) -> Site:
     tables = {name: _cached_table(parsed, content, name, fields, problems)
               for name, fields in schema.TABLES.items()
               if fields and not (name == "results" and has_record(content))}
+    curated = read_curated(content, problems) if has_record(content) else {}
+    if has_record(content):      # corrected counts and chips (record_counts.py, chips.py)
+        record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
+        record = chips.annotate(content, record, tables.get("vendors") or {}, problems)
     if has_record(content) and record_broken:
         tables["results"] = None
     elif has_record(content):
         carryover.unscore_short(record.values())     # never scored: fewer logs than the rules require
-        tables["results"] = derive_results(content, record, problems)
+        tables["results"] = derive_results(content, record, problems, curated)
         check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
         check_system_map(content, record, tables["systems"] or {}, problems)
     check_scores(record if has_record(content) else tables.get("results") or {}, problems)
@@ -140,6 +146,7 @@ def _warn_unused_sources(site: Site, problems: Problems) -> None:
         used.update(report.meta.get("sources") or [])
         used.update(re.findall(r"\[\[source:([^\]\s|]+)\]\]", report.body))
     used.update(f"mlperf-training-{r}" for r in site.rounds)
+    used.update(record_counts.sources_used(site.record))
     for source in site.table("sources"):
         if source["id"] not in used:
             problems.warn(source["_file"], source[LINE], f"source '{source['id']}' is not used: "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from . import blocks, chart_data, charts, derive, fmt, languages, urls
+from . import blocks, chart_data, charts, derive, languages, urls
 from . import npm, record_chart
 from .record_index import system_label
 from .markup import Page, render_body, rich_text

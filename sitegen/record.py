@@ -277,13 +277,15 @@ def folder_key(record: dict) -> str:
     return f"{record['round']}/{record['path'].split('/')[0]}/{record['system_folder']}"
 
 
-def derive_results(content: Path, record: dict, problems: Problems) -> dict[str, dict]:
-    """The `results` table: every record result of a mapped system folder that has a score."""
+def derive_results(content: Path, record: dict, problems: Problems,
+                   curated: dict | None = None) -> dict[str, dict]:
+    """The `results` table: every record result of a mapped system folder that has a score.
+    `curated`: read_curated's entries, when the caller has read them already."""
     map_path = content / "data" / "mlperf_systems.yaml"
     by_folder: dict[str, list[dict]] = {}
     for result in record.values():
         by_folder.setdefault(folder_key(result), []).append(result)
-    curated = _curated(content, problems)
+    curated = read_curated(content, problems) if curated is None else curated
     table: dict[str, dict] = {}
     for key, system, line in read_system_map(map_path, problems):
         if key not in by_folder:
@@ -342,7 +344,7 @@ def site_result(record: dict, system: str, curated: dict | None) -> dict:
     }
 
 
-def _curated(content: Path, problems: Problems) -> dict[str, dict]:
+def read_curated(content: Path, problems: Problems) -> dict[str, dict]:
     path = content / "data" / "results_curated.yaml"
     if not path.is_file():
         return {}
@@ -364,12 +366,13 @@ def _curated(content: Path, problems: Problems) -> dict[str, dict]:
 
 
 def _check_curated(entry: dict, record: dict | None, problems: Problems) -> None:
-    """A curated entry names a record result and agrees with its accelerators."""
+    """A curated entry names a record result and agrees with its accelerator model (a count
+    is a correction with a source: record_counts.py)."""
     path, line, ident = entry["_path"], entry[LINE], entry["id"]
     if record is None:
         problems.add(path, line, f"record '{ident}': no such result in the record")
         return
-    for field in ("accelerator_model", "accelerator_count"):
+    for field in ("accelerator_model",):
         if entry.get(field) is not None and entry[field] != record[field]:
             problems.add(path, field_line(entry, field), f"record '{ident}': {field} "
                          f"{entry[field]!r} disagrees with the record ({record[field]!r}, "

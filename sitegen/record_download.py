@@ -13,7 +13,8 @@ from .model import Site
 FOLDER = "downloads"
 STEM = "mlperf-training"
 COLUMNS = ("id", "round", "benchmark", "benchmark_folder", "division", "category", "submitter",
-           "system_name", "system_folder", "accelerator_model", "accelerator_count", "nodes",
+           "system_name", "system_folder", "accelerator_model", "chip_vendor", "chip_family",
+           "chip_variant", "accelerator_count", "accelerator_count_official", "nodes",
            "host_cpu_model", "host_cpu_count", "framework", "status", "value", "unit", "scaling",
            "runs", "runs_failed", "runs_required", "energy_joules", "resubmission_of",
            "carried_over_from", "copy_of", "official_folder", "system_description")
@@ -34,6 +35,9 @@ def row(site: Site, result: dict) -> dict:
     """One result as a flat row: the record's fields, and links to its official files."""
     rnd = site.rounds[result["round"]]
     flat = {name: result.get(name) for name in COLUMNS}
+    chip = result.get("chip") or {}              # chips.py: the chip the site classifies
+    flat["chip_vendor"] = (chip.get("vendor_name") or {}).get("en")
+    flat["chip_family"], flat["chip_variant"] = chip.get("family_name"), chip.get("variant")
     energy = result.get("energy") or {}
     flat["energy_joules"] = energy.get("value") if energy.get("unit", "J") == "J" else None
     origin, copied = site.record_index.carried_from(result), site.record_index.copy_of(result)

@@ -17,6 +17,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from sitegen import chips
 from sitegen import record_rules as rules
 from sitegen import record_write as write_mod
 from sitegen.record_energy import energy as energy_of
@@ -609,7 +610,9 @@ def write_outputs(out: Path, results: list[dict], good: list[dict], log: list[di
                                    write_mod.dump(result["records"], FIELDS))
     report = out / "import-report.md"
     previous = report.read_text("utf-8") if report.is_file() else ""
-    write_mod.write_if_changed(report, write_mod.report_text(results, previous))
+    every = [r for rows in stored_rounds(out).values() for r in rows]   # as just written
+    chip_lines = chips.report_lines(out.parent.parent, every)   # content/ holds data/record/
+    write_mod.write_if_changed(report, write_mod.report_text(results, previous, chip_lines))
     log = sorted(log, key=lambda e: (str(e["date"]), e["id"], e["field"]), reverse=True)
     history = write_mod.load_list(out / "changelog.yaml")
     write_mod.write_if_changed(out / "changelog.yaml", write_mod.changelog_text(log + history))

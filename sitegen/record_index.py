@@ -7,17 +7,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import carryover
+from . import carryover, chip_views
+from .chips import CPU_ONLY
 from .deps import Tracked
 
 # Submitter folders renamed between rounds (DESIGN.md): grouped under the later name.
 SUBMITTER_RENAMES = {"qct": "quanta_cloud_technology"}
-_POWER = re.compile(r"\s*\(\s*\d+\s*W\s*\)\s*$", re.I)   # "(500W)", "(400W)" at the end
 _SPACE = re.compile(r"\s+")
 _JOINT = re.compile(r"\s*[+&]\s*|-|_")     # between the parts of a joint submitter's name
 _JOINT_MARK = re.compile(r"[+&]|[a-z]-[a-z]")
 _SLUG = re.compile(r"[^a-z0-9]+")
-CPU_ONLY = "cpu-only"
 PAGE_ROWS = 150       # rows of one list page; more go on per-round pages
 
 
@@ -31,25 +30,20 @@ def submitter_key(name: str) -> str:
     return "+".join(sorted(parts)) if len(parts) > 1 and _JOINT_MARK.search(key) else key
 
 
-def accelerator_key(model: str | None) -> str:
-    """The model without a power suffix, case and spacing folded (only for grouping)."""
-    if not model:
-        return CPU_ONLY
-    return _SPACE.sub(" ", _POWER.sub("", model).replace(" - ", "-")).strip().casefold()
-
-
 def slug(key: str) -> str:
     return _SLUG.sub("-", key.casefold()).strip("-") or "x"
 
 
 @dataclass
 class Entity:
-    """One submitter or accelerator model: its results, newest round first."""
+    """One submitter or chip family: its results, newest round first."""
 
     slug: str
-    name: str                       # as published in its latest round
+    name: str                       # as published in its latest round; a chip's family name
     names: set = field(default_factory=set)   # every spelling published
     results: list = field(default_factory=list)
+    chip: dict | None = None        # a chip family's vendor and order (chip_views.describe)
+    variants: list = field(default_factory=list)   # a chip family's variants, ditto
 
     @property
     def rounds(self) -> list[str]:
@@ -87,9 +81,10 @@ class RecordIndex:
                                                               r["value"] is None, r["value"] or 0, r["id"]))
         self.submitters = _group(ordered, lambda r: submitter_key(r["submitter"]),
                                  lambda r: r["submitter"], "submitter", named=True)
-        self.accelerators = _group(ordered, lambda r: accelerator_key(r["accelerator_model"]),
-                                   lambda r: _POWER.sub("", r["accelerator_model"] or ""),
+        self.accelerators = _group(ordered, chip_views.family_key, chip_views.family_name,
                                    "accelerator_model")
+        chip_views.describe(self.accelerators)       # chip families (chips.yaml), by vendor
+        self.accelerators = chip_views.ordered(self.accelerators)
         self._by_submitter = {ident: e.slug for e in self.submitters.values() for ident in
                               (r["id"] for r in e.results)}
         self._by_accelerator = {ident: e.slug for e in self.accelerators.values() for ident in
@@ -153,17 +148,17 @@ class RecordIndex:
         return self._changes.get(ident, [])
 
     def scaling(self, result: dict) -> list[dict]:
-        """The same submitter's same accelerator model on the same benchmark, round and
-        division at other scales: efficiency = (t_small × n_small) / (t_large × n_large)."""
+        """The same submitter's same chip (family and variant) on the same benchmark, round
+        and division at other scales: efficiency = (t_small × n_small) / (t_large × n_large)."""
         if result["value"] is None or not result["accelerator_count"]:
             return []
-        mine = self.accelerator_of(result)
+        mine = chip_views.variant_key(result)
         peers = [r for r in self.site.record_results(result["benchmark"], result["round"])
                  if r["id"] != result["id"] and r["value"] is not None and r["accelerator_count"]
                  and r["accelerator_count"] != result["accelerator_count"]
                  and r["division"] == result["division"]
                  and self.submitter_of(r) == self.submitter_of(result)
-                 and self.accelerator_of(r) == mine]
+                 and chip_views.variant_key(r) == mine]
         rows = []
         for peer in sorted(peers, key=lambda r: (r["accelerator_count"], r["value"], r["id"])):
             small, large = sorted((result, peer), key=lambda r: r["accelerator_count"])

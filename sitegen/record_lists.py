@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from . import urls
+from . import chip_views, urls
 from .model import Site
 from .pages import _attribution as attribution
 from .pages import _page
@@ -18,11 +18,15 @@ KINDS = {"submitters": (urls.submitters, urls.submitter, "record.submitter"),
 
 
 def entity_index(theme, site: Site, lang, t, index: RecordIndex, kind: str):
+    """The list of submitters, or of chip families by vendor with their variants."""
     list_url, _, _ = KINDS[kind]
     entities = getattr(index, kind).values()
-    return _page(theme, site, lang, t, list_url(lang), "record_entities.html",
+    chips = kind == "accelerators"
+    return _page(theme, site, lang, t, list_url(lang),
+                 "record_chips.html" if chips else "record_entities.html",
                  t(f"nav.{kind}"), [(t("nav.rounds"), urls.rounds(lang))], kind=kind,
                  entities=entities, entity_url=KINDS[kind][1], index=index,
+                 sections=chip_views.by_vendor(entities) if chips else None,
                  attribution=attribution(site, site.rounds))
 
 

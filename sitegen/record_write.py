@@ -246,9 +246,11 @@ DIFFERENCES = """\
 ROUND_HEADING = re.compile(r"^## (v[0-9][0-9a-z.]*)$", re.MULTILINE)
 
 
-def report_text(results: list[dict], previous: str = "") -> str:
+def report_text(results: list[dict], previous: str = "", chip_lines: list[str] = ()) -> str:
     """The import report: this import's rounds, and the sections of rounds imported before and
-    not again this time (from `previous`, the report as it was), in round order."""
+    not again this time (from `previous`, the report as it was), in round order. `chip_lines`
+    (chips.report_lines, over the whole record) go before the rounds, so that the sections
+    kept from `previous` never take them in."""
     sections = kept_sections(previous)
     for result in results:
         key = result["round"] if result.get("round") in rules.ROUNDS else result["path"]
@@ -256,7 +258,7 @@ def report_text(results: list[dict], previous: str = "") -> str:
     lines = ["# MLPerf Training record: import report", "",
              "Written by `python build.py import-record`. Every skipped folder, every result "
              "with logs missing and every difference from mlperf_logging's summarizer is listed.",
-             "", DIFFERENCES.strip(), ""]
+             "", DIFFERENCES.strip(), "", *chip_lines]
     ordered = sorted(sections, key=lambda k: (0, rules.round_key(k)) if k in rules.ROUNDS
                      else (1, (0, 0)))
     return "\n".join(lines) + "\n" + "\n".join(sections[k] for k in ordered)

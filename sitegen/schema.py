@@ -312,9 +312,12 @@ RECORD = {
     "resubmission_of": opt(ident), "logs_digest": opt(text),
 }
 # Curated facts about record results (content/data/results_curated.yaml), keyed by result id.
+# accelerator_count is a correction of the record's count (record_counts.py): it needs the
+# official figure it corrects, a source and a note.
 CURATED = {
     "id": req(ident), "note": opt(ltext), "submission_id": opt(text),
     "accelerator_model": opt(text), "accelerator_count": opt(count),
+    "official_accelerator_count": opt(whole), "source": opt(ident),
 }
 
 SITE = {

@@ -96,7 +96,30 @@ RESNET = """\
 CURATED = """\
 - id: v1.0-zenith-zenith8-bert
   note: {en: A curated note., zh: 一条整理的备注。}
-  accelerator_count: 8
+"""
+
+# The chips of the record's three accelerator strings (content/data/chips.yaml): acme and zenith
+# are vendors of vendors.yaml, bigco is not and names itself.
+CHIPS = """\
+- vendor: acme
+  families:
+    - family: A1
+      variants:
+        - variant: A1
+          match: ['acme a1']
+- vendor: bigco
+  name: {en: BigCo, zh: 大公司}
+  families:
+    - family: B9
+      variants:
+        - variant: B9
+          match: ['big b9']
+- vendor: zenith
+  families:
+    - family: Z1
+      variants:
+        - variant: Z1
+          match: ['zenith z1']
 """
 
 
@@ -115,6 +138,7 @@ def record_files(project_module) -> dict[str, str | None]:
         "data/record/results-v1.1.yaml": V11,
         "data/mlperf_systems.yaml": SYSTEM_MAP,
         "data/results_curated.yaml": CURATED,
+        "data/chips.yaml": CHIPS,
         "data/sources.yaml": p.SOURCES + SOURCES_EXTRA,
         "data/benchmarks.yaml": p.BENCHMARKS + RESNET,
         "data/claims.yaml": swap(p.CLAIMS),

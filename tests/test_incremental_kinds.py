@@ -18,6 +18,13 @@ from test_bad_input import tree_digest
 
 V11_ROUND = ROUNDS[ROUNDS.index("- id: v1.1"):]
 V11_MAPPING = "v1.1/Acme/acme16: acme-16\n"
+COUNT_CORRECTION = """\
+- id: v1.0-bigco-giant-bert
+  accelerator_count: 512
+  official_accelerator_count: 1024
+  source: mlperf-training-v1.0
+  note: {en: Half were spares., zh: 其中一半是备用的。}
+"""
 
 
 def _edit(path, old: str, new: str, count: int = 1) -> None:
@@ -60,6 +67,13 @@ CHANGES = {
         c / "i18n/en.yaml").read_text("utf-8")).group(0), "\nnav.glossary: Terms of the trade\n"),
                     "Terms of the trade", 1.0),
     "a deletion (a round)": (_drop_round_v11, None, 1.0),
+    # chips.yaml and a count correction (results_curated.yaml) change what the record's results
+    # carry (`chip`, `accelerator_count`): the pages that read those fields follow
+    "chip variant": (lambda c: _edit(c / "data/chips.yaml", "- variant: B9", "- variant: B9 SXM"),
+                     "B9 SXM", 0.5),
+    "count correction": (lambda c: (c / "data/results_curated.yaml").write_text(
+        (c / "data/results_curated.yaml").read_text("utf-8") + COUNT_CORRECTION, "utf-8"),
+        "(the official description says 1,024)", 0.5),
 }
 
 

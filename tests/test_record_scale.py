@@ -10,7 +10,7 @@ import re
 import pytest
 
 from project import TEMPLATES
-from record_sample import ROUNDS, V10, V11, _result, write_record_project
+from record_sample import CHIPS, ROUNDS, V10, V11, _result, write_record_project
 from sitegen.pipeline import build
 
 KB = 1024
@@ -18,8 +18,13 @@ ROUND_IDS = ("v1.0", "v1.1", "v2.0", "v2.1", "v3.0", "v3.1")
 BENCHMARKS = ("bert", "resnet")
 PER_SLOT = 200                     # results per benchmark and round: 2,400 in all
 BIG = "BigSub"                     # one submitter with most of the results: its pages are paged
-MODELS = [f"Chip C{n}" for n in range(12)] + ["Chip C0 (500W)", "chip  c1"]
+MODELS = [f"Chip C{n}" for n in range(12)] + ["Chip C11 (500W)", "chip  c1"]
 SIZES = (1, 8, 16, 64, 256, 1024)
+# The synthetic chips: one family per "Chip C<n>", its power suffix and odd spacing included.
+BIG_CHIPS = CHIPS + "- vendor: chipco\n  name: {en: ChipCo, zh: ChipCo}\n  families:\n" + "".join(
+    f"    - family: C{n}\n      variants:\n        - variant: C{n}\n"
+    f"          match: ['chip\\s+c{n}']\n" for n in range(12)) + \
+    "        - variant: C11, 500 W\n          match: ['chip c11 \\(500w\\)']\n"
 
 
 def synthetic_rounds() -> str:
@@ -52,7 +57,7 @@ def synthetic_results(round_id: str, rng: random.Random) -> str:
 def big_site(tmp_path_factory):
     rng = random.Random(15)
     folder = tmp_path_factory.mktemp("big-record")
-    files = {"data/record/rounds.yaml": synthetic_rounds()}
+    files = {"data/record/rounds.yaml": synthetic_rounds(), "data/chips.yaml": BIG_CHIPS}
     sample = {"v1.0": V10, "v1.1": V11}          # the tiny project's reports cite these
     for round_id in ROUND_IDS:
         files[f"data/record/results-{round_id}.yaml"] = (sample.get(round_id, "")
@@ -79,7 +84,7 @@ def test_pages_grow_linearly_with_the_record(big_site, lang):
     # the big submitter's results are paged by round; its own page stays a summary
     assert {p.stem for p in (big_site / lang / "submitters" / "bigsub").glob("*.html")} == set(ROUND_IDS)
     accelerators = {p.stem for p in (big_site / lang / "accelerators").glob("*.html")} - {"index"}
-    assert {f"chip-c{n}" for n in range(12)} <= accelerators and len(accelerators) == 12 + 3
+    assert accelerators == {*(f"chipco-c{n}" for n in range(12)), "acme-a1", "bigco-b9", "zenith-z1"}
     # one page per official system description: a folder per result number, shared by both
     # benchmarks of its round, plus the sample's five (v1.0: acme16, acme16-open, giant, zenith8; v1.1: acme16)
     systems = len(ROUND_IDS) * PER_SLOT + 5

@@ -84,14 +84,16 @@ def test_a_mapped_folder_missing_from_the_record_names_the_mapping_line(tmp_path
 
 
 def test_a_curated_entry_must_agree_with_the_record(tmp_path):
+    """The accelerator model may not disagree (a count may: it is a correction with a source,
+    tests/test_chips.py)."""
     content = write_record_project(tmp_path, {"data/results_curated.yaml":
-                                              CURATED.replace("accelerator_count: 8", "accelerator_count: 16")})
+                                              CURATED + "  accelerator_model: Zenith Z2\n"})
     with pytest.raises(ContentError) as error:
         load_site(content)
-    record_line = V10.splitlines().index("- id: v1.0-zenith-zenith8-bert") + 11
+    record_line = V10.splitlines().index("- id: v1.0-zenith-zenith8-bert") + 10
     assert str(error.value) == (        # both places name the field's own line
         "content/data/results_curated.yaml:3: record 'v1.0-zenith-zenith8-bert': "
-        "accelerator_count 16 disagrees with the record (8, "
+        "accelerator_model 'Zenith Z2' disagrees with the record ('Zenith Z1', "
         f"content/data/record/results-v1.0.yaml:{record_line})")
 
 
