@@ -6,7 +6,9 @@ are rendered (rendering.py) into a staging folder, and the folder is swapped in 
 end (write.commit), or removed when anything failed (write.abort)."""
 from __future__ import annotations
 
+import errno
 import gc
+import os
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -51,11 +53,19 @@ def build(content: Path, templates: Path, out: Path, strict: bool = False) -> Bu
     started = time.perf_counter()
     repos = [r for r in {*paths.protected(), outdir.repository_of(content)} if r is not None]
     out = outdir.guard(out, content=content, templates=templates, repos=repos, cache=cache_root())
-    with outdir.BuildLock(out, cache_root()), _collected_after():
+    _cache_is_a_folder(cache_root())
+    with outdir.BuildLock(out), _collected_after():
         outdir.remove_leftovers(out)
         report = _build_locked(content, templates, out, strict)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _cache_is_a_folder(cache: Path) -> None:
+    """A cache path that is a file fails the build at once, naming it (deep in the build its
+    folders' creation said 'File exists' of the cache's path)."""
+    if cache.exists() and not cache.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(cache))
 
 
 # The cycle collector's first threshold while a build runs (Python's default: 700 new

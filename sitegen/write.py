@@ -5,6 +5,7 @@ file is written; a build that fails or is killed leaves the previous output as i
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import shutil
 import signal
@@ -98,7 +99,12 @@ def commit(staging: Path, out: Path) -> threading.Thread:
     """Swap the staging folder in. The previous tree is removed by the returned thread, already
     started, which the caller joins once it has done the rest of its work: removing a whole
     record's 8,000 files took 0.08 s of each rebuild, and now overlaps saving its state. If the
-    process ends before, the next build removes what is left (outdir.remove_leftovers)."""
+    process ends before, the next build removes what is left (outdir.remove_leftovers).
+    A staging folder that lost its marker was removed and made again under the build (the
+    folders of later pages recreate it): it is not whole, and is never swapped in."""
+    if not (staging / MARKER).is_file():
+        raise FileNotFoundError(errno.ENOENT, "the build's staging folder was removed while it "
+                                "ran; nothing published", str(staging))
     return _swap(staging, out.resolve())
 
 
