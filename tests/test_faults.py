@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from project import TEMPLATES, write_project
 from sitegen.outdir import MARKER
@@ -100,3 +101,167 @@ def test_two_builds_with_two_caches_never_publish_a_partial_output(tmp_path):
         subprocess.run(command(content, out), check=True,
                        env={**os.environ, "SITEGEN_CACHE": str(tmp_path / cache)})
         assert snapshot(out) == expected[number]
+
+
+# ---- 2 and 3. imports that would wipe a round or move a published score ----------------------
+
+RECORD_FIX = ROOT / "tests" / "fixtures" / "record"
+V11 = "training_results_v1.1"
+V11_BERT = "NVIDIA/results/dgxa100_ngc21.09_pytorch/bert"
+V11_BERT_ID = "v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert"
+
+
+def import_cli(content: Path, capsys, *argv) -> tuple[int, list[str]]:
+    import build
+    code = build.main(["-q", "--content", str(content), "import-record", *map(str, argv)])
+    return code, capsys.readouterr().err.splitlines()
+
+
+@pytest.fixture
+def record(tmp_path, capsys):
+    """A content folder whose record holds round v1.1, imported from a copy of its source."""
+    pytest.importorskip("mlperf_logging")
+    source = tmp_path / "src" / V11
+    shutil.copytree(RECORD_FIX / V11, source)
+    content = tmp_path / "content"
+    assert import_cli(content, capsys, source) == (0, [])
+    return content, source, content / "data" / "record"
+
+
+def _empty_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "empty" / V11
+    folder.mkdir(parents=True)
+    return folder
+
+
+def _empty_clone(tmp_path: Path) -> Path:
+    """What `git clone` of an empty repository leaves: a work tree with no commit."""
+    folder = _empty_folder(tmp_path)
+    subprocess.run(["git", "init", "-q", str(folder)], check=True)
+    return folder
+
+
+def _missing(tmp_path: Path) -> Path:
+    return tmp_path / "nowhere" / V11
+
+
+NO_RESULTS = ("{}: holds no results (no <submitter>/results/<system>/<benchmark>/result_*.txt): "
+              "an empty clone, an empty folder or the wrong path")
+
+
+@pytest.mark.parametrize("make, says", [(_empty_folder, NO_RESULTS), (_empty_clone, NO_RESULTS),
+                                        (_missing, "{}: not a folder or repository")])
+def test_an_empty_or_missing_source_is_an_error_and_the_record_stays(record, tmp_path, capsys,
+                                                                      make, says):
+    """Before: the round's results were replaced by none, `commit: null`, exit 0."""
+    content, _, out = record
+    before = snapshot(content)
+    assert "- id: " + V11_BERT_ID in (out / "results-v1.1.yaml").read_text()
+    source = make(tmp_path)
+    assert import_cli(content, capsys, source) == (1, [
+        says.format(source),
+        f"import failed: 1 source(s) cannot be imported; {out} left as it was"])
+    assert snapshot(content) == before
+
+
+def test_one_bad_source_among_good_ones_writes_nothing(record, tmp_path, capsys):
+    content, source, out = record
+    before = snapshot(content)
+    empty = tmp_path / "empty" / "training_results_v5.0"
+    empty.mkdir(parents=True)
+    assert import_cli(content, capsys, source, empty) == (1, [
+        NO_RESULTS.format(empty),
+        f"import failed: 1 source(s) cannot be imported; {out} left as it was"])
+    assert snapshot(content) == before
+
+
+def test_a_reimport_of_the_same_source_is_byte_identical(record, capsys):
+    content, source, _ = record
+    before = snapshot(content)
+    assert import_cli(content, capsys, source) == (0, [])
+    assert snapshot(content) == before
+
+
+def _olympic(times: list[float]) -> float:
+    ordered = sorted(times)[1:-1]
+    return sum(ordered) / len(ordered)
+
+
+def _run_minutes(log: Path) -> float:
+    """A run's minutes from its run_start and run_stop lines, read here by hand."""
+    start = stop = None
+    for line in log.read_text().splitlines():
+        if '"key": "run_start"' in line:
+            start = int(line.split('"time_ms": ')[1].split(",")[0])
+        if '"key": "run_stop"' in line and '"status": "success"' in line:
+            stop = int(line.split('"time_ms": ')[1].split(",")[0])
+    return (stop - start) / 60000
+
+
+def _lines_of(path: Path, ident: str) -> dict[str, int]:
+    """field -> line number of one result in a stored results file."""
+    lines, at = path.read_text().splitlines(), {}
+    first = lines.index(f"- id: {ident}")
+    at["id"] = first + 1
+    for number in range(first + 1, len(lines)):
+        if lines[number].startswith("- "):
+            break
+        at[lines[number].split(":")[0].strip()] = number + 1
+    return at
+
+
+def test_a_truncated_log_that_moves_a_score_waits_for_accept_changes(record, capsys):
+    """150 bytes cut off one run log: that run fails, and the score of the input moves. The
+    import lists each change at its line and writes nothing; --accept-changes writes it and the
+    data changelog records it."""
+    content, source, out = record
+    stored = out / "results-v1.1.yaml"
+    at = _lines_of(stored, V11_BERT_ID)
+    folder = source / V11_BERT
+    logs = sorted(folder.glob("result_*.txt"))
+    times = [_run_minutes(log) for log in logs]
+    cut = folder / "result_3.txt"
+    cut.write_bytes(cut.read_bytes()[:-150])
+    before = snapshot(content)
+    code, err = import_cli(content, capsys, source)
+    assert code == 1
+    assert [line.split(": ")[0] for line in err[:-1]] == [         # in the file's order
+        f"{stored}:{at['value']}", f"{stored}:{at['runs']}", f"{stored}:{at['runs_failed']}"]
+    assert err[2] == f"{stored}:{at['runs_failed']}: {V11_BERT_ID}: runs_failed 0 -> 1"
+    old, new = err[0].split(f"{V11_BERT_ID}: value ")[1].split(" -> ")
+    assert float(old) == pytest.approx(_olympic(times), rel=1e-12)
+    kept = sorted(times[:3] + times[4:])[1:]        # the failed run is the worst one dropped
+    assert float(new) == pytest.approx(sum(kept) / len(kept), rel=1e-12)
+    assert abs(float(new) / float(old) - 1) > 0.001               # the score moved
+    assert err[1].startswith(f"{stored}:{at['runs']}: {V11_BERT_ID}: runs [")
+    assert err[1].split(" -> ")[1].split(", ")[3] == "null"        # run 3 failed
+    assert err[-1] == (f"import stopped: 3 change(s) to published results; {out} left as it "
+                       "was; review them and run again with --accept-changes to write them "
+                       "(the data changelog records them)")
+    assert snapshot(content) == before
+    assert import_cli(content, capsys, "--accept-changes", source) == (0, [])
+    log = yaml.safe_load((out / "changelog.yaml").read_text())
+    assert sorted((e["id"], e["field"]) for e in log) == [
+        (V11_BERT_ID, "runs"), (V11_BERT_ID, "runs_failed"), (V11_BERT_ID, "value")]
+    value = next(e for e in log if e["field"] == "value")
+    assert (value["old"], value["new"]) == (float(old), float(new))
+    assert yaml.safe_load(stored.read_text())[0]["value"] == float(new)
+
+
+def test_a_result_removed_upstream_waits_for_accept_changes(record, tmp_path, capsys):
+    content, source, out = record
+    other = source / "NVIDIA/results/other_sys/bert"
+    shutil.copytree(source / V11_BERT, other)
+    shutil.copyfile(source / "NVIDIA/systems/dgxa100_ngc21.09_pytorch.json",
+                    source / "NVIDIA/systems/other_sys.json")
+    assert import_cli(content, capsys, source) == (0, [])     # a new result: no question
+    stored = out / "results-v1.1.yaml"
+    at = _lines_of(stored, "v1.1-nvidia-other-sys-bert")
+    shutil.rmtree(other.parent)
+    before = snapshot(content)
+    assert import_cli(content, capsys, source) == (1, [
+        f"{stored}:{at['id']}: v1.1-nvidia-other-sys-bert: removed (no longer in the source; "
+        "was NVIDIA/results/other_sys/bert)",
+        f"import stopped: 1 change(s) to published results; {out} left as it was; review them "
+        "and run again with --accept-changes to write them (the data changelog records them)"])
+    assert snapshot(content) == before
