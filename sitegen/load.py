@@ -184,6 +184,15 @@ def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Prob
                              + schema.suggest(odd[0], theirs))
 
 
+def _check_characters(raw: dict, path: Path, problems: Problems) -> None:
+    """An interface string reaches pages and charts: the check of every data field (a YAML
+    escape such as "\\x1b" in a chart's axis title aborted vl-convert)."""
+    for key, value in raw.items():
+        why = schema.bad_character(value) if key != LINE and isinstance(value, str) else None
+        if why:
+            problems.add(path, key_line(raw, key), f"string '{key}': {why}")
+
+
 def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, dict[str, str]]:
     strings: dict[str, dict[str, str]] = {}
     raws: dict[str, dict] = {}
@@ -198,6 +207,7 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
             continue
         raw = raw if isinstance(raw, dict) else {}
         raws[lang] = raw
+        _check_characters(raw, path, problems)
         own = {k: languages.tidy(str(v), lang) for k, v in raw.items() if k != LINE and v is not None}
         if source is not None:        # converted from its source; its own file (reviewed) wins
             own = {**{k: languages.convert(v, lang) for k, v in strings.get(source, {}).items()}, **own}

@@ -265,3 +265,80 @@ def test_a_result_removed_upstream_waits_for_accept_changes(record, tmp_path, ca
         f"import stopped: 1 change(s) to published results; {out} left as it was; review them "
         "and run again with --accept-changes to write them (the data changelog records them)"])
     assert snapshot(content) == before
+
+
+# ---- 4. a control character in a chart block --------------------------------------------------
+
+from project import REPORT_EN  # noqa: E402
+
+REPORT = "content/reports/acme-vs-zenith.en.md"
+
+
+def _line_of(path: Path, start: str) -> int:
+    return next(n for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1)
+                if line.startswith(start))
+
+
+def _run(content: Path, out: Path, cache: Path, *argv) -> tuple[int, list[str]]:
+    """The command in its own process: vl-convert aborted the process (exit 134)."""
+    done = subprocess.run([*command(content, out), *argv], capture_output=True, text=True,
+                          env={**os.environ, "SITEGEN_CACHE": str(cache)})
+    return done.returncode, done.stderr.splitlines()
+
+
+@pytest.fixture
+def built(tmp_path):
+    """A built tiny project: (content, out, cache, the output's bytes)."""
+    content, out, cache = write_project(tmp_path), tmp_path / "out", tmp_path / "cache"
+    assert _run(content, out, cache) == (0, [])
+    return content, out, cache, snapshot(out)
+
+
+@pytest.mark.parametrize("escape, code_point, kind", [
+    ("\\0", "U+0000", "control character U+0000 in the text"),
+    ("\\x1b", "U+001B", "control character U+001B in the text"),
+    ("\\uFFFE", "U+FFFE", "U+FFFE in the text is no character")])
+@pytest.mark.parametrize("field, block", [("title", "chart"), ("caption", "chart"),
+                                          ("caption", "results")])
+def test_a_control_character_in_a_block_is_a_file_line_error(built, escape, code_point, kind,
+                                                             field, block):
+    content, out, cache, before = built
+    report = content / "reports" / "acme-vs-zenith.en.md"
+    report.write_text(REPORT_EN + f'\n```{block}\nbenchmark: bert\nround: v1.0\n'
+                      f'{field}: "A{escape}B"\n```\n', "utf-8")
+    sources = snapshot(content)
+    line = _line_of(report, f'{field}: "A')
+    message = f"{REPORT}:{line}: {block} block: '{field}': {kind}; remove it"
+    for argv in ((), ("check",)):
+        code, err = _run(content, out, cache, *argv)
+        failed = "check failed" if argv else "build failed"
+        assert (code, err) == (1, [message, f"{failed}: 1 problem(s)" + (
+            "" if argv else "; output left as it was")]), (argv, err[-3:])
+    assert snapshot(out) == before and snapshot(content) == sources
+
+
+def test_a_control_character_in_an_interface_string_is_a_file_line_error(built):
+    content, out, cache, before = built
+    strings = content / "i18n" / "en.yaml"
+    text = strings.read_text("utf-8")
+    strings.write_text(text.replace("chart.axis.time: Time to train (min, lower is better)",
+                                    'chart.axis.time: "Time to train\\x1b"'), "utf-8")
+    sources = snapshot(content)
+    line = _line_of(strings, "chart.axis.time:")
+    assert _run(content, out, cache) == (1, [
+        f"content/i18n/en.yaml:{line}: string 'chart.axis.time': control character U+001B in "
+        "the text; remove it", "build failed: 1 problem(s); output left as it was"])
+    assert snapshot(out) == before and snapshot(content) == sources
+
+
+def test_a_noncharacter_in_a_data_field_is_a_file_line_error(built):
+    """U+FFFE by a YAML escape passed the data fields' check (control characters only)."""
+    content, out, cache, before = built
+    report = content / "reports" / "acme-vs-zenith.en.md"
+    report.write_text(REPORT_EN.replace("title: Acme against Zenith",
+                                        'title: "Acme\\uFFFE against Zenith"'), "utf-8")
+    sources = snapshot(content)
+    assert _run(content, out, cache) == (1, [
+        f"{REPORT}:2: field 'title': U+FFFE in the text is no character; remove it",
+        "build failed: 1 problem(s); output left as it was"])
+    assert snapshot(out) == before and snapshot(content) == sources
