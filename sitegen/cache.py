@@ -22,7 +22,7 @@ from .paths import CHECKOUT
 
 CODE = Path(__file__).resolve().parent
 PACKAGES = ("markdown", "jinja2", "babel", "nh3", "pyyaml", "altair", "vl-convert-python",
-            "feedgen", "lxml", "ftfy")
+            "feedgen", "lxml", "ftfy", "py-svg-hush")
 
 
 def cache_root() -> Path:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import derive, fmt, languages, record_refs, urls
+from . import derive, fmt, images, languages, record_refs, urls
 from .errors import Problem
 from .readers import YamlProblem, load_yaml
 from .schema import bad_character, suggest
@@ -224,8 +224,13 @@ def _image(match, page: Page, source: str, line_at) -> str:
         where = "is outside content/" if not path.is_relative_to(root) else "does not exist"
         page.fail(line, f"image '{src}' {where}; save it under content/ and link it relatively")
         return match.group(0)
+    try:
+        data = images.publishable(path)
+    except images.NotPublishable as exc:
+        page.fail(line, f"image '{src}' {exc}")
+        return match.group(0)
     target = "media/" + path.relative_to(root).as_posix()
-    page.files[target] = path.read_bytes()
+    page.files[target] = data
     page.cacheable = False
     return match.group(0).replace(match.group("src"), escape(page.link(target)))
 

@@ -342,3 +342,62 @@ def test_a_noncharacter_in_a_data_field_is_a_file_line_error(built):
         f"{REPORT}:2: field 'title': U+FFFE in the text is no character; remove it",
         "build failed: 1 problem(s); output left as it was"])
     assert snapshot(out) == before and snapshot(content) == sources
+
+
+# ---- 5. images: an SVG with a script, a file that is no image --------------------------------
+
+EVIL_SVG = """<?xml version="1.0"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+     width="40" height="20" onload="alert('load')">
+  <script>alert('script')</script>
+  <a href="javascript:alert('link')"><rect width="10" height="10" fill="#0072B2"
+     onclick="alert('click')"/></a>
+  <image href="https://evil.example/track.png" width="1" height="1"/>
+  <use xlink:href="https://evil.example/sprite.svg#a"/>
+  <foreignObject><body xmlns="http://www.w3.org/1999/xhtml"><script>alert('html')</script>
+  </body></foreignObject>
+  <set attributeName="onmouseover" to="alert('set')"/>
+  <text x="12" y="10">Acme 艾克米</text>
+</svg>
+"""
+
+
+def _with_image(tmp_path: Path, name: str, data: bytes, alt: str = "A chart") -> tuple[Path, int]:
+    content = write_project(tmp_path, {"reports/acme-vs-zenith.en.md":
+                                       REPORT_EN + f"\n![{alt}](../images/{name})\n"})
+    (content / "images").mkdir()
+    (content / "images" / name).write_bytes(data)
+    return content, _line_of(content / "reports" / "acme-vs-zenith.en.md", f"![{alt}]")
+
+
+def test_an_svg_image_is_published_without_scripts_handlers_or_external_references(tmp_path):
+    content, _ = _with_image(tmp_path, "evil.svg", EVIL_SVG.encode())
+    outs = []
+    for n in (1, 2):                       # each cold: the same bytes
+        outs.append(tmp_path / f"out{n}")
+        assert _run(content, outs[-1], tmp_path / f"cache{n}") == (0, [])
+    published = (outs[0] / "media" / "images" / "evil.svg").read_bytes()
+    assert published == (outs[1] / "media" / "images" / "evil.svg").read_bytes()
+    text = published.decode("utf-8")
+    for gone in ("<script", "alert('script')", "alert('html')", "onload", "onclick",
+                 "javascript:", "evil.example", "foreignObject", "attributeName", "onmouseover"):
+        assert gone not in text, gone      # (a <set> without attributeName sets nothing)
+    assert '<rect fill="#0072B2" height="10" width="10"/>' in text      # the drawing stays
+    assert "Acme 艾克米" in text
+    assert 'src="../../media/images/evil.svg"' in (outs[0] / "en" / "reports" /
+                                                    "acme-vs-zenith.html").read_text()
+
+
+@pytest.mark.parametrize("name, data, why", [
+    ("evil.html", b"<script>alert(1)</script>",
+     "is not an image type the site publishes (.avif, .gif, .jpeg, .jpg, .png, .webp, .svg)"),
+    ("broken.svg", b"<svg xmlns='http://www.w3.org/2000/svg'><rect></svg>",
+     "is not a well-formed SVG file (XML parsing error); save it again as SVG")])
+def test_an_image_the_site_cannot_publish_is_a_file_line_error(built, tmp_path, name, data, why):
+    _, out, cache, before = built
+    content, line = _with_image(tmp_path / "bad", name, data)
+    sources = snapshot(content)
+    assert _run(content, out, cache) == (1, [
+        f"{REPORT}:{line}: image '../images/{name}' {why}",
+        "build failed: 1 problem(s); output left as it was"])
+    assert snapshot(out) == before and snapshot(content) == sources
