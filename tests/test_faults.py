@@ -401,3 +401,103 @@ def test_an_image_the_site_cannot_publish_is_a_file_line_error(built, tmp_path, 
         f"{REPORT}:{line}: image '../images/{name}' {why}",
         "build failed: 1 problem(s); output left as it was"])
     assert snapshot(out) == before and snapshot(content) == sources
+
+
+# ---- 6 and 7. serve: the content folder removed and made again; 200 connections at once -------
+
+import http.client  # noqa: E402
+import threading  # noqa: E402
+
+
+
+def _wait_for(condition, timeout=120):
+    """Wait for a state (a bound, not a measure: it fails only when the state never comes)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the state never came"
+        time.sleep(0.05)
+
+
+def _get(port: int, path: str, timeout: float = 20) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", path, headers={"Host": f"127.0.0.1:{port}"})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def serving(tmp_path, monkeypatch):
+    """`serve` of a tiny project in a thread: (content, port, state, what it said)."""
+    from sitegen.cli import parse_args, run_build
+    from sitegen.serve import BuildState, serve
+    content, out = write_project(tmp_path), tmp_path / "output"
+    args = parse_args(["--content", str(content), "--out", str(out), "-q"])
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    said, stop, state = [], threading.Event(), BuildState()
+    thread = threading.Thread(target=serve, args=(lambda: run_build(args), out, [content], 0),
+                              kwargs={"say": said.append, "stop": stop, "state": state},
+                              daemon=True)
+    thread.start()
+    _wait_for(lambda: state.watching and any(s.startswith("serving ") for s in said))
+    port = int(next(s for s in said if s.startswith("serving ")).split(":")[-1].split("/")[0])
+    yield content, port, state, said
+    stop.set()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+
+
+def test_serve_recovers_when_the_content_folder_is_removed_and_made_again(serving, tmp_path):
+    """Before: the watcher of the removed folder saw nothing after; the error stayed shown
+    and no edit was built until serve was restarted."""
+    content, port, state, said = serving
+    builds, version = state.builds, state.version
+    shutil.rmtree(content)
+    _wait_for(lambda: state.builds > builds and state.errors)
+    assert state.version == version                     # the last good site stays up
+    assert _get(port, "/en/")[0] == 200
+    write_project(tmp_path)                             # the folder made again, whole
+    _wait_for(lambda: state.errors == [] and state.version > version)
+    version = state.version
+    marker = "Edited after the folder came back."
+    (content / "pages" / "methodology.en.md").write_text(
+        (content / "pages" / "methodology.en.md").read_text() + f"\n{marker}\n")
+    _wait_for(lambda: state.version > version)          # an edit in the new folder is built
+    assert marker.encode() in _get(port, "/en/methodology.html")[1]
+    assert state.errors == []
+
+
+def test_serve_answers_200_connections_opened_at_once(tmp_path):
+    """Before: a listen backlog of 5; of 200 requests at once 56 to 147 got no answer within
+    20 s (3 runs each of 10 s and 20 s bounds by hand; the new backlog: every answer within
+    0.3 s)."""
+    from sitegen.serve import BuildState, make_server
+    out = tmp_path / "out"
+    (out / "en").mkdir(parents=True)
+    page = b"<!doctype html><html><body>" + b"ledger " * 3000 + b"</body></html>"
+    (out / "en" / "index.html").write_bytes(page)
+    server = make_server(out, BuildState(), "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port, count = server.server_address[1], 200
+    start, answers = threading.Barrier(count), []
+
+    def one():
+        start.wait()
+        try:
+            answers.append(_get(port, "/en/"))
+        except OSError as exc:                          # timed out, refused, reset
+            answers.append((type(exc).__name__, b""))
+    try:
+        threads = [threading.Thread(target=one) for _ in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        server.shutdown()
+        server.server_close()
+    failed = [status for status, _ in answers if status != 200]
+    assert len(answers) == count and failed == [], f"{len(failed)} of {count}: {failed[:5]}"
+    assert all(body.startswith(page[:-len(b"</body></html>")]) for _, body in answers)
