@@ -193,12 +193,15 @@ def run_status(args) -> str:
 
 
 def run_new(args) -> str:
-    from .authoring import new_report
+    from .authoring import SlugRefused, new_report
     from .load import load_config
     from .languages import get
     # converted languages are made from their source; an editor adds their file by hand
     languages = [code for code in load_config(args.content)["languages"] if not get(code).source]
-    paths_made = new_report(args.content, args.slug, languages, _today())
+    try:
+        paths_made = new_report(args.content, args.slug, languages, _today())
+    except SlugRefused as exc:
+        raise UsageError(f"{exc}; nothing created") from None
     return "created " + ", ".join(str(p) for p in paths_made)
 
 

@@ -111,9 +111,12 @@ class BuildLock:
             if _same_file(fd, self.path):
                 break
             os.close(fd)                 # removed by the build that held it: take the new one
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._fd = fd
+        try:                             # who holds it, for the message of a refused build
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+        except OSError:                  # a full disk: the lock holds all the same
+            pass
         return self
 
     def _open(self) -> int:

@@ -63,7 +63,11 @@ def begin(out: Path) -> Path:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "tmp"), dir=out.parent))
-    (staging / MARKER).write_bytes(MARKER_TEXT)
+    try:
+        _write(staging / MARKER, MARKER_TEXT)
+    except BaseException:             # a full disk: the folder made, its first file not
+        abort(staging)
+        raise
     return staging
 
 
@@ -125,9 +129,20 @@ def _put(data: bytes, target: str, old: str, old_sha: str | None) -> str:
                 return digest
         except OSError:
             pass  # not there any more, or another file system: write it
-    with open(target, "wb") as stream:
-        stream.write(data)
+    _write(target, data)
     return digest
+
+
+def _write(path, data: bytes) -> None:
+    """Write a file; a failure names it (a full disk's write error carries no file name, and
+    the message was `?: No space left on device`)."""
+    try:
+        with open(path, "wb") as stream:
+            stream.write(data)
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), os.fspath(path)) from exc
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -151,7 +166,13 @@ def _swap(staging: Path, out: Path) -> threading.Thread:
     old = None
     if out.exists():
         old = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "old"), dir=out.parent))
-        os.rename(out, old / "tree")
+        try:
+            os.rename(out, old / "tree")
+        except OSError as exc:        # an immutable output folder (chattr +i): nothing moved
+            old.rmdir()
+            raise OSError(exc.errno, f"{exc.strerror}: the build cannot move the folder aside "
+                          f"to put the new site in its place (is it immutable? lsattr -d {out})",
+                          str(out)) from exc
     os.rename(staging, out)
     os.chmod(out, 0o755)
     return _removing(old)

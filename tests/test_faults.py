@@ -501,3 +501,165 @@ def test_serve_answers_200_connections_opened_at_once(tmp_path):
     failed = [status for status, _ in answers if status != 200]
     assert len(answers) == count and failed == [], f"{len(failed)} of {count}: {failed[:5]}"
     assert all(body.startswith(page[:-len(b"</body></html>")]) for _, body in answers)
+
+
+# ---- 9. messages and exit codes: full disk, a placeholder typo, a FIFO, a bad slug, immutable --
+
+import errno  # noqa: E402
+import re  # noqa: E402
+
+import build  # noqa: E402
+from sitegen import pipeline, write  # noqa: E402
+
+FULL = "No space left on device"
+
+
+def _main(capsys, *argv) -> tuple[int, list[str]]:
+    code = build.main(["-q", *map(str, argv)])
+    return code, capsys.readouterr().err.splitlines()
+
+
+@pytest.fixture
+def site(tmp_path, monkeypatch, capsys):
+    """A tiny project built once in this process: (content, out, the output's bytes)."""
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content, out = write_project(tmp_path), tmp_path / "site"
+    assert _main(capsys, "--content", content, "--out", out) == (0, [])
+    report = content / "reports" / "acme-vs-zenith.en.md"
+    report.write_text(report.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
+    return content, out, snapshot(out)
+
+
+def _full_disk(monkeypatch, failing) -> None:
+    """open() in the writer gives a file whose write fails as a full disk does: ENOSPC, no
+    file name (the kernel's write error names none), for each path `failing(path)` picks."""
+    class Full:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, FULL)
+
+    real = open
+    monkeypatch.setattr(write, "open", lambda path, mode="r", *a, **k: Full() if failing(
+        str(path)) else real(path, mode, *a, **k), raising=False)
+
+
+@pytest.mark.parametrize("name", ["en/reports/acme-vs-zenith.html", MARKER])
+def test_a_full_disk_names_the_file_and_leaves_nothing(site, tmp_path, capsys, monkeypatch, name):
+    """Before: `error: ?: No space left on device`; when the staging folder's first file (the
+    marker) could not be written, the staging folder was left."""
+    content, out, before = site
+    sources = snapshot(content)
+    _full_disk(monkeypatch, lambda path: path.endswith("/" + name))
+    code, err = _main(capsys, "--content", content, "--out", out)
+    assert code == 1 and len(err) == 1, err
+    assert re.fullmatch(re.escape(f"error: {tmp_path}/.site.tmp-") + r"[a-z0-9_]{8}"
+                        + re.escape(f"/{name}: {FULL}; output left as it was"), err[0]), err
+    assert snapshot(out) == before and snapshot(content) == sources
+    assert not list(tmp_path.glob(".site.*"))             # no staging folder, no lock file
+
+
+def test_a_cache_that_cannot_be_saved_after_publishing_is_a_warning(site, capsys, monkeypatch):
+    """The site is swapped in before the cache is saved: a full disk then must not say
+    'output left as it was' (exit 1) of an output that was replaced."""
+    content, out, _ = site
+    manifest = pipeline._manifest_path(out)
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, FULL, str(manifest))
+    monkeypatch.setattr(pipeline, "save_manifest", full)
+    assert _main(capsys, "--content", content, "--out", out) == (0, [
+        f"warning: the build cache was not saved ({manifest}: {FULL}); the output is complete, "
+        "and the next build renders every page again"])
+    assert b"One more sentence." in (out / "en" / "reports" / "acme-vs-zenith.html").read_bytes()
+    monkeypatch.undo()
+    code = build.main(["--content", str(content), "--out", str(out)])
+    assert code == 0 and capsys.readouterr().out.startswith("built ")   # not "nothing changed"
+
+
+def test_a_placeholder_typo_in_en_yaml_is_reported_in_en_yaml(site, capsys):
+    """Before: at zh.yaml's line, whatever the file with the typo."""
+    content, out, before = site
+    strings = content / "i18n" / "en.yaml"
+    strings.write_text(strings.read_text("utf-8").replace(
+        'claims.filter.count: "{shown} of {total} claims shown"',
+        'claims.filter.count: "{shown} of {totl} claims shown"'), "utf-8")
+    sources = snapshot(content)
+    line = _line_of(strings, "claims.filter.count:")
+    assert _main(capsys, "--content", content, "--out", out) == (1, [
+        f"content/i18n/en.yaml:{line}: string 'claims.filter.count': placeholder {{totl}} does "
+        "not match the zh text ({shown}, {total}) (did you mean 'total'?)",
+        "build failed: 1 problem(s); output left as it was"])
+    assert snapshot(out) == before and snapshot(content) == sources
+
+
+def test_a_placeholder_mismatch_no_other_string_explains_is_said_in_both_files(site, capsys):
+    content, out, before = site
+    strings = content / "i18n" / "zh.yaml"
+    key = "ref.result"
+    text = strings.read_text("utf-8")
+    at = next(line for line in text.splitlines() if line.startswith(key + ":"))
+    strings.write_text(text.replace(at, at.replace("{details}", "{detials}")), "utf-8")
+    zh_line, en_line = _line_of(strings, key + ":"), _line_of(content / "i18n" / "en.yaml", key + ":")
+    assert _main(capsys, "--content", content, "--out", out) == (1, [
+        f"content/i18n/en.yaml:{en_line}: string '{key}': placeholder {{details}} does not match "
+        "the zh text ({detials}, {time}) (did you mean 'detials'?)",
+        f"content/i18n/zh.yaml:{zh_line}: string '{key}': placeholder {{detials}} does not match "
+        "the en text ({details}, {time}) (did you mean 'details'?)",
+        "build failed: 2 problem(s); output left as it was"])
+    assert snapshot(out) == before
+
+
+@pytest.mark.parametrize("kind", ["fifo", "loop"])
+def test_a_fifo_or_a_link_loop_added_alone_is_an_error(tmp_path, capsys, monkeypatch, kind):
+    """Added with no other change, it was 'nothing changed', exit 0 (the inputs' digest
+    skipped what is not a file)."""
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content, out = write_project(tmp_path), tmp_path / "site"
+    assert _main(capsys, "--content", content, "--out", out) == (0, [])
+    before = snapshot(out)
+    odd = content / "reports" / f"{kind}.en.md"
+    if kind == "fifo":
+        os.mkfifo(odd)
+        said = "a named pipe (FIFO), not a file: content files must be plain files"
+    else:
+        odd.symlink_to(odd.name)
+        said = "cannot read file: Too many levels of symbolic links"
+    assert _main(capsys, "--content", content, "--out", out) == (1, [
+        f"content/reports/{kind}.en.md: {said}", "build failed: 1 problem(s); output left as it was"])
+    assert snapshot(out) == before
+
+
+def test_new_report_with_a_bad_slug_is_a_usage_error(tmp_path, capsys):
+    """Before: exit 1; the README says 2 for a usage error."""
+    content = write_project(tmp_path)
+    before = snapshot(content)
+    assert _main(capsys, "--content", content, "new", "report", "Bad Slug") == (2, [
+        "error: 'Bad Slug' is no report slug: a slug is lowercase letters, digits and '-' (for "
+        "example next-round); nothing created"])
+    assert snapshot(content) == before
+
+
+def test_an_immutable_output_folder_leaves_nothing_beside_it(site, tmp_path, capsys, monkeypatch):
+    """chattr +i: the atomic exchange and the move aside both fail with EPERM (simulated here:
+    chattr needs root and a file system that has the flag). Before: an empty .site.old-*."""
+    content, out, before = site
+    real = os.rename
+
+    def immutable(source, target, *args, **kwargs):
+        if Path(source) == out:
+            raise PermissionError(errno.EPERM, "Operation not permitted", str(source), str(target))
+        return real(source, target, *args, **kwargs)
+    monkeypatch.setattr(write, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(os, "rename", immutable)
+    code, err = _main(capsys, "--content", content, "--out", out)
+    monkeypatch.undo()
+    assert (code, err) == (1, [
+        f"error: {out}: Operation not permitted: the build cannot move the folder aside to put "
+        f"the new site in its place (is it immutable? lsattr -d {out}); output left as it was"])
+    assert snapshot(out) == before
+    assert not list(tmp_path.glob(".site.*"))
