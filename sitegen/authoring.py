@@ -48,12 +48,17 @@ def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]
     return site.warnings
 
 
+class SlugRefused(ValueError):
+    """The SLUG given to `new report` cannot name a report (a usage error: exit 2)."""
+
+
 def new_report(content: Path, slug: str, languages: list[str], today: dt.date) -> list[Path]:
     if not REPORT_NAME.match(f"{slug}.en.md"):
-        raise ContentError([Problem(slug, None, "a slug is lowercase letters, digits and '-'")])
+        raise SlugRefused(f"{slug!r} is no report slug: a slug is lowercase letters, digits and "
+                          "'-' (for example next-round)")
     if slug in RESERVED["reports"]:        # the build would refuse the files it writes
-        raise ContentError([Problem(slug, None, f"the slug '{slug}' would overwrite the "
-                                    "generator's own page <lang>/reports/index.html; choose another")])
+        raise SlugRefused(f"the slug '{slug}' would overwrite the generator's own page "
+                          "<lang>/reports/index.html; choose another")
     paths = [content / "reports" / f"{slug}.{lang}.md" for lang in languages]
     existing = [p for p in paths if p.exists()]
     if existing:

@@ -22,7 +22,7 @@ from .paths import CHECKOUT
 
 CODE = Path(__file__).resolve().parent
 PACKAGES = ("markdown", "jinja2", "babel", "nh3", "pyyaml", "altair", "vl-convert-python",
-            "feedgen", "lxml", "ftfy")
+            "feedgen", "lxml", "ftfy", "py-svg-hush")
 
 
 def cache_root() -> Path:
@@ -160,20 +160,28 @@ def tree_digest(*folders: Path, extra: str = "") -> str:
     now = time.time_ns()
     digest = hashlib.sha256(extra.encode())
     for folder in folders:
-        found = []
+        found, odd = [], []
         for path in folder.rglob("*"):
             if "__pycache__" in path.parts:    # compiled code: written by whichever process
                 continue                       # imports first, never an input
             try:
                 info = os.stat(path)
-            except (OSError, ValueError):      # as Path.is_file: not a file
+            except (OSError, ValueError) as exc:   # a link to nothing, a loop of links
+                odd.append((path, f"unreadable {getattr(exc, 'errno', None)}"))
                 continue
             if stat.S_ISREG(info.st_mode):
                 found.append((path, info))
+            elif not stat.S_ISDIR(info.st_mode):   # a FIFO, a socket, a device
+                odd.append((path, f"kind {stat.S_IFMT(info.st_mode)}"))
         found.sort(key=lambda item: item[0])
         for path, info in found:
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
             digest.update(_file_hash(os.path.abspath(path), info, table, new, now))
+        # what is neither a file nor a folder is an input too (never opened here): the load
+        # says what is wrong with it; left out, adding one was "nothing changed"
+        for path, kind in sorted(odd):
+            digest.update(b"\1" + path.relative_to(folder).as_posix().encode() + b"\0"
+                          + kind.encode())
     _save_stat_table(table, new)
     return digest.hexdigest()
 

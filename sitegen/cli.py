@@ -52,6 +52,14 @@ class UsageError(Exception):
     """The command cannot run as asked (exit 2); the message says what to do instead."""
 
 
+class CommandFailed(Exception):
+    """The command stopped having written nothing (exit 1); `lines` say why and what to do."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, the argparse convention's exit code 2
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -118,6 +126,10 @@ def make_parser(prog: str, where: str = "./") -> Parser:
                                    "content/data/record/ (needs the [import] extra)")
     rec.add_argument("dirs", type=Path, nargs="*", metavar="DIR",
                      help="training_results_vX.Y repositories")
+    rec.add_argument("--accept-changes", action="store_true",
+                     help="write changes to published results (a score, a run, a removed or "
+                          "renamed result); without it such an import lists them and writes "
+                          "nothing")
     return parser
 
 
@@ -181,12 +193,15 @@ def run_status(args) -> str:
 
 
 def run_new(args) -> str:
-    from .authoring import new_report
+    from .authoring import SlugRefused, new_report
     from .load import load_config
     from .languages import get
     # converted languages are made from their source; an editor adds their file by hand
     languages = [code for code in load_config(args.content)["languages"] if not get(code).source]
-    paths_made = new_report(args.content, args.slug, languages, _today())
+    try:
+        paths_made = new_report(args.content, args.slug, languages, _today())
+    except SlugRefused as exc:
+        raise UsageError(f"{exc}; nothing created") from None
     return "created " + ", ".join(str(p) for p in paths_made)
 
 
@@ -276,13 +291,15 @@ def run_import(args) -> str:
 def run_import_record(args) -> str:
     _needs("mlperf_logging")
     from .record_import import default_dirs, import_record
-    counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record",
-                           progress=progress(args))
-    errors = "".join(f"\n  not imported: {e}" for e in counts["errors"])
+    from .record_review import ImportStopped
+    try:
+        counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record",
+                               progress=progress(args), accept_changes=args.accept_changes)
+    except ImportStopped as exc:
+        raise CommandFailed([*exc.lines, exc.closing]) from None
     return (f"imported {counts['rounds']} round(s): {counts['results']} results, "
             f"{counts['logs_missing']} with logs missing, {counts['skipped']} folders skipped, "
-            f"{counts['changes']} change(s) logged; see content/data/record/import-report.md"
-            + errors)
+            f"{counts['changes']} change(s) logged; see content/data/record/import-report.md")
 
 
 COMMANDS = {None: run_build, "build": run_build, "check": run_check, "status": run_status,
@@ -343,6 +360,9 @@ def main(argv=None, root: Path | None = None, prog: str = "axledger") -> int:
         return 130
     except OSError as exc:
         print(f"error: {_describe(exc)}; {_left_as_it_was(args)}", file=sys.stderr)
+        return 1
+    except CommandFailed as exc:
+        print("\n".join(exc.lines), file=sys.stderr)
         return 1
     except ContentError as exc:
         for problem in exc.problems:

@@ -185,11 +185,36 @@ def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Prob
         for key in table:
             mine, theirs = fields.get((lang, key)), fields.get((first, key))
             if lang != first and mine is not None and theirs is not None and mine != theirs:
-                odd = sorted(mine - theirs) or sorted(theirs - mine)
-                problems.add(content / "i18n" / f"{lang}.yaml", key_line(raws[lang], key),
-                             f"string '{key}': placeholder {{{odd[0]}}} does not match the "
-                             f"{first} text ({', '.join('{' + n + '}' for n in sorted(theirs)) or 'none'})"
-                             + schema.suggest(odd[0], theirs))
+                for wrong, right in _typo_sides((lang, mine), (first, theirs), fields, key):
+                    odd = sorted(wrong[1] - right[1]) or sorted(right[1] - wrong[1])
+                    problems.add(content / "i18n" / f"{wrong[0]}.yaml",
+                                 key_line(raws.get(wrong[0], {}), key),
+                                 f"string '{key}': placeholder {{{odd[0]}}} does not match the "
+                                 f"{right[0]} text ({', '.join('{' + n + '}' for n in sorted(right[1])) or 'none'})"
+                                 + schema.suggest(odd[0], right[1]))
+
+
+def _typo_sides(one: tuple, other: tuple, fields: dict, key: str) -> list[tuple]:
+    """[(wrong, right)] of two (language, placeholders) of one string that differ: the side
+    with a placeholder no other string of any language has (a typo such as {totl}) is the
+    wrong one; when that does not tell, each side is said at its own line. (Before, it was
+    always the second language's file: a typo in en.yaml was reported in zh.yaml.)"""
+    used = {name for (_, other_key), names in fields.items() if other_key != key and names
+            for name in names}
+    unique = [side for side in (one, other) if (side[1] - (one[1] & other[1])) - used]
+    if len(unique) == 1:
+        wrong = unique[0]
+        return [(wrong, other if wrong is one else one)]
+    return [(other, one), (one, other)]
+
+
+def _check_characters(raw: dict, path: Path, problems: Problems) -> None:
+    """An interface string reaches pages and charts: the check of every data field (a YAML
+    escape such as "\\x1b" in a chart's axis title aborted vl-convert)."""
+    for key, value in raw.items():
+        why = schema.bad_character(value) if key != LINE and isinstance(value, str) else None
+        if why:
+            problems.add(path, key_line(raw, key), f"string '{key}': {why}")
 
 
 def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, dict[str, str]]:
@@ -206,6 +231,7 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
             continue
         raw = raw if isinstance(raw, dict) else {}
         raws[lang] = raw
+        _check_characters(raw, path, problems)
         own = {k: languages.tidy(str(v), lang) for k, v in raw.items() if k != LINE and v is not None}
         if source is not None:        # converted from its source; its own file (reviewed) wins
             own = {**{k: languages.convert(v, lang) for k, v in strings.get(source, {}).items()}, **own}

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import derive, fmt, languages, record_refs, urls
+from . import derive, fmt, images, languages, record_refs, urls
 from .errors import Problem
 from .readers import YamlProblem, load_yaml
-from .schema import suggest
+from .schema import bad_character, suggest
 
 SHORTCODE = re.compile(r"\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]")
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
@@ -224,8 +224,13 @@ def _image(match, page: Page, source: str, line_at) -> str:
         where = "is outside content/" if not path.is_relative_to(root) else "does not exist"
         page.fail(line, f"image '{src}' {where}; save it under content/ and link it relatively")
         return match.group(0)
+    try:
+        data = images.publishable(path)
+    except images.NotPublishable as exc:
+        page.fail(line, f"image '{src}' {exc}")
+        return match.group(0)
     target = "media/" + path.relative_to(root).as_posix()
-    page.files[target] = path.read_bytes()
+    page.files[target] = data
     page.cacheable = False
     return match.group(0).replace(match.group("src"), escape(page.link(target)))
 
@@ -256,7 +261,24 @@ def _block_params(match, page: Page, line: int) -> dict | None:
     if not isinstance(params, dict):
         page.fail(line, f"{kind} block must hold 'field: value' lines")
         return None
-    return params
+    lines = getattr(params, "lines", None) or {}
+    bad = [(lines.get(key, line), f"{kind} block: '{key}': {why}")
+           for key, value in params.items() for why in _bad_texts(value)]
+    for at, message in bad[:1]:         # one is enough: the block is not drawn
+        page.fail(at, message)
+    return None if bad else params
+
+
+def _bad_texts(value) -> list[str]:
+    """Why a block's value (text, or a list or mapping of them) cannot reach a page or a chart:
+    the check every data field gets (schema.bad_character)."""
+    if isinstance(value, str):
+        return [why] if (why := bad_character(value)) else []
+    if isinstance(value, dict):
+        return [why for key, item in value.items() for why in _bad_texts(str(key)) + _bad_texts(item)]
+    if isinstance(value, list):
+        return [why for item in value for why in _bad_texts(item)]
+    return []
 
 
 def _record(page: Page, table: str, ident: str, line: int) -> dict | None:

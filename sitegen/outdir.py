@@ -9,9 +9,9 @@ Output folders written before the marker existed are recognised by their layout 
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import shutil
+import stat
 from pathlib import Path
 
 from . import languages
@@ -78,35 +78,78 @@ def owned(folder: Path) -> bool:
         return False
 
 
-class BuildLock:
-    """An exclusive lock on one output folder, held for the whole build (a file in the cache,
-    locked with flock: the kernel releases it when the process ends, however it ends)."""
+def lock_path(out: Path) -> Path:
+    """The lock file of the output folder `out` (resolved): beside it, since the folder itself
+    is swapped whole, and the same for every build of `out` whatever its cache."""
+    return out.parent / f".{out.name}.lock"
 
-    def __init__(self, out: Path, cache: Path):
-        key = hashlib.sha256(str(out).encode()).hexdigest()[:16]
-        self.path = cache / "locks" / f"{key}.lock"
+
+class BuildLock:
+    """An exclusive lock on one output folder, held for the whole build: a file beside the
+    folder (lock_path), locked with flock, so the kernel releases it when the process ends,
+    however it ends. Two builds of one folder with different caches meet at this one file
+    (the lock was in the cache: two caches, two locks, and one build removed the other's live
+    staging folder as a leftover). The file is removed when the build ends; a build that takes
+    a lock on a file removed meanwhile (by the build that just ended) takes the new one."""
+
+    def __init__(self, out: Path):
         self.out = out
+        self.path = lock_path(out)
         self._fd: int | None = None
 
     def __enter__(self) -> "BuildLock":
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
-            os.close(fd)
-            raise OutputRefused(f"another build (process {holder}) is writing {self.out} right "
-                                "now; run this one again when it has finished") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        while True:
+            fd = self._open()
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+                os.close(fd)
+                raise OutputRefused(f"another build (process {holder}) is writing {self.out} "
+                                    "right now; run this one again when it has finished") from None
+            if _same_file(fd, self.path):
+                break
+            os.close(fd)                 # removed by the build that held it: take the new one
         self._fd = fd
+        try:                             # who holds it, for the message of a refused build
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+        except OSError:                  # a full disk: the lock holds all the same
+            pass
         return self
+
+    def _open(self) -> int:
+        """The lock file, never through a link (its bytes are rewritten with a process id)."""
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        except OSError as exc:
+            if os.path.islink(self.path):
+                raise OutputRefused(f"refusing to build into {self.out}: {self.path} is a link, "
+                                    "where the build keeps its lock; remove it") from None
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OutputRefused(f"refusing to build into {self.out}: {self.path} is not a file, "
+                                "where the build keeps its lock; remove it")
+        return fd
 
     def __exit__(self, *exc) -> None:
         if self._fd is not None:
+            try:
+                os.unlink(self.path)     # while still held: a waiting build sees it went
+            except OSError:
+                pass
             os.close(self._fd)
             self._fd = None
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        here, there = os.fstat(fd), os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 def staging_prefix(out: Path, kind: str) -> str:
@@ -114,9 +157,10 @@ def staging_prefix(out: Path, kind: str) -> str:
 
 
 def remove_leftovers(out: Path) -> list[Path]:
-    """Staging folders that a killed build of `out` left beside it (the caller holds the lock,
-    so no live build owns them). Only folders this generator made are removed: those with the
-    marker, and empty ones."""
+    """Staging folders that a killed build of `out` left beside it. Call it only holding `out`'s
+    BuildLock: every live build of `out` holds that lock for as long as its staging folder
+    exists, so while the caller holds it no live build owns one. Only folders this generator
+    made are removed: those with the marker, and empty ones."""
     removed = []
     prefixes = tuple(staging_prefix(out, kind) for kind in STAGING_PREFIXES)
     for entry in sorted(out.parent.iterdir()) if out.parent.is_dir() else []:

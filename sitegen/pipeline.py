@@ -6,7 +6,9 @@ are rendered (rendering.py) into a staging folder, and the folder is swapped in 
 end (write.commit), or removed when anything failed (write.abort)."""
 from __future__ import annotations
 
+import errno
 import gc
+import os
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -51,11 +53,19 @@ def build(content: Path, templates: Path, out: Path, strict: bool = False) -> Bu
     started = time.perf_counter()
     repos = [r for r in {*paths.protected(), outdir.repository_of(content)} if r is not None]
     out = outdir.guard(out, content=content, templates=templates, repos=repos, cache=cache_root())
-    with outdir.BuildLock(out, cache_root()), _collected_after():
+    _cache_is_a_folder(cache_root())
+    with outdir.BuildLock(out), _collected_after():
         outdir.remove_leftovers(out)
         report = _build_locked(content, templates, out, strict)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _cache_is_a_folder(cache: Path) -> None:
+    """A cache path that is a file fails the build at once, naming it (deep in the build its
+    folders' creation said 'File exists' of the cache's path)."""
+    if cache.exists() and not cache.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(cache))
 
 
 # The cycle collector's first threshold while a build runs (Python's default: 700 new
@@ -111,20 +121,44 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
         if strict and site.warnings:
             raise ContentError(site.warnings)
         removal = commit(staging, out)
+    unsaved = []                         # the site is published: the cache may fail now
     try:
-        save_state(_state_path(out), next_state(shared, reuse.state if reuse else None,
-                                                reuse.hashes if reuse else None,
-                                                reuse.whole if reuse else None, site.units, value))
+        unsaved += _saved(lambda: save_state(_state_path(out), next_state(
+            shared, reuse.state if reuse else None, reuse.hashes if reuse else None,
+            reuse.whole if reuse else None, site.units, value)))
     finally:
         removal.join()                   # the previous output's files, removed meanwhile
     # after the removal: unlinking the previous tree's hard links changes the ctime of the
     # files they share with this output, and the manifest records the output's state
-    save_manifest(out, inputs, files)
+    unsaved += _saved(lambda: save_manifest(out, inputs, files))
+    if unsaved:
+        _forget(out)
     return BuildReport(pages=sum(1 for p in files if p.endswith(".html")), files=len(files),
-                       warnings=site.warnings, bodies_reused=cache.hits,
+                       warnings=site.warnings + unsaved, bodies_reused=cache.hits,
                        bodies_rendered=cache.misses,
                        units_reused=sum(1 for _, fresh in site.units.values() if not fresh),
                        units_rendered=sum(1 for _, fresh in site.units.values() if fresh))
+
+
+def _saved(save) -> list[str]:
+    """save(); a warning instead of its OSError (a full disk): the output is whole by now."""
+    try:
+        save()
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else cache_root()
+        return [f"warning: the build cache was not saved ({where}: {exc.strerror or exc}); "
+                "the output is complete, and the next build renders every page again"]
+    return []
+
+
+def _forget(out: Path) -> None:
+    """Remove what the cache says of the last build of `out`, so that no later build trusts
+    a half-saved state."""
+    for path in (_manifest_path(out), _state_path(out)):
+        try:
+            path.unlink()
+        except OSError:
+            pass
 
 
 def _state_path(out: Path) -> Path:

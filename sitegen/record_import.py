@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from sitegen import chips
+from sitegen import record_review as review
 from sitegen import record_rules as rules
 from sitegen import record_write as write_mod
 from sitegen.record_energy import energy as energy_of
@@ -525,22 +526,26 @@ def round_progress(result: dict, done: int, total: int, seconds: float) -> str:
             f"{len(result['records'])} results, {len(result['skips'])} skipped")
 
 
-def import_record(paths: list[Path], out: Path, workers: int = 2, progress=None) -> dict:
+def import_record(paths: list[Path], out: Path, workers: int = 2, progress=None,
+                  accept_changes: bool = False) -> dict:
     """Import every source into `out` (content/data/record); returns counts for the CLI.
-    `progress(line)`: told of each round as it is read (see import_all)."""
+    `progress(line)`: told of each round as it is read (see import_all). Raises
+    record_review.ImportStopped, writing nothing, when a source cannot be imported or holds
+    no result, and (unless `accept_changes`) when published results would change."""
     results = sorted(import_all(paths, workers, progress), key=round_order)
     results = drop_repeated_rounds(results)
-    good = [r for r in results if "error" not in r]
+    review.stop_on_sources(results, out)
     stored = stored_rounds(out)
-    note_resubmissions(good, stored)
-    old = {r["round"]: stored.get(r["round"], []) for r in good}
+    note_resubmissions(results, stored)
+    old = {r["round"]: stored.get(r["round"], []) for r in results}
     log = sum((write_mod.changes(old[r["round"]], r["records"], r["commit_date"])
-               for r in good), [])
-    write_outputs(out, results, good, log)
-    return {"rounds": len(good), "results": sum(len(r["records"]) for r in good),
-            "skipped": sum(len(r["skips"]) for r in good), "changes": len(log),
-            "logs_missing": sum(len(r["missing"]) for r in good),
-            "errors": [r["error"] for r in results if "error" in r]}
+               for r in results), [])
+    if not accept_changes:
+        review.stop_on_changes(log, out)
+    write_outputs(out, results, results, log)
+    return {"rounds": len(results), "results": sum(len(r["records"]) for r in results),
+            "skipped": sum(len(r["skips"]) for r in results), "changes": len(log),
+            "logs_missing": sum(len(r["missing"]) for r in results)}
 
 
 def stored_rounds(out: Path) -> dict[str, list[dict]]:

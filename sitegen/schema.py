@@ -24,6 +24,20 @@ def ident(value):
 
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # as readers.CONTROL, after escapes
+# What a YAML escape ("\uFFFE", "\ud800") can make that is no text either: noncharacters and
+# lone surrogates (vl-convert aborted the whole process on U+FFFE in a chart's title).
+NOT_TEXT = re.compile("[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+
+
+def bad_character(value: str) -> str | None:
+    """Why `value` cannot be shown (a control character, a noncharacter), or None."""
+    bad = CONTROL.search(value)
+    if bad:
+        return f"control character U+{ord(bad.group()):04X} in the text; remove it"
+    bad = NOT_TEXT.search(value)
+    if bad:
+        return f"U+{ord(bad.group()):04X} in the text is no character; remove it"
+    return None
 
 
 def text(value):
@@ -32,9 +46,9 @@ def text(value):
     if isinstance(value, (int, float)):
         raise Invalid(f"expected text, got the number {value!r}; put it in quotes "
                       f"(\"{value}\") if it is meant as text")
-    bad = CONTROL.search(value)
+    bad = bad_character(value)
     if bad:
-        raise Invalid(f"control character U+{ord(bad.group()):04X} in the text; remove it")
+        raise Invalid(bad)
     return value.strip()
 
 

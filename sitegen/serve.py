@@ -272,6 +272,9 @@ class Server(http.server.ThreadingHTTPServer):
     # connection a browser opened ahead (it may never send a request) would delay Ctrl-C; the
     # threads are daemons (ThreadingHTTPServer), so none keeps the process alive either
     block_on_close = False
+    # the listen backlog: socketserver's default of 5 dropped connections a browser opens at
+    # once (200 at once: 17 to 50 timed out, in 4 of 6 runs); the kernel caps it at somaxconn
+    request_queue_size = socket.SOMAXCONN
 
     def handle_error(self, request, client_address) -> None:
         # a page left while its /__build__ was held gets the answer on a closed connection:
@@ -385,15 +388,15 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
             threading.Thread(target=_quietly, args=(warm,), daemon=True).start()
         shown = f"[{host}]" if ":" in host else host
         say(f"serving {out} at http://{shown}:{server.server_address[1]}/ (Ctrl+C stops)")
-        from watchfiles import watch as watch_changes
-        # an empty set arrives every rust_timeout ms: it shows the watcher is running.
+        from .watching import changes as watch_changes
+        # an empty set arrives every timeout_ms: it shows the watcher is running.
         # watchfiles yields once a step passes with no new (kind, path) pair, so a save is seen
         # 25-50 ms after it; debounce only caps the grouping of a steady stream of changes.
         # A save in place (one write) and an atomic one (a temporary file written and renamed)
         # are each one burst well inside a step (measured with watchfiles alone; real editors
         # not tried); a save split in two more than a step apart would only build twice
-        for changes in watch_changes(*watch, debounce=50, step=25, yield_on_timeout=True,
-                                     rust_timeout=300, stop_event=stop):
+        # (watching.py: a watched folder removed and made again is watched again)
+        for changes in watch_changes(watch, stop, timeout_ms=300, debounce=50, step=25):
             state.watching = True
             if changes:
                 state.building = True

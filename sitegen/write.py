@@ -5,6 +5,7 @@ file is written; a build that fails or is killed leaves the previous output as i
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import shutil
 import signal
@@ -62,7 +63,11 @@ def begin(out: Path) -> Path:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "tmp"), dir=out.parent))
-    (staging / MARKER).write_bytes(MARKER_TEXT)
+    try:
+        _write(staging / MARKER, MARKER_TEXT)
+    except BaseException:             # a full disk: the folder made, its first file not
+        abort(staging)
+        raise
     return staging
 
 
@@ -98,7 +103,12 @@ def commit(staging: Path, out: Path) -> threading.Thread:
     """Swap the staging folder in. The previous tree is removed by the returned thread, already
     started, which the caller joins once it has done the rest of its work: removing a whole
     record's 8,000 files took 0.08 s of each rebuild, and now overlaps saving its state. If the
-    process ends before, the next build removes what is left (outdir.remove_leftovers)."""
+    process ends before, the next build removes what is left (outdir.remove_leftovers).
+    A staging folder that lost its marker was removed and made again under the build (the
+    folders of later pages recreate it): it is not whole, and is never swapped in."""
+    if not (staging / MARKER).is_file():
+        raise FileNotFoundError(errno.ENOENT, "the build's staging folder was removed while it "
+                                "ran; nothing published", str(staging))
     return _swap(staging, out.resolve())
 
 
@@ -119,9 +129,20 @@ def _put(data: bytes, target: str, old: str, old_sha: str | None) -> str:
                 return digest
         except OSError:
             pass  # not there any more, or another file system: write it
-    with open(target, "wb") as stream:
-        stream.write(data)
+    _write(target, data)
     return digest
+
+
+def _write(path, data: bytes) -> None:
+    """Write a file; a failure names it (a full disk's write error carries no file name, and
+    the message was `?: No space left on device`)."""
+    try:
+        with open(path, "wb") as stream:
+            stream.write(data)
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), os.fspath(path)) from exc
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -145,7 +166,13 @@ def _swap(staging: Path, out: Path) -> threading.Thread:
     old = None
     if out.exists():
         old = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "old"), dir=out.parent))
-        os.rename(out, old / "tree")
+        try:
+            os.rename(out, old / "tree")
+        except OSError as exc:        # an immutable output folder (chattr +i): nothing moved
+            old.rmdir()
+            raise OSError(exc.errno, f"{exc.strerror}: the build cannot move the folder aside "
+                          f"to put the new site in its place (is it immutable? lsattr -d {out})",
+                          str(out)) from exc
     os.rename(staging, out)
     os.chmod(out, 0o755)
     return _removing(old)

@@ -54,9 +54,10 @@ def test_new_report_refuses_a_slug_the_build_would_refuse(tmp_path, capsys):
     content = write_project(tmp_path)
     before = sorted(p.relative_to(content) for p in content.rglob("*"))
     status, _, err = run(capsys, "--content", content, "new", "report", "index")
-    assert status == 1
-    assert err.strip().splitlines()[0] == ("index: the slug 'index' would overwrite the "
-                                           "generator's own page <lang>/reports/index.html; choose another")
+    assert status == 2                      # a usage error, as the README says
+    assert err.strip().splitlines() == ["error: the slug 'index' would overwrite the generator's "
+                                        "own page <lang>/reports/index.html; choose another; "
+                                        "nothing created"]
     assert sorted(p.relative_to(content) for p in content.rglob("*")) == before
 
 

@@ -157,10 +157,11 @@ CASES = {
     "unclosed-reference": Case(report("[[result:r-acme]];", "[[result:r-acme;"),
                                [f"{R}:12: unclosed or malformed data reference '[[result:r-acme; Zenith needs [[result:r': "
                                 "write [[kind:id]], closed with ']]', without spaces"]),
-    "i18n-placeholder-typo": Case(setup=i18n_edit("zh", "ref.result", "{details}", "{detials}"),
+    # (a typo of a name other strings use: the typo's side alone; tests/test_faults.py has more)
+    "i18n-placeholder-typo": Case(setup=i18n_edit("zh", "ref.result", "{time}", "{tiem}"),
                                   expected=lambda lines: [f"content/i18n/zh.yaml:{lines[0]}: string 'ref.result': "
-                                                          "placeholder {detials} does not match the en text ({details}, {time}) "
-                                                          "(did you mean 'details'?)"]),
+                                                          "placeholder {tiem} does not match the en text ({details}, {time}) "
+                                                          "(did you mean 'time'?)"]),
     "i18n-unbalanced-brace": Case(setup=i18n_edit("zh", "ref.result", "{details}", "{details"),
                                   expected=lambda lines: [f"content/i18n/zh.yaml:{lines[0]}: string 'ref.result': "
                                                           "expected '}' before end of string (write {name}, or {{ for a brace)"]),

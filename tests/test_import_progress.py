@@ -12,6 +12,7 @@ import pytest
 
 from sitegen import cli
 from sitegen.record_import import import_record
+from sitegen.record_review import ImportStopped
 
 HERE = Path(__file__).parent
 RECORD = HERE / "fixtures" / "record"
@@ -45,8 +46,9 @@ def test_import_record_says_each_round_and_writes_the_same_bytes(tmp_path):
 
 def test_a_round_that_cannot_be_read_is_said_too(tmp_path):
     said = []
-    import_record([tmp_path / "training_results_v1.0"], tmp_path / "out", workers=1,
-                  progress=said.append)
+    with pytest.raises(ImportStopped):
+        import_record([tmp_path / "training_results_v1.0"], tmp_path / "out", workers=1,
+                      progress=said.append)
     assert len(said) == 1 and re.match(r"^\[1/1 rounds, \d+\.\d s\] v1\.0: not imported: .*"
                                        r"not a folder or repository$", said[0]), said
 

@@ -191,8 +191,9 @@ def test_adopts_an_output_folder_of_an_earlier_version(world, capsys):
 def test_a_second_build_at_once_is_refused_and_creates_nothing(world, capsys):
     tmp, _, content, templates = world
     out = tmp / "site"
-    with BuildLock(out.resolve(), tmp / "cache"):
-        before = snapshot(tmp)
+    before = snapshot(tmp)
+    with BuildLock(out.resolve()):
+        assert (tmp / ".site.lock").read_text() == str(os.getpid())   # beside the folder
         code, err = run(content, templates, out, capsys)
     assert code == 2
     assert err == [f"error: another build (process {os.getpid()}) is writing {out} right now; "
@@ -227,7 +228,7 @@ def test_a_cache_path_that_is_a_file_is_one_message(world, capsys, monkeypatch):
     before = snapshot(tmp)
     code, err = run(content, templates, out, capsys)
     assert code == 1
-    assert err == [f"error: {blocker}/locks: Not a directory; output left as it was"]
+    assert err == [f"error: {blocker}: Not a directory; output left as it was"]
     assert snapshot(tmp) == before
 
 
