@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from html import escape
 
-from . import fmt, record_refs, urls
+from . import fmt, languages, record_refs, urls
 from .markup import Page
 
 
@@ -33,6 +33,15 @@ def _runs_cell(site, result: dict, lang: str) -> str:
     return f"{fmt.number(runs, lang, 0)} ({fmt.number(failed, lang, 0)})"
 
 
+def _carry_mark(site, result: dict, page: Page, t) -> str:
+    """' (carried over from vX.Y)' linked to the original, as every list of the record says it."""
+    origin = site.record_index.carried_from(result) if site.rounds and result["id"] in site.record else None
+    if not origin:
+        return ""
+    target = page.link(urls.result(page.lang, origin["id"]))
+    return f'{languages.gap(page.lang)}<a class="carry" href="{escape(target)}">{escape(t("mark.carried", round=origin["round"]))}</a>'
+
+
 def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> str:
     """A complete, accessible table: system, time (the answer, next to the system: both stay in
     view on a phone), submitter, round, division, framework, accelerators, runs (failed). The submitter tells apart two submitters' runs of the same software on the same
@@ -47,7 +56,7 @@ def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> s
         system = site.get("systems", r["system"])
         link = page.link(urls.system(lang, r["system"]) + "#" + urls.anchor("result", r["id"]))
         body.append(
-            f'<tr><th scope="row"><a href="{escape(link)}">{escape(system["name"][lang])}</a></th>'
+            f'<tr><th scope="row"><a href="{escape(link)}">{escape(system["name"][lang])}</a>{_carry_mark(site, r, page, t)}</th>'
             f'<td class="num answer" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td>'
             f'<td>{escape(r.get("submitter") or "–")}</td><td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
             f'<td>{escape(r["framework"])}</td>'

@@ -55,7 +55,7 @@ def figure(site, t, plan: Plan, page: Page) -> str:
                        stem + ".svg": svg.encode("utf-8"),
                        BUNDLE: npm.script(npm.VEGA)})
     page.has_charts = True
-    caption = (f'<span class="chart-caption">{escape(plan.caption)}</span>{_gap(page.lang)}'
+    caption = (f'<span class="chart-caption">{escape(plan.caption)}</span>{languages.gap(page.lang)}'
                f'<span class="chart-source">{_sources(site, t, plan, page)}</span>')
     return figure_html(chart_id, plan.kind, summary(t, plan), (spec, svg), (narrow, narrow_svg),
                        caption, _table(site, t, plan, page) + _downloads(t, page, stem))
@@ -199,7 +199,3 @@ def _downloads(t, page: Page, stem: str) -> str:
                               (".svg", "chart.download.svg"))]
     return f'<p class="chart-downloads">{escape(t("chart.download"))} {" · ".join(links)}</p>'
 
-
-def _gap(lang: str) -> str:
-    """The space between two sentences: none in CJK text."""
-    return "" if languages.get(lang).cjk else " "

@@ -144,6 +144,11 @@ def converted() -> tuple[Language, ...]:
     return tuple(language for language in _active.values() if language.source)
 
 
+def gap(code: str) -> str:
+    """The space between two sentences or a name and its note: none in CJK text."""
+    return "" if get(code).cjk else " "
+
+
 def html_lang(code: str) -> str:
     return get(code).lang
 

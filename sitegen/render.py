@@ -116,7 +116,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
     return {
         "lang": lang, "html_lang": languages.html_lang(lang), "path": path, "t": t, "link": link,
         "language": languages.get(lang),
-        "gap": "" if languages.get(lang).cjk else " ",   # between two sentences
+        "gap": languages.gap(lang),   # between two sentences
         "site_languages": {code: languages.get(code) for code in site.languages},
         "search_fold": languages.needs_script_fold(site.languages),
         "title": title, "site": site, "site_title": site.config["title"][lang],
