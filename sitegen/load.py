@@ -400,8 +400,8 @@ def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[
     warning); a file that exists but could not be read has said so already."""
     twins = []
     for lang in config["languages"]:
-        if lang in by_lang or (slug, lang) in broken:
-            continue
+        if lang in by_lang or (slug, lang) in broken or (slug, languages.get(lang).source) in broken:
+            continue          # (a converted language's source that could not be read said so)
         written = next(iter(by_lang.values()))
         if lang in (written.meta.get("pending") or []):
             twins.append(Report(slug, lang, dict(written.meta), "", 0, None, pending=True))

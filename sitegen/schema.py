@@ -210,16 +210,19 @@ REVIEW_DIGEST = re.compile(r"^[0-9a-f]{8}$")
 
 def reviewed(value):
     """Which converted languages of a text an editor has read, each with the digest of the
-    text read (translation.review_digest): {zh-hant: 3f2a9c1e}."""
+    text read (translation.review_digest), quoted (YAML reads 21404149 as a number):
+    {zh-hant: "3f2a9c1e"}."""
     if not isinstance(value, dict):
         raise Invalid("expected a mapping of language to the digest of the text reviewed "
-                      "(python build.py status gives it), e.g. {zh-hant: 3f2a9c1e}")
+                      "(python build.py status gives it), e.g. {zh-hant: \"3f2a9c1e\"}")
     out = {}
     for code, digest in value.items():
+        if str(code).startswith("__"):        # the reader's own keys (the line)
+            continue
         if code not in [language.code for language in languages.converted()]:
             raise Invalid(f"{code!r} is not a converted language of the site")
         if not isinstance(digest, str) or not REVIEW_DIGEST.match(digest):
-            raise Invalid(f"the review digest of {code} is 8 hex digits, got {digest!r}")
+            raise Invalid(f"the review digest of {code} is 8 hex digits in quotes, got {digest!r}")
         out[code] = digest
     return out
 

@@ -62,7 +62,7 @@ def _unreviewed(site: Site, report) -> Gap:
                   and r.lang == languages.get(report.lang).source and r in getattr(site, folder))
     marks = source.meta.get("reviewed") or {}
     marks = {**marks, report.lang: review_digest(source)}
-    hint = "reviewed: {" + ", ".join(f"{code}: {digest}" for code, digest in sorted(marks.items())) + "}"
+    hint = "reviewed: {" + ", ".join(f'{code}: "{digest}"' for code, digest in sorted(marks.items())) + "}"
     kind = "reviewed_earlier" if report.lang in (source.meta.get("reviewed") or {}) else "converted"
     return Gap(kind, report.slug, report.lang, f"{folder}/{report.slug}.{source.lang}.md", hint)
 

@@ -20,7 +20,10 @@
 
   var CJK = '\\u2E80-\\u2FDF\\u3040-\\u30FF\\u3100-\\u312F\\u31A0-\\u31FF\\u3400-\\u4DBF' +
             '\\u4E00-\\u9FFF\\uAC00-\\uD7AF\\uF900-\\uFAFF';
-  var TOKEN = new RegExp('([' + CJK + ']+)|([\\p{L}\\p{N}]+(?:[.\'\\u2019_][\\p{L}\\p{N}]+)*)', 'gu');
+  /* A Latin (or other non-CJK) word: letters and digits that are not CJK, so that "v1.0中" is
+     the word v1.0 and the character 中, as Chinese text writes them without a space. */
+  var WORD = '(?:(?![' + CJK + '])[\\p{L}\\p{N}])+';
+  var TOKEN = new RegExp('([' + CJK + ']+)|(' + WORD + '(?:[.\'\\u2019_]' + WORD + ')*)', 'gu');
   var IS_CJK = new RegExp('^[' + CJK + ']+$');
   var MAX_RESULTS = 20;
 
@@ -116,7 +119,7 @@
       var before = at === 0 ? ' ' : t.charAt(at - 1);
       var after = t.charAt(at + query.length) || ' ';
       var cjk = isCJK(query.charAt(0));
-      if (cjk || (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after))) {
+      if (cjk || (!/[\p{L}\p{N}_]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after))) {
         return at === 0 ? 1 : 2;
       }
       at = t.indexOf(query, at + 1);
@@ -344,8 +347,9 @@
     this.out.appendChild(p);
   };
 
-  /* MiniSearch's results in `langs` (all loaded languages when null), those whose title is
-     the query, or begins with or holds it as whole words, first (see tier and KIND_ORDER). */
+  /* MiniSearch's results in `langs` (all loaded languages when null): those whose title is the
+     query first, then those whose title begins with or holds it as whole words, by KIND_ORDER
+     (the H100 chips before results whose system is named after them), then the rest. */
   Search.prototype.query = function (text, langs) {
     var options = { combineWith: 'AND' };
     if (langs) { options.filter = function (result) { return langs.indexOf(result.lang) >= 0; }; }
@@ -355,13 +359,14 @@
       results = this.index.search(text, options);
     }
     var wanted = normal(text);
+    var band = function (result) { return result.tier === 0 ? 0 : result.tier < 3 ? 1 : 2; };
     var rank = function (result) {
       var kind = KIND_ORDER[result.kind];
       return result.tier < 3 && kind !== undefined ? kind : 9;
     };
     results.forEach(function (result, at) { result.tier = tier(result.title, wanted); result.at = at; });
     return results.sort(function (a, b) {
-      return (a.tier - b.tier) || (rank(a) - rank(b)) || (a.at - b.at);
+      return (band(a) - band(b)) || (rank(a) - rank(b)) || (a.tier - b.tier) || (a.at - b.at);
     });
   };
 
