@@ -186,3 +186,30 @@ def test_a_bad_review_marker_is_an_error_on_its_line(tmp_path):
     assert [str(p) for p in caught.value.problems] == [
         "content/reports/acme-vs-zenith.zh.md:9: field 'reviewed': the review digest of zh-hant is "
         "8 hex digits in quotes, got 'nothex!!'"]
+
+
+# --- the shipped site ----------------------------------------------------------------------------
+
+def test_shipped_zh_hant_pages_have_no_mainland_term_or_quotation_mark(shipped_site):
+    """Every zh-Hant page's visible text, charts and tables included (not text marked as another
+    language: a source's own title or words), holds no form the term list's avoid-zh-Hant column
+    names and no “” around Chinese text."""
+    import csv
+    from pathlib import Path
+    from lxml import html as lhtml
+    terms = Path(__file__).resolve().parents[1] / "content" / "data" / "terms.csv"
+    with terms.open(encoding="utf-8-sig", newline="") as handle:
+        avoid = sorted({form.strip() for row in csv.DictReader(handle)
+                        for form in (row.get("avoid-zh-Hant") or "").split(";") if form.strip()})
+    assert "報道" in avoid and "輝達" in avoid
+    pattern = re.compile("|".join(map(re.escape, avoid)) + "|“[^“”]*[\u4e00-\u9fff][^“”]*”")
+    found = {}
+    pages = sorted((shipped_site / "zh-hant").rglob("*.html"))
+    assert len(pages) > 1000
+    for path in pages:
+        tree = lhtml.fromstring(path.read_bytes())
+        for node in tree.xpath("//script|//style|//*[@lang and @lang!='zh-Hant']"):
+            node.drop_tree()
+        for match in pattern.finditer(tree.text_content()):
+            found.setdefault(match.group(0), path.relative_to(shipped_site).as_posix())
+    assert found == {}
