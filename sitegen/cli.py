@@ -188,7 +188,8 @@ def run_status(args) -> str:
     from .load import load_site
     from .translation import translation_gaps
     gaps = translation_gaps(load_site(args.content))
-    lines = [f"{g.where}: {g.kind} '{g.name}' lacks {g.missing}" for g in gaps]
+    lines = [f"{g.where}: {g.kind} '{g.name}' lacks {g.missing}"
+             + (f" (once read, write {g.hint} in its front matter)" if g.hint else "") for g in gaps]
     return "\n".join(lines + [f"{len(gaps)} item(s) lack one language"])
 
 

@@ -109,7 +109,11 @@ def percent(value: float, lang: str, digits: int = 3) -> str:
 def megajoules(joules: float, lang: str) -> str:
     """Energy to train, kept in joules in the data, shown in megajoules by the figure rule
     (16,384,268 J -> 16.4 MJ; 16.4兆焦 in Chinese)."""
-    return figure(joules / 1e6, lang) + ("兆焦" if languages.get(lang).chinese else " MJ")
+    return figure(joules / 1e6, lang) + languages.pick(MEGAJOULE, lang)
+
+
+# 兆 is 10^6 in the mainland and 10^12 in Taiwan: zh-Hant gets the term list's 百萬焦耳.
+MEGAJOULE = {"en": " MJ", "zh": "兆焦"}
 
 
 @functools.lru_cache(maxsize=8192)

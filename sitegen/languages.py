@@ -15,6 +15,8 @@ CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 # CJK ideographs, kana, CJK and full-width punctuation: no ASCII space between two of these.
 CJK_CLASS = "\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0002ffff"
 CJK_SPACE = re.compile(f"(?<=[{CJK_CLASS}])[ \t\r\n]+(?=[{CJK_CLASS}])")
+# A space between a CJK character and a curly quotation mark (YAML folding puts one there).
+QUOTE_SPACE = re.compile(f"(?<=[{CJK_CLASS}])[ \t\r\n]+(?=[“‘])|(?<=[”’])[ \t\r\n]+(?=[{CJK_CLASS}])")
 
 
 @dataclass(frozen=True)
@@ -160,15 +162,70 @@ def locale(code: str) -> str:
 def tidy(text: str, code: str) -> str:
     """Text of a CJK language without the ASCII spaces YAML folding or a careless edit put
     between two CJK characters."""
-    return CJK_SPACE.sub("", text) if get(code).cjk else text
+    return QUOTE_SPACE.sub("", CJK_SPACE.sub("", text)) if get(code).cjk else text
 
 
 def convert(text: str, code: str) -> str:
     """`text` of the language `code` is converted from, in `code`'s script, with the
-    reviewed terms applied after the converter."""
+    reviewed terms applied after the converter (and, for Traditional Chinese, its quotation
+    marks: traditional_quotes)."""
     language = get(code)
-    return _convert(text, language.convert, _fixes(language.convert, get(language.source).lang,
-                                                    language.lang, _terms))
+    out = _convert(text, language.convert, _fixes(language.convert, get(language.source).lang,
+                                                   language.lang, _terms))
+    return traditional_quotes(out) if language.lang.startswith("zh-Hant") else out
+
+
+# What the quotation pass never looks inside: fenced and inline code, [[kind:id]] references,
+# {placeholders}, HTML tags, Markdown link targets and bare URLs. Each is masked by one
+# private-use character while quotations are found, then put back.
+KEEP = re.compile(r"```.*?```|`[^`\n]*`|\[\[[^\]]*\]\]|\{[A-Za-z_][\w.]*\}|<[^<>\n]*>"
+                   r"|\]\([^)\s]*\)|(?:https?|ftp|mailto):[^\s<>)\]」』，。；：]+", re.S)
+_MASK = "\ue000"
+_DOUBLE = re.compile("“([^“”]*)”")
+_SINGLE = re.compile("‘([^‘’]*)’")
+_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+_ENGLISH_WORD = re.compile("(?<![A-Za-z])[a-z]{2,}(?![A-Za-z])")
+
+
+def english_quotation(content: str) -> bool:
+    """A quotation of English text as written (an English word in lower case, no Chinese
+    character: “half the price”, not a name such as “V100”): it keeps its “” marks in
+    Traditional Chinese text, as the English source printed them."""
+    return bool(_ENGLISH_WORD.search(content)) and not _HAN.search(content)
+
+
+def quote_marks(text: str, code: str) -> tuple[str, str]:
+    """The marks the language `code` quotes `text` with: 「」 in Traditional Chinese (but “”
+    for a quotation of English text as written), “” otherwise."""
+    if get(code).lang.startswith("zh-Hant") and not english_quotation(text):
+        return "「", "」"
+    return "“", "”"
+
+
+def traditional_quotes(text: str) -> str:
+    """Taiwan's quotation marks: “…” becomes 「…」 and ‘…’ inside it 『…』 (a ‘…’ pair of its
+    own, holding Chinese, becomes 「…」 too). Code, URLs, references, placeholders and tags are
+    never touched, nor straight quotes (inches, code), nor a quotation of English text."""
+    if "“" not in text and "‘" not in text:
+        return text
+    kept: list[str] = []
+
+    def mask(match):
+        kept.append(match.group(0))
+        return _MASK
+    masked = KEEP.sub(mask, text)
+
+    def double(match):
+        content = match.group(1)
+        if english_quotation(content.replace(_MASK, "")):
+            return match.group(0)
+        return "「" + _SINGLE.sub(r"『\1』", content) + "」"
+
+    def single(match):
+        return "「" + match.group(1) + "」" if _HAN.search(match.group(1)) else match.group(0)
+    out = _SINGLE.sub(single, _DOUBLE.sub(double, masked))
+    pieces = iter(kept)
+    return re.sub(_MASK, lambda _: next(pieces), out)
 
 
 @functools.lru_cache(maxsize=16)

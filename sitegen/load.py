@@ -16,6 +16,8 @@ from .parsecache import ParseCache, cached
 from . import chips, record_counts
 from .record import (check_benchmarks, check_system_map, derive_results, has_record, load_changelog,
                      load_record, read_curated)
+from .termcheck import TERMS, check_terms
+from .translation import review_digest
 from .readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
@@ -67,7 +69,7 @@ def load_site(content: Path, strict: bool = False) -> Site:
     site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
     site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
     _check_report_refs(site, problems)
-    _check_terms(site, problems)
+    check_terms(site, problems)
     _warn_unused_sources(site, problems)
     _warn_claims_without_page(site, problems)
     problems.raise_if_any(strict)
@@ -120,9 +122,6 @@ def _load_config(content: Path, problems: Problems) -> dict:
     config["languages"] = [language.code for language in found]
     config.setdefault("default_language", "en")
     return config
-
-
-TERMS = "data/terms.csv"
 
 
 def _load_terms(content: Path, problems: Problems) -> list[dict]:
@@ -425,52 +424,9 @@ def _converted(report: Report, lang: str) -> Report:
     meta = {key: (languages.convert(value, lang) if key in ("title", "summary") else
                   [languages.convert(v, lang) for v in value] if key in ("tags", "findings") and value else value)
             for key, value in report.meta.items()}
+    reviewed = (report.meta.get("reviewed") or {}).get(lang) == review_digest(report)
     return Report(report.slug, lang, meta, languages.convert(report.body, lang), report.body_line,
-                  report.source, pending=report.pending, converted=True)
-
-
-def _check_terms(site: Site, problems: Problems) -> None:
-    """One term per concept: a form the term list's `avoid` column names (for the zh-Hans
-    text) is an error where it is written, naming the term to use."""
-    rows = [row for row in languages.term_rows() if row.get("avoid") and row.get("zh-Hans")]
-    codes = [code for code in site.languages if languages.get(code).lang == "zh-Hans"
-             and not languages.get(code).source]
-    if not rows or not codes:
-        return
-    avoid = {form.strip(): row["zh-Hans"] for row in rows for form in row["avoid"].split(";") if form.strip()}
-    pattern = re.compile("|".join(sorted(map(re.escape, avoid), key=len, reverse=True)))
-
-    def scan(text, path, line):
-        for match in pattern.finditer(text if isinstance(text, str) else ""):
-            at = line + text.count("\n", 0, match.start()) if line else line
-            problems.add(path, at, f"'{match.group()}': the term list ({TERMS}) uses "
-                         f"'{avoid[match.group()]}' for this concept")
-    for code in codes:
-        for records in site.tables.values():
-            for record in records.values():
-                for value in _texts_of(record, code):
-                    scan(value, record.get("_file"), record.get(LINE))
-        for key, text in site.strings.get(code, {}).items():
-            scan(text, site.root / "i18n" / f"{code}.yaml", None)
-        for report in site.reports + site.pages:
-            if report.lang == code and report.source and not report.pending:
-                scan(report.meta.get("title", "") + report.meta.get("summary", ""), report.source.path, 2)
-                for finding in report.meta.get("findings") or []:
-                    scan(finding, report.source.path, report.meta["_lines"].get("findings", 2))
-                scan(report.body, report.source.path, report.body_line)
-
-
-def _texts_of(value, code: str):
-    """The `code` text of every localised text inside a record."""
-    if isinstance(value, dict):
-        if isinstance(value.get(code), str) and "en" in value:
-            yield value[code]
-        for key, item in value.items():
-            if key != code:
-                yield from _texts_of(item, code)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _texts_of(item, code)
+                  report.source, pending=report.pending, converted=True, reviewed=reviewed)
 
 
 def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[Report]:
@@ -478,8 +434,8 @@ def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[
     warning); a file that exists but could not be read has said so already."""
     twins = []
     for lang in config["languages"]:
-        if lang in by_lang or (slug, lang) in broken:
-            continue
+        if lang in by_lang or (slug, lang) in broken or (slug, languages.get(lang).source) in broken:
+            continue          # (a converted language's source that could not be read said so)
         written = next(iter(by_lang.values()))
         if lang in (written.meta.get("pending") or []):
             twins.append(Report(slug, lang, dict(written.meta), "", 0, None, pending=True))

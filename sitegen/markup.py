@@ -28,6 +28,7 @@ LOOKS_LIKE_REF = re.compile(r"\[\[\s*[a-z_]+\s*:")
 EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=", re.I)
 IMG_SRC = re.compile(r'<img\b[^>]*?\bsrc="(?P<src>[^"]*)"')
 CROSS_DIVISION = {"en": "across divisions", "zh": "跨组别比较"}
+SMALL = ' class="cross-division"'
 
 ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "del", "div", "em", "h2", "h3",
                 "h4", "h5", "h6", "hr", "i", "img", "li", "ol", "p", "pre", "span", "strong",
@@ -362,8 +363,10 @@ def _derived(page, arg, line, kind):
     a, b = _pair(page, pair, line)
     if not a or not _comparable(page, a, b, kind, arg, flag, line):
         return ""
-    label = (f' <small class="cross-division">({languages.pick(CROSS_DIVISION, page.lang)})</small>'
-             if a["division"] != b["division"] else "")
+    # a CJK language brackets the note with full-width parentheses and no space before them
+    note = languages.pick(CROSS_DIVISION, page.lang)
+    note = f"<small{SMALL}>（{note}）</small>" if languages.get(page.lang).cjk else f" <small{SMALL}>({note})</small>"
+    label = note if a["division"] != b["division"] else ""
     if kind == "speedup":
         text = fmt.ratio(derive.speedup(page.site, a["id"], b["id"]), page.lang)
     elif kind == "improvement":

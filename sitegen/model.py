@@ -11,7 +11,7 @@ from pathlib import Path
 from .deps import Reads, Tracked, TrackedList
 
 # What a page may read of a report besides its front matter (each noted when read: deps.py).
-REPORT_READS = frozenset({"body", "body_line", "source", "pending", "converted"})
+REPORT_READS = frozenset({"body", "body_line", "source", "pending", "converted", "reviewed"})
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,8 @@ class Report:
     body_line: int
     source: SourceFile | None
     pending: bool = False   # True: this language is not written; the page says so
-    converted: bool = False  # True: made by converting another language's text (not reviewed)
+    converted: bool = False  # True: made by converting another language's text
+    reviewed: bool = False   # True: converted, and an editor read this text as it is (no note)
     # set by track(): ("report"|"page", slug, lang) and the site's Reads
     tracking_identity: tuple | None = field(default=None, repr=False, compare=False)
     reads: Reads | None = field(default=None, repr=False, compare=False)

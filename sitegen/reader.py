@@ -59,14 +59,13 @@ FEED_GENERATOR = "sitegen (Accelerator Ledger)"
 
 def language_end_files(site, lang: str, docs: list[dict], t=None) -> dict[str, bytes]:
     """What one language's pages determine once all are made: its search index and feed.
-    `docs` are their search entries (search_entry), in any order; the record's result systems
-    are added (record_search.system_rows: their result pages are not searched)."""
-    from .record_search import system_rows
+    `docs` are their search entries (search_entry), in any order; the record's results and
+    leaderboards are added as compact rows (record_search.record_rows: their pages are not
+    searched as pages)."""
+    from .record_search import record_rows
 
     t = t or Strings(site, lang)
-    rows = system_rows(site, lang, t)
-    systems = {"label": t("search.kind.result_system"), "rows": rows} if rows else None
-    return {**search_index(lang, docs, systems), **feed_file(site, lang)}
+    return {**search_index(lang, docs, record_rows(site, lang, t)), **feed_file(site, lang)}
 
 
 def site_files(site, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:
@@ -153,8 +152,12 @@ def page_kind(path: str) -> str | None:
     return "page" if len(parts) == 1 else None
 
 
-# Thousands of these: the sitemap lists them, the search index leaves them out (it stays light).
+# Thousands of these: the sitemap lists them, the search index has a compact row for each
+# result and benchmark leaderboard instead (record_search.py).
 NOT_SEARCHED = {"result", "leaderboard"}
+# Pages that list the record's results by name: the first part of their text is searched (their
+# introduction); the names after it are the results' own rows. Characters kept, by kind.
+TEXT_KEPT = {"accelerator": 600, "submitter": 600, "list": 600, "round": 1500}
 
 
 ROBOTS_NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noindex""", re.I)
@@ -234,6 +237,8 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
                       if not p.xpath("ancestor::figure | ancestor::table | ancestor::aside"
                                      " | ancestor::details | ancestor::nav")), None)
         snippet = _text(first) if first is not None else text or _collapse(description)
+    if kind in TEXT_KEPT:
+        text = _shorten(text, TEXT_KEPT[kind])
     return {"url": path, "title": title, "snippet": _shorten(snippet, 220), "text": text,
             "kind": kind, "label": label}
 
@@ -257,18 +262,18 @@ def _json(value) -> str:
     return payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def search_index(lang: str, docs: list[dict], systems: dict | None = None) -> dict[str, bytes]:
+def search_index(lang: str, docs: list[dict], record: dict | None = None) -> dict[str, bytes]:
     """The search index script of one language (MiniSearch builds the index in the browser);
-    `systems`, the record's result systems ({label, rows}: record_search.system_rows), are
-    compact rows beside the documents."""
+    `record`, the record's results and leaderboards (record_search.record_rows), are compact
+    rows beside the documents."""
     docs = sorted(docs, key=lambda doc: doc["url"])
     script = (f"/* Search index of the {lang} pages, written by sitegen/reader.py. */\n"
               f"window.SEARCH_DOCS = {_json(docs)};\n"
               "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
               f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n")
-    if systems:
-        script += ("window.SEARCH_SYSTEMS_BY_LANG = window.SEARCH_SYSTEMS_BY_LANG || {};\n"
-                   f"window.SEARCH_SYSTEMS_BY_LANG[{json.dumps(lang)}] = {_json(systems)};\n")
+    if record:
+        script += ("window.SEARCH_RECORD_BY_LANG = window.SEARCH_RECORD_BY_LANG || {};\n"
+                   f"window.SEARCH_RECORD_BY_LANG[{json.dumps(lang)}] = {_json(record)};\n")
     return {urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
             urls.asset(f"search-{lang}.js"): script.encode("utf-8")}
 

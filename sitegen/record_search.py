@@ -1,41 +1,45 @@
-"""The search entries of the record's result systems (issue 15).
+"""The search entries of the record's results and leaderboards (issues 15 and 32).
 
-The 2,254 result pages stay out of the search index (it would pass its 1 MB budget); a reader
-who types a system's name as it appears in a result ("NF5688M6") still finds it: one compact
-row per system name, submitter and round, [name, address, what it is], leading to the results
-(the one result itself, or the round's section of the submitter's page). About 100 KB per
-language for the whole record; search.js makes them into documents of kind 'rsystem'."""
+Their pages (2,258 results, a leaderboard per benchmark and round) are not searched as pages:
+their text would pass the index's budget (a first search loads at most 1 MB). Each is one
+compact row instead, and search.js makes the rows into documents of kind 'result' and
+'leaderboard': a result is found by its system's name, submitter, benchmark, chip or round, and
+shows the round, submitter, benchmark, scale and division that tell two alike apart (two
+results of tpu-v5p-1024). Names repeat across rows, so rows hold indexes into lists of names."""
 from __future__ import annotations
 
 from . import urls
 
 
-def system_rows(site, lang: str, t) -> list[list[str]]:
-    """[system name, address relative to the language's folder, snippet], sorted."""
+def record_rows(site, lang: str, t) -> dict | None:
+    """The record's part of one language's search index: {labels, templates, names, results,
+    leaderboards}; None for a site without a record."""
     if not getattr(site, "record", None):
-        return []
+        return None
     index = site.record_index
-    groups: dict[tuple[str, str, str], list[dict]] = {}
-    for result in site.record.values():
-        if result.get("system_name"):
-            key = (result["system_name"], index.submitter_of(result), result["round"])
-            groups.setdefault(key, []).append(result)
-    rows = []
-    for (name, submitter, round_id), results in sorted(groups.items()):
-        entity = index.submitters[submitter]
-        if len(results) == 1:
-            url = urls.result(lang, results[0]["id"])
-        elif entity.paged:
-            url = urls.submitter(lang, entity.slug, round_id)
-        else:
-            url = f"{urls.submitter(lang, entity.slug)}#round-{round_id}"
-        benchmarks = sorted({_benchmark_name(site, r["benchmark"], lang) for r in results})
-        snippet = t("search.system_snippet", submitter=entity.name, round=round_id,
-                    benchmarks=t("chart.list_sep").join(benchmarks))
-        rows.append([name, url.removeprefix(f"{lang}/"), snippet])
-    return rows
+    names: dict[str, dict[str, int]] = {"rounds": {}, "submitters": {}, "benchmarks": {}, "accelerators": {}}
 
-
-def _benchmark_name(site, ident: str, lang: str) -> str:
-    record = site.tables.get("benchmarks", {}).get(ident)
-    return record["name"][lang] if record else ident
+    def at(kind: str, name: str) -> int:
+        return names[kind].setdefault(name, len(names[kind]))
+    results, boards = [], {}
+    for result in sorted(site.record.values(), key=lambda r: r["id"]):
+        benchmark = site.get("benchmarks", result["benchmark"])
+        submitter = index.submitters[index.submitter_of(result)].name
+        accelerator = (index.accelerators[index.accelerator_of(result)].name
+                       if result.get("accelerator_count") else "")
+        results.append([result.get("system_name") or "", result["id"], at("rounds", result["round"]),
+                        at("submitters", submitter), at("benchmarks", benchmark["name"][lang]),
+                        at("accelerators", accelerator), result.get("accelerator_count") or 0,
+                        int(result["division"] != "closed")])
+        board = urls.leaderboard(lang, benchmark["id"], result["round"]).removeprefix(f"{lang}/")
+        boards[board] = [at("benchmarks", benchmark["name"][lang]), at("rounds", result["round"]), board]
+    return {
+        "labels": {"result": t("search.kind.result"), "leaderboard": t("search.kind.leaderboard")},
+        "templates": {"snippet": t("search.result_snippet"), "scale": t("ref.scale"),
+                      "url": urls.result(lang, "{id}").removeprefix(f"{lang}/"),
+                      "cpu": t("ref.cpu_only"), "leaderboard": t("leaderboard.title"),
+                      "divisions": [t("division.closed"), t("division.open")]},
+        **{kind: list(found) for kind, found in names.items()},
+        "results": results,
+        "leaderboards": [boards[key] for key in sorted(boards)],
+    }

@@ -130,6 +130,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "attribution": [],   # rounds of the MLPerf record a page shows (the footer credits them)
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
         "rich": lambda text: rich_text(text, Page(site, lang, path, {})),
+        "quote_marks": lambda text: languages.quote_marks(text, lang),   # around a source's words
     }
 
 

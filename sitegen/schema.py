@@ -219,6 +219,28 @@ def findings(value):
     return items
 
 
+REVIEW_DIGEST = re.compile(r"^[0-9a-f]{8}$")
+
+
+def reviewed(value):
+    """Which converted languages of a text an editor has read, each with the digest of the
+    text read (translation.review_digest), quoted (YAML reads 21404149 as a number):
+    {zh-hant: "3f2a9c1e"}."""
+    if not isinstance(value, dict):
+        raise Invalid("expected a mapping of language to the digest of the text reviewed "
+                      "(python build.py status gives it), e.g. {zh-hant: \"3f2a9c1e\"}")
+    out = {}
+    for code, digest in value.items():
+        if str(code).startswith("__"):        # the reader's own keys (the line)
+            continue
+        if code not in [language.code for language in languages.converted()]:
+            raise Invalid(f"{code!r} is not a converted language of the site")
+        if not isinstance(digest, str) or not REVIEW_DIGEST.match(digest):
+            raise Invalid(f"the review digest of {code} is 8 hex digits in quotes, got {digest!r}")
+        out[code] = digest
+    return out
+
+
 def opt(parser):
     return (False, parser)
 
@@ -345,8 +367,8 @@ FRONT_MATTER = {
     "sources": req(list_of(ref("sources"))), "systems": opt(list_of(ref("systems"))),
     "benchmarks": opt(list_of(ref("benchmarks"))), "claims": opt(list_of(ref("claims"))),
     "updated": opt(date), "pending": opt(list_of(language)), "featured": opt(boolean),
-    "tags": opt(list_of(text)), "findings": opt(findings),
+    "tags": opt(list_of(text)), "findings": opt(findings), "reviewed": opt(reviewed),
 }
 
 PAGE_FRONT_MATTER = {"title": req(text), "summary": req(text), "sources": opt(list_of(ref("sources"))),
-                     "pending": opt(list_of(language))}
+                     "pending": opt(list_of(language)), "reviewed": opt(reviewed)}

@@ -401,14 +401,23 @@ def test_search_from_a_deep_page_links_relative_to_the_root(page, tiny_site):
     assert all((tiny_site / h[len(tiny_site.as_uri()) + 1:]).is_file() for h in hrefs)
 
 
-def test_all_languages_adds_the_other_index(page, tiny_site):
+def test_chinese_typed_on_an_english_page_searches_the_chinese_pages(page, tiny_site):
+    """Issue 32: the reader plainly wants Chinese pages; they are labelled with their language."""
     page.goto((tiny_site / "en" / "index.html").as_uri())
     page.locator("input[type=search]").fill("测试")
-    page.wait_for_selector("[data-search-results] .search-status")
-    assert page.locator("[data-search-results] a").count() == 0
-    page.locator("input[data-search-all]").check()
     hrefs = result_hrefs(page)
-    assert any("/zh/" in h for h in hrefs)
+    assert hrefs and all("/zh/" in h for h in hrefs), hrefs
+    assert all(label.endswith(" · 简体中文") for label in
+               page.locator("[data-search-results] .search-kind").all_inner_texts())
+
+
+def test_all_languages_adds_the_other_index(page, tiny_site):
+    page.goto((tiny_site / "en" / "index.html").as_uri())
+    page.locator("input[type=search]").fill("Acme")
+    assert not any("/zh/" in h for h in result_hrefs(page))
+    page.locator("input[data-search-all]").check()
+    page.wait_for_function("() => [...document.querySelectorAll('[data-search-results] a')]"
+                           ".some(a => a.href.includes('/zh/'))")
     assert page.evaluate("Object.keys(window.SEARCH_DOCS_BY_LANG).sort()") == ["en", "zh"]
 
 

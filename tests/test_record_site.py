@@ -263,6 +263,21 @@ def test_search_index_leaves_out_result_and_leaderboard_pages(record_site):
     assert sitemap_free
 
 
+def test_search_index_has_a_row_per_result_and_leaderboard(record_site):
+    """Results and leaderboards are found through compact rows (record_search.py): one per
+    result, by its id, naming its round, and one per benchmark and round that has results."""
+    out = record_site[1]
+    for lang in ("en", "zh"):
+        script = page(out, f"assets/search-{lang}.js")
+        marker = f'window.SEARCH_RECORD_BY_LANG["{lang}"] = '
+        rows = json.loads(script[script.index(marker) + len(marker):].split(";\n", 1)[0])
+        assert sorted(row[1] for row in rows["results"]) == sorted(RECORD)
+        for row in rows["results"]:
+            assert rows["rounds"][row[2]] == row[1].split("-", 1)[0]
+        boards = {row[2] for row in rows["leaderboards"]}
+        assert boards == {f"benchmarks/{r['benchmark']}/{r['round']}.html" for r in RECORD.values()}
+
+
 # --- the fast reader -----------------------------------------------------------------------------
 
 def _record_texts():

@@ -2,7 +2,11 @@
  *
  * Works from file:// (no fetch, no modules): each language's index is a plain script,
  * assets/search-<lang>.js, that sets window.SEARCH_DOCS_BY_LANG[lang]. The page's own language
- * is loaded with the page; "All languages" adds the others' scripts on demand.
+ * is loaded at the first use of the box; a query in a script the page's language does not use
+ * (训练 on an English page) loads and searches the language of that script instead, labelled
+ * with its name; "All languages" adds the others' scripts on demand.
+ * Ranking: a title that is the query, then one that begins with or holds it as whole words
+ * (a benchmark, chip, submitter or system before what bears its name), then MiniSearch's order.
  *
  * Tokens: Latin words lowercased (prefix and fuzzy matching); CJK runs become single
  * characters plus bigrams (exact matching), Traditional characters folded to Simplified, for
@@ -16,7 +20,10 @@
 
   var CJK = '\\u2E80-\\u2FDF\\u3040-\\u30FF\\u3100-\\u312F\\u31A0-\\u31FF\\u3400-\\u4DBF' +
             '\\u4E00-\\u9FFF\\uAC00-\\uD7AF\\uF900-\\uFAFF';
-  var TOKEN = new RegExp('([' + CJK + ']+)|([\\p{L}\\p{N}]+(?:[.\'\\u2019_][\\p{L}\\p{N}]+)*)', 'gu');
+  /* A Latin (or other non-CJK) word: letters and digits that are not CJK, so that "v1.0中" is
+     the word v1.0 and the character 中, as Chinese text writes them without a space. */
+  var WORD = '(?:(?![' + CJK + '])[\\p{L}\\p{N}])+';
+  var TOKEN = new RegExp('([' + CJK + ']+)|(' + WORD + '(?:[.\'\\u2019_]' + WORD + ')*)', 'gu');
   var IS_CJK = new RegExp('^[' + CJK + ']+$');
   var MAX_RESULTS = 20;
 
@@ -52,9 +59,14 @@
     return out;
   }
 
-  /* Reports are what the site is for; the many system-name rows repeat the same words. */
+  /* Reports are what the site is for; the many result rows repeat the same words. */
   var KIND_BOOST = { report: 1.6, page: 1.3, glossary: 1.2, benchmark: 1.2, system: 1.2,
-                     list: 0.9, rsystem: 0.8 };
+                     list: 0.9, result: 0.8, leaderboard: 0.9 };
+  /* Among pages whose title is what was typed, the thing named comes first: a benchmark, chip,
+     submitter or system before a leaderboard or result that bears the name, and those before
+     the rest. */
+  var KIND_ORDER = { benchmark: 0, accelerator: 1, submitter: 2, system: 3, leaderboard: 4,
+                     result: 5, round: 6 };
 
   var SEARCH_OPTIONS = {
     boost: { title: 3 },
@@ -65,17 +77,71 @@
     fuzzy: function (term) { return !isCJK(term) && term.length > 3 ? 0.2 : false; }
   };
 
-  /* The record's result systems (sitegen/record_search.py): compact rows [name, address in
-     the language's folder, snippet] beside the pages, made into documents here. A result's
-     own page is not in the index; its system's name leads to it (or to its round's results). */
-  function systemDocs(lang) {
-    var systems = (window.SEARCH_SYSTEMS_BY_LANG || {})[lang];
-    if (!systems) { return []; }
-    return systems.rows.map(function (row) {
-      var url = lang + '/' + row[1];
-      return { id: url + '|' + row[0], url: url, title: row[0], snippet: row[2], text: '',
-               kind: 'rsystem', label: systems.label, lang: lang };
+  /* The record's results and leaderboards (sitegen/record_search.py): compact rows beside the
+     pages, made into documents here. A result is titled by its system's name; its snippet
+     (round, submitter, benchmark, scale, division) tells two of one name apart. */
+  function recordDocs(lang) {
+    var record = (window.SEARCH_RECORD_BY_LANG || {})[lang];
+    if (!record) { return []; }
+    var tpl = record.templates;
+    var docs = record.results.map(function (row) {
+      var url = lang + '/' + format(tpl.url, { id: row[1] });
+      var scale = row[6] ? format(tpl.scale, { count: row[6], accelerator: record.accelerators[row[5]] })
+                         : tpl.cpu;
+      var snippet = format(tpl.snippet, {
+        round: record.rounds[row[2]], submitter: record.submitters[row[3]],
+        benchmark: record.benchmarks[row[4]], scale: scale, division: tpl.divisions[row[7]] });
+      return { id: url, url: url, title: row[0], snippet: snippet, text: snippet,
+               kind: 'result', label: record.labels.result, lang: lang };
     });
+    return docs.concat(record.leaderboards.map(function (row) {
+      var url = lang + '/' + row[2];
+      var title = format(tpl.leaderboard, { benchmark: record.benchmarks[row[0]], round: record.rounds[row[1]] });
+      return { id: url, url: url, title: title, snippet: '', text: '', kind: 'leaderboard',
+               label: record.labels.leaderboard, lang: lang };
+    }));
+  }
+
+  /* A title or query as compared for ranking: folded script, lower case, one space. */
+  function normal(text) {
+    var fold = window.SEARCH_FOLD || {};
+    return Array.from(String(text || '').toLowerCase()).map(function (ch) { return fold[ch] || ch; })
+      .join('').replace(/[\s\u00a0]+/g, ' ').trim();
+  }
+
+  /* 0: the title is the query; 1: the title begins with it as whole words; 2: holds it as
+     whole words; 3: anything else MiniSearch found. */
+  function tier(title, query) {
+    var t = normal(title);
+    if (t === query) { return 0; }
+    var at = t.indexOf(query);
+    while (at >= 0) {
+      var before = at === 0 ? ' ' : t.charAt(at - 1);
+      var after = t.charAt(at + query.length) || ' ';
+      var cjk = isCJK(query.charAt(0));
+      if (cjk || (!/[\p{L}\p{N}_]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after))) {
+        return at === 0 ? 1 : 2;
+      }
+      at = t.indexOf(query, at + 1);
+    }
+    return 3;
+  }
+
+  /* The languages a query is searched in: the page's own, unless the query is written in a
+     script the page's language does not use (训练 on an English page): then the languages
+     that use it, the one of the query's own script first (Traditional characters: zh-Hant). */
+  function queryLangs(text, lang, langs, attrs) {
+    if (!/[\u3400-\u9fff\uf900-\ufaff]/.test(text) || /^(zh|ja|ko)\b/.test(attrs[lang] || lang)) {
+      return [lang];
+    }
+    var chinese = langs.filter(function (code) { return /^zh\b/.test(attrs[code] || code); });
+    if (!chinese.length) { return [lang]; }
+    var fold = window.SEARCH_FOLD || {};
+    var traditional = Array.from(text).some(function (ch) { return fold[ch]; });
+    var mine = chinese.filter(function (code) {
+      return /Hant/.test(attrs[code] || '') === traditional;
+    });
+    return mine.length ? [mine[0]] : [chinese[0]];
   }
 
   function format(template, values) {
@@ -109,7 +175,7 @@
   Search.prototype.ensureIndex = function () {
     if (this.index) { return this.index; }
     this.index = new window.MiniSearch({
-      idField: 'id',        /* the URL, or for a result system's entry its URL and name */
+      idField: 'id',        /* the URL */
       fields: ['title', 'text'],
       storeFields: ['title', 'url', 'snippet', 'kind', 'label', 'lang'],
       tokenize: tokenize,
@@ -125,7 +191,7 @@
     var docs = all[lang] || (lang === this.lang ? window.SEARCH_DOCS : null);
     if (!docs || this.loaded[lang]) { return !!docs; }
     var fresh = [];
-    docs = docs.concat(systemDocs(lang));
+    docs = docs.concat(recordDocs(lang));
     for (var i = 0; i < docs.length; i++) {
       var id = docs[i].id || docs[i].url;
       if (!this.docs[id]) {
@@ -165,12 +231,13 @@
     next(window.MiniSearch ? 1 : 0);
   };
 
-  /* The other languages' index scripts, loaded with <script> (file:// allows that). */
-  Search.prototype.loadOthers = function (done) {
+  /* The other languages' index scripts (or those of `langs`), loaded with <script> (file://
+     allows that). */
+  Search.prototype.loadOthers = function (done, langs) {
     var self = this;
     var waiting = 0;
     var failed = false;
-    this.langs.forEach(function (lang) {
+    (langs || this.langs).forEach(function (lang) {
       if (self.loaded[lang] || self.addLanguage(lang)) { return; }
       waiting += 1;
       var script = document.createElement('script');
@@ -280,16 +347,27 @@
     this.out.appendChild(p);
   };
 
-  Search.prototype.query = function (text, everywhere) {
-    var lang = this.lang;
+  /* MiniSearch's results in `langs` (all loaded languages when null): those whose title is the
+     query first, then those whose title begins with or holds it as whole words, by KIND_ORDER
+     (the H100 chips before results whose system is named after them), then the rest. */
+  Search.prototype.query = function (text, langs) {
     var options = { combineWith: 'AND' };
-    if (!everywhere) { options.filter = function (result) { return result.lang === lang; }; }
+    if (langs) { options.filter = function (result) { return langs.indexOf(result.lang) >= 0; }; }
     var results = this.index.search(text, options);
     if (!results.length) {
       options.combineWith = 'OR';
       results = this.index.search(text, options);
     }
-    return results;
+    var wanted = normal(text);
+    var band = function (result) { return result.tier === 0 ? 0 : result.tier < 3 ? 1 : 2; };
+    var rank = function (result) {
+      var kind = KIND_ORDER[result.kind];
+      return result.tier < 3 && kind !== undefined ? kind : 9;
+    };
+    results.forEach(function (result, at) { result.tier = tier(result.title, wanted); result.at = at; });
+    return results.sort(function (a, b) {
+      return (band(a) - band(b)) || (rank(a) - rank(b)) || (a.tier - b.tier) || (a.at - b.at);
+    });
   };
 
   Search.prototype.run = function () {
@@ -298,16 +376,26 @@
     if (!text) { this.out.textContent = ''; this.close(); return; }
     this.open();
     if (!this.ready) {
-      var self = this;
+      var waiting = this;
       this.status(this.form.getAttribute('data-msg-loading'));
       this.prepare(function (ok) {
-        if (ok) { self.run(); } else { self.status(self.form.getAttribute('data-msg-failed')); }
+        if (ok) { waiting.run(); } else { waiting.status(waiting.form.getAttribute('data-msg-failed')); }
       });
       return;
     }
     this.ensureIndex();
+    var self = this;
     var everywhere = !!(this.all && this.all.checked);
-    var results = this.query(text, everywhere);
+    var langs = everywhere ? null : queryLangs(text, this.lang, this.langs, this.langAttrs);
+    var missing = (langs || []).filter(function (code) { return !self.loaded[code]; });
+    if (missing.length) {          /* 训练 typed on an English page: the Chinese index first */
+      this.loadOthers(function (failed) {
+        var ok = !failed && missing.every(function (code) { return self.loaded[code]; });
+        if (ok) { self.run(); } else { self.status(self.form.getAttribute('data-msg-failed')); }
+      }, missing);
+      return;
+    }
+    var results = this.query(text, langs);
     var shown = results.slice(0, MAX_RESULTS);
     var template = this.form.getAttribute(results.length ? 'data-msg-count' : 'data-msg-none');
     this.status(format(template, { count: results.length, query: text }));
