@@ -19,6 +19,8 @@ from record_sample import V10, write_record_project
 
 R = "content/reports/acme-vs-zenith.en.md"
 RECORD_ACME = "v1.0-acme-acme16-bert"
+# with the record, a results block names its systems (the round's whole list is its leaderboard)
+RECORD_REPORT_EN = REPORT_EN.replace("round: v1.0\n```", "round: v1.0\nsystems: [acme-16, zenith-8]\n```")
 RESNET = """\
 - id: resnet
   name: {en: ResNet-50, zh: ResNet-50}
@@ -251,15 +253,16 @@ CASES = {
     "record-scored-without-value": Case({"data/record/results-v1.0.yaml": V10.replace("  value: 30.123456\n", "  value: null\n", 1)},
                                         [f"content/data/record/results-v1.0.yaml:17: record '{RECORD_ACME}': a scored result needs a value"],
                                         record=True),
-    "logs-missing-in-text": Case({"reports/acme-vs-zenith.en.md": REPORT_EN.replace("r-acme", RECORD_ACME).replace("[[result:r-zenith]]", "[[result:v1.0-bigco-giant-resnet]]")},
+    "logs-missing-in-text": Case({"reports/acme-vs-zenith.en.md": RECORD_REPORT_EN.replace("r-acme", RECORD_ACME).replace("[[result:r-zenith]]", "[[result:v1.0-bigco-giant-resnet]]")},
                                  [f"{R}:12: result 'v1.0-bigco-giant-resnet' has its logs missing: it has no official time to show in [[...]]"],
                                  record=True),
     "ratio-across-benchmarks": Case({"data/benchmarks.yaml": BENCHMARKS + RESNET, "data/results.yaml": RESULTS + R_RESNET,
                                      **appended("\nResNet against BERT: [[speedup:r-res/r-acme]].\n")},
                                     [f"{R}:19: [[speedup:r-res/r-acme]]: 'r-res' is resnet and 'r-acme' is bert; a ratio compares one benchmark"]),
-    "ratio-across-divisions": Case({"reports/acme-vs-zenith.en.md": REPORT_EN.replace("r-acme", RECORD_ACME).replace("r-zenith", "v1.0-zenith-zenith8-bert")
+    "ratio-across-divisions": Case({"reports/acme-vs-zenith.en.md": RECORD_REPORT_EN.replace("r-acme", RECORD_ACME).replace("r-zenith", "v1.0-zenith-zenith8-bert")
                                        + f"\nOpen against closed: [[speedup:v1.0-acme-acme16-open-bert/{RECORD_ACME}]].\n"},
-                                   [f"{R}:19: [[speedup:v1.0-acme-acme16-open-bert/{RECORD_ACME}]]: 'v1.0-acme-acme16-open-bert' is in the open "
+                                   # line 20: the record's results block names its systems (one line more above)
+                                   [f"{R}:20: [[speedup:v1.0-acme-acme16-open-bert/{RECORD_ACME}]]: 'v1.0-acme-acme16-open-bert' is in the open "
                                     f"division and '{RECORD_ACME}' in the closed; write [[speedup:v1.0-acme-acme16-open-bert/{RECORD_ACME}|cross-division]] "
                                     "to compare them, and the page says so"], record=True),
     "ratio-unknown-option": Case(appended("\nAgain: [[speedup:r-acme/r-zenith|cross-round]].\n"),
@@ -357,7 +360,7 @@ def test_a_report_can_quote_the_generators_placeholders(tmp_path, own_cache):
 
 
 def test_a_declared_cross_division_ratio_is_labelled(tmp_path, own_cache):
-    text = (REPORT_EN.replace("r-acme", RECORD_ACME).replace("r-zenith", "v1.0-zenith-zenith8-bert")
+    text = (RECORD_REPORT_EN.replace("r-acme", RECORD_ACME).replace("r-zenith", "v1.0-zenith-zenith8-bert")
             + f"\nOpen against closed: [[speedup:v1.0-acme-acme16-open-bert/{RECORD_ACME}|cross-division]].\n")
     code, out, _ = build_ok(tmp_path, {"reports/acme-vs-zenith.en.md": text}, record=True)
     assert code == 0
