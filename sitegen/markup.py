@@ -483,8 +483,10 @@ def _equal_scale(page, arg, line):
     ident, _, who = arg.partition("/")
     result = page.site.record.get(ident)
     if result is None or not who:
-        return page.fail(line, f"[[equal_scale:{arg}]]: write <record result id>/<submitter> "
+        return page.fail(line, f"[[equal_scale:{arg}]]: write <record result id>/<submitter|all> "
                                f"naming a result of content/data/record/")
+    if who == "all":
+        return _equal_scale_others(page, result)
     if not page.site.has_submitter(who):
         return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
     found = record_refs.equal_scale(page.site, result, who)
@@ -503,6 +505,24 @@ def _equal_scale(page, arg, line):
                     slot=_slot_text(page, result["round"], result["benchmark"], result["division"]))
         return f'<span class="derived record-ref">{escape(text)}</span>'
     return f'<span class="derived record-ref">{_record_result(page, found)}{missing}</span>'
+
+
+def _equal_scale_others(page, result: dict) -> str:
+    """Every other submitter's fastest result at `result`'s scale, or the record's "none"."""
+    found = record_refs.equal_scale_others(page.site, result)
+    missing = _unscored_text(page, [r for r in record_refs.unscored(
+        page.site, result["round"], result["benchmark"], result["division"],
+        count=result["accelerator_count"]) if r["submitter"].lower() != result["submitter"].lower()])
+    slot = _slot_text(page, result["round"], result["benchmark"], result["division"])
+    count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
+    if not found:
+        text = escape(_say(page, "ref.no_equal_scale_others", submitter=result["submitter"],
+                           count=count, slot=slot))
+        return f'<span class="derived record-ref">{text}{missing}</span>'
+    listed = _say(page, "ref.list_separator").join(_record_result(page, r)
+                                                  for r in found)
+    text = _say(page, "ref.equal_scale_others", count=count, slot=escape(slot), results=listed)
+    return f'<span class="derived record-ref">{text}{missing}</span>'
 
 
 def _runs(page, arg, line):

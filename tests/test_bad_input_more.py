@@ -271,8 +271,15 @@ CASES = {
                                  ["content/data/sources.yaml:16: warning: source 's-unused' is not used: no record, price, claim, report or page cites it"],
                                  args=("--strict",)),
     "strict-claim-without-source-page": Case({"data/sources.yaml": SOURCES.replace("  url: https://example.org/article\n", "")},
-                                             ["content/data/claims.yaml:2: warning: claim 'c-ppr' cites source 's-article', which has no url: readers cannot look it up"],
+                                             ["content/data/claims.yaml:2: warning: claim 'c-ppr' cites source 's-article', which has no url: readers cannot look it up"
+                                              " (give its url, or its date and a no_url saying why there is none)"],
                                              args=("--strict",)),
+    # a reason without a date is no complete citation
+    "strict-claim-without-source-page-or-date": Case({"data/sources.yaml": SOURCES.replace(
+        "  url: https://example.org/article\n", "  no_url: {en: Print only., zh: 仅有印刷版。}\n").replace(
+        "  date: 2021-06-30\n", "", 1)},
+        ["content/data/claims.yaml:2: warning: claim 'c-ppr' cites source 's-article', which has no url: readers cannot look it up"
+         " (give its url, or its date and a no_url saying why there is none)"], args=("--strict",)),
     "strict-long-table": Case({"data/results.yaml": RESULTS + MANY},
                               [f"{R}:14: warning: results block: 43 rows, more than a reader takes in (40); narrow it with round, division or systems"],
                               args=("--strict",)),
