@@ -304,6 +304,13 @@ def _result(page, arg, line):
 
 
 def _claim(page, arg, line, recomputed=False):
+    """[[claim:ID]]: the figure as the source stated it; [[check:ID]]: the site's recomputed
+    value, by the figure rule, or with '|as_stated' at the claim's own precision (the logs'
+    1.56× is 1.6× when the vendor wrote one decimal), so a sentence can set them side by side."""
+    arg, _, option = arg.partition("|")
+    if option not in ("", "as_stated") or (option and not recomputed):
+        return page.fail(line, f"[[{'check' if recomputed else 'claim'}:{arg}|{option}]]: unknown "
+                               "option (known: [[check:ID|as_stated]])")
     claim = _record(page, "claims", arg, line)
     if not claim:
         return ""
@@ -313,8 +320,9 @@ def _claim(page, arg, line, recomputed=False):
             return page.fail(line, f"claim '{arg}' cannot be checked, so [[check:...]] has no value")
     else:
         value = claim["figure"]
+    stated = not recomputed or option == "as_stated"
     text = fmt.quantity(value, claim["unit"], page.lang,
-                        None if recomputed else fmt.decimals_of(claim["figure"]))
+                        fmt.decimals_of(claim["figure"]) if stated else None)
     return _link(page, urls.claims(page.lang) + "#" + urls.anchor("claim", arg), text)
 
 

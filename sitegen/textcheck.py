@@ -119,16 +119,17 @@ CLAIM_WORDS = [(re.compile(pattern, re.I), kinds) for pattern, kinds in (
     (r"\bfirst\b", _ROUNDS),
     (r"\b(?:only|sole|alone)\b", _SCOPED),
     (r"\b(?:largest|biggest|smallest|highest|lowest|best|worst)\b", _QUOTED),
-    (r"\b(?:never|nothing|none|no (?:other|result|results|peer|peers|one))\b", _QUOTED),
-    (r"\d(?:[\d.,]*\d)?\s*(?:×|x\b|times\b)", _QUOTED),
-    (r"\b\d+ rounds\b", _QUOTED),
+    (r"\b(?:never|nothing|none|no (?:other|result|results|peer|peers|one)|(?:record|round) (?:holds|has) no)\b",
+     _QUOTED),
+    (r"(?<![\w.\-])\d(?:[\d.,]*\d)?\s*(?:×|x\b|times\b)", _QUOTED),     # not "ResNet-50 times"
+    (r"(?<![\w.\-])\d+ rounds\b", _QUOTED),
     ("(?:最快|最慢)(?!(?:和|与|、)?(?:最慢|最快)?的?(?:一次|一轮)?(?:运行|后|的一次))", _FASTEST),
     ("首次|首个|首批|首轮|第一次|第一个", _ROUNDS),
     ("唯一|仅有|只有|只在|仅在", _SCOPED),
     ("最大|最小|最高|最低|最好|最佳", _QUOTED),
-    ("从未|并无|均无|尚无|无一|(?:记录|本轮|record)中?(?:并)?没有|没有(?:任何|其他|别的|可比|可与|"
+    ("从未|并无|均无|尚无|无一|找不到|不存在|无从比较|(?:记录|本轮)中(?:并)?没有|没有(?:任何|其他|别的|可比|可与|"
      "对应|同规模|同等规模|成绩|结果|哪)", _QUOTED),
-    (r"\d(?:[\d.,]*\d)?\s*(?:倍|轮)", _QUOTED),
+    (r"(?<![\w.\-])\d(?:[\d.,]*\d)?\s*(?:倍|轮)", _QUOTED),
 )]
 # a data reference, kept as its kind; a URL or inline code is no sentence of ours
 _REFERENCE = re.compile(r"\[\[(?P<kind>[a-z_]+):[^\]\s]*\]\]|\]\([^)\s]*\)|`[^`\n]*`")
