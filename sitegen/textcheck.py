@@ -133,7 +133,10 @@ CLAIM_WORDS = [(re.compile(pattern, re.I), kinds) for pattern, kinds in (
 )]
 # a data reference, kept as its kind; a URL or inline code is no sentence of ours
 _REFERENCE = re.compile(r"\[\[(?P<kind>[a-z_]+):[^\]\s]*\]\]|\]\([^)\s]*\)|`[^`\n]*`")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n\s*\n|\n(?=\s*(?:[-*+#|]|\d+\.|```))")
+# A sentence ends at its full stop, a blank line, a list item, a heading or a block. A table is
+# one unit: its header ("Fastest closed-division BERT") is said by the references in its rows.
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)(?![^\n]*\|\s*$)|[。！？](?![^\n]*\|\s*$)|\n\s*\n|"
+                           r"\n(?=\s*(?:[-*+#]|\d+\.|```))")
 _BARE_MLPERF = re.compile(r"MLPerf(?!®)")
 
 
