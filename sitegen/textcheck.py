@@ -116,7 +116,7 @@ CLAIM_WORDS = [(re.compile(pattern, re.I), kinds) for pattern, kinds in (
     # the olympic mean's "fastest and slowest run" is the scoring rule, not a ranking
     (r"\b(?:fastest|quickest|slowest)\b(?!(?: and (?:the )?(?:slowest|fastest))? runs?\b)",
      _FASTEST),
-    (r"\bfirst\b", _ROUNDS),
+    (r"\bfirst\b(?! half| quarter)", _ROUNDS),           # a date is no ranking
     (r"\b(?:only|sole|alone)\b", _SCOPED),
     (r"\b(?:largest|biggest|smallest|highest|lowest|best|worst)\b", _QUOTED),
     (r"\b(?:never|nothing|none|no (?:other|result|results|peer|peers|one)|(?:record|round) (?:holds|has) no)\b",
