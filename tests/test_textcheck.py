@@ -115,3 +115,9 @@ def test_the_shipped_content_passes_check_strict(monkeypatch, tmp_path, capsys):
     """What CI publishes: no warning at all, the superlatives and the citations included."""
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     assert build.main(["check", "--strict"]) == 0, capsys.readouterr().err
+
+
+def test_a_tables_header_is_said_by_the_references_in_its_rows():
+    table = ("| Round | Fastest closed-division BERT |\n|---|---|\n"
+             "| v1.0 | [[fastest:v1.0/bert/closed]] |\n\nThe fastest came later.\n")
+    assert unreferenced_claims(table) == [(5, "'fastest' " + WORDING.format(kind="fastest"))]
