@@ -124,9 +124,12 @@ def date(value: dt.date, lang: str) -> str:
 def quantity(value: float, unit: str, lang: str, decimals: int | None = None) -> str:
     """Any figure with one of the data units, as the reader expects it: a computed one by the
     rule of its unit (ratios and percentages at three significant digits); a figure as a
-    source wrote it with `decimals` decimals (a claim's 1.50×)."""
-    if unit in DURATION_UNITS:
-        return duration(value, unit, lang)   # times follow one rule, whatever a source wrote
+    source wrote it with `decimals` decimals (a claim's 1.50×, or its "just over 9 minutes" as
+    9 min, never 9.00 min)."""
+    if unit in DURATION_UNITS and decimals is None:
+        return duration(value, unit, lang)   # a measured time: three significant digits
+    if unit in DURATION_UNITS:               # a time as a source wrote it: "9 minutes" is 9 min
+        return _duration(round(value, decimals), decimals, unit, lang)
     if unit == "usd":
         return usd(value, lang)
     if unit in ("x", "percent"):

@@ -19,6 +19,7 @@ from .record import (check_benchmarks, check_system_map, derive_results, has_rec
 from .termcheck import TERMS, check_terms
 from .translation import review_digest
 from .readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
+from .textcheck import unreferenced_claims
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
 FIELD = re.compile(r"field '(\w+)'")
@@ -69,6 +70,7 @@ def load_site(content: Path, strict: bool = False) -> Site:
     site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
     site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
     _check_report_refs(site, problems)
+    _check_claim_words(site, problems)
     check_terms(site, problems)
     _warn_unused_sources(site, problems)
     _warn_claims_without_page(site, problems)
@@ -154,18 +156,23 @@ def _warn_unused_sources(site: Site, problems: Problems) -> None:
 
 def _warn_claims_without_page(site: Site, problems: Problems) -> None:
     """Claims whose source has no web page (url) cannot be looked up by a reader: one
-    warning per source, at its first claim."""
+    warning per source, at its first claim, unless the source is cited completely without
+    one (a date, and `no_url` saying on the sources page why there is no link)."""
     by_source: dict[str, list[dict]] = {}
     for claim in site.table("claims"):
         source = site.tables["sources"].get(claim["source"])
-        if source and not source.get("url") and source.get("kind") != "official":
+        complete = source and source.get("no_url") and source.get("date")
+        if source and not source.get("url") and not complete and source.get("kind") != "official":
             by_source.setdefault(source["id"], []).append(claim)
     for ident, claims in by_source.items():
         first = claims[0]
         problems.warn(first["_file"], _line(first, "source"), f"claim '{first['id']}' and "
                       f"{len(claims) - 1} more cite source '{ident}', which has no url: readers "
-                      "cannot look them up" if len(claims) > 1 else f"claim '{first['id']}' "
-                      f"cites source '{ident}', which has no url: readers cannot look it up")
+                      f"cannot look them up{HOW}" if len(claims) > 1 else f"claim '{first['id']}' "
+                      f"cites source '{ident}', which has no url: readers cannot look it up{HOW}")
+
+
+HOW = " (give its url, or its date and a no_url saying why there is none)"
 
 
 def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Problems) -> None:
@@ -427,6 +434,24 @@ def _converted(report: Report, lang: str) -> Report:
     reviewed = (report.meta.get("reviewed") or {}).get(lang) == review_digest(report)
     return Report(report.slug, lang, meta, languages.convert(report.body, lang), report.body_line,
                   report.source, pending=report.pending, converted=True, reviewed=reviewed)
+
+
+def _check_claim_words(site: Site, problems: Problems) -> None:
+    """Each report's and page's own text (title, summary, findings, body): a superlative,
+    negative or comparison about the record outside a reference, or MLPerf without its ®, is a
+    warning where it is written (textcheck.unreferenced_claims). Converted text is not the
+    editor's: its source file is checked."""
+    for report in site.reports + site.pages:
+        if report.pending or report.converted or report.source is None:
+            continue
+        lines = report.meta["_lines"]
+        texts = [(report.meta.get(key) or "", lines.get(key, 2)) for key in ("title", "summary")]
+        texts += [(finding, lines.get("findings", 2)) for finding in report.meta.get("findings") or []]
+        for text, first in texts:
+            for _, message in unreferenced_claims(text):
+                problems.warn(report.source.path, first, message)
+        for line, message in unreferenced_claims(report.body):
+            problems.warn(report.source.path, report.body_line + line - 1, message)
 
 
 def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[Report]:

@@ -327,6 +327,13 @@ def _result(page, arg, line):
 
 
 def _claim(page, arg, line, recomputed=False):
+    """[[claim:ID]]: the figure as the source stated it; [[check:ID]]: the site's recomputed
+    value, by the figure rule, or with '|as_stated' at the claim's own precision (the logs'
+    1.56× is 1.6× when the vendor wrote one decimal), so a sentence can set them side by side."""
+    arg, _, option = arg.partition("|")
+    if option not in ("", "as_stated") or (option and not recomputed):
+        return page.fail(line, f"[[{'check' if recomputed else 'claim'}:{arg}|{option}]]: unknown "
+                               "option (known: [[check:ID|as_stated]])")
     claim = _record(page, "claims", arg, line)
     if not claim:
         return ""
@@ -336,8 +343,9 @@ def _claim(page, arg, line, recomputed=False):
             return page.fail(line, f"claim '{arg}' cannot be checked, so [[check:...]] has no value")
     else:
         value = claim["figure"]
+    stated = not recomputed or option == "as_stated"
     text = fmt.quantity(value, claim["unit"], page.lang,
-                        None if recomputed else fmt.decimals_of(claim["figure"]))
+                        fmt.decimals_of(claim["figure"]) if stated else None)
     return _link(page, urls.claims(page.lang) + "#" + urls.anchor("claim", arg), text)
 
 
@@ -512,8 +520,10 @@ def _equal_scale(page, arg, line):
     ident, _, who = arg.partition("/")
     result = page.site.record.get(ident)
     if result is None or not who:
-        return page.fail(line, f"[[equal_scale:{arg}]]: write <record result id>/<submitter> "
+        return page.fail(line, f"[[equal_scale:{arg}]]: write <record result id>/<submitter|all> "
                                f"naming a result of content/data/record/")
+    if who == "all":
+        return _equal_scale_others(page, result)
     if not page.site.has_submitter(who):
         return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
     found = record_refs.equal_scale(page.site, result, who)
@@ -532,6 +542,24 @@ def _equal_scale(page, arg, line):
                     slot=_slot_text(page, result["round"], result["benchmark"], result["division"]))
         return f'<span class="derived record-ref">{escape(text)}</span>'
     return f'<span class="derived record-ref">{_record_result(page, found)}{missing}</span>'
+
+
+def _equal_scale_others(page, result: dict) -> str:
+    """Every other submitter's fastest result at `result`'s scale, or the record's "none"."""
+    found = record_refs.equal_scale_others(page.site, result)
+    missing = _unscored_text(page, [r for r in record_refs.unscored(
+        page.site, result["round"], result["benchmark"], result["division"],
+        count=result["accelerator_count"]) if r["submitter"].lower() != result["submitter"].lower()])
+    slot = _slot_text(page, result["round"], result["benchmark"], result["division"])
+    count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
+    if not found:
+        text = escape(_say(page, "ref.no_equal_scale_others", submitter=result["submitter"],
+                           count=count, slot=slot))
+        return f'<span class="derived record-ref">{text}{missing}</span>'
+    listed = _say(page, "ref.list_separator").join(_record_result(page, r)
+                                                  for r in found)
+    text = _say(page, "ref.equal_scale_others", count=count, slot=escape(slot), results=listed)
+    return f'<span class="derived record-ref">{text}{missing}</span>'
 
 
 def _runs(page, arg, line):

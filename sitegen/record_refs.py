@@ -1,7 +1,7 @@
 """Statements computed over the whole MLPerf record, for the [[fastest:...]],
 [[equal_scale:...]], [[runs:...]] and [[rounds:...]] references: who was fastest in a round,
-benchmark and division, which result of another submitter ran at the same scale, and in which
-rounds a submitter has results.
+benchmark and division, which result of another submitter (or of every other submitter) ran at
+the same scale, and in which rounds a submitter has results.
 
 Everything here reads `site.record` (every published result), never the curated `results`
 table, so that "fastest" and "no result" hold against the whole record and move with it."""
@@ -46,6 +46,17 @@ def equal_scale(site: Site, result: dict, who: str) -> dict | None:
     return next((r for r in slot(site, result["round"], result["benchmark"], result["division"])
                  if submitter_matches(r, who) and r["accelerator_count"] == result["accelerator_count"]
                  and r["id"] != result["id"]), None)
+
+
+def equal_scale_others(site: Site, result: dict) -> list[dict]:
+    """Every other submitter's fastest scored result with the same round, benchmark, division
+    and number of accelerators as `result`, fastest first ([[equal_scale:ID/all]])."""
+    found: dict[str, dict] = {}
+    for other in slot(site, result["round"], result["benchmark"], result["division"]):
+        if (other["accelerator_count"] == result["accelerator_count"]
+                and other["submitter"].lower() != result["submitter"].lower()):
+            found.setdefault(other["submitter"].lower(), other)
+    return list(found.values())
 
 
 def rounds_of(site: Site, who: str | None = None, benchmark: str | None = None,
@@ -101,7 +112,7 @@ def valid(site: Site, kind: str, arg: str) -> bool:
             parsed[3] is None or site.has_submitter(parsed[3]))
     if kind == "equal_scale":
         ident, _, who = arg.partition("/")
-        return ident in site.record and site.has_submitter(who)
+        return ident in site.record and (who == "all" or site.has_submitter(who))
     if kind == "rounds":
         parsed = parse_rounds(arg)
         return bool(parsed) and (parsed[0] is None or site.has_submitter(parsed[0])) and (

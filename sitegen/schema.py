@@ -293,7 +293,7 @@ TABLES = {
         "id": req(ident), "kind": req(one_of("article", "official", "datasheet", "press")),
         "title": req(text), "publisher": req(text), "author": opt(text), "date": opt(date),
         "language": req(one_of("en", "zh-Hans", "zh-Hant")), "url": opt(url),
-        "takes": req(ltext),
+        "no_url": opt(ltext), "takes": req(ltext),
     },
     "vendors": {"id": req(ident), "name": req(ltext), "color": req(text)},
     "systems": {

@@ -4,6 +4,7 @@ byte for byte as they were. The good site is built once; each case gets a copy o
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 from dataclasses import dataclass, field
@@ -268,6 +269,8 @@ CASES = {
     "ratio-unknown-option": Case(appended("\nAgain: [[speedup:r-acme/r-zenith|cross-round]].\n"),
                                  [f"{R}:19: [[speedup:r-acme/r-zenith]]: unknown option 'cross-round' (known: cross-division)"]),
     # --- warnings: --strict makes them fail ---------------------------------------------------------
+    "claim-with-an-option": Case(appended("\nStated: [[claim:c-ppr|as_stated]].\n"),
+                                 [f"{R}:19: [[claim:c-ppr|as_stated]]: unknown option (known: [[check:ID|as_stated]])"]),
     "strict-pending-translation": Case({"reports/acme-vs-zenith.zh.md": None, "reports/acme-vs-zenith.en.md": PENDING},
                                        [f"{R}:9: warning: report 'acme-vs-zenith' is not translated into zh yet (pending)"],
                                        args=("--strict",)),
@@ -275,8 +278,15 @@ CASES = {
                                  ["content/data/sources.yaml:16: warning: source 's-unused' is not used: no record, price, claim, report or page cites it"],
                                  args=("--strict",)),
     "strict-claim-without-source-page": Case({"data/sources.yaml": SOURCES.replace("  url: https://example.org/article\n", "")},
-                                             ["content/data/claims.yaml:2: warning: claim 'c-ppr' cites source 's-article', which has no url: readers cannot look it up"],
+                                             ["content/data/claims.yaml:2: warning: claim 'c-ppr' cites source 's-article', which has no url: readers cannot look it up"
+                                              " (give its url, or its date and a no_url saying why there is none)"],
                                              args=("--strict",)),
+    # a reason without a date is no complete citation
+    "strict-claim-without-source-page-or-date": Case({"data/sources.yaml": SOURCES.replace(
+        "  url: https://example.org/article\n", "  no_url: {en: Print only., zh: 仅有印刷版。}\n").replace(
+        "  date: 2021-06-30\n", "", 1)},
+        ["content/data/claims.yaml:2: warning: claim 'c-ppr' cites source 's-article', which has no url: readers cannot look it up"
+         " (give its url, or its date and a no_url saying why there is none)"], args=("--strict",)),
     "strict-long-table": Case({"data/results.yaml": RESULTS + MANY},
                               [f"{R}:14: warning: results block: 43 rows, more than a reader takes in (40); narrow it with round, division or systems"],
                               args=("--strict",)),
@@ -373,6 +383,27 @@ def test_a_local_image_is_copied_and_linked_relatively(tmp_path, own_cache):
     assert code == 0
     assert (out / "media/images/chart.png").read_bytes() == (content / "images/chart.png").read_bytes()
     assert '<img alt="A chart" src="../../media/images/chart.png">' in body_of(out)
+
+
+def test_a_check_at_the_claims_precision_sits_beside_the_claim(tmp_path, own_cache):
+    """The logs' 1.33× (20 min × $300,000 over 30 min × $150,000) is 1.3× at the one decimal
+    the claim was stated with; [[check:...]] alone keeps three significant digits."""
+    text = "\nRecomputed [[check:c-ppr]], at the stated precision [[check:c-ppr|as_stated]], stated [[claim:c-ppr]].\n"
+    code, out, _ = build_ok(tmp_path, appended(text), "--strict")
+    assert code == 0
+    body = body_of(out)
+    assert re.search(r"Recomputed <a [^>]*>1\.33×</a>, at the stated precision <a [^>]*>1\.3×</a>, "
+                     r"stated <a [^>]*>1\.3×</a>", body)
+
+
+def test_a_source_without_an_address_says_why_on_the_sources_page(tmp_path, own_cache, capsys):
+    sources = SOURCES.replace("  url: https://example.org/article\n",
+                              "  no_url: {en: Printed in the March issue only., zh: 仅见于三月刊印刷版。}\n")
+    code, out, _ = build_ok(tmp_path, {"data/sources.yaml": sources}, "--strict")
+    assert (code, capsys.readouterr().err) == (0, "")
+    page = (out / "en/sources/index.html").read_text("utf-8")
+    assert "<dd>None. Printed in the March issue only.</dd>" in page
+    assert "<dd>无。仅见于三月刊印刷版。</dd>" in (out / "zh/sources/index.html").read_text("utf-8")
 
 
 def test_warnings_are_printed_and_fail_only_with_strict(tmp_path, own_cache, capsys):

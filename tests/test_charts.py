@@ -114,7 +114,7 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
          "value": 30.0, "result": "r-acme", "source": "Official results", "value_text": "30.0"}]
     assert spec["config"]["locale"]["number"]["thousands"] == ","
     assert spec["background"] == "transparent"
-    assert plan.caption == "BERT-Large训练时间，MLPerf Training v1.0，封闭组"
+    assert plan.caption == "BERT-Large训练时间，MLPerf® Training v1.0，封闭组"
 
 
 def test_spec_of_a_speedup_chart_has_a_baseline_rule(tmp_path):
@@ -190,7 +190,7 @@ def test_chinese_page_has_chinese_svg_text_and_all_parts(tmp_path):
     figure = html[html.index('<figure class="chart"'):html.index("</figure>")]
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", figure)
     assert "训练时间（分钟，越低越好）" in texts and "天顶" in texts
-    assert 'role="img" aria-label="条形图：BERT-Large训练时间，MLPerf Training v1.0，封闭组。' \
+    assert 'role="img" aria-label="条形图：BERT-Large训练时间，MLPerf® Training v1.0，封闭组。' \
            'Zenith 8 20.0分钟；Acme 16 30.0分钟。"' in figure
     assert 'fill="currentColor"' in figure and "#767676" not in figure.split("<script")[0]
     assert '<figcaption><span class="chart-caption">BERT-Large训练时间' in figure

@@ -40,3 +40,11 @@ def test_ratios_percentages_and_precision():
     assert fmt.percent(23.68, "zh") == "23.7%"
     assert fmt.number(1234567.891, "en") == "1,234,567.89"
     assert [fmt.decimals_of(v) for v in (24, 5.67, 1.6, 9.0)] == [0, 2, 1, 0]
+
+
+def test_a_stated_time_keeps_the_precision_its_source_wrote():
+    # "just over 9 minutes" is 9 min, not 9.00; a measured time keeps three significant digits
+    assert fmt.quantity(9, "min", "en", fmt.decimals_of(9)) == "9 min"
+    assert fmt.quantity(9, "min", "zh", 0) == "9分钟"
+    assert fmt.quantity(14.5, "min", "en", 1) == "14.5 min"
+    assert fmt.quantity(9, "min", "en") == "9.00 min"

@@ -1,6 +1,6 @@
 """Statements over the whole record ([[fastest]], [[equal_scale]], [[rounds]], the round pages'
 summary, the entity pages' fastest table, the progress chart) when some published results have
-no time because the snapshot read lacks their logs: such a statement is made over the scored
+no time because their logs were not in the copy of the official repository imported: such a statement is made over the scored
 results and names the unscored ones, so it stays true of the official record.
 
 Expected values are computed here from the sample's YAML, not copied from the output."""
@@ -23,6 +23,9 @@ EXTRA = "".join([
     # Zenith's fastest is a preview system: a reference to it says so
     _result("v1.0-zenith-proto-bert", "v1.0", "Zenith", "proto", "bert", 10.5,
             [10.4, 10.5, 10.5, 10.5, 10.6], count=8, model="Zenith Z2", category="preview"),
+    # a third submitter at Acme's 16 accelerators, slower than Acme: [[equal_scale:.../all]]
+    _result("v1.0-dell-d16-bert", "v1.0", "Dell", "d16", "bert", 35.25,
+            [35.0, 35.2, 35.25, 35.3, 35.5], count=16, model="Acme A1"),
 ])
 # v1.1: BigCo resubmits its v1.0 logs (the rules allow it): the round's fastest says so
 RESUBMITTED = _result("v1.1-bigco-giant-bert", "v1.1", "BigCo", "giant", "bert", 0.41249,
@@ -54,6 +57,10 @@ E [[rounds:BigCo/resnet]].
 F [[fastest:v1.0/bert/closed/Zenith]].
 
 G [[fastest:v1.1/bert/closed]].
+
+H [[equal_scale:v1.0-acme-acme16-bert/all]].
+
+I [[equal_scale:v1.0-bigco-giant-bert/all]].
 """
 
 
@@ -98,11 +105,12 @@ def test_fastest_is_over_scored_results_and_names_the_unscored(site, lang):
     best = scored("v1.0", "bert")[0]
     text = paragraph(html, "A")
     assert links(text) == {best["id"]} | unscored("v1.0", "bert")
-    assert ("所读快照缺少" if lang == "zh" else "the snapshot read has no logs for") in text
+    assert ("本站导入的官方仓库副本中没有" if lang == "zh" else
+            "were not in the copy of the official repository this site imported") in text
     # one submitter's fastest: Acme has no result without logs, so nothing is added
     acme = paragraph(html, "B")
     assert links(acme) == {next(r for r in scored("v1.0", "bert") if r["submitter"] == "Acme")["id"]}
-    assert "快照" not in acme and "snapshot" not in acme
+    assert "副本" not in acme and "copy of the official repository" not in acme
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -143,7 +151,7 @@ def test_round_page_summarises_changes_and_fastest(site, lang):
     assert 'href="../benchmarks/resnet/v1.0.html"' in changes
     assert 'href="../benchmarks/bert/v1.1.html"' not in changes      # nothing new in v1.1
     first = v10[v10.index('id="round-changes"'):v10.index('id="round-fastest"')]
-    assert ("第一轮" if lang == "zh" else "The first MLPerf Training round") in first
+    assert ("第一轮" if lang == "zh" else "The first MLPerf® Training round") in first
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -189,3 +197,20 @@ def test_a_resubmitted_result_names_the_round_its_logs_come_from(site, lang):
     said = "沿用" if lang == "zh" else "carried over from "     # a fastest says it is no new result
     assert f'{said}<a href="../results/v1.0-bigco-giant-bert.html">v1.0</a>' in text
     assert said.strip() not in paragraph(html, "B")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_equal_scale_all_lists_every_other_submitter_at_that_scale(site, lang):
+    """Not only the one submitter a sentence names: at Acme's 16 accelerators the record holds
+    Dell's scored result and Zenith's without logs, and the reference shows both."""
+    html = (site / lang / "reports" / "refs.html").read_text("utf-8")
+    others = paragraph(html, "H")
+    acme = RECORD["v1.0-acme-acme16-bert"]
+    at_scale = {r["id"] for r in RECORD.values() if r["round"] == "v1.0" and r["benchmark"] == "bert"
+                and r["accelerator_count"] == acme["accelerator_count"] and r["submitter"] != "Acme"}
+    assert links(others) == at_scale == {"v1.0-dell-d16-bert", "v1.0-zenith-zenith16-bert"}
+    assert "Dell" in others and ("官方记录中没有" if lang == "zh" else "the record has no") not in others
+    alone = paragraph(html, "I")      # nobody else ran 1,024 accelerators of bert in v1.0
+    assert links(alone) == set()
+    assert ("官方记录中没有BigCo以外的提交者" if lang == "zh" else
+            "the record has no result of a submitter other than BigCo") in alone
