@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sitegen.npm import MINISEARCH, VEGA, VENDOR  # noqa: E402
+from sitegen.base.npm import MINISEARCH, VEGA, VENDOR  # noqa: E402
 
 LICENCE_FILES = ("LICENSE", "LICENSE.txt", "LICENSE.md")
 

@@ -14,9 +14,10 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__, paths
-from .errors import ContentError, Problem
-from .outdir import OutputRefused
+from sitegen import __version__
+from sitegen.base import paths
+from sitegen.base.errors import ContentError, Problem
+from sitegen.build.outdir import OutputRefused
 
 DESCRIPTION = ("Build a bilingual (English / Simplified Chinese) site of MLPerf Training "
                "comparison reports from a content folder.")
@@ -145,7 +146,7 @@ def plain_output() -> bool:
 
 
 def run_build(args) -> str:
-    from .pipeline import build
+    from sitegen.build.pipeline import build
     if args.verbose:
         print(f"content: {args.content}\ntemplates: {args.templates}\noutput: {args.out}\n"
               f"cache: {args.cache}", file=sys.stderr)
@@ -165,7 +166,7 @@ def run_build(args) -> str:
 
 
 def run_check(args) -> str:
-    from .authoring import check
+    from sitegen.editor.authoring import check
     warnings = check(args.content, args.templates, strict=args.strict)
     for warning in warnings:
         print(warning, file=sys.stderr)
@@ -173,17 +174,17 @@ def run_check(args) -> str:
 
 
 def run_status(args) -> str:
-    from .load import load_site
-    from .translation import translation_gaps
+    from sitegen.content.load import load_site
+    from sitegen.content.translation import translation_gaps
     gaps = translation_gaps(load_site(args.content))
     lines = [f"{g.where}: {g.kind} '{g.name}' lacks {g.missing}" for g in gaps]
     return "\n".join(lines + [f"{len(gaps)} item(s) lack one language"])
 
 
 def run_new(args) -> str:
-    from .authoring import new_report
-    from .load import load_config
-    from .languages import get
+    from sitegen.editor.authoring import new_report
+    from sitegen.content.load import load_config
+    from sitegen.base.languages import get
     # converted languages are made from their source; an editor adds their file by hand
     languages = [code for code in load_config(args.content)["languages"] if not get(code).source]
     paths_made = new_report(args.content, args.slug, languages, _today())
@@ -197,7 +198,7 @@ def _today() -> dt.date:
 
 
 def run_init(args) -> str:
-    from .starter import StarterRefused, write_starter
+    from sitegen.editor.starter import StarterRefused, write_starter
     try:
         content = write_starter(args.dir)
     except StarterRefused as exc:
@@ -209,7 +210,7 @@ def run_init(args) -> str:
 def run_serve(args) -> str:
     import faulthandler
     import signal
-    from .serve import PortBusy, serve
+    from sitegen.editor.serve import PortBusy, serve
     # a server that does not stop can be asked where it is: kill -USR1 <pid> prints its stacks
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     # Ctrl-C stops the server even when it was started with SIGINT ignored or blocked (a
@@ -228,8 +229,8 @@ def run_serve(args) -> str:
 
 def preview_reports(args, changed) -> dict | None:
     """serve: the edited reports' pages, rendered in memory before the build writes them."""
-    from .load import load_site
-    from .rendering import preview_reports as render_preview
+    from sitegen.content.load import load_site
+    from sitegen.build.rendering import preview_reports as render_preview
     if not changed or not all(Path(p).suffix == ".md" and "reports" in Path(p).parts for p in changed):
         return None                  # not a report edit alone: nothing to load for it
     return render_preview(load_site(args.content, strict=args.strict), args.templates, changed)
@@ -261,7 +262,7 @@ def progress(args):
 
 def run_import(args) -> str:
     _needs("mlperf_logging")
-    from .mlperf_import import MLPerfImportError, import_mlperf
+    from sitegen.mlperf_import import MLPerfImportError, import_mlperf
     data = args.content / "data"
     try:
         summary = import_mlperf(args.path, data / "results.yaml", data / "mlperf_systems.yaml",
@@ -275,7 +276,7 @@ def run_import(args) -> str:
 
 def run_import_record(args) -> str:
     _needs("mlperf_logging")
-    from .record_import import default_dirs, import_record
+    from sitegen.importer.run import default_dirs, import_record
     counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record",
                            progress=progress(args))
     errors = "".join(f"\n  not imported: {e}" for e in counts["errors"])

@@ -8,7 +8,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from project import TEMPLATES, write_project  # noqa: E402
-from sitegen.pipeline import build  # noqa: E402
+from sitegen.build.pipeline import build  # noqa: E402
 
 
 @pytest.fixture

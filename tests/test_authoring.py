@@ -98,8 +98,8 @@ def wait_for(predicate, seconds=90):  # generous: CI machines are slow and share
 
 
 def test_serve_rebuilds_reloads_and_survives_errors(tmp_path, monkeypatch):
-    from sitegen.pipeline import build as build_site
-    from sitegen.serve import serve
+    from sitegen.build.pipeline import build as build_site
+    from sitegen.editor.serve import serve
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out, port = write_project(tmp_path), tmp_path / "out", free_port()
     messages = []

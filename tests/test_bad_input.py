@@ -162,7 +162,7 @@ def test_script_and_handlers_in_a_report_never_reach_the_page(tmp_path):
 
 
 def test_strict_turns_warnings_into_failures(tmp_path, capsys):
-    from sitegen.errors import Problems
+    from sitegen.base.errors import Problems
     problems = Problems(tmp_path / "content")
     problems.warn(tmp_path / "content" / "site.yaml", 3, "something to look at")
     with pytest.raises(Exception) as raised:

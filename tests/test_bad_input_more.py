@@ -410,8 +410,8 @@ def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path,
 def test_merge_keys_are_not_duplicates_and_the_shipped_record_loads():
     """YAML merge keys are not duplicate keys; the shipped whole record (which uses none) still
     loads without an error (its speed is the benchmark's, bench/run.py, not a test's)."""
-    from sitegen.load import load_site
-    from sitegen.readers import load_yaml
+    from sitegen.content.load import load_site
+    from sitegen.content.readers import load_yaml
     assert load_yaml("base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  y: 3\n", with_line=False)["other"] == {"x": 1, "y": 3}
     site = load_site(Path(__file__).resolve().parent.parent / "content")
     assert len(site.record) >= 2254

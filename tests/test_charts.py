@@ -15,9 +15,11 @@ import pytest
 
 import build
 from project import FILES, REPORT_EN, REPORT_ZH, RESULTS, write_project
-from sitegen import chart_data, chart_render, charts
-from sitegen.load import load_site
-from sitegen.render import Strings
+from sitegen.render.charts import plan as chart_data
+from sitegen.render.charts import draw as chart_render
+from sitegen.render.charts import blocks as charts
+from sitegen.content.load import load_site
+from sitegen.render.theme import Strings
 
 ROOT = Path(__file__).resolve().parent.parent
 CHART = "\n```chart\nbenchmark: bert\nround: v1.0\n{extra}```\n"
@@ -435,7 +437,7 @@ def test_output_is_the_same_with_and_without_the_cache(tmp_path, monkeypatch):
 
 def test_a_build_without_charts_imports_neither_altair_nor_vl_convert(tmp_path):
     content = write_project(tmp_path / "plain")
-    code = ("import sys; from pathlib import Path; from sitegen.pipeline import build; "
+    code = ("import sys; from pathlib import Path; from sitegen.build.pipeline import build; "
             f"build(Path({str(content)!r}), Path({str(ROOT / 'templates')!r}), "
             f"Path({str(tmp_path / 'out')!r})); "
             "print(sorted(m for m in ('altair', 'vl_convert') if m in sys.modules))")
@@ -528,7 +530,7 @@ def test_the_browser_libraries_are_the_versions_the_svgs_are_drawn_with():
     import altair
     import vl_convert
 
-    from sitegen import npm
+    from sitegen.base import npm
     assert "v" + npm.package_info("vega-lite")["version"] == altair.SCHEMA_VERSION
     assert npm.package_info("vega")["version"] == vl_convert.get_vega_version()
     assert npm.package_info("vega-embed")["version"] == vl_convert.get_vega_embed_version()

@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from record_sample import V10, _result, write_record_project
-from sitegen import derive
-from sitegen.errors import ContentError
-from sitegen.load import load_site
+from sitegen.derive import figures as derive
+from sitegen.base.errors import ContentError
+from sitegen.content.load import load_site
 
 # A published result without logs at Acme's scale (16 accelerators, so 2 nodes in the sample).
 UNSCORED = _result("v1.0-zenith-zenith16-bert", "v1.0", "Zenith", "zenith16", "bert", None, [],

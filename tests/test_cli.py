@@ -128,11 +128,13 @@ def test_missing_importer_extra_is_one_line(tmp_path, capsys, monkeypatch):
     for name in [m for m in list(sys.modules) if m.startswith("mlperf_logging.")]:
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "mlperf_logging", None)    # as if not installed
-    import sitegen
-    for name in ("mlperf_import", "record_import", "record_rules", "record_write"):
+    import importlib
+    for name in ("sitegen.mlperf_import", "sitegen.importer.run", "sitegen.content.round_rules",
+                 "sitegen.importer.write"):
         # imported by earlier tests: forget them, so that they are imported again
-        monkeypatch.delitem(sys.modules, f"sitegen.{name}", raising=False)
-        monkeypatch.delattr(sitegen, name, raising=False)
+        monkeypatch.delitem(sys.modules, name, raising=False)
+        parent, _, leaf = name.rpartition(".")
+        monkeypatch.delattr(importlib.import_module(parent), leaf, raising=False)
     content = write_project(tmp_path)
     for argv in (["import-mlperf", tmp_path], ["import-record", tmp_path]):
         status, out, err = run(capsys, "--content", content, *argv)

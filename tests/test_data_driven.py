@@ -1,6 +1,6 @@
 """Adding a system and a result to the data makes its pages appear, with no other change."""
 from project import FILES, RESULTS, TEMPLATES, write_project
-from sitegen.pipeline import build
+from sitegen.build.pipeline import build
 
 NEW_SYSTEM = """\
 - id: nova-4

@@ -1,7 +1,7 @@
 import pytest
 
-from sitegen import derive
-from sitegen.load import load_site
+from sitegen.derive import figures as derive
+from sitegen.content.load import load_site
 
 
 @pytest.fixture

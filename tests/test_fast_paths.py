@@ -12,9 +12,10 @@ import pytest
 
 from project import write_project
 from record_sample import V10, write_record_project
-from sitegen import cache, parsecache
-from sitegen.errors import ContentError
-from sitegen.load import load_site
+from sitegen.base import cache
+from sitegen.content import parsecache
+from sitegen.base.errors import ContentError
+from sitegen.content.load import load_site
 
 
 # --- references: the slow implementations these replace ------------------------------------------
@@ -321,7 +322,7 @@ def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path,
                                                                        monkeypatch):
     import jinja2
 
-    from sitegen.render import load_theme
+    from sitegen.render.theme import load_theme
 
     templates = Path(__file__).resolve().parent.parent / "templates"
     compiled = []

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from sitegen import schema
+from sitegen.content import schema
 
 SLUG = "mlperf-v1-0-first-submission"
 

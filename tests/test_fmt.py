@@ -1,6 +1,6 @@
 import datetime as dt
 
-from sitegen import fmt
+from sitegen.base import fmt
 
 
 def test_dates_follow_each_language():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sitegen import cli
-from sitegen.record_import import import_record
+from sitegen.importer.run import import_record
 
 HERE = Path(__file__).parent
 RECORD = HERE / "fixtures" / "record"

@@ -13,7 +13,7 @@ import pytest
 
 from project import TEMPLATES
 from record_sample import ROUNDS, write_record_project
-from sitegen.pipeline import build
+from sitegen.build.pipeline import build
 from test_bad_input import tree_digest
 
 V11_ROUND = ROUNDS[ROUNDS.index("- id: v1.1"):]
@@ -141,7 +141,7 @@ def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatc
     """A state keeps the last one's dependency keys and adds to them until it is compacted
     (deps.COMPACT_AT): compacted at every build (0.5), or not for a long time, two incremental
     builds in a row (each checked by SITEGEN_VERIFY_REUSE) still equal a cold build."""
-    from sitegen import deps
+    from sitegen.content import tracking as deps
     monkeypatch.setattr(deps, "COMPACT_AT", compact_at)
     compacted = []
     real = deps._compacted

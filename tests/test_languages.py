@@ -7,11 +7,12 @@ import re
 import pytest
 
 from project import SITE, TEMPLATES, write_project
-from sitegen import fmt, languages
-from sitegen.errors import ContentError
-from sitegen.load import load_site
-from sitegen.pipeline import build
-from sitegen.textcheck import cjk_spaces
+from sitegen.base import fmt
+from sitegen.base import languages
+from sitegen.base.errors import ContentError
+from sitegen.content.load import load_site
+from sitegen.build.pipeline import build
+from sitegen.content.textcheck import cjk_spaces
 
 THREE = SITE.replace("languages: [en, zh]\n", """\
 languages:

@@ -1,5 +1,5 @@
-from sitegen.load import load_site
-from sitegen.markup import Page, new_markdown, render_body, rich_text
+from sitegen.content.load import load_site
+from sitegen.render.markup import Page, new_markdown, render_body, rich_text
 
 
 def render(site, text, lang="en"):

@@ -11,8 +11,8 @@ import yaml
 
 from project import TEMPLATES
 from record_sample import SYSTEM_MAP, V10, V11, write_record_project
-from sitegen.errors import ContentError
-from sitegen.pipeline import build
+from sitegen.base.errors import ContentError
+from sitegen.build.pipeline import build
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11)}
 MAPPED = dict(line.split(": ") for line in SYSTEM_MAP.splitlines() if not line.startswith("#"))
@@ -146,7 +146,7 @@ def test_a_block_says_how_many_results_the_record_holds_beside_it(site, lang):
 
 
 def test_joint_submitters_in_either_order_are_one(tmp_path):
-    from sitegen.record_index import submitter_key
+    from sitegen.derive.record_index import submitter_key
     assert submitter_key("RedHat-Supermicro") == submitter_key("Supermicro-RedHat")
     assert submitter_key("NVIDIA+CoreWeave") == submitter_key("CoreWeave + NVIDIA")
     assert submitter_key("Krai") == submitter_key("krai")
@@ -155,7 +155,7 @@ def test_joint_submitters_in_either_order_are_one(tmp_path):
 
 def test_the_shipped_record_has_no_submitter_under_two_pages():
     """Every spelling of a submitter in the shipped record lands on one page."""
-    from sitegen.record_index import _group, submitter_key
+    from sitegen.derive.record_index import _group, submitter_key
     record = []
     for path in sorted(Path(__file__).parents[1].glob("content/data/record/results-*.yaml")):
         record += yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

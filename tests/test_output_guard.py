@@ -16,8 +16,8 @@ import pytest
 
 import build
 from project import TEMPLATES, write_project
-from sitegen import outdir
-from sitegen.outdir import MARKER, BuildLock, OutputRefused
+from sitegen.build import outdir
+from sitegen.build.outdir import MARKER, BuildLock, OutputRefused
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,7 +19,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from sitegen import __version__, npm
+from sitegen import __version__
+from sitegen.base import npm
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))

@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from sitegen.rendering import _in_forked_processes
+from sitegen.build.rendering import _in_forked_processes
 
 
 def _square(n):
@@ -54,14 +54,14 @@ def test_a_process_that_dies_is_an_error_with_its_exit_code():
 
 
 def _content_error(n):
-    from sitegen.errors import ContentError, Problem
+    from sitegen.base.errors import ContentError, Problem
     raise ContentError([Problem("content/templates/report.html", 2 + n, "template syntax error")])
 
 
 def test_an_editors_mistake_in_a_process_is_said_with_its_file_and_line():
     """A content error found while a forked process renders (a template of the editor's that
     only fails when a page uses it) is the same ContentError as in one process, not a crash."""
-    from sitegen.errors import ContentError
+    from sitegen.base.errors import ContentError
     with pytest.raises(ContentError) as caught:
         _in_forked_processes(_content_error, [1, 2])
     assert str(caught.value).splitlines() == [

@@ -13,9 +13,9 @@ import pytest
 from lxml import etree
 
 from project import SITE, write_project
-from sitegen import npm
-from sitegen.errors import ContentError
-from sitegen.pipeline import build
+from sitegen.base import npm
+from sitegen.base.errors import ContentError
+from sitegen.build.pipeline import build
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -204,7 +204,7 @@ def test_every_sitemap_url_has_its_last_change(based_site):
 
 
 def test_a_sitemap_past_the_protocols_limit_is_split_with_an_index(tmp_path, monkeypatch):
-    from sitegen import reader
+    from sitegen.render import search as reader
     monkeypatch.setattr(reader, "SITEMAP_MAX_URLS", 5)
     content = write_project(tmp_path, {"site.yaml": SITE + f"base_url: {BASE_URL}\n"})
     out = tmp_path / "output"

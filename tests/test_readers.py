@@ -4,9 +4,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen.errors import Problems
-from sitegen.markup import Page, new_markdown, render_body
-from sitegen.readers import read_csv, read_markdown, read_yaml
+from sitegen.base.errors import Problems
+from sitegen.render.markup import Page, new_markdown, render_body
+from sitegen.content.readers import read_csv, read_markdown, read_yaml
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=300)
 YAMLISH = st.text(st.sampled_from(list("ab:- \n\t[]{}\"'#&*!|>%@`,?0123456789中文")), max_size=200)
@@ -68,7 +68,7 @@ def test_front_matter_reader_never_raises(tmp_path, front, body):
 @SETTINGS
 @given(body=st.one_of(ANY_TEXT, st.text(st.sampled_from(list("[]:result#`<>/script \n中")), max_size=200)))
 def test_markdown_body_never_raises_and_never_emits_script(project, body):
-    from sitegen.load import load_site
+    from sitegen.content.load import load_site
     site = load_site(project)
     page = Page(site, "en", "en/reports/x.html", {}, "x.en.md", 1)
     html, _ = render_body(new_markdown(), body, page, lambda *a: "")

@@ -10,7 +10,7 @@ import yaml
 
 from project import TEMPLATES
 from record_sample import ROUNDS, V10, V11, write_record_project
-from sitegen.pipeline import build
+from sitegen.build.pipeline import build
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11)}
 ROUND_LIST = {r["id"]: r for r in yaml.safe_load(ROUNDS)}

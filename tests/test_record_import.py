@@ -16,9 +16,9 @@ import yaml
 from mlperf_logging.compliance_checker.mlp_parser import parse_file
 from mlperf_logging.result_summarizer import result_summarizer as summarizer
 
-from sitegen import record_rules as rules
-from sitegen.record_import import import_record
-from sitegen.record_write import scalar
+from sitegen.content import round_rules as rules
+from sitegen.importer.run import import_record
+from sitegen.importer.write import scalar
 
 FIX = Path(__file__).parent / "fixtures" / "record"
 ROUNDS = ["training_results_v0.5", "training_results_v0.6", "training_results_v1.1",
@@ -518,7 +518,7 @@ def test_changelog_records_a_changed_energy(tmp_path):
 
 
 def test_changes_compares_every_kind():
-    from sitegen.record_write import changes
+    from sitegen.importer.write import changes
     old = [{"id": "a", "path": "x/a", "value": 1.0, "logs_digest": "d1"},
            {"id": "b", "path": "x/b", "value": 2.0, "logs_digest": "d2"},
            {"id": "c", "path": "x/c", "value": 3.0, "logs_digest": "d3",

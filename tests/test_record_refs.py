@@ -11,7 +11,7 @@ import yaml
 
 from project import TEMPLATES
 from record_sample import V10, V11, _result, write_record_project
-from sitegen.pipeline import build
+from sitegen.build.pipeline import build
 
 # Two published results without logs: BigCo at 2,048 accelerators (larger than any scored bert
 # result, so the official fastest may well be it) and Zenith at Acme's 16 accelerators.

@@ -11,9 +11,9 @@ import pytest
 
 from project import TEMPLATES
 from record_sample import V11, write_record_project
-from sitegen.errors import ContentError
-from sitegen.load import load_site
-from sitegen.pipeline import build
+from sitegen.base.errors import ContentError
+from sitegen.content.load import load_site
+from sitegen.build.pipeline import build
 
 EARLIER = "v1.0-acme-acme16-bert"
 LATER = "v1.1-acme-acme16-bert"

@@ -11,7 +11,7 @@ import pytest
 
 from project import TEMPLATES
 from record_sample import ROUNDS, V10, V11, _result, write_record_project
-from sitegen.pipeline import build
+from sitegen.build.pipeline import build
 
 KB = 1024
 ROUND_IDS = ("v1.0", "v1.1", "v2.0", "v2.1", "v3.0", "v3.1")

@@ -12,9 +12,9 @@ import yaml
 
 from project import TEMPLATES
 from record_sample import CURATED, ROUNDS, SYSTEM_MAP, V10, V11, write_record_project
-from sitegen.errors import ContentError
-from sitegen.load import load_site
-from sitegen.pipeline import build
+from sitegen.base.errors import ContentError
+from sitegen.content.load import load_site
+from sitegen.build.pipeline import build
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11)}
 ROUND_LIST = yaml.safe_load(ROUNDS)
@@ -145,7 +145,7 @@ def test_the_results_table_is_the_mapped_record_at_full_precision(record_site):
 
 
 def test_claims_are_checked_against_full_precision(record_site):
-    from sitegen import derive
+    from sitegen.derive import figures as derive
     site = load_site(record_site[0])
     check = derive.check_claim(site, site.get("claims", "c-ppr"))
     acme, zenith = RECORD["v1.0-acme-acme16-bert"]["value"], RECORD["v1.0-zenith-zenith8-bert"]["value"]
@@ -270,16 +270,16 @@ def _record_texts():
 
 
 def test_the_line_reader_agrees_with_yaml_on_every_record_file():
-    from sitegen.errors import Problems
-    from sitegen.readers import parse_yaml
-    from sitegen.record import fast_records
+    from sitegen.base.errors import Problems
+    from sitegen.content.readers import parse_yaml
+    from sitegen.content.record import fast_records
     for text in _record_texts():
         fast = fast_records(text)
         assert fast is not None and fast == parse_yaml(text, "x.yaml", Problems(ROOT_DIR))
 
 
 def test_the_line_reader_leaves_other_layouts_and_odd_values_to_yaml():
-    from sitegen.record import fast_records
+    from sitegen.content.record import fast_records
     assert fast_records("- id: a\n  runs:\n    - 1.0\n") is None          # block list
     assert fast_records("- {id: a}\n") is None                             # flow record
     quoted = fast_records('- id: a\n  name: "x: y # z"\n  flag: yes\n  when: 2023-05-18\n  n: 0x10\n')
@@ -291,7 +291,7 @@ ROOT_DIR = __import__("pathlib").Path(__file__).resolve().parent.parent
 
 
 def test_official_folder_links_escape_spaces():
-    from sitegen.urls import official as official_folder
+    from sitegen.base.urls import official as official_folder
     rnd = {"repository": "https://github.com/mlcommons/training_results_v1.0", "commit": "50619b5"}
     assert official_folder(rnd, "nettrix/results/X640 G40_A100_PCIe_mxnet/ssd") == (
         "https://github.com/mlcommons/training_results_v1.0/tree/50619b5/"

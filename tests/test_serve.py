@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from project import write_project
-from sitegen.serve import BuildState, allowed_hosts, make_server, reload_script
+from sitegen.editor.serve import BuildState, allowed_hosts, make_server, reload_script
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = b"<!doctype html><html><body><p>home</p></body></html>"
@@ -231,7 +231,7 @@ class Warmed(threading.Event):
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     from sitegen.cli import parse_args, preview_reports, run_build, warm_preview
-    from sitegen.serve import serve
+    from sitegen.editor.serve import serve
     folder = tmp_path_factory.mktemp("live")
     content = write_project(folder)
     out = folder / "output"
@@ -333,7 +333,7 @@ def _raises(exception):
         def broken(*args, **kwargs):
             raise exception
         # the page being edited is always made again (a page not read again may be reused)
-        mp.setattr("sitegen.pages.plain_page", broken)
+        mp.setattr("sitegen.render.pages.plain_page", broken)
         (content / "pages" / "methodology.en.md").write_text(METHODOLOGY.format("Being edited."))
     return page_fails
 
@@ -435,9 +435,9 @@ def test_a_held_build_request_answers_when_the_edit_is_published(live):
 
 def test_the_preview_is_the_bytes_the_build_writes(tmp_path, monkeypatch):
     from project import TEMPLATES
-    from sitegen.load import load_site
-    from sitegen.pipeline import build
-    from sitegen.rendering import preview_reports
+    from sitegen.content.load import load_site
+    from sitegen.build.pipeline import build
+    from sitegen.build.rendering import preview_reports
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out = write_project(tmp_path), tmp_path / "out"
     build(content, TEMPLATES, out)

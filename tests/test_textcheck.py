@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.textcheck import _latin_mojibake, text_problems
+from sitegen.content.textcheck import _latin_mojibake, text_problems
 
 # every character ftfy's patterns name, with ASCII, Chinese and full-width punctuation
 PATTERN_CHARS = sorted({c for c in ftfy.badness.BADNESS_RE.pattern if ord(c) > 0x7f})

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sitegen import fmt
+from sitegen.base import fmt
 
-from .quality_tools import ROOT, page_of_kind
+from sitegen.quality_tools import ROOT, page_of_kind
 
 RECORD = ROOT / "content" / "data" / "record"
 

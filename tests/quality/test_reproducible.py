@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from project import write_project
-from sitegen.errors import ContentError
-from sitegen.write import write_tree
+from sitegen.base.errors import ContentError
+from sitegen.build.write import write_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -202,7 +202,7 @@ DIE_AFTER_RENAME = """
 import os, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from sitegen.write import write_tree
+from sitegen.build.write import write_tree
 stop, calls = int(sys.argv[3]), [0]
 def dying(real):
     def rename(*args, **kwargs):

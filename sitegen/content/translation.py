@@ -1,0 +1,49 @@
+"""Translation status: what lacks one of the site's languages."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sitegen.base import languages
+from sitegen.content.model import Site
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+PLACEHOLDER = re.compile(r"\{[^}]*\}|\[\[[^\]]*\]\]")  # {name} and [[kind:id]] are not words
+
+
+@dataclass
+class Gap:
+    kind: str        # report | page | data | string
+    name: str
+    missing: str     # the language that lacks text
+    where: str
+
+
+def translation_gaps(site: Site) -> list[Gap]:
+    """What lacks one language: pending reports, text of a CJK language with no CJK in it,
+    and pages made by a converter that no editor has reviewed yet."""
+    gaps = [Gap("report" if r in site.reports else "page", r.slug, r.lang, f"reports/{r.slug}.{r.lang}.md")
+            for r in site.reports + site.pages if r.pending]
+    gaps += [Gap("converted", r.slug, r.lang, f"{'reports' if r in site.reports else 'pages'}/"
+                 f"{r.slug}.{r.lang}.md") for r in site.reports + site.pages
+             if r.converted and not r.pending]
+    cjk = [code for code in site.languages if languages.get(code).cjk and not languages.get(code).source]
+    first = site.languages[0]
+    for table, records in sorted(site.tables.items()):
+        for record in records.values():
+            for field, value in record.items():
+                for code in cjk:
+                    if isinstance(value, dict) and set(site.languages) <= set(value) \
+                            and _untranslated(value.get(first, ""), value[code]):
+                        gaps.append(Gap("data", f"{record['id']}.{field}", code, record["_file"]))
+    for code in cjk:
+        for key, text in sorted(site.strings.get(code, {}).items()):
+            if _untranslated(site.strings.get(first, {}).get(key, ""), text):
+                gaps.append(Gap("string", key, code, f"i18n/{code}.yaml"))
+    return gaps
+
+
+def _untranslated(en: str, zh: str) -> bool:
+    """Long Chinese text without a single Chinese character: most likely English left in."""
+    zh = PLACEHOLDER.sub("", zh)
+    return bool(CJK.search(en) is None and len(zh) > 24 and not CJK.search(zh))
