@@ -87,7 +87,7 @@ def test_compiled_code_is_not_an_input(tmp_path, monkeypatch):
 def test_a_state_keeps_its_keys_and_drops_the_unread_ones_when_compacted():
     """next_state: a reused unit keeps its key indexes; a fresh unit's new key is added; past
     COMPACT_AT times the live keys, the keys no unit reads are dropped and all renumbered."""
-    from sitegen.content import tracking as deps
+    from sitegen.build import state as deps
     a, b, c, d = (("rec", "t", "a"), "x"), (("rec", "t", "b"), "x"), (("table", "t"), "c"), (("table", "t"), "d")
     values = {a: 1, b: 2, c: 3, d: 4}
     value = lambda tag, key: values.get((tag, key), 0)     # noqa: E731
@@ -110,7 +110,7 @@ def test_a_record_s_fingerprint_is_its_value_however_its_objects_are_shared():
     """Equal records fingerprint alike whether two equal strings in them are one object (as a
     parse cache gives) or two (as YAML gives): marshal's format 4 told them apart, and an edit
     to one result rendered the pages of every unchanged result of its file again."""
-    from sitegen.content import tracking as deps
+    from sitegen.build import state as deps
     one = "".join(["PopART ", "SDK"])
     shared = {"framework": one, "software": one, "runs": [1.5, 2.5]}
     apart = {"framework": "".join(["PopART", " SDK"]), "software": "".join(["Pop", "ART SDK"]),

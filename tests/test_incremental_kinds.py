@@ -141,7 +141,7 @@ def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatc
     """A state keeps the last one's dependency keys and adds to them until it is compacted
     (deps.COMPACT_AT): compacted at every build (0.5), or not for a long time, two incremental
     builds in a row (each checked by SITEGEN_VERIFY_REUSE) still equal a cold build."""
-    from sitegen.content import tracking as deps
+    from sitegen.build import state as deps
     monkeypatch.setattr(deps, "COMPACT_AT", compact_at)
     compacted = []
     real = deps._compacted

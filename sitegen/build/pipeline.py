@@ -17,7 +17,7 @@ from sitegen.build import outdir
 from sitegen.base import paths
 from sitegen.base.cache import (cache_root, code_digest, load_manifest, output_state, save_manifest, sha,
                     tree_digest, _manifest_path)
-from sitegen.content.tracking import current_values, load_state, next_state, save_state, stale_units
+from sitegen.build.state import current_values, load_state, next_state, save_state, stale_units
 
 
 @dataclass
@@ -92,7 +92,7 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
                            files=len(manifest.files), skipped=True)
     from sitegen.base.errors import ContentError              # what renders is imported only now
     from sitegen.content.load import load_site
-    from sitegen.content.model import resolve
+    from sitegen.build.state import resolve
     from sitegen.render.theme import load_theme, theme_dependency
     from sitegen.build.rendering import BodyCache, Destination, Reuse, data_digest, render_site
     from sitegen.build.write import commit, staged

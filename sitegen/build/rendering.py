@@ -25,7 +25,7 @@ from sitegen.render.record import lists as record_lists
 from sitegen.render.record import rounds as record_pages
 from sitegen.render.record import systems as record_systems
 from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
-from sitegen.content.tracking import Unit
+from sitegen.build.state import Unit
 from sitegen.base.errors import ContentError, Problem
 from sitegen.render.markup import new_markdown
 from sitegen.content.model import Site

@@ -10,7 +10,7 @@ from string import Formatter
 from sitegen.base import languages
 from sitegen.content import schema
 from sitegen.base.errors import Problems
-from sitegen.render.markup import SHORTCODE, reference_ok
+from sitegen.content.references import SHORTCODE, reference_ok
 from sitegen.content.model import track, Report, Site, SourceFile
 from sitegen.content.scores import check_scores
 from sitegen.content.parsecache import ParseCache, cached

@@ -68,6 +68,7 @@ class Site:
     rounds: dict[str, dict] = field(default_factory=dict)  # its rounds, oldest first
     changelog: list[dict] = field(default_factory=list)    # changes between its imports
     reads: Reads = field(default_factory=Reads)             # what the page being made reads
+    derived: dict = field(default_factory=dict)   # derive's entities of this site, made once (derive/)
 
     @property
     def languages(self) -> list[str]:
@@ -172,13 +173,6 @@ class Site:
         """These rounds of the record, oldest first."""
         return self._view("in_round_order", tuple(sorted(set(round_ids))))
 
-    @functools.cached_property
-    def record_index(self):
-        """Submitters, accelerator models and scaling peers of the record (record_index.py)."""
-        from sitegen.derive.record_index import RecordIndex
-        with self.reads.paused():
-            return RecordIndex(self)
-
 
 def submitter_name(name: str) -> str:
     """A submitter's name as references compare it: any case, '_' for a space."""
@@ -201,9 +195,9 @@ def track(site: Site) -> Site:
     """Make every read of the site's records noted in `site.reads` (deps.py): the tables, the
     record and its rounds, interface strings, reports and pages. Called once, after loading."""
     reads = site.reads
-    for derived in ("_record_slots", "_rounds_held", "record_index",
-                    "_by_identity"):                      # made from untracked records
+    for derived in ("_record_slots", "_rounds_held", "_by_identity"):   # made from untracked records
         site.__dict__.pop(derived, None)
+    site.derived.clear()
 
     def table(name: str, records: dict) -> Tracked:
         return Tracked({ident: Tracked(record, ("rec", name, ident), reads) if isinstance(record, dict)
@@ -224,30 +218,7 @@ def track(site: Site) -> Site:
     return site
 
 
-def resolve(site: Site, tag: tuple):
-    """The mapping a dependency's tag names, in `site` (deps.value_of reads the key); None for
-    tags that are not the site's (templates and static files: render.py)."""
-    kind = tag[0]
-    if kind in ("table", "rec"):
-        table = {"record": site.record, "rounds": site.rounds}.get(tag[1]) or site.tables.get(tag[1], {})
-        return table if kind == "table" else dict.get(table, tag[2])
-    if kind == "strings":
-        return site.strings.get(tag[1])
-    if kind in ("meta", "report", "page"):
-        found = _reports_by_identity(site).get(tag[1:] if kind == "meta" else tag)
-        return None if found is None else (found.meta if kind == "meta" else found)
-    if kind == "reports":
-        return site.reports if tag[1] == "report" else site.pages
-    if kind == "changelog":
-        return site.changelog
-    if kind == "view":
-        return _ViewMap(site, tag[1])
-    if kind == "index":
-        return getattr(site.record_index, tag[1], None)
-    return None
-
-
-def _reports_by_identity(site: Site) -> dict:
+def reports_by_identity(site: Site) -> dict:
     found = site.__dict__.get("_by_identity")
     if found is None:
         found = site.__dict__["_by_identity"] = {
@@ -256,8 +227,8 @@ def _reports_by_identity(site: Site) -> dict:
     return found
 
 
-class _ViewMap:
-    """A derived view of a site looked up like a mapping (deps.value_of)."""
+class ViewMap:
+    """A derived view of a site looked up like a mapping (build/state.py, value_of)."""
 
     def __init__(self, site: Site, name: str):
         self.site, self.name = site, name

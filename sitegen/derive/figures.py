@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from sitegen.base import fmt
+from sitegen.content.references import slot
 from sitegen.derive import references as record_refs
 from sitegen.content.tracking import derived_list, derived_mapping
 from sitegen.content.model import Site
@@ -196,7 +197,7 @@ def ranked(site: Site, check: dict) -> list[dict]:
     (with `nodes` nodes, when the check gives it), fastest first."""
     mine = _described(site, check["result"])
     nodes = check.get("nodes")
-    return [r for r in record_refs.slot(site, mine["round"], mine["benchmark"], mine["division"])
+    return [r for r in slot(site, mine["round"], mine["benchmark"], mine["division"])
             if nodes is None or r.get("nodes") == nodes]
 
 

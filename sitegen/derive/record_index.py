@@ -77,6 +77,16 @@ class Entity:
         return [best[b] for b in sorted(best)]
 
 
+def index_of(site) -> RecordIndex:
+    """The record's index of `site`, made once per site (kept in site.derived; what a page reads
+    of it is noted through its Tracked maps)."""
+    found = site.derived.get("record_index")
+    if found is None:
+        with site.reads.paused():
+            found = site.derived["record_index"] = RecordIndex(site)
+    return found
+
+
 class RecordIndex:
     def __init__(self, site):
         self.site = site

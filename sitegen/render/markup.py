@@ -18,12 +18,13 @@ from sitegen.derive import figures as derive
 from sitegen.base import fmt
 from sitegen.base import languages
 from sitegen.derive import references as record_refs
+from sitegen.content.references import (SHORTCODE, parse_rounds, parse_slot,
+                                        rounds_of)
 from sitegen.base import urls
 from sitegen.base.errors import Problem
 from sitegen.content.readers import YamlProblem, load_yaml
 from sitegen.content.schema import suggest
 
-SHORTCODE = re.compile(r"\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]")
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 # A block or a reference, in one pass over the text, so that every line is the editor's own.
 PIECE = re.compile(r"(?P<block>^```(?P<bkind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$)"
@@ -471,7 +472,7 @@ def _slot_text(page, round_id: str, benchmark: str, division: str) -> str:
 
 
 def _fastest(page, arg, line):
-    parsed = record_refs.parse_slot(arg)
+    parsed = parse_slot(arg)
     if not parsed:
         return page.fail(line, f"[[fastest:{arg}]]: write <round>/<benchmark>/<closed|open>"
                                "[/<submitter>]")
@@ -517,7 +518,7 @@ def _runs(page, arg, line):
 
 
 def _rounds(page, arg, line):
-    parsed = record_refs.parse_rounds(arg)
+    parsed = parse_rounds(arg)
     if not parsed:
         return page.fail(line, f"[[rounds:{arg}]]: write <submitter|all>[/<benchmark>][/after/<round>]")
     who, benchmark, after = parsed
@@ -525,7 +526,7 @@ def _rounds(page, arg, line):
         return page.fail(line, f"[[rounds:{arg}]]: unknown benchmark '{benchmark}'")
     if who is not None and not page.site.has_submitter(who):
         return page.fail(line, f"[[rounds:{arg}]]: no submitter '{who}' in the record")
-    found = record_refs.rounds_of(page.site, who, benchmark, after)
+    found = rounds_of(page.site, who, benchmark, after)
     if found is None:
         return page.fail(line, f"[[rounds:{arg}]]: no round '{after}' in the record")
     name = who.replace("_", " ") if who else ""
@@ -541,8 +542,8 @@ def _rounds(page, arg, line):
     return f'<span class="derived record-ref">{text}</span>'
 
 
-# The one list of data references: kind -> how it is drawn. load.py checks the references in
-# data text through `reference_ok`, which reads the same list.
+# How each kind of data reference is drawn; the kinds are content/references.py's
+# REFERENCE_KINDS, the one list (load.py checks data text against it).
 KINDS = {
     "result": _result,
     "claim": lambda page, arg, line: _claim(page, arg, line),
@@ -559,32 +560,6 @@ KINDS = {
     "runs": _runs,
     "rounds": _rounds,
 }
-# what the argument of each kind names, for the checks of load.py
-PAIRS = ("speedup", "improvement", "reduction", "ppr")
-TABLES = {"result": "results", "claim": "claims", "system": "systems", "benchmark": "benchmarks",
-          "source": "sources", "price": "systems", "count": "systems"}
-RECORD_KINDS = ("fastest", "equal_scale", "runs", "rounds")
-
-
-def reference_ok(site, kind: str, arg: str) -> bool:
-    """Whether a reference in data text names known records (claims' values need derive, so
-    [[check:...]] is not allowed there)."""
-    arg = arg.partition("|")[0]
-    pair, _, prices = arg.partition("@")
-    head, _, tail = pair.partition("/")
-    results = site.tables["results"].keys() | site.record.keys()
-    if kind == "result":
-        return arg in results
-    if kind in PAIRS:
-        return (head in results and tail in results
-                and all(p in site.tables["systems"] for p in prices.split("/") if p))
-    if kind == "spec":
-        return head in site.tables["systems"]
-    if kind in RECORD_KINDS:
-        return record_refs.valid(site, kind, arg)
-    return kind in TABLES and arg in site.tables[TABLES[kind]]
-
-
 def shortcode(kind: str, arg: str, page: Page, line: int) -> str:
     render = KINDS.get(kind)
     if render is None:

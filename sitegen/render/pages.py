@@ -16,6 +16,7 @@ from sitegen.derive.record_index import system_label
 from sitegen.render.markup import Page, render_body, rich_text
 from sitegen.content.model import Report, Site
 from sitegen.render.theme import Strings, Theme, absolute, base_context, base_url, render_template
+from sitegen.derive.record_index import index_of
 
 
 def _page(theme: Theme, site: Site, lang: str, t: Strings, path: str, template: str,
@@ -151,7 +152,7 @@ def reports_index(theme, site, lang, t):
 def system_page(theme, site, lang, t, system: dict, checks, comparisons):
     """A curated system: its facts, and the results of the official system descriptions
     data/mlperf_systems.yaml says it is (without a record: its rows of data/results.yaml)."""
-    index = site.record_index if site.rounds else None
+    index = index_of(site) if site.rounds else None
     descriptions = [index.systems[key] for key in index.product_systems(system["id"])] if index else []
     found = ([r for d in descriptions for r in d.results] if index
              else site.results_for(system=system["id"]))

@@ -10,6 +10,7 @@ from sitegen.base import fmt
 from sitegen.derive import references as record_refs
 from sitegen.base import urls
 from sitegen.derive.record_index import progress
+from sitegen.derive.record_index import index_of
 
 COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e")
 
@@ -18,7 +19,7 @@ def progress_rows(site, t, lang: str, benchmark_id: str) -> list[dict]:
     fastest = t("chart.progress.fastest")
     return [{"round": p["round"], "series": p["series"] or fastest, "value": p["value"],
              "value_text": fmt.time_number(p["value"], lang), "result": p["id"]}
-            for p in progress(site, benchmark_id, site.record_index)]
+            for p in progress(site, benchmark_id, index_of(site))]
 
 
 def progress_text(t) -> dict:
@@ -136,7 +137,7 @@ def home_rows(site, lang: str, benchmarks=HOME_BENCHMARKS) -> list[dict]:
         name = site.get("benchmarks", benchmark_id)["name"][lang]
         rows += [{"round": p["round"], "series": name, "value": p["value"],
                   "value_text": fmt.time_number(p["value"], lang), "result": p["id"]}
-                 for p in progress(site, benchmark_id, site.record_index, leaders=0)]
+                 for p in progress(site, benchmark_id, index_of(site), leaders=0)]
     return rows
 
 

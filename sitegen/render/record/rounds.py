@@ -14,6 +14,7 @@ from sitegen.derive.record_index import RecordIndex
 from sitegen.render.record import lists as record_lists
 from sitegen.derive import references as record_refs
 from sitegen.render.record import systems as record_systems
+from sitegen.derive.record_index import index_of
 
 # Leaderboards group results by the number of accelerators: (lowest, highest, label key).
 SCALES = ((0, 0, "scale.cpu"), (1, 8, "scale.1_8"), (9, 64, "scale.9_64"),
@@ -64,7 +65,7 @@ def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str,
     title = t("leaderboard.title", benchmark=name, round=round_id)
     crumbs = [(t("nav.benchmarks"), urls.benchmarks(lang)), (name, urls.benchmark(lang, benchmark["id"]))]
     results = site.record_results(benchmark["id"], round_id)
-    index = index or site.record_index
+    index = index or index_of(site)
     return _page(theme, site, lang, t, urls.leaderboard(lang, benchmark["id"], round_id),
                  "leaderboard.html", title, crumbs, benchmark=benchmark, round=site.rounds[round_id],
                  groups=leaderboard_groups(results), count=len(results),
@@ -101,7 +102,7 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
               (result["round"], urls.round_page(lang, result["round"])),
               (benchmark["name"][lang], urls.leaderboard(lang, benchmark["id"], result["round"]))]
     value, count = result["value"], result["accelerator_count"]
-    index = index or site.record_index
+    index = index or index_of(site)
     return _page(theme, site, lang, t, urls.result(lang, result["id"]), "result.html", title,
                  crumbs, result=result, benchmark=benchmark, round=rnd,
                  folder=urls.official(rnd, result["path"]),
@@ -114,7 +115,7 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
 
 def round_page(theme, site: Site, lang, t, round_id: str):
     results = site.round_results(round_id)
-    index = site.record_index
+    index = index_of(site)
     submitters: dict[str, list[dict]] = {}      # one submitter, however its results spell it
     for result in results:
         submitters.setdefault(index.submitter_of(result), []).append(result)
@@ -161,7 +162,7 @@ def record_pages(theme, site: Site, lang, t):
     rounds, leaderboards, results. Nothing is made until the function is called."""
     if not site.rounds:
         return
-    index = site.record_index
+    index = index_of(site)
     yield ("rounds",), partial(rounds_index, theme, site, lang, t)
     for round_id in site.rounds:
         yield ("round", round_id), partial(round_page, theme, site, lang, t, round_id)

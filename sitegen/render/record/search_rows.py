@@ -8,13 +8,14 @@ language for the whole record; search.js makes them into documents of kind 'rsys
 from __future__ import annotations
 
 from sitegen.base import urls
+from sitegen.derive.record_index import index_of
 
 
 def system_rows(site, lang: str, t) -> list[list[str]]:
     """[system name, address relative to the language's folder, snippet], sorted."""
     if not getattr(site, "record", None):
         return []
-    index = site.record_index
+    index = index_of(site)
     groups: dict[tuple[str, str, str], list[dict]] = {}
     for result in site.record.values():
         if result.get("system_name"):

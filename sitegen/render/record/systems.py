@@ -11,6 +11,7 @@ from sitegen.content.model import Site
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
 from sitegen.derive.record_index import Entity, RecordIndex, system_label
+from sitegen.derive.record_index import index_of
 
 
 def by_chip(site: Site, index: RecordIndex) -> list[tuple[Entity, list[tuple[Entity, list[Entity]]]]]:
@@ -33,7 +34,7 @@ def systems_index(theme, site: Site, lang, t):
     description of the record by chip and submitter."""
     products = sorted(site.table("systems"), key=lambda s: (s["vendor"], s["family"],
                                                              s["accelerator_count"], s["id"]))
-    index = site.record_index if site.rounds else None
+    index = index_of(site) if site.rounds else None
     return _page(theme, site, lang, t, urls.systems(lang), "systems.html", t("nav.systems"), [],
                  systems=products, chips=by_chip(site, index) if index else [], index=index,
                  count=len(index.systems) if index else 0, system_label=system_label,
