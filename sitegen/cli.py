@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sitegen import __version__
 from sitegen.base import paths
-from sitegen.base.errors import ContentError, Problem
+from sitegen.base.errors import ContentError
 from sitegen.build.outdir import OutputRefused
 
 DESCRIPTION = ("Build a bilingual (English / Simplified Chinese) site of MLPerf Training "
@@ -28,7 +28,6 @@ EXAMPLES = [
     ("new report SLUG", "start a report in both languages"),
     ("status", "what still lacks one language"),
     ("init DIR", "start a new site: DIR/content, ready to build"),
-    ("import-mlperf PATH", "official MLPerf result logs into content/data/results.yaml"),
     ("import-record [DIR...]", "the whole MLPerf record into content/data/record/"),
 ]
 EPILOG = """\
@@ -111,10 +110,8 @@ def make_parser(prog: str, where: str = "./") -> Parser:
     init = command("init", "start a new site: write DIR/content, a small two-language site "
                            "that builds")
     init.add_argument("dir", type=Path, metavar="DIR")
-    imp = command("import-mlperf", "import official MLPerf Training result logs into "
-                                   "content/data/results.yaml (needs the [import] extra)")
-    imp.add_argument("path", type=Path, metavar="PATH",
-                     help="a training_results_vX.Y folder, or a folder of them")
+    gone = command("import-mlperf", "gone: use import-record, which imports the whole record")
+    gone.add_argument("path", nargs="*", help=argparse.SUPPRESS)
     rec = command("import-record", "import the whole MLPerf Training record into "
                                    "content/data/record/ (needs the [import] extra)")
     rec.add_argument("dirs", type=Path, nargs="*", metavar="DIR",
@@ -260,18 +257,14 @@ def progress(args):
     return lambda line: print(line, file=sys.stderr, flush=True)
 
 
+IMPORT_MLPERF_GONE = ("import-mlperf is gone: the site's results come from the whole record, "
+                      "which `import-record [DIR...]` imports into content/data/record/ "
+                      "(see docs/importing.md)")
+
+
 def run_import(args) -> str:
-    _needs("mlperf_logging")
-    from sitegen.mlperf_import import MLPerfImportError, import_mlperf
-    data = args.content / "data"
-    try:
-        summary = import_mlperf(args.path, data / "results.yaml", data / "mlperf_systems.yaml",
-                                progress=progress(args))
-    except MLPerfImportError as exc:
-        raise ContentError([Problem(str(path), line, message)
-                            for path, line, message in exc.problems]) from None
-    return (f"imported {args.path}: {summary.added} added, {summary.updated} updated, "
-            f"{summary.unchanged} unchanged")
+    """The one-folder importer into results.yaml was replaced by the whole-record importer."""
+    raise UsageError(IMPORT_MLPERF_GONE)
 
 
 def run_import_record(args) -> str:
@@ -289,8 +282,7 @@ def run_import_record(args) -> str:
 COMMANDS = {None: run_build, "build": run_build, "check": run_check, "status": run_status,
             "new": run_new, "init": run_init, "serve": run_serve, "import-mlperf": run_import,
             "import-record": run_import_record}
-FAILED = {"import-mlperf": "import failed: {n} problem(s); data left as it was",
-          "check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
+FAILED = {"check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
 
 
 def _describe(exc: OSError) -> str:
@@ -301,7 +293,7 @@ def _describe(exc: OSError) -> str:
 
 
 def _left_as_it_was(args) -> str:
-    return {"import-mlperf": "data left as it was", "check": "nothing written",
+    return {"check": "nothing written",
             "new": "nothing created", "init": "nothing created"}.get(args.command,
                                                                       "output left as it was")
 

@@ -14,7 +14,7 @@ from project import write_project
 from sitegen import __version__, cli
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMANDS = ["build", "check", "status", "serve", "new", "init", "import-mlperf", "import-record"]
+COMMANDS = ["build", "check", "status", "serve", "new", "init", "import-record"]
 
 
 def run(capsys, *argv):
@@ -129,18 +129,29 @@ def test_missing_importer_extra_is_one_line(tmp_path, capsys, monkeypatch):
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "mlperf_logging", None)    # as if not installed
     import importlib
-    for name in ("sitegen.mlperf_import", "sitegen.importer.run", "sitegen.content.round_rules",
-                 "sitegen.importer.write"):
+    for name in ("sitegen.importer.run", "sitegen.content.round_rules", "sitegen.importer.write"):
         # imported by earlier tests: forget them, so that they are imported again
         monkeypatch.delitem(sys.modules, name, raising=False)
         parent, _, leaf = name.rpartition(".")
         monkeypatch.delattr(importlib.import_module(parent), leaf, raising=False)
     content = write_project(tmp_path)
-    for argv in (["import-mlperf", tmp_path], ["import-record", tmp_path]):
-        status, out, err = run(capsys, "--content", content, *argv)
-        assert (status, out) == (2, "")
-        assert err == ("error: this command needs the Python package 'mlperf_logging', which is "
-                       "not installed: pip install 'accelerator-ledger[import]'\n")
+    status, out, err = run(capsys, "--content", content, "import-record", tmp_path)
+    assert (status, out) == (2, "")
+    assert err == ("error: this command needs the Python package 'mlperf_logging', which is "
+                   "not installed: pip install 'accelerator-ledger[import]'\n")
+
+
+def test_import_mlperf_is_gone_and_says_what_replaced_it(tmp_path, capsys):
+    """One importer: the one-folder import into results.yaml refuses, names import-record and
+    touches nothing."""
+    content = write_project(tmp_path)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    status, out, err = run(capsys, "--content", content, "import-mlperf", tmp_path / "logs")
+    assert (status, out) == (2, "")
+    assert err == ("error: import-mlperf is gone: the site's results come from the whole record, "
+                   "which `import-record [DIR...]` imports into content/data/record/ "
+                   "(see docs/importing.md)\n")
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
 
 def test_plain_output_without_a_terminal_or_with_no_color(monkeypatch):

@@ -7,8 +7,8 @@ such as SLUG or DIR filled in); every command they name must answer --help; `--v
 work from both entry points; and the safe, fast examples (init, build, check, status, new)
 run, in the order a reader would, in a new project in a temporary folder. `python build.py X`
 runs as `axledger X` there (the checkout's script would take the checkout's own content/).
-Not run: serve (does not end), import-record and import-mlperf (they read the MLPerf
-repositories; tests/test_record_import.py and tests/test_mlperf_import.py run them)."""
+Not run: serve (does not end) and import-record (it reads the MLPerf repositories;
+tests/importer/test_record_import.py runs it)."""
 from __future__ import annotations
 
 import re
@@ -28,7 +28,7 @@ FENCE = re.compile(r"^```(?:sh|bash|shell|console)?\n(.*?)^```", re.M | re.S)
 INLINE = re.compile(r"`((?:axledger|python build\.py|python -m sitegen)(?: [^`]*)?)`")
 PLACEHOLDERS = {"SLUG": "a-slug", "PATH": "p", "DIR": "d", "[DIR...]": "d", "DIR...": "d",
                 "N": "8001", "[--port": "--port", "N]": "8001"}
-NOT_RUN = {"serve", "import-record", "import-mlperf"}
+NOT_RUN = {"serve", "import-record"}
 
 
 def doc_commands() -> list[tuple[str, bool, list[str]]]:
@@ -70,8 +70,7 @@ NAMED = sorted({cli.parse_args(_filled(argv)).command or "build"
 def test_the_docs_show_commands():
     assert len(COMMANDS) >= 12, COMMANDS
     assert any(fenced for _, fenced, _ in COMMANDS)
-    assert set(NAMED) >= {"build", "check", "serve", "new", "status", "init", "import-mlperf",
-                          "import-record"}
+    assert set(NAMED) >= {"build", "check", "serve", "new", "status", "init", "import-record"}
 
 
 @pytest.mark.parametrize("where, argv", [(w, a) for w, _, a in COMMANDS if a[:1] != ["cd"]],

@@ -1,10 +1,8 @@
 """Long imports tell how far they are (issue: installed like a Python tool): one line on stderr
-per round read (import-record) or per 50 result folders and round end (import-mlperf), with
--v or when stderr is a terminal; nothing with -q; never on stdout or in the data written."""
+per round read (import-record), with -v or when stderr is a terminal; nothing with -q; never on stdout or in the data written."""
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -16,12 +14,8 @@ from sitegen.importer.run import import_record
 HERE = Path(__file__).parent
 RECORD = HERE / "fixtures" / "record"
 ROUNDS = ["training_results_v0.5", "training_results_v1.1"]
-MLPERF = HERE / "fixtures" / "mlperf"
-MAPPING = ("v1.1/Graphcore/ipu-pod16-TF1: ipu-pod16\n"
-           "v1.1/NVIDIA/dgxa100_ngc21.09_pytorch: dgx-a100-640gb\n")
 ROUND_LINE = re.compile(r"^\[(\d)/(\d) rounds, \d+\.\d s\] (v[0-9.]+): (\d+) result folders read, "
                         r"(\d+) results, (\d+) skipped$")
-MLPERF_LINE = re.compile(r"^v1\.1: (\d+)/(\d+) result folders read \(\d+\.\d s\)$")
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -59,16 +53,7 @@ def _record_run(tmp_path, capsys, *options):
     return code, out, err, snapshot(content / "data" / "record")
 
 
-def _mlperf_run(tmp_path, capsys, *options):
-    content = tmp_path / "content"
-    (content / "data").mkdir(parents=True)
-    (content / "data" / "mlperf_systems.yaml").write_text(MAPPING, encoding="utf-8")
-    code = cli.main(["--content", str(content), *options, "import-mlperf", str(MLPERF)])
-    out, err = capsys.readouterr()
-    return code, out, err, snapshot(content / "data")
-
-
-@pytest.mark.parametrize("run, line", [(_record_run, ROUND_LINE), (_mlperf_run, MLPERF_LINE)])
+@pytest.mark.parametrize("run, line", [(_record_run, ROUND_LINE)])
 def test_the_commands_show_progress_with_v_or_a_terminal_and_never_with_q(
         tmp_path, capsys, monkeypatch, run, line):
     results = {}
@@ -82,7 +67,4 @@ def test_the_commands_show_progress_with_v_or_a_terminal_and_never_with_q(
         results[name] = (shown, data)
     assert results["plain"][0] == results["quiet"][0] == []
     assert results["verbose"][0] and results["terminal"][0]
-    last = line.match(results["verbose"][0][-1])
-    if line is MLPERF_LINE:                       # the last line: every folder read
-        assert last.group(1) == last.group(2)
     assert len({repr(data) for _, data in results.values()}) == 1       # the same data written
