@@ -142,17 +142,20 @@ def plain_output() -> bool:
             or not sys.stderr.isatty())
 
 
-def run_build(args) -> str:
+def run_build(args, processes: bool = True) -> str:
+    """`processes=False`: no language processes (serve: never fork beside its threads)."""
     from sitegen.build.pipeline import build
     if args.verbose:
         print(f"content: {args.content}\ntemplates: {args.templates}\noutput: {args.out}\n"
               f"cache: {args.cache}", file=sys.stderr)
     if args.quiet or plain_output():
-        report = build(args.content, args.templates, args.out, strict=args.strict)
+        report = build(args.content, args.templates, args.out, strict=args.strict,
+                       processes=processes)
     else:
         from rich.console import Console
         with Console(stderr=True).status("building…"):
-            report = build(args.content, args.templates, args.out, strict=args.strict)
+            report = build(args.content, args.templates, args.out, strict=args.strict,
+                           processes=processes)
     for warning in report.warnings:
         print(warning, file=sys.stderr)
     if report.skipped:
@@ -216,7 +219,7 @@ def run_serve(args) -> str:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
-        serve(lambda: run_build(args), args.out, [args.content, args.templates], args.port,
+        serve(lambda: run_build(args, processes=False), args.out, [args.content, args.templates], args.port,
               host=args.host, preview=lambda changed: preview_reports(args, changed),
               warm=lambda: warm_preview(args))
     except PortBusy as exc:

@@ -11,6 +11,11 @@ from project import TEMPLATES, write_project  # noqa: E402
 from sitegen.build.pipeline import build  # noqa: E402
 
 
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite tests/golden/ from this build (tests/build/test_golden.py)")
+
+
 @pytest.fixture
 def project(tmp_path):
     return write_project(tmp_path)

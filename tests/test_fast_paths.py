@@ -13,6 +13,7 @@ import pytest
 from project import write_project
 from record_sample import V10, write_record_project
 from sitegen.base import cache
+from sitegen.build import manifest
 from sitegen.content import parsecache
 from sitegen.base.errors import ContentError
 from sitegen.content.load import load_site
@@ -66,8 +67,8 @@ def _tree(root: Path) -> Path:
 
 def test_output_state_is_the_walk(tmp_path):
     out = _tree(tmp_path / "out")
-    assert cache.output_state(out) == reference_state(out)
-    assert cache.output_state(tmp_path / "missing") == {} == reference_state(tmp_path / "missing")
+    assert manifest.output_state(out) == reference_state(out)
+    assert manifest.output_state(tmp_path / "missing") == {} == reference_state(tmp_path / "missing")
 
 
 # --- tree_digest ----------------------------------------------------------------------------------
@@ -118,9 +119,9 @@ def test_damaged_stat_table_is_not_trusted(tmp_path, own_cache, damage):
         table.write_bytes(b"\0" * 100)
     else:                                            # sealed, but wrong in every entry
         import pickle
-        entries = cache._unseal(data)
+        entries = cache.unseal(data)
         wrong = {path: (*entry[:4], b"\1" * 32) for path, entry in entries.items()}
-        table.write_bytes(cache._seal(pickle.dumps(["not", wrong])))
+        table.write_bytes(cache.seal(pickle.dumps(["not", wrong])))
     cache._stat_tables.clear()
     assert cache.tree_digest(tree) == expected
 
@@ -157,7 +158,7 @@ def test_versions_are_remembered_and_damage_is_a_miss(own_cache):
     stored.write_bytes(stored.read_bytes()[:-3])
     assert cache._versions() == expected
     import pickle
-    stored.write_bytes(cache._seal(pickle.dumps(("another key", "markdown=0"))))
+    stored.write_bytes(cache.seal(pickle.dumps(("another key", "markdown=0"))))
     assert cache._versions() == expected
 
 

@@ -128,7 +128,7 @@ def _run(argv, cwd, env, timeout=240):
 
 
 @pytest.mark.install
-def test_pip_install_gives_a_command_that_builds_the_shipped_content(tmp_path):
+def test_pip_install_gives_a_command_that_starts_and_builds_a_site(tmp_path):
     if not (CI or os.environ.get("SITEGEN_TEST_INSTALL") == "1"):
         pytest.skip("installs the package into a new venv (about 2 minutes): "
                     "runs under CI=true or SITEGEN_TEST_INSTALL=1")
@@ -164,7 +164,8 @@ def test_pip_install_gives_a_command_that_builds_the_shipped_content(tmp_path):
         "pip install 'accelerator-ledger[import]'\n"))
 
     site = tmp_path / "site"
-    shutil.copytree(ROOT / "content", site / "content")
+    started_site = _run([axledger, "-q", "init", site], tmp_path, {**env, "NO_COLOR": "1"})
+    assert started_site.returncode == 0, started_site.stderr[-3000:]
     built = _run([axledger, "-q"], site, {**env, "NO_COLOR": "1"}, timeout=400)
     assert (built.returncode, built.stdout) == (0, ""), built.stderr[-3000:]   # warnings may show
     assert (site / "output" / "en" / "index.html").is_file()

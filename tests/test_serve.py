@@ -239,7 +239,8 @@ def live(tmp_path_factory):
     before = os.environ.get("SITEGEN_CACHE")
     os.environ["SITEGEN_CACHE"] = str(folder / "cache")
     said, stop, state, warmed = [], threading.Event(), BuildState(), Warmed()
-    thread = threading.Thread(target=serve, args=(lambda: run_build(args), out, [content], 0),
+    thread = threading.Thread(target=serve, args=(lambda: run_build(args, processes=False), out,
+                                                  [content], 0),
                               kwargs={"say": said.append, "stop": stop, "state": state,
                                       "preview": lambda changed: preview_reports(args, changed),
                                       "warm": lambda: (warm_preview(args), warmed.set(
@@ -461,3 +462,36 @@ def test_serve_warms_the_preview_at_start_and_publishes_nothing_for_it(live):
     edit then costs what the next ones cost); the warm-up shows no page and writes nothing."""
     assert live["warmed"].wait(60)
     assert live["warmed"].left == (1, {})     # only the first build published; no page shown
+
+
+# --- serve never forks beside its threads ------------------------------------------------------
+
+def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, monkeypatch):
+    """serve's builds run while its HTTP and warm-up threads run: a fork then may copy a lock
+    one of them holds. The command's build never starts language processes; `build` does (the
+    tiny project made "big" for the test), so the check would see a fork."""
+    from sitegen import cli
+    from sitegen.build import rendering
+    from sitegen.editor import serve as serve_module
+    forks = []
+
+    def in_processes(function, jobs, at_once=None):
+        forks.append(len(jobs))
+        return [function(job) for job in jobs]
+
+    monkeypatch.setattr(rendering, "_in_forked_processes", in_processes)
+    monkeypatch.setattr(rendering, "_fork_safe", lambda: True)
+    monkeypatch.setattr(rendering, "PARALLEL_MIN_REPORTS", 1)
+    monkeypatch.setattr(rendering.os, "cpu_count", lambda: 2)
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content = write_project(tmp_path)
+
+    def fake_serve(build_once, out, watch, port, **kwargs):
+        build_once()                  # as serve does before and after each change
+        build_once()
+    monkeypatch.setattr(serve_module, "serve", fake_serve)
+    common = ["--content", str(content), "-q"]
+    assert cli.main([*common, "--out", str(tmp_path / "served"), "serve"]) == 0
+    assert forks == [] and (tmp_path / "served" / "index.html").is_file()
+    assert cli.main([*common, "--out", str(tmp_path / "built"), "build"]) == 0
+    assert forks == [2]

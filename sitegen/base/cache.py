@@ -1,18 +1,21 @@
-"""Skip work whose inputs did not change, without ever changing the output.
+"""The one cache store: skip work whose inputs did not change, without ever changing the output.
 
-Everything kept here lives outside output/ (in .cache/, or $SITEGEN_CACHE) and is safe to
-delete: a missing or stale entry only means the work is done again."""
+Everything kept lives outside output/ (in .cache/, or $SITEGEN_CACHE) and is safe to delete: a
+missing or stale entry only means the work is done again. One integrity rule for every entry,
+`seal`: the sha256 of the bytes, then the bytes (a truncated or damaged entry is a miss, never
+used); one writer, `write_atomic`: whole or not at all, and a cache that cannot be written is no
+error. Entries are files under the store's folder (parsed/, charts/, templates-*/, builds/ with
+each output folder's manifest and build state, versions, stat-hashes) and one SQLite table of
+sealed report bodies (bodies.sqlite: BodyCache); locks/ holds the build locks, not entries."""
 from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import os
 import pickle
 import stat
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.base.paths import CHECKOUT
@@ -45,14 +48,14 @@ def _versions() -> str:
     key = _installed_key()
     path = cache_root() / "versions"
     try:
-        known = _unseal(path.read_bytes())
+        known = unseal(path.read_bytes())
     except OSError:
         known = None
     if isinstance(known, tuple) and len(known) == 2 and known[0] == key and isinstance(known[1], str):
         return known[1]
     found = _read_versions()
     if not read_only():
-        _write_atomic(path, _seal(pickle.dumps((key, found), protocol=4)))
+        write_atomic(path, seal(pickle.dumps((key, found), protocol=4)))
     return found
 
 
@@ -93,7 +96,7 @@ def _installed_key() -> str:
     return digest.hexdigest()
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
     """Write a cache file whole or not at all; a cache that cannot be written is no error."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -125,7 +128,7 @@ def _load_stat_table() -> dict:
             known = _stat_tables.get(path)
             if known and known[0] == status:
                 return dict(known[1])
-            table = _unseal(file.read())
+            table = unseal(file.read())
     except OSError:
         return {}
     table = table if isinstance(table, dict) else {}
@@ -201,7 +204,7 @@ def _save_stat_table(table: dict, new: dict) -> None:
         if len(table) > 100_000:          # forget files long gone
             table = {}
         table.update(new)
-        _write_atomic(cache_root() / STAT_HASHES, _seal(pickle.dumps(table, protocol=4)))
+        write_atomic(cache_root() / STAT_HASHES, seal(pickle.dumps(table, protocol=4)))
 
 
 @functools.lru_cache(maxsize=1)
@@ -221,76 +224,26 @@ def data_digest(content: Path, code: str) -> str:
                        if (content / "site.yaml").exists() else code)
 
 
-@dataclass
-class Manifest:
-    """What the last build of one output folder was made from, and what it wrote."""
-
-    inputs: str
-    files: dict[str, str]            # output path -> sha256 of its bytes
-    state: dict[str, list[int]]      # output path -> [size, mtime_ns, ctime_ns, inode] after writing
-
-
-def _manifest_path(out: Path) -> Path:
-    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
-    return cache_root() / "builds" / f"{key}.json"
-
-
-def load_manifest(out: Path) -> Manifest | None:
-    try:
-        data = json.loads(_manifest_path(out).read_text("utf-8"))
-        return Manifest(data["inputs"], data["files"], data["state"])
-    except (OSError, ValueError, KeyError):
-        return None
-
-
-def save_manifest(out: Path, inputs: str, files: dict[str, str]) -> None:
-    """`files`: output path -> sha256 of the bytes written there."""
-    path = _manifest_path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    manifest = {"inputs": inputs, "files": dict(sorted(files.items())),
-                "state": output_state(out)}
-    path.write_text(json.dumps(manifest), "utf-8")
-
-
-def output_state(out: Path) -> dict[str, list[int]]:
-    """output path -> [size, mtime_ns, ctime_ns, inode] of every file under `out` (as os.walk
-    finds them: links to files are followed, links to folders are not entered)."""
-    state: dict[str, list[int]] = {}
-    _scan_state(os.fspath(out), "", state)
-    return state
-
-
-def _scan_state(folder: str, prefix: str, state: dict) -> None:
-    try:
-        entries = os.scandir(folder)
-    except OSError:
-        return
-    folders = []
-    with entries:
-        for entry in entries:
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                if not entry.is_symlink():
-                    folders.append(entry)
-                continue
-            info = entry.stat()
-            # ctime and inode too: no write, copy or same-size edit leaves them as they were
-            state[prefix + entry.name] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns,
-                                          info.st_ino]
-    for entry in folders:
-        _scan_state(entry.path, prefix + entry.name + "/", state)
-
-
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _seal(blob: bytes) -> bytes:
+def seal(blob: bytes) -> bytes:
     """A cache entry: its own sha256, then the bytes, so damage is found before it is used."""
     return hashlib.sha256(blob).digest() + blob
+
+
+def read_sealed(path: Path) -> bytes | None:
+    """The bytes of the sealed entry at `path`, or None when it is missing, truncated or corrupt."""
+    try:
+        return unseal_bytes(path.read_bytes())
+    except OSError:
+        return None
+
+
+def write_sealed(path: Path, blob: bytes) -> None:
+    """Store `blob` at `path`, sealed, atomically (best effort, as every cache write)."""
+    write_atomic(path, seal(blob))
 
 
 def unseal_bytes(entry) -> bytes | None:
@@ -301,7 +254,7 @@ def unseal_bytes(entry) -> bytes | None:
     return blob if hashlib.sha256(blob).digest() == digest else None
 
 
-def _unseal(entry) -> object | None:
+def unseal(entry) -> object | None:
     """The cached value, or None when the entry is truncated or corrupt (then made again)."""
     blob = unseal_bytes(entry)
     if blob is None:
@@ -351,7 +304,7 @@ class BodyCache:
         import sqlite3
         try:
             row = self._connect().execute("SELECT value FROM bodies WHERE key = ?", (key,)).fetchone()
-            value = _unseal(row[0]) if row else None
+            value = unseal(row[0]) if row else None
         except sqlite3.DatabaseError:
             value = None
         if value is None:
@@ -363,7 +316,7 @@ class BodyCache:
     def put(self, key: str, value) -> None:
         if read_only():
             return
-        self.new[key] = _seal(pickle.dumps(value, protocol=4))
+        self.new[key] = seal(pickle.dumps(value, protocol=4))
         if len(self.new) >= self.BATCH:
             self.flush()
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from sitegen.build import outdir
 from sitegen.base import paths
-from sitegen.base.cache import (cache_root, code_digest, load_manifest, output_state, save_manifest, sha,
-                    tree_digest, _manifest_path)
+from sitegen.base.cache import cache_root, code_digest, sha, tree_digest
+from sitegen.build.manifest import load_manifest, manifest_path, output_state, save_manifest
 from sitegen.build.state import current_values, load_state, next_state, save_state, stale_units
 
 
@@ -43,9 +43,11 @@ def _unchanged_since(manifest, out: Path) -> dict[str, str]:
             if path in state and state[path] == manifest.state.get(path)}
 
 
-def build(content: Path, templates: Path, out: Path, strict: bool = False) -> BuildReport:
+def build(content: Path, templates: Path, out: Path, strict: bool = False,
+          processes: bool = True) -> BuildReport:
     """Build `out` from `content`; when nothing that shapes the output changed since the last
-    build of `out`, and `out` is as that build left it, do nothing.
+    build of `out`, and `out` is as that build left it, do nothing. `processes=False`: render
+    in this process only (serve, whose threads run beside its builds).
 
     `out` must be the generator's to replace (outdir.guard: checked before anything is made);
     one build at a time writes it, and staging folders of a killed build are removed first."""
@@ -54,7 +56,7 @@ def build(content: Path, templates: Path, out: Path, strict: bool = False) -> Bu
     out = outdir.guard(out, content=content, templates=templates, repos=repos, cache=cache_root())
     with outdir.BuildLock(out, cache_root()), _collected_after():
         outdir.remove_leftovers(out)
-        report = _build_locked(content, templates, out, strict)
+        report = _build_locked(content, templates, out, strict, processes)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -83,7 +85,8 @@ def _collected_after():
         gc.unfreeze()
 
 
-def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> BuildReport:
+def _build_locked(content: Path, templates: Path, out: Path, strict: bool,
+                  processes: bool = True) -> BuildReport:
     code = code_digest()
     inputs = tree_digest(content, templates, extra=code + str(strict))
     manifest = load_manifest(out)
@@ -108,7 +111,8 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
         reuse = Reuse(state, *stale_units(state, value))
     with staged(out) as staging:
         files = render_site(site, templates, cache,
-                            Destination(staging, out, _unchanged_since(manifest, out), reuse))
+                            Destination(staging, out, _unchanged_since(manifest, out), reuse),
+                            processes=processes)
         if strict and site.warnings:
             raise ContentError(site.warnings)
         removal = commit(staging, out)
@@ -129,8 +133,8 @@ def _build_locked(content: Path, templates: Path, out: Path, strict: bool) -> Bu
 
 
 def _state_path(out: Path) -> Path:
-    """What each unit of the last build of `out` read (deps.State), beside its manifest."""
-    return _manifest_path(out).with_suffix(".units")
+    """What each unit of the last build of `out` read (state.State), beside its manifest."""
+    return manifest_path(out).with_suffix(".units")
 
 
 def _shared_inputs(content: Path, templates: Path, code: str, strict: bool) -> str:

@@ -107,8 +107,10 @@ class Destination:
 
 
 def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
-                destination: Destination | None = None) -> dict:
-    """Every output file, rendered one language at a time (in parallel on big sites).
+                destination: Destination | None = None, processes: bool = True) -> dict:
+    """Every output file, rendered one language at a time (in parallel on big sites, unless
+    `processes` is False: serve's builds run beside its threads, and a process that forks
+    while other threads run may inherit a lock one of them held).
 
     Without a destination: {path: bytes}. With one, each process writes its own files into the
     staging folder as soon as they are made, and only {path: sha256} comes back: the files of a
@@ -116,7 +118,7 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     cache = cache or BodyCache(data_digest(site.root, code_digest()))
     jobs = [(site, templates, lang, cache.data_key, destination) for lang in site.languages]
     workers = min(len(jobs), os.cpu_count() or 1)
-    if len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and _fork_safe():
+    if processes and len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and _fork_safe():
         results = _in_forked_processes(_render_language, jobs, workers)
     else:
         results = [_render_language(job) for job in jobs]

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 
+from sitegen.base.cache import read_sealed, write_sealed
 from sitegen.content.model import Site, ViewMap, reports_by_identity
 from sitegen.content.tracking import ALL, KEYS, MISSING, Tracked
 from sitegen.derive.record_index import index_of
@@ -168,19 +169,15 @@ def save_state(path: Path, state: State) -> None:
         units[key] = (unit.files, unit.docs, unit.hidden, unit.problems)
     blob = pickle.dumps((STATE_FORMAT, state.inputs, units, packed, ends, state.keys,
                          state.hashes, state.whole, state.live), protocol=pickle.HIGHEST_PROTOCOL)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(hashlib.sha256(blob).digest() + blob)
-    temporary.replace(path)
+    write_sealed(path, blob)
 
 
 def load_state(path: Path) -> State | None:
     """The state, or None when it is missing or damaged (then everything is rendered)."""
+    blob = read_sealed(path)
+    if blob is None:
+        return None
     try:
-        data = path.read_bytes()
-        blob = data[32:]
-        if hashlib.sha256(blob).digest() != data[:32]:
-            return None
         form, inputs, saved, packed, ends, keys, hashes, whole, live = pickle.loads(blob)
         if form != STATE_FORMAT:
             return None

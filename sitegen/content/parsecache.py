@@ -53,7 +53,7 @@ class ParseCache:
         key = hashlib.sha256("\0".join((kind, rel, digest, self.code, langs)).encode()).hexdigest()
         entry = self.entry_path(kind, rel)
         try:
-            stored = cache._unseal(entry.read_bytes())
+            stored = cache.unseal(entry.read_bytes())
         except OSError:
             stored = None
         if isinstance(stored, tuple) and len(stored) == 4 and stored[0] == key \
@@ -72,7 +72,7 @@ class ParseCache:
             blob = pickle.dumps((key, value, found, problems.broken - broken), protocol=4)
         except Exception:  # noqa: BLE001 - a value that cannot be kept is parsed next time
             return value
-        cache._write_atomic(entry, cache._seal(blob))
+        cache.write_sealed(entry, blob)
         return value
 
 

@@ -53,16 +53,13 @@ class TemplateCache(jinja2.BytecodeCache):
         self.folder = folder
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            blob = cache.unseal_bytes((self.folder / bucket.key).read_bytes())
-        except OSError:
-            return
+        blob = cache.read_sealed(self.folder / bucket.key)
         if blob is not None:
             bucket.bytecode_from_string(blob)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         if not cache.read_only():
-            cache._write_atomic(self.folder / bucket.key, cache._seal(bucket.bytecode_to_string()))
+            cache.write_sealed(self.folder / bucket.key, bucket.bytecode_to_string())
 
 
 def load_theme(templates: Path, override: Path | None = None, reads=None) -> Theme:

@@ -8,16 +8,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.base import fmt
-from sitegen.base.cache import code_digest, read_only
+from sitegen.base.cache import cache_root, code_digest, read_only, read_sealed, write_sealed
 
-ROOT = Path(__file__).resolve().parents[3]
 INK = "#767676"      # axis and label colour in the spec; currentColor in the page (follows the theme)
 WIDTH = 560
 HEIGHT = 300
@@ -52,8 +49,8 @@ def narrow_size(width: int = 200) -> Size:
 
 
 def cache_dir() -> Path:
-    """<repo>/.cache/charts, or charts/ in $SITEGEN_CACHE (the build's cache root)."""
-    return Path(os.environ.get("SITEGEN_CACHE") or ROOT / ".cache") / "charts"
+    """charts/ in the cache store."""
+    return cache_root() / "charts"
 
 
 def _config(size: Size = WIDE) -> dict:
@@ -314,38 +311,19 @@ def _vl_convert_version() -> str:
 
 
 def _cached(name: str, make) -> str:
-    """Text from the cache folder, or made and stored there (atomically, best effort)."""
-    folder = cache_dir()
-    path = folder / name
-    cached = _read_sealed(path)
+    """Text from the cache store, or made and stored there (a damaged entry is made again,
+    never published)."""
+    path = cache_dir() / name
+    cached = read_sealed(path)
     if cached is not None:
-        return cached
+        try:
+            return cached.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
     text = make()
-    if read_only():                  # `check` writes nothing, not even the cache
-        return text
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(_digest(text) + "\n" + text)
-        os.replace(temp, path)
-    except OSError:
-        pass
+    if not read_only():              # `check` writes nothing, not even the cache
+        write_sealed(path, text.encode("utf-8"))
     return text
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _read_sealed(path: Path) -> str | None:
-    """A cached text whose first line is the sha256 of the rest; None if missing, truncated
-    or corrupt (then it is made again, never published)."""
-    try:
-        digest, _, text = path.read_text("utf-8").partition("\n")
-    except (OSError, UnicodeDecodeError):
-        return None
-    return text if digest == _digest(text) else None
 
 
 def svg_width(svg: str) -> float:
