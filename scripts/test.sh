@@ -8,4 +8,6 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/install.sh" --browser
 cd "$ROOT"
 PYTHON="$(command -v python || command -v python3)"
-exec "$PYTHON" -m pytest -q "$@"
+# In parallel, one worker per core (PYTEST_WORKERS to change; 0: none); --dist loadfile keeps
+# each test file on one worker, so that a module's built site is built once.
+exec "$PYTHON" -m pytest -q -n "${PYTEST_WORKERS:-auto}" --dist loadfile "$@"

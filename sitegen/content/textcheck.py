@@ -38,7 +38,7 @@ def _gbk_mojibake(text: str) -> int | None:
 
 
 # ftfy's badness patterns all need a character outside ASCII and the CJK blocks (checked in
-# tests/test_textcheck.py), so only lines holding such a character need its slow scan.
+# tests/unit/test_textcheck.py), so only lines holding such a character need its slow scan.
 _SUSPECT = re.compile("[^\x00-\x7f\u2e80-\u9fff\uff00-\uffef]")
 
 

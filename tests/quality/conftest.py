@@ -9,7 +9,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from sitegen.quality_tools import CHROMIUM_ARGS, require
+from .quality_tools import CHROMIUM_ARGS, require
 
 
 # --- A static server and the browser ----------------------------------------------------------

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sitegen.quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind
-from sitegen.test_phone import CHARTS_DRAWN
+from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind
+from .test_phone import CHARTS_DRAWN
 
 CASES = [(kind, lang) for kind in PAGE_KINDS for lang in LANGS] + [("chooser", "root")]
 

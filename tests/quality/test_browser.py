@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from sitegen.quality_tools import ARTIFACTS, HTML_LANG, browser_pages, page_of_kind
+from .quality_tools import ARTIFACTS, HTML_LANG, browser_pages, page_of_kind
 
 SCHEMES = ("file", "http")
 LOCAL_SCHEMES = ("data:", "blob:", "about:")

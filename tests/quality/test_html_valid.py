@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from sitegen.quality_tools import html_pages, require
+from .quality_tools import html_pages, require
 
 
 def test_every_page_is_valid_html(shipped_site):

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from sitegen.quality_tools import HTML_LANG, LANGS, html_pages
+from .quality_tools import HTML_LANG, LANGS, html_pages
 
 EXTERNAL = ("http:", "https:", "mailto:", "tel:")
 INLINE = ("data:",)

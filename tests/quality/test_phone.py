@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind
+from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind
 
 # The dark scheme changes colours and redraws the charts in the page's ink (charts.js), not the
 # layout: it is checked at one width.

@@ -15,7 +15,7 @@ import yaml
 
 from sitegen.base import fmt
 
-from sitegen.quality_tools import ROOT, page_of_kind
+from .quality_tools import ROOT, page_of_kind
 
 RECORD = ROOT / "content" / "data" / "record"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sitegen.quality_tools import TOOLS, require
+from .quality_tools import TOOLS, require
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))

@@ -74,7 +74,7 @@ def build_spec(plan, validate: bool = False, size: Size = WIDE) -> dict:
     """The Vega-Lite spec of a chart plan (chart_data.Plan), as a plain dict.
 
     Checking the spec against the Vega-Lite schema costs more than drawing it, so builds skip
-    it; tests/test_charts.py builds every kind of chart with the check on."""
+    it; tests/build/test_charts.py builds every kind of chart with the check on."""
     import altair as alt
 
     make = {"bars": _bars, "grouped_bars": _grouped_bars, "lines": _lines, "scaling": _scaling}
@@ -338,7 +338,7 @@ SPEC_FIELDS = ("lang", "metric", "kind", "rows", "order", "rounds", "series_orde
 
 
 # the fields of a plan's rows that build_spec copies into the spec's data and reads nowhere else
-# (tests/test_charts.py changes each and compares): the cached specs are keyed without them and
+# (tests/build/test_charts.py changes each and compares): the cached specs are keyed without them and
 # get the rows' own values back, so editing a result's framework builds no spec
 PASSED_THROUGH = ("framework", "source", "result")
 

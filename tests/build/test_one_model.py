@@ -157,7 +157,7 @@ def test_the_shipped_record_has_no_submitter_under_two_pages():
     """Every spelling of a submitter in the shipped record lands on one page."""
     from sitegen.derive.record_index import _group, submitter_key
     record = []
-    for path in sorted(Path(__file__).parents[1].glob("content/data/record/results-*.yaml")):
+    for path in sorted(Path(__file__).parents[2].glob("content/data/record/results-*.yaml")):
         record += yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     groups = _group(record, lambda r: submitter_key(r["submitter"]), lambda r: r["submitter"],
                     "submitter", named=True)

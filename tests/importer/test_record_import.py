@@ -20,7 +20,7 @@ from sitegen.content import round_rules as rules
 from sitegen.importer.run import import_record
 from sitegen.importer.write import scalar
 
-FIX = Path(__file__).parent / "fixtures" / "record"
+FIX = Path(__file__).resolve().parents[1] / "fixtures" / "record"
 ROUNDS = ["training_results_v0.5", "training_results_v0.6", "training_results_v1.1",
           "training_results_v5.0"]
 V11_BERT = "NVIDIA/results/dgxa100_ngc21.09_pytorch/bert"

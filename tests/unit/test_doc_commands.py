@@ -21,7 +21,7 @@ import pytest
 
 from sitegen import __version__, cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PROGRAM = re.compile(r"^(?:axledger|python build\.py|python -m sitegen)(?=\s|$)")
 FENCE = re.compile(r"^```(?:sh|bash|shell|console)?\n(.*?)^```", re.M | re.S)

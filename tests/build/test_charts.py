@@ -21,7 +21,7 @@ from sitegen.render.charts import blocks as charts
 from sitegen.content.load import load_site
 from sitegen.render.theme import Strings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHART = "\n```chart\nbenchmark: bert\nround: v1.0\n{extra}```\n"
 # REPORT_EN ends on line 17; the blank line is 18, so a chart block appended starts on line 19
 CHART_LINE = 19

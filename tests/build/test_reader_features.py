@@ -17,7 +17,7 @@ from sitegen.base import npm
 from sitegen.base.errors import ContentError
 from sitegen.build.pipeline import build
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"

@@ -16,7 +16,7 @@ import pytest
 from project import write_project
 from sitegen.editor.serve import BuildState, allowed_hosts, make_server, reload_script
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = b"<!doctype html><html><body><p>home</p></body></html>"
 NOT_FOUND = b"<!doctype html><html><body><p>our 404</p></body></html>"
 

@@ -76,7 +76,7 @@ def test_a_broken_template_of_a_big_site_is_reported_at_its_line(tmp_path):
     import subprocess
     import sys
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     content = tmp_path / "content"
     shutil.copytree(root / "content", content)
     (content / "templates").mkdir()

@@ -19,7 +19,7 @@ from project import TEMPLATES, write_project
 from sitegen.build import outdir
 from sitegen.build.outdir import MARKER, BuildLock, OutputRefused
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def snapshot(folder: Path) -> dict[str, str]:

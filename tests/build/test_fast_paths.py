@@ -325,7 +325,7 @@ def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path,
 
     from sitegen.render.theme import load_theme
 
-    templates = Path(__file__).resolve().parent.parent / "templates"
+    templates = Path(__file__).resolve().parents[2] / "templates"
     compiled = []
     real = jinja2.Environment.compile
     monkeypatch.setattr(jinja2.Environment, "compile",

@@ -11,7 +11,7 @@ import pytest
 from sitegen import cli
 from sitegen.importer.run import import_record
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[1]
 RECORD = HERE / "fixtures" / "record"
 ROUNDS = ["training_results_v0.5", "training_results_v1.1"]
 ROUND_LINE = re.compile(r"^\[(\d)/(\d) rounds, \d+\.\d s\] (v[0-9.]+): (\d+) result folders read, "

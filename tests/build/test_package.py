@@ -22,7 +22,7 @@ from packaging.utils import canonicalize_name
 from sitegen import __version__
 from sitegen.base import npm
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
 CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
@@ -66,7 +66,7 @@ def test_every_imported_package_is_declared():
     distributions = metadata.packages_distributions()
     declared = _declared("import")
     imported = set()
-    for file in (ROOT / "sitegen").glob("*.py"):
+    for file in (ROOT / "sitegen").rglob("*.py"):
         for node in ast.walk(ast.parse(file.read_text("utf-8"))):
             if isinstance(node, ast.Import):
                 imported |= {alias.name.split(".")[0] for alias in node.names}

@@ -13,7 +13,7 @@ import build
 from project import write_project
 from sitegen import __version__, cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["build", "check", "status", "serve", "new", "init", "import-record"]
 
 

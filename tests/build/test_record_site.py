@@ -287,7 +287,7 @@ def test_the_line_reader_leaves_other_layouts_and_odd_values_to_yaml():
                        "when": "2023-05-18", "n": 16}]
 
 
-ROOT_DIR = __import__("pathlib").Path(__file__).resolve().parent.parent
+ROOT_DIR = __import__("pathlib").Path(__file__).resolve().parents[2]
 
 
 def test_official_folder_links_escape_spaces():

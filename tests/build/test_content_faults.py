@@ -413,5 +413,5 @@ def test_merge_keys_are_not_duplicates_and_the_shipped_record_loads():
     from sitegen.content.load import load_site
     from sitegen.content.readers import load_yaml
     assert load_yaml("base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  y: 3\n", with_line=False)["other"] == {"x": 1, "y": 3}
-    site = load_site(Path(__file__).resolve().parent.parent / "content")
+    site = load_site(Path(__file__).resolve().parents[2] / "content")
     assert len(site.record) >= 2254
