@@ -194,7 +194,7 @@ def run_new(args) -> str:
 def _today() -> dt.date:
     """Reproducible when SOURCE_DATE_EPOCH is set; only scaffolding ever reads the clock."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date() if epoch else dt.date.today()
+    return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date() if epoch else dt.date.today()
 
 
 def run_init(args) -> str:

@@ -162,6 +162,7 @@ def convert(text: str, code: str) -> str:
     """`text` of the language `code` is converted from, in `code`'s script, with the
     reviewed terms applied after the converter."""
     language = get(code)
+    assert language.source is not None, f"{code} is written, not converted"
     return _convert(text, language.convert, _fixes(language.convert, get(language.source).lang,
                                                     language.lang, _terms))
 

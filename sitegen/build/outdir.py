@@ -88,7 +88,7 @@ class BuildLock:
         self.out = out
         self._fd: int | None = None
 
-    def __enter__(self) -> "BuildLock":
+    def __enter__(self) -> BuildLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:

@@ -191,7 +191,7 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
     for lang in config["languages"]:
         path = content / "i18n" / f"{lang}.yaml"
         source = languages.get(lang).source
-        raw = cached("yaml", path, problems, lambda: read_yaml(path, problems)) \
+        raw = cached("yaml", path, problems, lambda path=path: read_yaml(path, problems)) \
             if path.exists() else None
         if not path.exists() and source is None:
             problems.add(path, None, f"missing interface strings for '{lang}': create this file")
@@ -417,7 +417,7 @@ def _check_terms(site: Site, problems: Problems) -> None:
             for record in records.values():
                 for value in _texts_of(record, code):
                     scan(value, record.get("_file"), record.get(LINE))
-        for key, text in site.strings.get(code, {}).items():
+        for text in site.strings.get(code, {}).values():
             scan(text, site.root / "i18n" / f"{code}.yaml", None)
         for report in site.reports + site.pages:
             if report.lang == code and report.source and not report.pending:

@@ -29,7 +29,7 @@ def translation_gaps(site: Site) -> list[Gap]:
              if r.converted and not r.pending]
     cjk = [code for code in site.languages if languages.get(code).cjk and not languages.get(code).source]
     first = site.languages[0]
-    for table, records in sorted(site.tables.items()):
+    for _table, records in sorted(site.tables.items()):
         for record in records.values():
             for field, value in record.items():
                 for code in cjk:

@@ -143,6 +143,8 @@ def _price_perf_steps(site: Site, check: dict):
         return None, {}
     price = site.first_price(check.get("price") or result(site, check["result"])["system"])
     base = site.first_price(check.get("baseline_price") or result(site, check["baseline"])["system"])
+    if price is None or base is None:      # price_performance gave a value: both are priced
+        return None, {}
     steps = {}
     for lang in site.languages:
         steps[lang] = [f"({_time_text(site, check['baseline'], lang)} × {fmt.usd(base['amount'], lang)})"
@@ -408,7 +410,7 @@ def _comparisons(site: Site) -> list[Comparison]:
     vendor's successive generations at the same size. Grouping keeps it linear in results."""
     best = _best(site.table("results"))
     by_slot: dict[tuple, list[dict]] = {}
-    for (system, benchmark, rnd, division), r in sorted(best.items()):
+    for (_system, benchmark, rnd, division), r in sorted(best.items()):
         by_slot.setdefault((benchmark, rnd, division), []).append(r)
     pairs: dict[tuple, list[Row]] = {}
     for slot_results in by_slot.values():
@@ -424,7 +426,7 @@ def _generations(site: Site, best: dict) -> list[Comparison]:
     """A newer generation against the older one of the same vendor and size, across rounds.
     Systems are grouped by (vendor, size) first, so no pair of systems is scanned twice."""
     latest: dict[str, dict[tuple, dict]] = {}   # system -> (benchmark, division) -> latest result
-    for (system, benchmark, rnd, division), r in sorted(best.items(), key=lambda kv: kv[0][2]):
+    for (system, benchmark, _rnd, division), r in sorted(best.items(), key=lambda kv: kv[0][2]):
         latest.setdefault(system, {})[(benchmark, division)] = r
     groups: dict[tuple, list[dict]] = {}
     for system in sorted(site.tables["systems"].values(), key=lambda s: s["id"]):

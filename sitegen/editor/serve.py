@@ -147,7 +147,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             if held is False:
                 return self._send(b"Bad query: after and builds are integers\n",
                                   "text/plain; charset=utf-8", head, 400)
-            if held is not None:
+            if isinstance(held, tuple):
                 self.state.wait_for_change(*held, timeout=self.hold)
             return self._send(self.state.as_json(), "application/json", head)
         with self.state.lock:
@@ -237,7 +237,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass  # the terminal shows builds, not every request
 
 
-def held_until(query: str):
+def held_until(query: str) -> tuple[int, int | None] | None | bool:
     """(version, builds or None) of `/__build__?after=V[&builds=N]`: the state the page has,
     which the answer waits to differ from; None without `after` (answer at once), False when
     a value is not an integer."""
@@ -280,13 +280,15 @@ class Server(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+class Server6(Server):
+    address_family = socket.AF_INET6
+
+
 def make_server(out: Path, state: BuildState, host: str = "127.0.0.1", port: int = 8000,
                 hold: float = HOLD_SECONDS) -> http.server.ThreadingHTTPServer:
     """A server bound to host:port (port 0: a free one), not yet serving; a /__build__?after=
     request is held at most `hold` seconds."""
-    server_class = Server
-    if ":" in host:
-        server_class = type("Server6", (server_class,), {"address_family": socket.AF_INET6})
+    server_class = Server6 if ":" in host else Server
     try:
         server = server_class((host, port), functools.partial(Handler, directory=str(out)),
                               bind_and_activate=False)

@@ -38,8 +38,8 @@ def run_logs(power: list[str], folder: str, result_name: str) -> tuple[list[str]
     """(node_*.txt, sw_*.txt) of one run, directly in power/<result name>/."""
     inside = f"{folder}/power/{result_name}/"
     names = [p[len(inside):] for p in power if p.startswith(inside) and "/" not in p[len(inside):]]
-    pick = lambda stem: [inside + n for n in sorted(names)
-                         if n.startswith(stem) and n.endswith(".txt")]
+    def pick(stem: str) -> list[str]:
+        return [inside + n for n in sorted(names) if n.startswith(stem) and n.endswith(".txt")]
     return pick("node_"), pick("sw_")
 
 

@@ -196,6 +196,6 @@ def private_run(data: bytes) -> Run:
     for match in PRIVATE_RE.finditer(data):
         benchmark = benchmark or match.group(1).decode("latin-1")
         when = dt.datetime.strptime(match.group(2).decode(), "%m/%d/%y %H:%M:%S")
-        events.append((match.group(3).decode(), when.replace(tzinfo=dt.timezone.utc).timestamp(),
+        events.append((match.group(3).decode(), when.replace(tzinfo=dt.UTC).timestamp(),
                        "success"))
     return run_from_span(events, 60.0, None, benchmark)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from html import escape
 from html import unescape as html_unescape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
@@ -24,6 +25,9 @@ from sitegen.base import urls
 from sitegen.base.errors import Problem
 from sitegen.content.readers import YamlProblem, load_yaml
 from sitegen.content.schema import suggest
+
+if TYPE_CHECKING:
+    import markdown    # imported where first used (new_markdown)
 
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 # A block or a reference, in one pass over the text, so that every line is the editor's own.

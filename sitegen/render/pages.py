@@ -7,7 +7,6 @@ from sitegen.render import blocks
 from sitegen.render.charts import plan as chart_data
 from sitegen.render.charts import blocks as charts
 from sitegen.derive import figures as derive
-from sitegen.base import fmt
 from sitegen.base import languages
 from sitegen.base import urls
 from sitegen.base import npm

@@ -101,7 +101,7 @@ def _site_date(site) -> dt.date | None:
 
 
 def _midnight(day: dt.date) -> dt.datetime:
-    return dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc)
+    return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
 
 
 def _collapse(text: str) -> str:
@@ -307,7 +307,7 @@ def feed_file(site, lang: str) -> dict[str, bytes]:
     dates = [r.date for r in reports if r.date] + ([_site_date(site)] if _site_date(site) else [])
     if not dates:
         dates = [s["date"] for s in site.table("sources") if isinstance(s.get("date"), dt.date)]
-    updated = _midnight(max(dates)) if dates else dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
+    updated = _midnight(max(dates)) if dates else dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 
     fg = FeedGenerator()
     fg.id(_feed_id(site, feed_path))

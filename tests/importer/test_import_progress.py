@@ -59,7 +59,7 @@ def test_the_commands_show_progress_with_v_or_a_terminal_and_never_with_q(
     results = {}
     for name, options, terminal in [("plain", (), False), ("verbose", ("-v",), False),
                                     ("terminal", (), True), ("quiet", ("-q",), True)]:
-        monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+        monkeypatch.setattr(sys.stderr, "isatty", lambda terminal=terminal: terminal)
         code, out, err, data = run(tmp_path / name, capsys, *options)
         assert code == 0, err
         shown = [text for text in err.splitlines() if line.match(text)]

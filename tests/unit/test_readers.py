@@ -57,7 +57,7 @@ def test_csv_reader_never_raises(tmp_path, text):
 @given(front=YAMLISH, body=ANY_TEXT)
 def test_front_matter_reader_never_raises(tmp_path, front, body):
     result, problems = read_with(read_markdown, tmp_path, "r.en.md",
-                                 f"---\n{front}\n---\n{body}".encode("utf-8"))
+                                 f"---\n{front}\n---\n{body}".encode())
     # either (front matter, body, line, key lines), or at least one located problem
     if result is None:  # never dropped silently
         assert problems.errors

@@ -300,7 +300,7 @@ def _convert(spec: dict) -> str:
 
 def spec_key(spec: dict) -> str:
     text = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(f"{_vl_convert_version()}\n{text}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"{_vl_convert_version()}\n{text}".encode()).hexdigest()
 
 
 @functools.lru_cache(maxsize=1)

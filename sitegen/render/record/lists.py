@@ -103,4 +103,4 @@ def record_data_file(site: Site, round_id: str) -> dict[str, bytes]:
                          ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return {urls.record_data(round_id): (
         "window.RECORD_DATA = window.RECORD_DATA || {};\n"
-        f"window.RECORD_DATA[{json.dumps(round_id)}] = {payload};\n").encode("utf-8")}
+        f"window.RECORD_DATA[{json.dumps(round_id)}] = {payload};\n").encode()}

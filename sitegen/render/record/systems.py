@@ -18,7 +18,7 @@ def by_chip(site: Site, index: RecordIndex) -> list[tuple[Entity, list[tuple[Ent
     """(chip, [(submitter, its systems with that chip, newest round first)]) for the index
     page, chips and submitters in name order."""
     chips: dict[str, dict[str, list[Entity]]] = {}
-    for key, system in index.systems.items():
+    for system in index.systems.values():
         first = system.results[0]
         chips.setdefault(index.accelerator_of(first), {}).setdefault(
             index.submitter_of(first), []).append(system)
