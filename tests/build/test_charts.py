@@ -455,8 +455,9 @@ def test_summary_lists_at_most_twelve_values():
                            results=[], order=[], rounds=[], series_order=[], vendors=[],
                            division_names=[], both_divisions=False, axis_title="",
                            axis_format="", caption="Cap", title="", text={})
-    t = lambda key, **values: {"chart.more": "and {n} more", "chart.aria": "{kind}: {caption}. {values}.",  # noqa: E731
-                               "chart.value_sep": "; ", "chart.kind.bars": "Bar chart"}[key].format(**values)
+    def t(key, **values):
+        return {"chart.more": "and {n} more", "chart.aria": "{kind}: {caption}. {values}.",
+                "chart.value_sep": "; ", "chart.kind.bars": "Bar chart"}[key].format(**values)
     text = charts.summary(t, plan)
     assert text.startswith("Bar chart: Cap. S0 0.00 min; S1 1.00 min;") and text.endswith("; and 2 more.")
 

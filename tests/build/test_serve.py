@@ -343,7 +343,9 @@ def _no_longer_raises(content, mp):
     mp.undo()
 
 
-from project import CLAIMS as CLAIMS_TEXT, SYSTEMS as SYSTEMS_TEXT, VENDORS as VENDORS_TEXT  # noqa: E402
+from project import CLAIMS as CLAIMS_TEXT  # noqa: E402
+from project import SYSTEMS as SYSTEMS_TEXT  # noqa: E402
+from project import VENDORS as VENDORS_TEXT  # noqa: E402
 
 FAULTS = {
     "yaml syntax error": (_yaml_error, _yaml_fixed,
