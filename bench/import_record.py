@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sitegen.record_import import default_dirs, import_record  # noqa: E402
+from sitegen.importer.run import default_dirs, import_record  # noqa: E402
 
 TARGET_SECONDS = 60.0
 

@@ -533,7 +533,7 @@ def markdown(run: dict) -> str:
                                  + (f"; {', '.join(extra)}" if extra else "") + ")")
             lines.append("")
     if run["unknown"]:
-        lines += ["", f"Pages of no known kind (not measured; add a rule in KIND_RULES): "
+        lines += ["", "Pages of no known kind (not measured; add a rule in KIND_RULES): "
                   + ", ".join(run["unknown"][:20]) + ("…" if len(run["unknown"]) > 20 else "")]
     return "\n".join(lines).rstrip() + "\n"
 
@@ -595,7 +595,7 @@ def measure(site: Path, site_label: str, langs, kinds_for, reports: Path,
     finally:
         server.shutdown()
         server.server_close()
-    return {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    return {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "machine": f"{platform.system()} {platform.machine()} · {os.cpu_count()} CPUs",
             "site": site_label,
             "lighthouse": LIGHTHOUSE_VERSION, "chromium": chromium_version(chromium),

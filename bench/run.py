@@ -845,7 +845,7 @@ def environment() -> dict:
             return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             return None
-    return {"date": sh(["date", "-u"]) or dt.datetime.now(dt.timezone.utc).isoformat(),
+    return {"date": sh(["date", "-u"]) or dt.datetime.now(dt.UTC).isoformat(),
             "machine": sh(["uname", "-srm"]) or platform.platform(),
             "cpus": os.cpu_count(), "python": platform.python_version(),
             "commit": sh(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"]),
@@ -953,7 +953,7 @@ def record_targets(rec: dict) -> list[dict]:
                missing(import_time=median("import_round"), cold_time=cold)),
         target("whole record data edit (systems.yaml) <= 1/5 of cold (s)", median("edit_data"),
                fifth, " s", missing(edit_time=median("edit_data"), cold_time=cold)),
-        target(f"whole record peak memory < 1 GB (MB)", record_peak_mb(rec), RECORD_MEMORY_LIMIT,
+        target("whole record peak memory < 1 GB (MB)", record_peak_mb(rec), RECORD_MEMORY_LIMIT,
                " MB"),
         target(f"serve: save to reloaded page, report edit <= {SERVE_RELOAD_LIMIT:g} s", serve,
                SERVE_RELOAD_LIMIT, " s", "--serve-edits 0, or a step before it failed" if serve is None else ""),

@@ -8,4 +8,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/install.sh" --browser
 cd "$ROOT"
 PYTHON="$(command -v python || command -v python3)"
-exec "$PYTHON" -m pytest -q "$@"
+# The quality gates first (pyproject.toml: [tool.ruff], [tool.mypy]); each must pass.
+"$PYTHON" -m ruff check --quiet .
+"$PYTHON" -m ruff format --check --quiet .
+"$PYTHON" -m mypy
+# In parallel, one worker per core (PYTEST_WORKERS to change; 0: none); --dist loadfile keeps
+# each test file on one worker, so that a module's built site is built once.
+exec "$PYTHON" -m pytest -q -n "${PYTEST_WORKERS:-auto}" --dist loadfile "$@"

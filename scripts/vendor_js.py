@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Copy the browser scripts the site ships from node_modules into sitegen/vendor/ (run after
-changing their versions in package.json and `npm install`; tests/test_package.py checks that
+changing their versions in package.json and `npm install`; tests/build/test_package.py checks that
 the copies are byte-identical to node_modules and match the versions in package-lock.json)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sitegen.npm import MINISEARCH, VEGA, VENDOR  # noqa: E402
+from sitegen.base.npm import MINISEARCH, VEGA, VENDOR  # noqa: E402
 
 LICENCE_FILES = ("LICENSE", "LICENSE.txt", "LICENSE.md")
 

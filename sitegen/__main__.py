@@ -1,7 +1,7 @@
 """python -m sitegen: the same command as `axledger`."""
 import sys
 
-from .cli import main
+from sitegen.cli import main
 
 if __name__ == "__main__":
     sys.exit(main(prog="python -m sitegen"))

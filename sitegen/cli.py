@@ -14,9 +14,10 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__, paths
-from .errors import ContentError, Problem
-from .outdir import OutputRefused
+from sitegen import __version__
+from sitegen.base import paths
+from sitegen.base.errors import ContentError
+from sitegen.build.outdir import OutputRefused
 
 DESCRIPTION = ("Build a bilingual (English / Simplified Chinese) site of MLPerf Training "
                "comparison reports from a content folder.")
@@ -27,7 +28,6 @@ EXAMPLES = [
     ("new report SLUG", "start a report in both languages"),
     ("status", "what still lacks one language"),
     ("init DIR", "start a new site: DIR/content, ready to build"),
-    ("import-mlperf PATH", "official MLPerf result logs into content/data/results.yaml"),
     ("import-record [DIR...]", "the whole MLPerf record into content/data/record/"),
 ]
 EPILOG = """\
@@ -118,10 +118,8 @@ def make_parser(prog: str, where: str = "./") -> Parser:
     init = command("init", "start a new site: write DIR/content, a small two-language site "
                            "that builds")
     init.add_argument("dir", type=Path, metavar="DIR")
-    imp = command("import-mlperf", "import official MLPerf Training result logs into "
-                                   "content/data/results.yaml (needs the [import] extra)")
-    imp.add_argument("path", type=Path, metavar="PATH",
-                     help="a training_results_vX.Y folder, or a folder of them")
+    gone = command("import-mlperf", "gone: use import-record, which imports the whole record")
+    gone.add_argument("path", nargs="*", help=argparse.SUPPRESS)
     rec = command("import-record", "import the whole MLPerf Training record into "
                                    "content/data/record/ (needs the [import] extra)")
     rec.add_argument("dirs", type=Path, nargs="*", metavar="DIR",
@@ -156,17 +154,20 @@ def plain_output() -> bool:
             or not sys.stderr.isatty())
 
 
-def run_build(args) -> str:
-    from .pipeline import build
+def run_build(args, processes: bool = True) -> str:
+    """`processes=False`: no language processes (serve: never fork beside its threads)."""
+    from sitegen.build.pipeline import build
     if args.verbose:
         print(f"content: {args.content}\ntemplates: {args.templates}\noutput: {args.out}\n"
               f"cache: {args.cache}", file=sys.stderr)
     if args.quiet or plain_output():
-        report = build(args.content, args.templates, args.out, strict=args.strict)
+        report = build(args.content, args.templates, args.out, strict=args.strict,
+                       processes=processes)
     else:
         from rich.console import Console
         with Console(stderr=True).status("building…"):
-            report = build(args.content, args.templates, args.out, strict=args.strict)
+            report = build(args.content, args.templates, args.out, strict=args.strict,
+                           processes=processes)
     for warning in report.warnings:
         print(warning, file=sys.stderr)
     if report.skipped:
@@ -177,7 +178,7 @@ def run_build(args) -> str:
 
 
 def run_check(args) -> str:
-    from .authoring import check
+    from sitegen.editor.authoring import check
     warnings = check(args.content, args.templates, strict=args.strict)
     for warning in warnings:
         print(warning, file=sys.stderr)
@@ -185,8 +186,8 @@ def run_check(args) -> str:
 
 
 def run_status(args) -> str:
-    from .load import load_site
-    from .translation import translation_gaps
+    from sitegen.content.load import load_site
+    from sitegen.content.translation import translation_gaps
     gaps = translation_gaps(load_site(args.content))
     lines = [f"{g.where}: {g.kind} '{g.name}' lacks {g.missing}"
              + (f" (once read, write {g.hint} in its front matter)" if g.hint else "") for g in gaps]
@@ -194,9 +195,9 @@ def run_status(args) -> str:
 
 
 def run_new(args) -> str:
-    from .authoring import SlugRefused, new_report
-    from .load import load_config
-    from .languages import get
+    from sitegen.editor.authoring import SlugRefused, new_report
+    from sitegen.content.load import load_config
+    from sitegen.base.languages import get
     # converted languages are made from their source; an editor adds their file by hand
     languages = [code for code in load_config(args.content)["languages"] if not get(code).source]
     try:
@@ -209,11 +210,11 @@ def run_new(args) -> str:
 def _today() -> dt.date:
     """Reproducible when SOURCE_DATE_EPOCH is set; only scaffolding ever reads the clock."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date() if epoch else dt.date.today()
+    return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date() if epoch else dt.date.today()
 
 
 def run_init(args) -> str:
-    from .starter import StarterRefused, write_starter
+    from sitegen.editor.starter import StarterRefused, write_starter
     try:
         content = write_starter(args.dir)
     except StarterRefused as exc:
@@ -225,7 +226,7 @@ def run_init(args) -> str:
 def run_serve(args) -> str:
     import faulthandler
     import signal
-    from .serve import PortBusy, serve
+    from sitegen.editor.serve import PortBusy, serve
     # a server that does not stop can be asked where it is: kill -USR1 <pid> prints its stacks
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     # Ctrl-C stops the server even when it was started with SIGINT ignored or blocked (a
@@ -234,7 +235,7 @@ def run_serve(args) -> str:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
-        serve(lambda: run_build(args), args.out, [args.content, args.templates], args.port,
+        serve(lambda: run_build(args, processes=False), args.out, [args.content, args.templates], args.port,
               host=args.host, preview=lambda changed: preview_reports(args, changed),
               warm=lambda: warm_preview(args))
     except PortBusy as exc:
@@ -244,8 +245,8 @@ def run_serve(args) -> str:
 
 def preview_reports(args, changed) -> dict | None:
     """serve: the edited reports' pages, rendered in memory before the build writes them."""
-    from .load import load_site
-    from .rendering import preview_reports as render_preview
+    from sitegen.content.load import load_site
+    from sitegen.build.rendering import preview_reports as render_preview
     if not changed or not all(Path(p).suffix == ".md" and "reports" in Path(p).parts for p in changed):
         return None                  # not a report edit alone: nothing to load for it
     return render_preview(load_site(args.content, strict=args.strict), args.templates, changed)
@@ -275,24 +276,20 @@ def progress(args):
     return lambda line: print(line, file=sys.stderr, flush=True)
 
 
+IMPORT_MLPERF_GONE = ("import-mlperf is gone: the site's results come from the whole record, "
+                      "which `import-record [DIR...]` imports into content/data/record/ "
+                      "(see docs/importing.md)")
+
+
 def run_import(args) -> str:
-    _needs("mlperf_logging")
-    from .mlperf_import import MLPerfImportError, import_mlperf
-    data = args.content / "data"
-    try:
-        summary = import_mlperf(args.path, data / "results.yaml", data / "mlperf_systems.yaml",
-                                progress=progress(args))
-    except MLPerfImportError as exc:
-        raise ContentError([Problem(str(path), line, message)
-                            for path, line, message in exc.problems]) from None
-    return (f"imported {args.path}: {summary.added} added, {summary.updated} updated, "
-            f"{summary.unchanged} unchanged")
+    """The one-folder importer into results.yaml was replaced by the whole-record importer."""
+    raise UsageError(IMPORT_MLPERF_GONE)
 
 
 def run_import_record(args) -> str:
     _needs("mlperf_logging")
-    from .record_import import default_dirs, import_record
-    from .record_review import ImportStopped
+    from sitegen.importer.run import default_dirs, import_record
+    from sitegen.importer.review import ImportStopped
     try:
         counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record",
                                progress=progress(args), accept_changes=args.accept_changes)
@@ -306,8 +303,7 @@ def run_import_record(args) -> str:
 COMMANDS = {None: run_build, "build": run_build, "check": run_check, "status": run_status,
             "new": run_new, "init": run_init, "serve": run_serve, "import-mlperf": run_import,
             "import-record": run_import_record}
-FAILED = {"import-mlperf": "import failed: {n} problem(s); data left as it was",
-          "check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
+FAILED = {"check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
 
 
 def _describe(exc: OSError) -> str:
@@ -318,7 +314,7 @@ def _describe(exc: OSError) -> str:
 
 
 def _left_as_it_was(args) -> str:
-    return {"import-mlperf": "data left as it was", "check": "nothing written",
+    return {"check": "nothing written",
             "new": "nothing created", "init": "nothing created"}.get(args.command,
                                                                       "output left as it was")
 

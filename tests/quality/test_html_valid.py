@@ -23,7 +23,7 @@ def test_every_page_is_valid_html(shipped_site):
     try:
         report = json.loads(output)
     except json.JSONDecodeError:
-        raise AssertionError(f"vnu gave no JSON report (exit {run.returncode}):\n{output[:2000]}")
+        raise AssertionError(f"vnu gave no JSON report (exit {run.returncode}):\n{output[:2000]}") from None
     errors = [m for m in report.get("messages", []) if m.get("type") in ("error", "non-document-error")]
     lines = []
     for m in errors:

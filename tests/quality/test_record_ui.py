@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sitegen import fmt
+from sitegen.base import fmt
 
 from .quality_tools import ROOT, page_of_kind
 

@@ -14,8 +14,9 @@ import pytest
 import yaml
 
 from project import write_project
-from sitegen.errors import ContentError
-from sitegen.write import write_tree
+from record_sample import write_record_project
+from sitegen.base.errors import ContentError
+from sitegen.build.write import write_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,11 +119,10 @@ def _kill_and_check(command, env, out: Path, before: dict, complete: dict, when)
 
 
 def test_a_killed_build_leaves_the_previous_output(tmp_path):
-    """Build the shipped content, edit it, then SIGKILL rebuilds at many moments: the output
-    folder is always the previous build byte for byte (or, killed after its swap, the new
-    one), with no leftovers inside."""
-    before_edit = tmp_path / "content"  # copies: others may edit content/ while tests run
-    shutil.copytree(ROOT / "content", before_edit)
+    """Build the sample record's project (every page kind, the record's among them), edit it,
+    then SIGKILL rebuilds at many moments: the output folder is always the previous build byte
+    for byte (or, killed after its swap, the new one), with no leftovers inside."""
+    before_edit = write_record_project(tmp_path / "sample")
     edited = tmp_path / "edited"
     shutil.copytree(before_edit, edited)
     site_yaml = edited / "site.yaml"
@@ -133,7 +133,7 @@ def test_a_killed_build_leaves_the_previous_output(tmp_path):
     # The previous output (and the build cache that goes with it), kept to restore each round.
     out, cache = tmp_path / "site" / "output", tmp_path / "cache"
     first = build(before_edit, out, cache)
-    assert first.returncode == 0, f"the shipped content does not build:\n{first.stderr}"
+    assert first.returncode == 0, f"the sample project does not build:\n{first.stderr}"
     before = snapshot(out)
     saved_out, saved_cache = tmp_path / "saved-output", tmp_path / "saved-cache"
     shutil.copytree(out, saved_out)  # copy2: sizes and mtimes kept, as the cache recorded them
@@ -202,7 +202,7 @@ DIE_AFTER_RENAME = """
 import os, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from sitegen.write import write_tree
+from sitegen.build.write import write_tree
 stop, calls = int(sys.argv[3]), [0]
 def dying(real):
     def rename(*args, **kwargs):

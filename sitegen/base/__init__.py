@@ -1,0 +1,1 @@
+"""The base layer any stage may use: errors, paths, languages, number and date formats, addresses, the cache store."""

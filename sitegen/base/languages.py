@@ -1,0 +1,292 @@
+"""The languages of a site, as data: content/site.yaml's `languages` is the one place that
+defines them (code, `lang` attribute, Babel locale, name, direction, and whether editors write
+the text or it is converted from another language). Everything else asks this module.
+
+A site's languages are registered once per load (`use`), before any text is parsed: the
+localised-text parser needs to know which languages are written and which are converted.
+The pipeline's per-language processes are forked after loading and inherit them."""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
+# CJK ideographs, kana, CJK and full-width punctuation: no ASCII space between two of these.
+CJK_CLASS = "\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0002ffff"
+CJK_SPACE = re.compile(f"(?<=[{CJK_CLASS}])[ \t\r\n]+(?=[{CJK_CLASS}])")
+# A space between a CJK character and a curly quotation mark (YAML folding puts one there).
+QUOTE_SPACE = re.compile(f"(?<=[{CJK_CLASS}])[ \t\r\n]+(?=[“‘])|(?<=[”’])[ \t\r\n]+(?=[{CJK_CLASS}])")
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str            # URL prefix and file suffix: en/…, reports/<slug>.en.md, i18n/en.yaml
+    lang: str            # the HTML lang and hreflang attribute (BCP 47: en, zh-Hans, zh-Hant)
+    locale: str          # Babel locale for numbers and dates
+    name: str            # its own name, in its own script
+    dir: str = "ltr"
+    source: str | None = None     # None: written by editors; else the code it is converted from
+    convert: str | None = None    # the converter's configuration (OpenCC: s2twp)
+
+    @property
+    def chinese(self) -> bool:
+        return self.locale.split("_")[0] == "zh"
+
+    @property
+    def cjk(self) -> bool:
+        return self.locale.split("_")[0] in ("zh", "ja", "ko")
+
+    @property
+    def og_locale(self) -> str:
+        """Open Graph's locale: language_TERRITORY (zh_Hant_TW -> zh_TW)."""
+        parts = self.locale.split("_")
+        return f"{parts[0]}_{parts[-1]}" if len(parts) > 1 else parts[0]
+
+
+# What `languages: [en, zh]` (the short form, in sites made before languages were data) means.
+KNOWN = {
+    "en": Language("en", "en", "en_US", "English"),
+    "zh": Language("zh", "zh-Hans", "zh_Hans_CN", "简体中文"),
+    "zh-hant": Language("zh-hant", "zh-Hant", "zh_Hant_TW", "繁體中文", source="zh", convert="s2twp"),
+}
+DEFAULT = ("en", "zh")
+FIELDS = {"code", "lang", "locale", "name", "dir", "from", "convert"}
+
+_active: dict[str, Language] = {code: KNOWN[code] for code in DEFAULT}
+_rows: list[dict] = []
+_terms: tuple[tuple[tuple[str, str], ...], ...] = ()   # the term list's rows: ((lang, term), ...)
+
+
+def parse(raw) -> list[Language]:
+    """site.yaml's `languages`: codes of known languages, or mappings with every field.
+    Raises ValueError with a message an editor can act on."""
+    if not isinstance(raw, list) or not raw:
+        raise ValueError("'languages' must be a list of languages")
+    found = [_one(item) for item in raw]
+    codes = [language.code for language in found]
+    for language in found:
+        if codes.count(language.code) > 1:
+            raise ValueError(f"language '{language.code}' is listed twice")
+        if language.source and language.source not in codes:
+            raise ValueError(f"language '{language.code}' is converted from '{language.source}', "
+                             "which is not among the languages")
+        if language.source and not language.convert:
+            raise ValueError(f"language '{language.code}': 'from' needs 'convert' (for example s2twp)")
+    return found
+
+
+def _one(item) -> Language:
+    if isinstance(item, str):
+        if item not in KNOWN:
+            raise ValueError(f"unknown language '{item}': write it out as a mapping with "
+                             f"{', '.join(sorted(FIELDS))}")
+        return KNOWN[item]
+    if not isinstance(item, dict):
+        raise ValueError("each language is a code or a mapping")
+    item = {k: v for k, v in item.items() if not str(k).startswith("__")}
+    unknown = set(item) - FIELDS
+    missing = {"code", "lang", "locale", "name"} - set(item)
+    if unknown or missing:
+        raise ValueError(f"language {item.get('code', '?')!r}: " + (
+            f"unknown field '{sorted(unknown)[0]}'" if unknown else f"missing '{sorted(missing)[0]}'"))
+    if not CODE.match(str(item["code"])):
+        raise ValueError(f"language code {item['code']!r}: lowercase letters and '-' (it is the URL prefix)")
+    _check_locale(str(item["locale"]))
+    if item.get("dir", "ltr") not in ("ltr", "rtl"):
+        raise ValueError(f"language '{item['code']}': dir is ltr or rtl")
+    return Language(str(item["code"]), str(item["lang"]), str(item["locale"]), str(item["name"]),
+                    item.get("dir", "ltr"), item.get("from"), item.get("convert"))
+
+
+def _check_locale(locale: str) -> None:
+    from babel import Locale, UnknownLocaleError
+    try:
+        Locale.parse(locale)
+    except (UnknownLocaleError, ValueError):
+        raise ValueError(f"unknown Babel locale '{locale}'") from None
+
+
+def use(languages: list[Language], terms: list[dict] | None = None) -> None:
+    """Make these the languages of the site being loaded (and the reviewed term list the
+    converter's results are corrected with)."""
+    global _terms, _rows
+    _rows = list(terms or [])
+    _active.clear()
+    _active.update((language.code, language) for language in languages)
+    KNOWN.update((language.code, language) for language in languages)
+    _terms = tuple(tuple(sorted((k, str(v)) for k, v in row.items() if isinstance(k, str)
+                              and not k.startswith("_") and v)) for row in terms or [])
+
+
+def signature() -> str:
+    """What parsing localised text depends on: the active languages and the term list. A
+    parse kept for one site's languages is not another's (parsecache.py keys by this)."""
+    return repr((tuple(_active.values()), _terms))
+
+
+def term_rows() -> list[dict]:
+    """The rows of the site's term list (data/terms.csv), as read."""
+    return _rows
+
+
+def get(code: str) -> Language:
+    return _active.get(code) or KNOWN[code]
+
+
+def codes() -> tuple[str, ...]:
+    return tuple(_active)
+
+
+def written() -> tuple[str, ...]:
+    return tuple(code for code, language in _active.items() if not language.source)
+
+
+def converted() -> tuple[Language, ...]:
+    return tuple(language for language in _active.values() if language.source)
+
+
+def gap(code: str) -> str:
+    """The space between two sentences or a name and its note: none in CJK text."""
+    return "" if get(code).cjk else " "
+
+
+def html_lang(code: str) -> str:
+    return get(code).lang
+
+
+def locale(code: str) -> str:
+    return get(code).locale
+
+
+def tidy(text: str, code: str) -> str:
+    """Text of a CJK language without the ASCII spaces YAML folding or a careless edit put
+    between two CJK characters."""
+    return QUOTE_SPACE.sub("", CJK_SPACE.sub("", text)) if get(code).cjk else text
+
+
+def convert(text: str, code: str) -> str:
+    """`text` of the language `code` is converted from, in `code`'s script, with the
+    reviewed terms applied after the converter (and, for Traditional Chinese, its quotation
+    marks: traditional_quotes)."""
+    language = get(code)
+    assert language.source is not None, f"{code} is written, not converted"
+    out = _convert(text, language.convert, _fixes(language.convert, get(language.source).lang,
+                                                   language.lang, _terms))
+    return traditional_quotes(out) if language.lang.startswith("zh-Hant") else out
+
+
+# What the quotation pass never looks inside: fenced and inline code, [[kind:id]] references,
+# {placeholders}, HTML tags, Markdown link targets and bare URLs. Each is masked by one
+# private-use character while quotations are found, then put back.
+KEEP = re.compile(r"```.*?```|`[^`\n]*`|\[\[[^\]]*\]\]|\{[A-Za-z_][\w.]*\}|<[^<>\n]*>"
+                   r"|\]\([^)\s]*\)|(?:https?|ftp|mailto):[^\s<>)\]」』，。；：]+", re.S)
+_MASK = "\ue000"
+_DOUBLE = re.compile("“([^“”]*)”")
+_SINGLE = re.compile("‘([^‘’]*)’")
+_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+_ENGLISH_WORD = re.compile("(?<![A-Za-z])[a-z]{2,}(?![A-Za-z])")
+
+
+def english_quotation(content: str) -> bool:
+    """A quotation of English text as written (an English word in lower case, no Chinese
+    character: “half the price”, not a name such as “V100”): it keeps its “” marks in
+    Traditional Chinese text, as the English source printed them."""
+    return bool(_ENGLISH_WORD.search(content)) and not _HAN.search(content)
+
+
+def quote_marks(text: str, code: str) -> tuple[str, str]:
+    """The marks the language `code` quotes `text` with: 「」 in Traditional Chinese (but “”
+    for a quotation of English text as written), “” otherwise."""
+    if get(code).lang.startswith("zh-Hant") and not english_quotation(text):
+        return "「", "」"
+    return "“", "”"
+
+
+def traditional_quotes(text: str) -> str:
+    """Taiwan's quotation marks: “…” becomes 「…」 and ‘…’ inside it 『…』 (a ‘…’ pair of its
+    own, holding Chinese, becomes 「…」 too). Code, URLs, references, placeholders and tags are
+    never touched, nor straight quotes (inches, code), nor a quotation of English text."""
+    if "“" not in text and "‘" not in text:
+        return text
+    kept: list[str] = []
+
+    def mask(match):
+        kept.append(match.group(0))
+        return _MASK
+    masked = KEEP.sub(mask, text)
+
+    def double(match):
+        content = match.group(1)
+        if english_quotation(content.replace(_MASK, "")):
+            return match.group(0)
+        return "「" + _SINGLE.sub(r"『\1』", content) + "」"
+
+    def single(match):
+        return "「" + match.group(1) + "」" if _HAN.search(match.group(1)) else match.group(0)
+    out = _SINGLE.sub(single, _DOUBLE.sub(double, masked))
+    pieces = iter(kept)
+    return re.sub(_MASK, lambda _: next(pieces), out)
+
+
+@functools.lru_cache(maxsize=16)
+def _fixes(config: str, source: str, target: str, terms: tuple) -> tuple[tuple[str, str], ...]:
+    """(what the converter makes of a source term, the reviewed term) where they differ,
+    longest first so that a longer term wins over a part of it."""
+    pairs = {}
+    for row in terms:
+        row = dict(row)
+        if row.get(source) and row.get(target):
+            machine = _converter(config).convert(row[source])
+            if machine != row[target]:
+                pairs[machine] = row[target]
+    return tuple(sorted(pairs.items(), key=lambda pair: -len(pair[0])))
+
+
+@functools.lru_cache(maxsize=65536)
+def _convert(text: str, config: str, fixes: tuple) -> str:
+    if not text:
+        return text
+    out = _converter(config).convert(text)
+    for machine, reviewed in fixes:
+        if machine in out:
+            out = out.replace(machine, reviewed)
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _converter(config: str):
+    import opencc
+    return opencc.OpenCC(config if config.endswith(".json") else config)
+
+
+# The ideographs search folds: the unified block and the compatibility ideographs.
+FOLDED = ((0x4E00, 0xA000), (0xF900, 0xFB00))
+
+
+def needs_script_fold(codes) -> bool:
+    """Whether a site with these languages folds Chinese scripts in its search."""
+    return any(get(code).chinese for code in codes)
+
+
+@functools.lru_cache(maxsize=1)
+def script_fold() -> tuple[tuple[str, str], ...]:
+    """(Traditional or Taiwan-variant character, its Simplified form) for every ideograph that
+    OpenCC's tw2s turns into one other character. Search folds documents and queries with it
+    (templates/static/search.js), so that a term typed in either script finds both."""
+    chars = [chr(cp) for start, end in FOLDED for cp in range(start, end)]
+    simplified = _converter("tw2s").convert("\n".join(chars)).split("\n")
+    if len(simplified) != len(chars):       # the converter joined or split a line: go slowly
+        simplified = [_converter("tw2s").convert(ch) for ch in chars]
+    return tuple((ch, s) for ch, s in zip(chars, simplified) if s != ch and len(s) == 1)
+
+
+def pick(table: dict[str, str], code: str) -> str:
+    """A language's entry of a small built-in table ({"en": ..., "zh": ...}): its own, else
+    its source's converted, else the English one."""
+    if code in table:
+        return table[code]
+    language = get(code)
+    if language.source:
+        return convert(pick(table, language.source), code)
+    return table.get("en", next(iter(table.values())))

@@ -1,0 +1,1 @@
+"""Stage 4, build: which pages changed, rendering in processes, writing the output whole, the output guard."""

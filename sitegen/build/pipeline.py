@@ -1,0 +1,179 @@
+"""The whole build: load, derive, render, write. Each stage is one call.
+
+A build that nothing changed since the last one stops after hashing its inputs, before it
+imports anything that renders; otherwise the site is loaded, the pages whose inputs changed
+are rendered (rendering.py) into a staging folder, and the folder is swapped in whole at the
+end (write.commit), or removed when anything failed (write.abort)."""
+from __future__ import annotations
+
+import errno
+import gc
+import os
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from sitegen.build import outdir
+from sitegen.base import paths
+from sitegen.base.cache import cache_root, code_digest, sha, tree_digest
+from sitegen.build.manifest import load_manifest, manifest_path, output_state, save_manifest
+from sitegen.build.state import current_values, load_state, next_state, save_state, stale_units
+
+
+@dataclass
+class BuildReport:
+    pages: int = 0
+    files: int = 0
+    warnings: list = field(default_factory=list)
+    seconds: float = 0.0
+    skipped: bool = False            # nothing changed since the last build of this output
+    bodies_reused: int = 0
+    bodies_rendered: int = 0
+    units_reused: int = 0            # pages (with the files made with them) taken as they were
+    units_rendered: int = 0
+
+
+
+def _unchanged_since(manifest, out: Path) -> dict[str, str]:
+    """Files of the last build still on disk exactly as it left them: only these may be reused."""
+    if not manifest or not out.is_dir():
+        return {}
+    state = output_state(out)
+    return {path: sha for path, sha in manifest.files.items()
+            if path in state and state[path] == manifest.state.get(path)}
+
+
+def build(content: Path, templates: Path, out: Path, strict: bool = False,
+          processes: bool = True) -> BuildReport:
+    """Build `out` from `content`; when nothing that shapes the output changed since the last
+    build of `out`, and `out` is as that build left it, do nothing. `processes=False`: render
+    in this process only (serve, whose threads run beside its builds).
+
+    `out` must be the generator's to replace (outdir.guard: checked before anything is made);
+    one build at a time writes it, and staging folders of a killed build are removed first."""
+    started = time.perf_counter()
+    repos = [r for r in {*paths.protected(), outdir.repository_of(content)} if r is not None]
+    out = outdir.guard(out, content=content, templates=templates, repos=repos, cache=cache_root())
+    _cache_is_a_folder(cache_root())
+    with outdir.BuildLock(out), _collected_after():
+        outdir.remove_leftovers(out)
+        report = _build_locked(content, templates, out, strict, processes)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _cache_is_a_folder(cache: Path) -> None:
+    """A cache path that is a file fails the build at once, naming it (deep in the build its
+    folders' creation said 'File exists' of the cache's path)."""
+    if cache.exists() and not cache.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(cache))
+
+
+# The cycle collector's first threshold while a build runs (Python's default: 700 new
+# objects). Loading a whole record allocates millions of objects that live until the build
+# ends, and each collection walks the young ones again: at 700 the collections took about
+# 0.1 s of a result edit (by hand, three alternating runs). At most this many objects wait
+# for a collection, a few MB.
+GC_THRESHOLD = 50_000
+
+
+@contextmanager
+def _collected_after():
+    """Python's cycle collector runs less often while a build runs (GC_THRESHOLD) and leaves
+    alone what exists when a build has loaded its site and its last state (gc.freeze: they
+    live until the build ends; each full collection walked all of them, 0.17 s of a report
+    edit, and a forked language process inherits them untouched); afterwards all of it is
+    collected as usual (serve builds again and again)."""
+    before = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
+
+
+def _build_locked(content: Path, templates: Path, out: Path, strict: bool,
+                  processes: bool = True) -> BuildReport:
+    code = code_digest()
+    inputs = tree_digest(content, templates, extra=code + str(strict))
+    manifest = load_manifest(out)
+    if manifest and manifest.inputs == inputs and out.is_dir() and output_state(out) == manifest.state:
+        return BuildReport(pages=sum(1 for p in manifest.files if p.endswith(".html")),
+                           files=len(manifest.files), skipped=True)
+    from sitegen.base.errors import ContentError              # what renders is imported only now
+    from sitegen.content.load import load_site
+    from sitegen.build.state import resolve
+    from sitegen.render.theme import load_theme, theme_dependency
+    from sitegen.build.rendering import BodyCache, Destination, Reuse, data_digest, render_site
+    from sitegen.build.write import commit, staged
+    site = load_site(content, strict=strict)
+    cache = BodyCache(data_digest(content, code))
+    theme = load_theme(templates, content / "templates")
+    value = current_values(partial(resolve, site), partial(theme_dependency, theme))
+    shared = _shared_inputs(content, templates, code, strict)
+    state = load_state(_state_path(out)) if manifest else None
+    gc.freeze()                          # until the build ends (_collected_after)
+    reuse = None
+    if state is not None and state.inputs == shared:
+        reuse = Reuse(state, *stale_units(state, value))
+    with staged(out) as staging:
+        files = render_site(site, templates, cache,
+                            Destination(staging, out, _unchanged_since(manifest, out), reuse),
+                            processes=processes)
+        if strict and site.warnings:
+            raise ContentError(site.warnings)
+        removal = commit(staging, out)
+    unsaved = []                         # the site is published: the cache may fail now
+    try:
+        unsaved += _saved(lambda: save_state(_state_path(out), next_state(
+            shared, reuse.state if reuse else None, reuse.hashes if reuse else None,
+            reuse.whole if reuse else None, site.units, value)))
+    finally:
+        removal.join()                   # the previous output's files, removed meanwhile
+    # after the removal: unlinking the previous tree's hard links changes the ctime of the
+    # files they share with this output, and the manifest records the output's state
+    unsaved += _saved(lambda: save_manifest(out, inputs, files))
+    if unsaved:
+        _forget(out)
+    return BuildReport(pages=sum(1 for p in files if p.endswith(".html")), files=len(files),
+                       warnings=site.warnings + unsaved, bodies_reused=cache.hits,
+                       bodies_rendered=cache.misses,
+                       units_reused=sum(1 for _, fresh in site.units.values() if not fresh),
+                       units_rendered=sum(1 for _, fresh in site.units.values() if fresh))
+
+
+def _saved(save) -> list[str]:
+    """save(); a warning instead of its OSError (a full disk): the output is whole by now."""
+    try:
+        save()
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else cache_root()
+        return [f"warning: the build cache was not saved ({where}: {exc.strerror or exc}); "
+                "the output is complete, and the next build renders every page again"]
+    return []
+
+
+def _forget(out: Path) -> None:
+    """Remove what the cache says of the last build of `out`, so that no later build trusts
+    a half-saved state."""
+    for path in (manifest_path(out), _state_path(out)):
+        try:
+            path.unlink()
+        except OSError:
+            pass
+
+
+def _state_path(out: Path) -> Path:
+    """What each unit of the last build of `out` read (state.State), beside its manifest."""
+    return manifest_path(out).with_suffix(".units")
+
+
+def _shared_inputs(content: Path, templates: Path, code: str, strict: bool) -> str:
+    """What every page depends on without noting it: the generator's code and libraries, the
+    site's configuration (site.yaml: languages, title, base URL) and where the inputs are."""
+    config = content / "site.yaml"
+    return sha("\0".join([code, str(strict), str(content.resolve()), str(templates.resolve()),
+                          config.read_bytes().hex() if config.is_file() else ""]).encode())

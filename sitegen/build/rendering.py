@@ -1,0 +1,457 @@
+"""Stage 3 of the build, at scale: every page as a unit, rendered in one process per
+language on big sites, or taken from the last build when nothing it read has changed.
+
+Render and write overlap on purpose: the writer opens a staging folder (write.begin), the
+process that renders a language puts that language's files into it as soon as they are made
+(write.put_files), and the folder is swapped in whole at the end (write.commit, by
+pipeline.py). What each unit read is noted as it renders (deps.py); a unit that read nothing
+that changed since the last build is hard-linked from it (write.link_files)."""
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import traceback
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from sitegen.derive import figures as derive
+from sitegen.base import languages
+from sitegen.render import pages
+from sitegen.render.record import lists as record_lists
+from sitegen.render.record import rounds as record_pages
+from sitegen.render.record import systems as record_systems
+from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
+from sitegen.build.state import Unit
+from sitegen.base.errors import ContentError, Problem
+from sitegen.render.markup import new_markdown
+from sitegen.content.model import Site
+from sitegen.render.search import (language_end_files, noindex, search_entry, single_file_copy, site_files,
+                     stylesheet)
+from sitegen.render.record.downloads import all_rounds_downloads, downloads_page, round_downloads
+from sitegen.render.theme import Strings, load_theme, missing_strings, static_files
+from sitegen.content.textcheck import cjk_spaces
+from sitegen.content.translation import translation_gaps
+from sitegen.build.write import link_files, put_files
+
+
+@dataclass
+class Bodies:
+    """How report bodies are made: the cache of earlier results, and one Markdown converter,
+    made when a body is first rendered (making it imports its extensions: 0.1-0.2 s in each
+    language process of a rebuild that renders no body)."""
+
+    cache: BodyCache
+    _md: object = None
+
+    @property
+    def md(self):
+        if self._md is None:
+            self._md = new_markdown()
+        return self._md
+
+
+class Later:
+    """A derived figure of the whole site (the claim checks, the comparisons), computed when a
+    page first asks for it, as if before any page: what computing it reads is not counted for
+    the page that happened to ask first (each page counts what it then reads of it). A rebuild
+    whose pages need none of it does not compute it."""
+
+    def __init__(self, site: Site, compute):
+        self._site, self._compute, self._value = site, compute, None
+
+    def __call__(self):
+        if self._value is None:
+            with self._site.reads.paused():
+                self._value = self._compute(self._site)
+        return self._value
+
+
+# From this many reports (all languages) each language gets its own process. Forking costs
+# little (a 2-report test site builds as fast either way); the shipped site's 10 reports and
+# 20 charts build in about 3 s instead of about 4 s on two cores.
+PARALLEL_MIN_REPORTS = 8
+
+
+@dataclass
+class Reuse:
+    """What the last build of this output left that this one may take as it is: its units
+    (deps.State) less those that read a dependency that changed since (`stale`)."""
+
+    state: object                    # deps.State
+    stale: set
+    hashes: list                     # the fingerprints of state.keys now
+    whole: dict                      # each record's whole fingerprint now
+
+    def unit(self, key, previous: dict[str, str]) -> Unit | None:
+        """The unit's record when it may be reused: not stale, and every file of it still in
+        the output exactly as the last build left it."""
+        unit = self.state.units.get(key)
+        if unit is None or key in self.stale:
+            return None
+        return unit if all(previous.get(p) == h for p, h in unit.files.items()) else None
+
+
+@dataclass
+class Destination:
+    """Where a build puts its files: the staging folder the writer swaps in at the end, and
+    the files of the last build that may be hard-linked instead of written (path -> sha256)."""
+
+    staging: Path
+    out: Path                        # resolved
+    previous: dict[str, str]
+    reuse: Reuse | None = None
+
+
+def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
+                destination: Destination | None = None, processes: bool = True) -> dict:
+    """Every output file, rendered one language at a time (in parallel on big sites, unless
+    `processes` is False: serve's builds run beside its threads, and a process that forks
+    while other threads run may inherit a lock one of them held).
+
+    Without a destination: {path: bytes}. With one, each process writes its own files into the
+    staging folder as soon as they are made, and only {path: sha256} comes back: the files of a
+    big site never pass between processes, and no process holds all of them."""
+    cache = cache or BodyCache(data_digest(site.root, code_digest()))
+    jobs = [(site, templates, lang, cache.data_key, destination) for lang in site.languages]
+    workers = min(len(jobs), os.cpu_count() or 1)
+    if processes and len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and _fork_safe():
+        results = _in_forked_processes(_render_language, jobs, workers)
+    else:
+        results = [_render_language(job) for job in jobs]
+    problems = [problem for result in results for problem in result.problems]
+    if any(not problem.warning for problem in problems):
+        raise ContentError([problem for problem in problems if not problem.warning])
+    site.warnings = [*site.warnings, *problems]      # warnings found while rendering
+    theme = load_theme(templates, site.root / "templates")
+    files = pages.chooser_page(theme, site)
+    written, units, linked = {}, {}, {}
+    for result in results:
+        files.update(result.files)
+        written.update(result.written)
+        units.update(result.units)
+        linked.update(result.linked)
+        cache.hits += result.reused
+        cache.misses += result.rendered
+    hidden = {path for result in results for path in result.hidden}
+    files.update(site_files(site, theme, {*written, *files, *linked}, hidden))
+    files.update(static_files(theme))
+    if destination is None:
+        return files
+    # what each unit read: the next build's deps.State. A reused unit comes back as None from
+    # its process (the last state has it; sending 2,500 of them back a language took 0.1 s)
+    site.units = {key: (destination.reuse.state.units[key] if unit is None else unit, fresh)
+                  for key, (unit, fresh) in units.items()}
+    linked = {path: digest for path, digest in linked.items() if path not in files}
+    return {**written, **link_files(linked, destination.staging, destination.out),
+            **put_files(files, destination.staging, destination.out, destination.previous)}
+
+
+def _fork_safe() -> bool:
+    """False once this process has loaded vl-convert: its JavaScript runtime runs on threads
+    that a forked child does not inherit, so a child drawing a chart would wait for ever (seen
+    in the tests, which draw charts before building a site). A build from the command line
+    draws nothing before it forks."""
+    return "vl_convert" not in sys.modules
+
+
+def _in_forked_processes(function, jobs: list, at_once: int | None = None) -> list:
+    """function(job) for each job, each in a process of its own, at most `at_once` at a time
+    (the machine's cores: a third language waits for a core instead of adding its memory to
+    the peak). A forked process inherits its job (the whole loaded site) instead of receiving
+    a pickled copy; only results come back, in the order of the jobs."""
+    from multiprocessing.connection import wait
+    context = multiprocessing.get_context("fork")
+    at_once = max(1, at_once or len(jobs))
+    pending = list(enumerate(jobs))
+    running: dict = {}                 # receiving end -> (job index, process)
+    outcomes: list = [None] * len(jobs)
+    try:
+        while pending or running:
+            while pending and len(running) < at_once:
+                index, job = pending.pop(0)
+                running[_start(context, function, job)] = index
+            for receive in wait(list(running)):
+                index = running.pop(receive)
+                outcomes[index] = _outcome(receive.process, receive)
+                receive.process.join()
+    except BaseException:            # Ctrl-C or a fault here: no process writes on
+        for receive in running:
+            receive.process.kill()
+        raise
+    finally:
+        for receive in running:
+            receive.process.join()
+    content = [problem for outcome, value in outcomes if outcome == "content" for problem in value]
+    if content:                      # the editor's mistake, said as in one process: file:line
+        raise ContentError(content)
+    failures = [value for outcome, value in outcomes if outcome != "ok"]
+    if failures:
+        raise RuntimeError("rendering failed in a separate process:\n" + "\n".join(failures))
+    return [value for _, value in outcomes]
+
+
+def _start(context, function, job):
+    """A process running function(job); its result comes through the returned receiving end
+    (which carries the process as `.process`)."""
+    receive, send = context.Pipe(duplex=False)
+    # Ctrl-C is held back while forking (a child must not take it before it ignores it) and
+    # delivered to this process afterwards, which then stops the children.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process = context.Process(target=_run_and_send, args=(function, job, send, os.getpid()))
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    send.close()
+    receive.process = process
+    return receive
+
+
+def _outcome(process, receive) -> tuple[str, object]:
+    try:
+        return receive.recv()
+    except EOFError:                 # the process died before it could answer
+        process.join()
+        return "error", f"a rendering process ended with exit code {process.exitcode}"
+
+
+def _run_and_send(function, job, send, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _die_with(parent)
+    try:
+        send.send(("ok", function(job)))
+    except ContentError as exc:
+        send.send(("content", exc.problems))
+    except BaseException:  # noqa: BLE001 - reported to the parent with its traceback
+        send.send(("error", traceback.format_exc()))
+    finally:
+        send.close()
+
+
+def _die_with(parent: int) -> None:
+    """A build that is killed takes its rendering processes with it (Linux: PR_SET_PDEATHSIG),
+    instead of leaving them to finish work nobody will read."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:       # killed before the line above took effect
+        os._exit(1)
+
+
+@dataclass
+class LanguageResult:
+    files: dict[str, bytes]   # not written yet: all, or those shared by every language
+    written: dict[str, str]   # path -> sha256 of the files this process wrote or linked
+    hidden: list[str]         # pages that ask to stay out of search engines
+    problems: list
+    reused: int = 0           # report bodies taken from the cache
+    rendered: int = 0         # report bodies rendered
+    units: dict = field(default_factory=dict)    # unit key -> (deps.Unit or None if reused, rendered now)
+    linked: dict = field(default_factory=dict)   # shared files of reused units: path -> sha256
+
+
+def _render_language(job) -> LanguageResult:
+    """All pages of one language, and the files only they determine (search index, feed).
+
+    Pages are made one unit at a time (a page with the files made with it: a report's
+    single-file copy, its charts), noting what each read (deps.py), and, when there is a
+    destination, written and dropped at once: memory holds one page, not the whole language.
+    A unit the last build made from inputs that have not changed is hard-linked instead."""
+    site, templates, lang, data_key, destination = job
+    theme = load_theme(templates, site.root / "templates", site.reads)
+    t = Strings(site, lang)
+    bodies = Bodies(BodyCache(data_key))
+    css = stylesheet(theme)
+    problems: list = []
+    kept: dict[str, bytes] = {}      # not written here: all of them, or those every language makes
+    written: dict[str, str] = {}
+    docs, hidden, units, linked = [], [], {}, {}
+    unchanged: dict[str, str] = {}   # own files of reused units, hard-linked together at the end
+    cjk, spaces = languages.get(lang).cjk, []
+    reuse = destination.reuse if destination is not None else None
+    checks, comparisons = Later(site, derive.check_claims), Later(site, derive.comparisons)
+    for key, report, make in _language_units(theme, site, lang, t, checks, comparisons, bodies,
+                                             problems):
+        unit_key = (lang, *key)
+        old = reuse.unit(unit_key, destination.previous) if reuse is not None else None
+        if old is not None and os.environ.get(VERIFY_REUSE) == "1":
+            _verify_reuse(site, unit_key, old, make, report, theme, css, t)
+        if old is not None:
+            own = {p: h for p, h in old.files.items() if lang in p.split("/")[:-1]}
+            unchanged.update(own)
+            linked.update((p, h) for p, h in old.files.items() if p not in own)
+            docs += old.docs
+            hidden += old.hidden
+            problems += old.problems
+            units[unit_key] = (None, False)      # the parent has it: destination.reuse
+            continue
+        said = len(problems)
+        with site.reads.collect() as reads:
+            files = make()
+            if any(not problem.warning for problem in problems):
+                continue             # keep going only to find every problem
+            if report is not None:
+                site.reads.note(("static",), "*")
+                files.update(single_file_copy(site, theme, files, report, css, t))
+            unit_docs, unit_hidden = [], []
+            for path, data in files.items():
+                doc = search_entry(site, path, data, lang, t)
+                if doc:
+                    unit_docs.append(doc)
+                elif path.endswith(".html") and noindex(data):
+                    unit_hidden.append(path)
+        if cjk:                      # every page's spaces, once its content is right
+            spaces += _cjk_space_problems(files)
+        docs += unit_docs
+        hidden += unit_hidden
+        shas = _keep_or_write(files, lang, kept, destination, mine=unit_key[1] == "data")
+        shas.update((path, sha(data)) for path, data in files.items() if path not in shas)
+        written.update((path, digest) for path, digest in shas.items() if path not in kept)
+        units[unit_key] = (Unit(shas, reads, unit_docs, unit_hidden, problems[said:]), True)
+    bodies.cache.flush()
+    if unchanged:
+        written.update(link_files(unchanged, destination.staging, destination.out))
+    problems += spaces
+    try:
+        if not problems or all(problem.warning for problem in problems):
+            written.update(_keep_or_write(language_end_files(site, lang, docs, t), lang, kept,
+                                          destination))
+        missing_strings([t])
+    except ContentError as exc:
+        problems += exc.problems
+    if any(not problem.warning for problem in problems):
+        return LanguageResult({}, {}, [], problems)
+    return LanguageResult(kept, written, hidden, problems, bodies.cache.hits, bodies.cache.misses,
+                          units, linked)
+
+
+def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | None:
+    """The pages of the reports whose source files are `changed`, rendered in memory for
+    `serve` to show at once while the full build follows ({output path: bytes}, the same
+    bytes the build writes); None when a changed file is not a report's, or the pages have a
+    problem (the build then says it, with file and line)."""
+    changed = {Path(path).resolve() for path in changed}
+    wanted = {(r.lang, r.slug) for r in site.reports
+              if r.source is not None and r.source.path.resolve() in changed}
+    sources = {r.source.path.resolve() for r in site.reports if r.source is not None}
+    if not wanted or not changed <= sources:
+        return None
+    theme = load_theme(templates, site.root / "templates")
+    checks, comparisons = Later(site, derive.check_claims), Later(site, derive.comparisons)
+    bodies = Bodies(BodyCache(data_digest(site.root, code_digest())))
+    files: dict[str, bytes] = {}
+    for lang in site.languages:
+        slugs = {slug for language, slug in wanted if language == lang}
+        if not slugs:
+            continue
+        problems: list = []
+        t = Strings(site, lang)
+        for key, _report, make in _language_units(theme, site, lang, t, checks, comparisons,
+                                                  bodies, problems):
+            if key[0] == "report" and key[1] in slugs:
+                files.update(make())
+                slugs.discard(key[1])
+                if not slugs:
+                    break
+        if any(not problem.warning for problem in problems) or (
+                languages.get(lang).cjk and _cjk_space_problems(files)):
+            return None
+    bodies.cache.flush()             # the build that follows takes the bodies from the cache
+    return files
+
+
+# "1": render every unit that would be reused too, and stop at one whose bytes would differ
+# (a dependency the tracking missed). For tests and for checking a change by hand; slow.
+VERIFY_REUSE = "SITEGEN_VERIFY_REUSE"
+
+
+def _verify_reuse(site, unit_key, old: Unit, make, report, theme, css, t) -> None:
+    with site.reads.paused():
+        files = make()
+        if report is not None:
+            files.update(single_file_copy(site, theme, files, report, css, t))
+    now = {path: sha(data) for path, data in files.items()}
+    if now != old.files:
+        differ = sorted(p for p in {*now, *old.files} if now.get(p) != old.files.get(p))
+        raise RuntimeError(f"reused unit {unit_key} differs from a fresh rendering: {differ}")
+
+
+def _cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:
+    """An ASCII space between two CJK characters on a Chinese (Japanese, Korean) page is an
+    error naming the page and the place (generated text included)."""
+    problems = []
+    for path, data in files.items():
+        if path.endswith(".html"):
+            found = cjk_spaces(data.decode("utf-8"))
+            if found:
+                more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+                problems.append(Problem(f"output/{path}", None, "ASCII space between two CJK "
+                                        f"characters: '{found[0]}'{more}; remove it"))
+    return problems
+
+
+def _keep_or_write(files: dict[str, bytes], lang: str, kept: dict, destination,
+                   mine: bool = False) -> dict[str, str]:
+    """Write the files in this language's own folders, and all of them when they are `mine`
+    (the record's downloads, made by one language only); keep the rest (files every language
+    makes, such as scripts, go back to the one process that writes them)."""
+    if destination is None:
+        kept.update(files)
+        return {}
+    own = files if mine else {path: data for path, data in files.items()
+                              if lang in path.split("/")[:-1]}
+    kept.update((path, data) for path, data in files.items() if path not in own)
+    return put_files(own, destination.staging, destination.out, destination.previous)
+
+
+def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems):
+    """(key, report or None, function making {path: bytes} of one page and the files made
+    with it), unit by unit; nothing is made until the function is called."""
+    def unit(key, function, *args, report=None):
+        def make():
+            return function(theme, site, lang, t,
+                            *(arg() if isinstance(arg, Later) else arg for arg in args))
+        return key, report, make
+
+    yield unit(("home",), pages.home_page, checks)
+    yield unit(("reports",), pages.reports_index)
+    for report in site.reports_in(lang):
+        yield unit(("report", report.slug), pages.report_page, report, checks, bodies, problems,
+                   report=report)
+    for page in (p for p in site.pages if p.lang == lang):
+        yield unit(("page", page.slug), pages.plain_page, page, checks, bodies, problems)
+    yield unit(("systems",), record_systems.systems_index)
+    for system in site.table("systems"):
+        yield unit(("system", system["id"]), pages.system_page, system, checks, comparisons)
+    yield unit(("benchmarks",), pages.benchmarks_index)
+    for benchmark in site.table("benchmarks"):
+        yield unit(("benchmark", benchmark["id"]), pages.benchmark_page, benchmark)
+    for key, make in record_pages.record_pages(theme, site, lang, t):
+        yield ("record", *key), None, make
+    if site.rounds:
+        yield unit(("downloads",), downloads_page)
+    yield unit(("claims",), pages.claims_page, checks)
+    yield unit(("sources",), pages.sources_page)
+    yield unit(("glossary",), pages.glossary_page)
+    yield unit(("404",), pages.not_found_page)
+    yield unit(("status",), _status_page)
+    if lang == site.languages[0]:    # the record's data files, the same in every language: once
+        for round_id in site.rounds:
+            yield ("data", round_id), None, partial(_round_data, site, round_id)
+        if site.rounds:
+            yield ("data",), None, partial(all_rounds_downloads, site)
+
+
+def _round_data(site, round_id: str) -> dict[str, bytes]:
+    """A round's downloads (CSV, JSON) and the compare page's data script of it."""
+    return {**round_downloads(site, round_id), **record_lists.record_data_file(site, round_id)}
+
+
+def _status_page(theme, site, lang, t):
+    return pages.status_page(theme, site, lang, t, translation_gaps(site))

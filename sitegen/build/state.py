@@ -1,0 +1,297 @@
+"""The build's memory of what each page read: the dependencies' fingerprints, the state of the
+last build of an output folder (its units and what they read), and what changed since.
+
+content/tracking.py notes what a page reads while it renders; this module finds each noted
+dependency again in a newly loaded site (`resolve`, `value_of`), hashes it (`fingerprint`),
+saves and loads the state (sealed, in the cache store), and says which units are stale."""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import marshal
+import pickle
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, is_dataclass
+from pathlib import Path
+
+from sitegen.base.cache import read_sealed, write_sealed
+from sitegen.content.model import Site, ViewMap, reports_by_identity
+from sitegen.content.tracking import ALL, KEYS, MISSING, Tracked
+from sitegen.derive.record_index import index_of
+
+
+# --- fingerprints ----------------------------------------------------------------------------
+
+def _canonical(value, out: list) -> None:
+    kind = type(value)
+    if value is None or kind in (str, int, float, bool, bytes):
+        out.append(f"{kind.__name__}:{value!r}")
+    elif isinstance(value, Tracked):
+        out.append(f"@{value.tag!r}")           # its fields are noted when read
+    elif isinstance(value, (dt.date, dt.datetime)):
+        out.append(f"{kind.__name__}:{value.isoformat()}")
+    elif isinstance(value, dict):
+        out.append("{")
+        for key, item in dict.items(value):
+            _canonical(key, out)
+            _canonical(item, out)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for item in list.__iter__(value) if isinstance(value, list) else value:
+            _canonical(item, out)
+        out.append("]")
+    elif isinstance(value, (set, frozenset)):
+        parts = []
+        for item in value:
+            one: list = []
+            _canonical(item, one)
+            parts.append("".join(one))
+        out.append("set(" + ",".join(sorted(parts)) + ")")
+    elif hasattr(value, "tracking_identity"):
+        out.append(f"@{value.tracking_identity!r}")
+    elif is_dataclass(value):
+        out.append(kind.__name__ + "(")
+        for item in fields(value):
+            _canonical(getattr(value, item.name), out)
+        out.append(")")
+    elif isinstance(value, Path):
+        out.append(f"path:{value.as_posix()}")
+    elif isinstance(value, str):                 # Markup and other str subclasses
+        out.append(f"str:{str(value)!r}")
+    else:       # an object of unknown shape: its repr (one with an address never matches
+        out.append(f"{kind.__name__}:{value!r}")    # again, so its pages always render)
+
+
+def fingerprint(value) -> bytes:
+    out: list = []
+    _canonical(value, out)
+    return hashlib.blake2b(b"c" + "\x1f".join(out).encode("utf-8", "surrogatepass"),
+                           digest_size=12).digest()
+
+
+def record_fingerprint(record) -> bytes:
+    """A whole record's fingerprint (a record of a table or of the MLPerf record, as loaded: a
+    whole-record build has about 13,000). Plain data (dicts, lists, strings, numbers: what YAML
+    and the importer give) is hashed from marshal's bytes, made in C, four times faster than
+    _canonical; anything marshal does not write (a date) goes through `fingerprint`. Equal bytes
+    mean equal records, so no change is ever missed; a set in a record (YAML's !!set) is
+    written in an order that may differ between runs, which at worst renders its pages again.
+    Format 2, not 4: from 3 on, marshal writes an object met twice as a back-reference, and
+    whether two equal strings are one object depends on how the file was read (YAML or the
+    parse cache): 262 unchanged records of an edited round's file fingerprinted as changed."""
+    try:
+        data = marshal.dumps(record, 2)
+    except ValueError:
+        return fingerprint(record)
+    return hashlib.blake2b(b"m" + data, digest_size=12).digest()
+
+
+# --- finding a dependency again in a newly loaded site -------------------------------------
+
+def resolve(site: Site, tag: tuple):
+    """The mapping a dependency's tag names, in `site` (value_of reads the key); None for
+    tags that are not the site's (templates and static files: render/theme.py)."""
+    kind = tag[0]
+    if kind in ("table", "rec"):
+        table = {"record": site.record, "rounds": site.rounds}.get(tag[1]) or site.tables.get(tag[1], {})
+        return table if kind == "table" else dict.get(table, tag[2])
+    if kind == "strings":
+        return site.strings.get(tag[1])
+    if kind in ("meta", "report", "page"):
+        found = reports_by_identity(site).get(tag[1:] if kind == "meta" else tag)
+        return None if found is None else (found.meta if kind == "meta" else found)
+    if kind == "reports":
+        return site.reports if tag[1] == "report" else site.pages
+    if kind == "changelog":
+        return site.changelog
+    if kind == "view":
+        return ViewMap(site, tag[1])
+    if kind == "index":
+        return getattr(index_of(site), tag[1], None)
+    return None
+
+
+def value_of(mapping, key):
+    if mapping is MISSING or mapping is None:
+        return MISSING
+    if key == KEYS:
+        return list(dict.keys(mapping)) if isinstance(mapping, dict) else MISSING
+    if key == ALL:
+        if isinstance(mapping, dict):
+            return dict(dict.items(mapping))
+        if isinstance(mapping, list):
+            return list(list.__iter__(mapping))
+        return MISSING
+    if isinstance(mapping, dict):
+        return dict.get(mapping, key, MISSING)
+    if hasattr(mapping, "lookup"):                         # a derived view (model.VIEWS)
+        return mapping.lookup(key)
+    if isinstance(key, str) and key.startswith("@"):       # an attribute of a report
+        return getattr(mapping, key[1:], MISSING)
+    return MISSING
+
+
+@dataclass
+class Unit:
+    """What one unit of output (a page with the files made with it) was made from."""
+
+    files: dict                  # output path -> sha256
+    deps: Sequence[int] = ()     # indexes into State.keys (an array once saved)
+    docs: list = field(default_factory=list)      # search entries of its pages
+    hidden: list = field(default_factory=list)    # pages kept out of search engines
+    problems: list = field(default_factory=list)  # warnings said again when it is reused
+
+
+@dataclass
+class State:
+    """The last build of one output folder, as far as reuse needs it."""
+
+    inputs: str                  # what every page depends on (code, site.yaml, languages ...)
+    units: dict                  # unit key -> Unit
+    keys: list                   # dependency keys (tag, key)
+    hashes: list                 # their fingerprints, in the same order
+    whole: dict                  # record tag -> fingerprint of the whole record (fast check)
+    live: int = 0                # keys in use when the keys were last compacted
+
+
+STATE_FORMAT = 2                 # a state saved in another layout is not read (all rendered)
+
+
+def save_state(path: Path, state: State) -> None:
+    """The state, its units' dependency indexes packed into one array (7,700 small arrays
+    pickled one by one took half of the time it takes to save and load a whole-record state)."""
+    packed, ends, units = array("I"), array("I"), {}
+    for key, unit in state.units.items():
+        packed.extend(unit.deps)
+        ends.append(len(packed))
+        units[key] = (unit.files, unit.docs, unit.hidden, unit.problems)
+    blob = pickle.dumps((STATE_FORMAT, state.inputs, units, packed, ends, state.keys,
+                         state.hashes, state.whole, state.live), protocol=pickle.HIGHEST_PROTOCOL)
+    write_sealed(path, blob)
+
+
+def load_state(path: Path) -> State | None:
+    """The state, or None when it is missing or damaged (then everything is rendered)."""
+    blob = read_sealed(path)
+    if blob is None:
+        return None
+    try:
+        form, inputs, saved, packed, ends, keys, hashes, whole, live = pickle.loads(blob)
+        if form != STATE_FORMAT:
+            return None
+        units, start = {}, 0
+        for (key, (files, docs, hidden, problems)), end in zip(saved.items(), ends):
+            units[key] = Unit(files, packed[start:end], docs, hidden, problems)
+            start = end
+        return State(inputs, units, keys, hashes, whole, live)
+    except Exception:  # noqa: BLE001 - any damage means: build without reuse
+        return None
+
+
+# --- what changed since the last build, and the state of this one --------------------------
+
+def current_values(site_resolve, theme_value):
+    """value(tag, key) in the newly loaded site: `site_resolve(tag)` gives the mapping of a
+    site's tag (model.resolve), `theme_value(tag, key)` a template's or static file's bytes."""
+    mappings: dict = {}
+
+    def value(tag, key):
+        if tag[0] in ("template", "static"):
+            return theme_value(tag, key)
+        if tag not in mappings:
+            mappings[tag] = site_resolve(tag)
+        return value_of(mappings[tag], key)
+    return value
+
+
+def stale_units(state: State, value) -> tuple[set, list, dict]:
+    """(keys of the units that read a dependency whose value changed, the dependencies'
+    fingerprints now, in the order of state.keys, and each record's whole fingerprint now).
+    A record whose whole fingerprint is as before is not looked at field by field."""
+    hashes, changed, whole = list(state.hashes), set(), {}
+    for index, (tag, key) in enumerate(state.keys):
+        if tag[0] == "rec":
+            if tag not in whole:
+                whole[tag] = record_fingerprint(value(tag, ALL))
+            if whole[tag] == state.whole.get(tag):
+                continue
+        now = fingerprint(value(tag, key))
+        if now != state.hashes[index]:
+            hashes[index] = now
+            changed.add(index)
+    stale = {ukey for ukey, unit in state.units.items() if not changed.isdisjoint(unit.deps)}
+    return stale, hashes, whole
+
+
+# A state keeps the keys of the last one, and only adds to them, until it holds this many
+# times the keys in use when it was last compacted (keys no unit reads any more are dropped
+# then): a small edit costs no re-indexing of the whole site's dependencies.
+COMPACT_AT = 1.5
+
+
+def next_state(inputs: str, old: State | None, old_hashes: list | None, old_whole: dict | None,
+               units: dict, value) -> State:
+    """The state of this build: `units` maps each unit key to a Unit whose deps are either
+    indexes into old.keys (reused) or a set of (tag, key) pairs (rendered now). `old_hashes`
+    and `old_whole`: stale_units' fingerprints of old's keys and records now."""
+    keep = old is not None and old_hashes is not None
+    keys = list(old.keys) if keep else []
+    hashes = list(old_hashes) if keep else []
+    ids = {dep: i for i, dep in enumerate(keys)}
+
+    def intern(dep):
+        found = ids.get(dep)
+        if found is None:
+            found = ids[dep] = len(keys)
+            keys.append(dep)
+            hashes.append(fingerprint(value(*dep)))
+        return found
+
+    done = {}
+    for ukey, (unit, fresh) in units.items():
+        # a reused unit's deps are indexes into old.keys, which this state keeps as they are
+        deps = _indexes(intern(dep) for dep in unit.deps) if fresh else unit.deps
+        done[ukey] = Unit(unit.files, deps, unit.docs, unit.hidden, unit.problems)
+    live = old.live if keep else len(keys)     # 0 in a state saved before it was counted
+    state = State(inputs, done, keys, hashes, {}, live)
+    if keep and len(keys) > COMPACT_AT * max(live, 1):
+        return _compacted(state, old_whole or {}, value)
+    state.whole = _wholes(keys, old_whole or {}, value)
+    return state
+
+
+def _indexes(found) -> array:
+    """A unit's dependencies as sorted indexes into State.keys, in an array: a whole-record
+    state holds about 3.6 million of them, which load as one block each instead of one int each
+    (a fifth of the time)."""
+    return array("I", sorted(found))
+
+
+def _compacted(state: State, known_whole: dict, value) -> State:
+    """The state with only the keys some unit reads, renumbered."""
+    ids: dict = {}
+    keys, hashes = [], []
+    units = {}
+    for ukey, unit in state.units.items():
+        deps = []
+        for i in unit.deps:
+            dep = state.keys[i]
+            found = ids.get(dep)
+            if found is None:
+                found = ids[dep] = len(keys)
+                keys.append(dep)
+                hashes.append(state.hashes[i])
+            deps.append(found)
+        units[ukey] = Unit(unit.files, _indexes(deps), unit.docs, unit.hidden, unit.problems)
+    return State(state.inputs, units, keys, hashes, _wholes(keys, known_whole, value), len(keys))
+
+
+def _wholes(keys: list, known: dict, value) -> dict:
+    """The whole fingerprint of every record among `keys` (those in `known` not computed again)."""
+    whole = {}
+    for tag, _ in keys:
+        if tag[0] == "rec" and tag not in whole:
+            whole[tag] = known[tag] if tag in known else record_fingerprint(value(tag, ALL))
+    return whole

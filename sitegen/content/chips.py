@@ -1,0 +1,311 @@
+"""Chips: the reviewed taxonomy of content/data/chips.yaml (vendor -> family -> variant, with
+the rules that map each official accelerator string to one variant), read with file:line
+errors, and the classification of every record result by it.
+
+A result's chip is added to the loaded record as `chip` ({vendor, vendor_name, family,
+family_name, variant, rank}), or None: for a CPU-only result (no accelerator) and for a string
+no rule maps, which is a warning naming the result's file and line (an error with --strict),
+never a chip of its own. A string that the rules of two variants match is an error."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from sitegen.content import schema
+from sitegen.base.errors import Problems
+from sitegen.content.parsecache import cached
+from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
+
+CHIPS_FILE = ("data", "chips.yaml")
+SHOWN = "content/data/chips.yaml"         # how messages about a record result name the file
+CPU_ONLY = "cpu-only"                     # the accelerator page of the results with no chip
+UNCLASSIFIED = "unclassified-"            # page prefix of a string no rule maps (one page each)
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class Rule:
+    accelerator: re.Pattern
+    system: re.Pattern | None
+    rounds: frozenset | None
+    line: int | None
+    text: str                              # as written, for messages
+
+    def matches(self, model: str, system_name: str, round_id: str) -> bool:
+        return (self.accelerator.fullmatch(model) is not None
+                and (self.system is None or self.system.fullmatch(system_name) is not None)
+                and (self.rounds is None or round_id in self.rounds))
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    family: str                            # the family's slug
+    rules: tuple
+    line: int | None
+    rank: tuple                            # (vendor, family, variant) order in the file
+
+
+@dataclass(frozen=True)
+class Family:
+    slug: str
+    name: str
+    vendor: str
+    vendor_name: dict                      # {lang: name}
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    families: dict                         # slug -> Family, in the file's order
+    variants: tuple                        # every Variant, in the file's order
+
+    def matches(self, model: str, system_name: str = "", round_id: str = "") -> list[Variant]:
+        """The variants whose rules match (one, when the file is right)."""
+        return [v for v in self.variants if any(r.matches(model, system_name, round_id) for r in v.rules)]
+
+
+def slug(text: str) -> str:
+    return _SLUG.sub("-", text.casefold()).strip("-") or "x"
+
+
+def chips_path(content: Path) -> Path:
+    return content.joinpath(*CHIPS_FILE)
+
+
+# --- reading chips.yaml ----------------------------------------------------------------------
+
+VENDOR = {"vendor": schema.req(schema.ident), "name": schema.opt(schema.ltext),
+          "families": schema.req(lambda value: value)}
+FAMILY = {"family": schema.req(schema.text), "variants": schema.req(lambda value: value)}
+VARIANT = {"variant": schema.req(schema.text), "match": schema.req(lambda value: value)}
+RULE = {"accelerator": schema.req(schema.text), "system": schema.opt(schema.text),
+        "rounds": schema.opt(schema.list_of(schema.text))}
+
+
+def load_taxonomy(path: Path, vendors: dict, problems: Problems) -> Taxonomy:
+    """chips.yaml as a Taxonomy; every mistake is reported with its line. A missing file is
+    an empty taxonomy (every accelerator string is then reported as unmapped)."""
+    if not path.is_file():
+        return Taxonomy({}, ())
+    rows = cached("yaml-list", path, problems,
+                  lambda: parse_yaml(read_text(path, problems) or "[]", path, problems))
+    if rows is None:
+        return Taxonomy({}, ())
+    if not isinstance(rows, list):
+        problems.add(path, 1, "chips.yaml must be a YAML list of vendors ('- vendor: ...')")
+        return Taxonomy({}, ())
+    families: dict[str, Family] = {}
+    variants: list[Variant] = []
+    for v_rank, row in enumerate(rows):
+        vendor = _fields(row, VENDOR, path, problems, "a vendor")
+        if vendor is None:
+            continue
+        name = _vendor_name(row, vendor, vendors, path, problems)
+        for f_rank, item in enumerate(_items(row, "families", path, problems)):
+            family = _fields(item, FAMILY, path, problems, "a family")
+            if family is None:
+                continue
+            key = slug(f"{vendor['vendor']} {family['family']}")
+            if key in families or key == CPU_ONLY or key.startswith(UNCLASSIFIED):
+                problems.add(path, item.get(LINE), f"family '{family['family']}' of vendor "
+                             f"'{vendor['vendor']}': its page '{key}' is "
+                             + ("listed twice" if key in families else "a reserved name"))
+                continue
+            families[key] = Family(key, family["family"], vendor["vendor"], name)
+            variants += _variants(item, key, (v_rank, f_rank), path, problems)
+    _check_names(variants, families, path, problems)
+    return Taxonomy(families, tuple(variants))
+
+
+def _fields(row, fields: dict, path: Path, problems: Problems, what: str) -> dict | None:
+    """The row's fields by `fields` (schema.parse_record), each error at its line."""
+    if not isinstance(row, dict):
+        problems.add(path, None, f"expected {what} (a mapping), got {row!r}")
+        return None
+    clean, errors = schema.parse_record(row, fields)
+    for message in errors:
+        found = re.search(r"field '(\w+)'", message)
+        problems.add(path, key_line(row, found.group(1), row.get(LINE)) if found else row.get(LINE),
+                     f"{what}: {message}")
+    return None if errors else clean
+
+
+def _items(row: dict, key: str, path: Path, problems: Problems) -> list:
+    items = row.get(key)
+    if not isinstance(items, list) or not items:
+        problems.add(path, key_line(row, key, row.get(LINE)), f"'{key}' must be a list with at "
+                     "least one entry")
+        return []
+    return items
+
+
+def _vendor_name(row: dict, vendor: dict, vendors: dict, path: Path, problems: Problems) -> dict:
+    """The vendor's name: vendors.yaml's for a vendor listed there (one spelling site-wide),
+    else the `name` given here."""
+    known = vendors.get(vendor["vendor"])
+    line = key_line(row, "name", row.get(LINE))
+    if known is not None and vendor["name"] is not None:
+        problems.add(path, line, f"vendor '{vendor['vendor']}' is named in content/data/"
+                     "vendors.yaml: remove its name here")
+    if known is None and vendor["name"] is None:
+        problems.add(path, row.get(LINE), f"vendor '{vendor['vendor']}' is not in content/data/"
+                     "vendors.yaml: give its name here ({en: ..., zh: ...})")
+    return dict((known or {}).get("name") or vendor["name"] or {})
+
+
+def _variants(item: dict, family: str, rank: tuple, path: Path, problems: Problems) -> list[Variant]:
+    found = []
+    for n, row in enumerate(_items(item, "variants", path, problems)):
+        variant = _fields(row, VARIANT, path, problems, "a variant")
+        if variant is None:
+            continue
+        line = key_line(row, "match", row.get(LINE))
+        rules = variant["match"] if isinstance(variant["match"], list) else [variant["match"]]
+        parsed = [_rule(rule, line, variant["variant"], path, problems) for rule in rules]
+        if parsed and None not in parsed:
+            found.append(Variant(variant["variant"], family, tuple(parsed), row.get(LINE), (*rank, n)))
+    return found
+
+
+def _rule(rule, line: int | None, variant: str, path: Path, problems: Problems) -> Rule | None:
+    """A rule: a pattern (the whole official string), or {accelerator, system, rounds}."""
+    if isinstance(rule, dict):
+        fields = _fields(rule, RULE, path, problems, f"a rule of variant '{variant}'")
+        if fields is None:
+            return None
+        line = rule.get(LINE, line)
+        system = _pattern(fields["system"], line, variant, path, problems) if fields["system"] else None
+        accelerator = _pattern(fields["accelerator"], line, variant, path, problems)
+        if accelerator is None or (fields["system"] and system is None):
+            return None
+        rounds = frozenset(fields["rounds"]) if fields["rounds"] else None
+        return Rule(accelerator, system, rounds, line, fields["accelerator"])
+    if not isinstance(rule, str) or not rule.strip():
+        problems.add(path, line, f"variant '{variant}': a rule is a regular expression or a "
+                     f"mapping with 'accelerator', got {rule!r}")
+        return None
+    pattern = _pattern(rule, line, variant, path, problems)
+    return None if pattern is None else Rule(pattern, None, None, line, rule)
+
+
+def _pattern(text: str, line: int | None, variant: str, path: Path, problems: Problems):
+    try:
+        return re.compile(text, re.IGNORECASE)
+    except re.error as exc:
+        problems.add(path, line, f"variant '{variant}': '{text}' is not a regular expression "
+                     f"({exc})")
+        return None
+
+
+def _check_names(variants: list[Variant], families: dict, path: Path, problems: Problems) -> None:
+    """A variant name is one variant: the same name twice in a family is a mistake."""
+    seen: dict[tuple, Variant] = {}
+    for variant in variants:
+        key = (variant.family, variant.name.casefold())
+        if key in seen:
+            problems.add(path, variant.line, f"variant '{variant.name}' of family "
+                         f"'{families[variant.family].name}' is listed twice (first on line "
+                         f"{seen[key].line})")
+        seen.setdefault(key, variant)
+
+
+# --- classifying the record --------------------------------------------------------------------
+
+def classify(taxonomy: Taxonomy, result: dict) -> Variant | None:
+    """The result's variant, or None (no accelerator; no rule; more than one: see annotate)."""
+    if not result.get("accelerator_model"):
+        return None
+    found = taxonomy.matches(result["accelerator_model"], result.get("system_name") or "",
+                             result.get("round") or "")
+    return found[0] if len(found) == 1 else None
+
+
+def chip_of(taxonomy: Taxonomy, variant: Variant) -> dict:
+    """The `chip` a classified result carries: plain data, so the record stays plain."""
+    family = taxonomy.families[variant.family]
+    return {"vendor": family.vendor, "vendor_name": family.vendor_name, "family": family.slug,
+            "family_name": family.name, "variant": variant.name, "rank": list(variant.rank)}
+
+
+def annotate(content: Path, record: dict, vendors: dict, problems: Problems) -> dict:
+    """The record with each result's `chip` (a new dict per result: the loaded ones are kept
+    as read). Unmapped strings are warned about once each, at their first result."""
+    known = len(problems.errors)
+    taxonomy = load_taxonomy(chips_path(content), vendors, problems)
+    broken = len(problems.errors) > known      # said once: no warning for every string
+    seen: dict[tuple, list] = {}
+    said: set = set()
+    unmapped: dict[str, list[dict]] = {}
+    out = {}
+    for ident, result in record.items():
+        model = result.get("accelerator_model")
+        key = (model, result.get("system_name") or "", result.get("round") or "")
+        if model and key not in seen:
+            seen[key] = taxonomy.matches(*key)
+            if len(seen[key]) > 1 and (model, tuple(seen[key])) not in said:
+                said.add((model, tuple(seen[key])))
+                _ambiguous(result, seen[key], taxonomy, problems)
+        found = seen.get(key) or []
+        if model and not found:
+            unmapped.setdefault(model, []).append(result)
+        chip = chip_of(taxonomy, found[0]) if len(found) == 1 else None
+        out[ident] = {**result, "chip": chip}
+    for model, results in {} if broken else unmapped.items():
+        first = min(results, key=_position)
+        more = f" and {len(results) - 1} more results" if len(results) > 1 else ""
+        problems.warn(first["_file"], _model_line(first), f"accelerator '{model}' of record "
+                      f"'{first['id']}'{more} matches no chip of {SHOWN}: add a rule for it "
+                      "there (it is listed as not classified)")
+    return out
+
+
+def _ambiguous(result: dict, found: list[Variant], taxonomy: Taxonomy, problems: Problems) -> None:
+    names = " and ".join(f"'{taxonomy.families[v.family].name} / {v.name}' ({SHOWN}:{v.rules[0].line})"
+                         for v in found)
+    problems.add(result["_file"], _model_line(result), f"accelerator '{result['accelerator_model']}'"
+                 f" of record '{result['id']}' matches more than one chip: {names}; make the rules "
+                 "exclusive")
+
+
+def _model_line(result: dict) -> int | None:
+    return (result.get("_lines") or {}).get("accelerator_model", result.get(LINE))
+
+
+def _position(result: dict) -> tuple:
+    return (result.get("_file") or "", result.get(LINE) or 0)
+
+
+def unmapped_strings(taxonomy: Taxonomy, results) -> dict[str, list[dict]]:
+    """Official strings no rule maps, with their results (for the import report)."""
+    found: dict[str, list[dict]] = {}
+    for result in results:
+        model = result.get("accelerator_model")
+        if model and not taxonomy.matches(model, result.get("system_name") or "",
+                                          result.get("round") or ""):
+            found.setdefault(model, []).append(result)
+    return found
+
+
+def report_lines(content: Path, results) -> list[str]:
+    """The import report's section on accelerator strings that chips.yaml does not map."""
+    problems = Problems(content)
+    vendors_path = content / "data" / "vendors.yaml"
+    vendors = {}
+    if vendors_path.is_file():
+        rows = parse_yaml(read_text(vendors_path, problems) or "[]", vendors_path, problems) or []
+        vendors = {r.get("id"): r for r in rows if isinstance(r, dict)}
+    taxonomy = load_taxonomy(chips_path(content), vendors, problems)
+    lines = ["## Accelerator strings that content/data/chips.yaml does not map", ""]
+    if not chips_path(content).is_file():
+        return lines + ["Not checked: there is no data/chips.yaml beside this record.", ""]
+    if problems.errors:
+        return lines + [f"Not checked: {problems.errors[0]}", ""]
+    found = unmapped_strings(taxonomy, results)
+    if not found:
+        return lines + ["None: every accelerator string of the record maps to one chip.", ""]
+    lines += [f"{len(found)} strings; add a rule for each to content/data/chips.yaml:", ""]
+    for model in sorted(found):
+        first = min(found[model], key=lambda r: (r.get("round") or "", r.get("path") or ""))
+        lines.append(f"- `{model}`: {len(found[model])} results, first {first.get('path')}")
+    return lines + [""]

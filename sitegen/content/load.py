@@ -1,0 +1,485 @@
+"""Stage 1: read and validate everything under content/. Nothing is written here.
+
+Every problem of a run is collected and raised together as one `ContentError`."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from string import Formatter
+
+from sitegen.base import languages
+from sitegen.content import chips, record_counts, schema, scores
+from sitegen.base.errors import Problems
+from sitegen.content.references import SHORTCODE, reference_ok
+from sitegen.content.model import track, Report, Site, SourceFile
+from sitegen.content.scores import check_scores
+from sitegen.content.parsecache import ParseCache, cached
+from sitegen.content.record import (check_benchmarks, check_system_map, derive_results, has_record,
+                                    load_changelog, load_record, read_curated)
+from sitegen.content.termcheck import TERMS, check_terms
+from sitegen.content.translation import review_digest
+from sitegen.content.readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
+from sitegen.content.textcheck import unreferenced_claims
+
+REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
+FIELD = re.compile(r"field '(\w+)'")
+# Names whose page would overwrite one the generator makes: <lang>/reports/index.html for a
+# report, <lang>/index.html, glossary.html and 404.html for a plain page, the lists for ids.
+RESERVED = {"reports": {"index"}, "pages": {"index", "glossary", "404", "editors"},
+            "systems": {"index"}, "benchmarks": {"index"}}
+
+
+def field_line(row, message: str, default: int | None) -> int | None:
+    """The line of the field a message names (its first "field '...'"), else `default`."""
+    found = FIELD.search(message)
+    return key_line(row, found.group(1), default) if found else default
+
+
+def load_site(content: Path, strict: bool = False) -> Site:
+    problems = Problems(content)
+    config = _load_config(content, problems)
+    strings = _load_strings(content, config, problems)
+    known = len(problems.errors)
+    rounds, record = _load_record(content, problems)
+    record_broken = len(problems.errors) > known     # said once: nothing derived from it
+    parsed = ParseCache(filter(None, (_table_path(content, name) for name in schema.TABLES)))
+    tables = {name: _cached_table(parsed, content, name, fields, problems)
+              for name, fields in schema.TABLES.items()
+              if fields and not (name == "results" and has_record(content))}
+    curated = read_curated(content, problems) if has_record(content) else {}
+    if has_record(content):      # corrected counts and chips (record_counts.py, chips.py)
+        record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
+        record = chips.annotate(content, record, tables.get("vendors") or {}, problems)
+    if has_record(content) and record_broken:
+        tables["results"] = None
+    elif has_record(content):
+        scores.unscore_short(record.values())     # never scored: fewer logs than the rules require
+        tables["results"] = derive_results(content, record, problems, curated)
+        check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
+        check_system_map(content, record, tables["systems"] or {}, problems)
+    check_scores(record if has_record(content) else tables.get("results") or {}, problems)
+    # a table that could not be read is reported once, not again by every reference to it
+    unreadable = {name for name, table in tables.items() if table is None}
+    site = Site(content, config, strings, {k: v or {} for k, v in tables.items()},
+                record=record, rounds=rounds)
+    site.unreadable = unreadable
+    site.changelog = load_changelog(content, problems, record) if has_record(content) else []
+    _check_references(site, problems)
+    _check_claim_checks(site, problems)
+    _check_text_refs(site, problems)
+    site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
+    site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
+    _check_report_refs(site, problems)
+    _check_claim_words(site, problems)
+    check_terms(site, problems)
+    _warn_unused_sources(site, problems)
+    _warn_claims_without_page(site, problems)
+    problems.raise_if_any(strict)
+    site.warnings = problems.warnings
+    return track(site)
+
+
+def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
+    """The whole MLPerf record, when the project has one; then results.yaml must go."""
+    if not has_record(content):
+        return {}, {}
+    old = _table_path(content, "results")
+    if old is not None:
+        problems.add(old, None, "the results now come from content/data/record/: delete this "
+                     "file (curated fields go to content/data/results_curated.yaml)")
+    return load_record(content, problems)
+
+
+def load_config(content: Path) -> dict:
+    """site.yaml alone, for commands that need the languages before the content is whole."""
+    problems = Problems(content)
+    config = _load_config(content, problems)
+    problems.raise_if_any()
+    return config
+
+
+def _load_config(content: Path, problems: Problems) -> dict:
+    """site.yaml; its languages are registered first, since localised text needs them."""
+    path = content / "site.yaml"
+    default = {"languages": list(languages.DEFAULT), "default_language": "en"}
+    if not path.exists():
+        problems.add(path, None, "missing site configuration: create content/site.yaml")
+        languages.use([languages.KNOWN[code] for code in languages.DEFAULT])
+        return default
+    raw = cached("yaml", path, problems, lambda: read_yaml(path, problems), localised=False)
+    if not isinstance(raw, dict):
+        if raw is not None:
+            problems.add(path, 1, "site.yaml must be a mapping of 'field: value' lines")
+        languages.use([languages.KNOWN[code] for code in languages.DEFAULT])
+        return default
+    try:
+        found = languages.parse(raw.get("languages", list(languages.DEFAULT)))
+    except ValueError as exc:
+        problems.add(path, key_line(raw, "languages", raw.get(LINE)), str(exc))
+        found = [languages.KNOWN[code] for code in languages.DEFAULT]
+    languages.use(found, _load_terms(content, problems))
+    config, errors = schema.parse_record(raw, schema.SITE)
+    for message in errors:
+        problems.add(path, field_line(raw, message, raw.get(LINE)), message)
+    config["languages"] = [language.code for language in found]
+    config.setdefault("default_language", "en")
+    return config
+
+
+def _load_terms(content: Path, problems: Problems) -> list[dict]:
+    """The reviewed term list (columns: en, zh-Hans, zh-Hant, avoid): one term per concept,
+    and the converter's corrections. Optional."""
+    path = content / TERMS
+    if not path.exists():
+        return []
+    rows = cached("csv", path, problems, lambda: read_csv(path, problems), localised=False) or []
+    for row in rows:
+        row["_file"] = path
+    return rows
+
+
+def _warn_unused_sources(site: Site, problems: Problems) -> None:
+    """A source that nothing cites (no record, price, claim, report or page) is a warning."""
+    used = {r.get("source") for name in ("results", "claims") for r in site.table(name)}
+    for system in site.table("systems"):
+        used.update(item.get("source") for item in (system.get("prices") or []) + (system.get("specs") or []))
+    for report in site.reports + site.pages:
+        used.update(report.meta.get("sources") or [])
+        used.update(re.findall(r"\[\[source:([^\]\s|]+)\]\]", report.body))
+    used.update(f"mlperf-training-{r}" for r in site.rounds)
+    used.update(record_counts.sources_used(site.record))
+    for source in site.table("sources"):
+        if source["id"] not in used:
+            problems.warn(source["_file"], source[LINE], f"source '{source['id']}' is not used: "
+                          "no record, price, claim, report or page cites it")
+
+
+def _warn_claims_without_page(site: Site, problems: Problems) -> None:
+    """Claims whose source has no web page (url) cannot be looked up by a reader: one
+    warning per source, at its first claim, unless the source is cited completely without
+    one (a date, and `no_url` saying on the sources page why there is no link)."""
+    by_source: dict[str, list[dict]] = {}
+    for claim in site.table("claims"):
+        source = site.tables["sources"].get(claim["source"])
+        complete = source and source.get("no_url") and source.get("date")
+        if source and not source.get("url") and not complete and source.get("kind") != "official":
+            by_source.setdefault(source["id"], []).append(claim)
+    for ident, claims in by_source.items():
+        first = claims[0]
+        problems.warn(first["_file"], _line(first, "source"), f"claim '{first['id']}' and "
+                      f"{len(claims) - 1} more cite source '{ident}', which has no url: readers "
+                      f"cannot look them up{HOW}" if len(claims) > 1 else f"claim '{first['id']}' "
+                      f"cites source '{ident}', which has no url: readers cannot look it up{HOW}")
+
+
+HOW = " (give its url, or its date and a no_url saying why there is none)"
+
+
+def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Problems) -> None:
+    """Each interface string has the same {placeholders} in every language, well formed."""
+    fields = {}
+    for lang, table in strings.items():
+        for key, text in table.items():
+            try:
+                fields[lang, key] = {name for _, name, _, _ in Formatter().parse(text) if name is not None}
+            except ValueError as exc:
+                problems.add(content / "i18n" / f"{lang}.yaml", key_line(raws[lang], key),
+                             f"string '{key}': {exc} (write {{name}}, or {{{{ for a brace)")
+                fields[lang, key] = None
+    first = next(iter(strings), None)
+    for lang, table in strings.items():
+        for key in table:
+            mine, theirs = fields.get((lang, key)), fields.get((first, key))
+            if lang != first and mine is not None and theirs is not None and mine != theirs:
+                for wrong, right in _typo_sides((lang, mine), (first, theirs), fields, key):
+                    odd = sorted(wrong[1] - right[1]) or sorted(right[1] - wrong[1])
+                    problems.add(content / "i18n" / f"{wrong[0]}.yaml",
+                                 key_line(raws.get(wrong[0], {}), key),
+                                 f"string '{key}': placeholder {{{odd[0]}}} does not match the "
+                                 f"{right[0]} text ({', '.join('{' + n + '}' for n in sorted(right[1])) or 'none'})"
+                                 + schema.suggest(odd[0], right[1]))
+
+
+def _typo_sides(one: tuple, other: tuple, fields: dict, key: str) -> list[tuple]:
+    """[(wrong, right)] of two (language, placeholders) of one string that differ: the side
+    with a placeholder no other string of any language has (a typo such as {totl}) is the
+    wrong one; when that does not tell, each side is said at its own line. (Before, it was
+    always the second language's file: a typo in en.yaml was reported in zh.yaml.)"""
+    used = {name for (_, other_key), names in fields.items() if other_key != key and names
+            for name in names}
+    unique = [side for side in (one, other) if (side[1] - (one[1] & other[1])) - used]
+    if len(unique) == 1:
+        wrong = unique[0]
+        return [(wrong, other if wrong is one else one)]
+    return [(other, one), (one, other)]
+
+
+def _check_characters(raw: dict, path: Path, problems: Problems) -> None:
+    """An interface string reaches pages and charts: the check of every data field (a YAML
+    escape such as "\\x1b" in a chart's axis title aborted vl-convert)."""
+    for key, value in raw.items():
+        why = schema.bad_character(value) if key != LINE and isinstance(value, str) else None
+        if why:
+            problems.add(path, key_line(raw, key), f"string '{key}': {why}")
+
+
+def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, dict[str, str]]:
+    strings: dict[str, dict[str, str]] = {}
+    raws: dict[str, dict] = {}
+    for lang in config["languages"]:
+        path = content / "i18n" / f"{lang}.yaml"
+        source = languages.get(lang).source
+        raw = cached("yaml", path, problems, lambda path=path: read_yaml(path, problems)) \
+            if path.exists() else None
+        if not path.exists() and source is None:
+            problems.add(path, None, f"missing interface strings for '{lang}': create this file")
+        elif raw is None and path.exists():   # unreadable, and said so: none of it is "missing"
+            continue
+        raw = raw if isinstance(raw, dict) else {}
+        raws[lang] = raw
+        _check_characters(raw, path, problems)
+        own = {k: languages.tidy(str(v), lang) for k, v in raw.items() if k != LINE and v is not None}
+        if source is not None:        # converted from its source; its own file (reviewed) wins
+            own = {**{k: languages.convert(v, lang) for k, v in strings.get(source, {}).items()}, **own}
+        strings[lang] = own
+    every = set().union(*(s.keys() for s in strings.values())) if strings else set()
+    for lang, table in strings.items():
+        for key in sorted(every - table.keys()):
+            problems.add(content / "i18n" / f"{lang}.yaml", None,
+                         f"missing interface string '{key}' (the other language has it)")
+    _check_placeholders(strings, raws, content, problems)
+    return strings
+
+
+def _table_path(content: Path, name: str) -> Path | None:
+    for suffix in TABLE_READERS:
+        path = content / "data" / f"{name}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+def _cached_table(parsed: ParseCache, content: Path, name: str, fields: dict,
+                  problems: Problems) -> dict[str, dict] | None:
+    """_load_table, from the cache when the table's file did not change (parsecache.py)."""
+    path = _table_path(content, name)
+    if path is None:
+        return _load_table(content, name, fields, problems)
+    return parsed.parse(f"table-{name}", path, problems,
+                        lambda: _load_table(content, name, fields, problems))
+
+
+def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> dict[str, dict]:
+    path = _table_path(content, name)
+    if path is None:
+        problems.add(content / "data" / f"{name}.yaml", None, f"missing data table '{name}'")
+        return None
+    rows = TABLE_READERS[path.suffix](path, problems)
+    if rows is None:
+        return None
+    if not isinstance(rows, list):
+        problems.add(path, 1, "a data table must be a YAML list of records ('- id: ...')")
+        return None
+    return _parse_rows(path, rows, fields, problems)
+
+
+def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dict[str, dict]:
+    records: dict[str, dict] = {}
+    for row in rows:
+        if not isinstance(row, dict):
+            problems.add(path, None, f"expected a record, got {row!r}")
+            continue
+        line = row.get(LINE)
+        record, errors = schema.parse_record(row, fields)
+        for message in errors:
+            label = f"record '{row['id']}': " if isinstance(row.get("id"), str) else ""
+            problems.add(path, field_line(row, message, line), label + message)
+        if errors and isinstance(row.get("id"), str):
+            problems.broken.add((path.stem, row["id"]))
+        if errors or "id" not in record:
+            continue
+        if record["id"] in RESERVED.get(path.stem, ()):
+            problems.add(path, key_line(row, "id", line), f"id '{record['id']}' would overwrite "
+                         f"the generator's own page {path.stem}/{record['id']}.html; choose another")
+            continue
+        if record["id"] in records:
+            first = records[record["id"]][LINE]
+            problems.add(path, line, f"duplicate id '{record['id']}' (first used on line {first})")
+            continue
+        record[LINE] = line
+        record["_file"] = problems.rel(path)
+        record["_lines"] = getattr(row, "lines", {})
+        records[record["id"]] = record
+    return records
+
+
+def _walk_refs(value, fields, top=None):
+    """Yield (table, id, top-level field) for every reference field, nested records included."""
+    for name, (_, parser) in fields.items():
+        item = value.get(name)
+        table = getattr(parser, "ref_table", None)
+        if table and isinstance(item, str):
+            yield table, item, top or name
+        elif isinstance(item, list):
+            for element in item:
+                if isinstance(element, dict):
+                    yield from _walk_refs(element, _nested_fields(name), top or name)
+
+
+def _nested_fields(name: str) -> dict:
+    return {"specs": schema.SPEC, "prices": schema.PRICE}.get(name, {})
+
+
+def _check_references(site: Site, problems: Problems) -> None:
+    for name, fields in schema.TABLES.items():
+        for record in site.table(name) if fields else []:
+            refs = list(_walk_refs(record, fields))
+            if name == "claims":
+                refs += list(_walk_refs(record["check"], schema.CHECK, "check"))
+            for table, ident, field in refs:
+                known = site.tables.get(table, {})
+                if ident not in known and table not in site.unreadable \
+                        and (table, ident) not in problems.broken:
+                    problems.add(record["_file"], _line(record, field), f"record '{record['id']}': "
+                                 f"unknown {table[:-1]} '{ident}'" + schema.suggest(ident, known))
+
+
+def _line(record: dict, field: str) -> int | None:
+    """The line of a field of a loaded record (its record's first line when unknown)."""
+    return (record.get("_lines") or {}).get(field, record.get(LINE))
+
+
+def _check_claim_checks(site: Site, problems: Problems) -> None:
+    for claim in site.table("claims"):
+        check = claim["check"]
+        for field in schema.CHECK_KINDS[check["kind"]]:
+            if check.get(field) is None:
+                problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': check of kind "
+                             f"'{check['kind']}' needs '{field}'")
+        baseline_table = "systems" if check["kind"] == "spec_ratio" else "results"
+        if check.get("baseline") and check["baseline"] not in site.tables[baseline_table] \
+                and baseline_table not in site.unreadable \
+                and (baseline_table, check["baseline"]) not in problems.broken:
+            problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': unknown "
+                         f"{baseline_table[:-1]} '{check['baseline']}'")
+
+
+def _check_text_refs(site: Site, problems: Problems) -> None:
+    """[[kind:id]] figures inside data text (claims' statements and notes) must resolve."""
+    for name in ("claims", "systems", "sources"):
+        for record in site.table(name):
+            nested = [(record.get("check") or {}).get("reason")] if name == "claims" else []
+            for value in [*record.values(), *nested]:
+                texts = value.values() if isinstance(value, dict) else ()
+                for text in (t for t in texts if isinstance(t, str)):
+                    for match in SHORTCODE.finditer(text):
+                        if not reference_ok(site, match.group("kind"), match.group("arg")):
+                            problems.add(record["_file"], record[LINE], f"record '{record['id']}': "
+                                         f"{match.group(0)} does not name a known record")
+
+
+def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) -> list[Report]:
+    """Reports (and plain pages): one file per language, paired by slug."""
+    found: dict[str, dict[str, Report]] = {}
+    broken: set[tuple[str, str]] = set()     # files that exist but could not be read
+    for path in sorted(folder.glob("*")) if folder.is_dir() else []:
+        report = _load_report(path, config, fields, problems)
+        if report:
+            found.setdefault(report.slug, {})[report.lang] = report
+        elif REPORT_NAME.match(path.name):
+            broken.add(REPORT_NAME.match(path.name).group("slug", "lang"))
+    reports = []
+    for slug, by_lang in sorted(found.items()):
+        for language in languages.converted():
+            if language.code not in by_lang and language.source in by_lang:
+                by_lang[language.code] = _converted(by_lang[language.source], language.code)
+        reports += by_lang.values()
+        reports += _pending_twins(slug, by_lang, config, problems, broken)
+    return reports
+
+
+def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> Report | None:
+    match = REPORT_NAME.match(path.name)
+    if not match or match.group("lang") not in config["languages"]:
+        problems.add(path, None, "a report file is named <slug>.<lang>.md with a lowercase slug "
+                     f"and a language among {', '.join(config['languages'])}")
+        return None
+    if match.group("slug") in RESERVED[path.parent.name if path.parent.name in RESERVED else "reports"]:
+        target = (f"{match.group('lang')}/reports/{match.group('slug')}.html"
+                  if path.parent.name == "reports" else f"{match.group('lang')}/{match.group('slug')}.html")
+        problems.add(path, None, f"the slug '{match.group('slug')}' would overwrite the "
+                     f"generator's own page {target}; rename the file")
+        return None
+    read = cached("markdown", path, problems, lambda: read_markdown(path, problems))
+    if read is None:
+        return None
+    front, body, body_line, lines = read
+    meta, errors = schema.parse_record(front, fields)
+    for message in errors:
+        field = re.search(r"field '(\w+)'", message)
+        problems.add(path, lines.get(field.group(1), 2) if field else 2, message)
+    if errors:
+        return None
+    meta["_lines"] = lines
+    source = SourceFile(path, problems.rel(path), match.group("slug"), match.group("lang"))
+    return Report(source.slug, source.lang, meta, body, body_line, source)
+
+
+def _converted(report: Report, lang: str) -> Report:
+    """A report of a converted language, made from its source's text (an editor's own file
+    of that language, reviewed, takes its place)."""
+    meta = {key: (languages.convert(value, lang) if key in ("title", "summary") else
+                  [languages.convert(v, lang) for v in value] if key in ("tags", "findings") and value else value)
+            for key, value in report.meta.items()}
+    reviewed = (report.meta.get("reviewed") or {}).get(lang) == review_digest(report)
+    return Report(report.slug, lang, meta, languages.convert(report.body, lang), report.body_line,
+                  report.source, pending=report.pending, converted=True, reviewed=reviewed)
+
+
+def _check_claim_words(site: Site, problems: Problems) -> None:
+    """Each report's and page's own text (title, summary, findings, body): a superlative,
+    negative or comparison about the record outside a reference, or MLPerf without its ®, is a
+    warning where it is written (textcheck.unreferenced_claims). Converted text is not the
+    editor's: its source file is checked."""
+    for report in site.reports + site.pages:
+        if report.pending or report.converted or report.source is None:
+            continue
+        lines = report.meta["_lines"]
+        texts = [(report.meta.get(key) or "", lines.get(key, 2)) for key in ("title", "summary")]
+        texts += [(finding, lines.get("findings", 2)) for finding in report.meta.get("findings") or []]
+        for text, first in texts:
+            for _, message in unreferenced_claims(text):
+                problems.warn(report.source.path, first, message)
+        for line, message in unreferenced_claims(report.body):
+            problems.warn(report.source.path, report.body_line + line - 1, message)
+
+
+def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[Report]:
+    """A missing language is an error unless the written one marks it as pending (then a
+    warning); a file that exists but could not be read has said so already."""
+    twins = []
+    for lang in config["languages"]:
+        if lang in by_lang or (slug, lang) in broken or (slug, languages.get(lang).source) in broken:
+            continue          # (a converted language's source that could not be read said so)
+        written = next(iter(by_lang.values()))
+        if lang in (written.meta.get("pending") or []):
+            twins.append(Report(slug, lang, dict(written.meta), "", 0, None, pending=True))
+            problems.warn(written.source.path, written.meta["_lines"].get("pending"),
+                          f"report '{slug}' is not translated into {lang} yet (pending)")
+        else:
+            problems.add(written.source.path, None, f"report '{slug}' has no {lang} version: "
+                         f"write {slug}.{lang}.md, or add 'pending: [{lang}]' to the front matter")
+    return twins
+
+
+def _check_report_refs(site: Site, problems: Problems) -> None:
+    for report in site.reports + site.pages:
+        if report.pending:
+            continue
+        for field in ("sources", "systems", "benchmarks", "claims"):
+            for ident in report.meta.get(field) or []:
+                if ident not in site.tables.get(field, {}) and field not in site.unreadable \
+                        and (field, ident) not in problems.broken:
+                    problems.add(report.source.path, report.meta["_lines"].get(field, 2),
+                                 f"front matter '{field}': unknown {field[:-1]} '{ident}'"
+                                 + schema.suggest(ident, site.tables.get(field, {})))

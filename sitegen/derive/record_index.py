@@ -1,0 +1,264 @@
+"""Who and what the record's results belong to: submitters and accelerator models grouped
+across rounds, and the same system at other scales (scaling efficiency).
+
+Built once per language run from `site.record`; read only after."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sitegen.content.chips import CPU_ONLY
+from sitegen.content.tracking import Tracked
+from sitegen.derive import carryover, chip_views
+
+# Submitter folders renamed between rounds (DESIGN.md): grouped under the later name.
+SUBMITTER_RENAMES = {"qct": "quanta_cloud_technology"}
+_SPACE = re.compile(r"\s+")
+_JOINT = re.compile(r"\s*[+&]\s*|-|_")     # between the parts of a joint submitter's name
+_JOINT_MARK = re.compile(r"[+&]|[a-z]-[a-z]")
+_SLUG = re.compile(r"[^a-z0-9]+")
+PAGE_ROWS = 150       # rows of one list page; more go on per-round pages
+
+
+def submitter_key(name: str) -> str:
+    """One key for every spelling of a submitter: case and spacing folded, a renamed folder
+    under its later name, and the parts of a joint name in any order ("RedHat-Supermicro" and
+    "Supermicro-RedHat" are one submitter)."""
+    key = _SPACE.sub(" ", name.strip()).casefold()
+    key = SUBMITTER_RENAMES.get(key, key)
+    parts = [p for p in _JOINT.split(key) if p]
+    return "+".join(sorted(parts)) if len(parts) > 1 and _JOINT_MARK.search(key) else key
+
+
+def slug(key: str) -> str:
+    return _SLUG.sub("-", key.casefold()).strip("-") or "x"
+
+
+@dataclass
+class Entity:
+    """One submitter or chip family: its results, newest round first."""
+
+    slug: str
+    name: str                       # as published in its latest round; a chip's family name
+    names: set = field(default_factory=set)   # every spelling published
+    results: list = field(default_factory=list)
+    chip: dict | None = None        # a chip family's vendor and order (chip_views.describe)
+    variants: list = field(default_factory=list)   # a chip family's variants, ditto
+
+    @property
+    def rounds(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for result in self.results:
+            seen.setdefault(result["round"], None)
+        return list(seen)
+
+    def in_round(self, round_id: str) -> list[dict]:
+        return [r for r in self.results if r["round"] == round_id]
+
+    @property
+    def paged(self) -> bool:
+        return len(self.results) > PAGE_ROWS
+
+    def fastest(self, counts=lambda result: True) -> list[dict]:
+        """Per benchmark (by id), the fastest scored result that `counts` (RecordIndex.counts:
+        not a copy); closed division before open."""
+        best: dict[str, dict] = {}
+        for result in self.results:
+            if result["value"] is None or not counts(result):
+                continue
+            key = (result["division"] != "closed", result["value"], result["id"])
+            held = best.get(result["benchmark"])
+            if held is None or key < (held["division"] != "closed", held["value"], held["id"]):
+                best[result["benchmark"]] = result
+        return [best[b] for b in sorted(best)]
+
+
+def index_of(site) -> RecordIndex:
+    """The record's index of `site`, made once per site (kept in site.derived; what a page reads
+    of it is noted through its Tracked maps)."""
+    found = site.derived.get("record_index")
+    if found is None:
+        with site.reads.paused():
+            found = site.derived["record_index"] = RecordIndex(site)
+    return found
+
+
+class RecordIndex:
+    def __init__(self, site):
+        self.site = site
+        order = {r: i for i, r in enumerate(site.rounds)}
+        ordered = sorted(site.record.values(), key=lambda r: (-order.get(r["round"], 0), r["benchmark"],
+                                                              r["value"] is None, r["value"] or 0, r["id"]))
+        self.submitters = _group(ordered, lambda r: submitter_key(r["submitter"]),
+                                 lambda r: r["submitter"], "submitter", named=True)
+        self.accelerators = _group(ordered, chip_views.family_key, chip_views.family_name,
+                                   "accelerator_model")
+        chip_views.describe(self.accelerators)       # chip families (chips.yaml), by vendor
+        self.accelerators = chip_views.ordered(self.accelerators)
+        self._by_submitter = {ident: e.slug for e in self.submitters.values() for ident in
+                              (r["id"] for r in e.results)}
+        self._by_accelerator = {ident: e.slug for e in self.accelerators.values() for ident in
+                                (r["id"] for r in e.results)}
+        self.systems = group_systems(ordered)
+        self._by_system = {r["id"]: system_key(r) for r in ordered}
+        self._products = products_of(site)
+        self._product_systems: dict[str, list[str]] = {}
+        for key in self.systems:
+            if key in self._products:
+                self._product_systems.setdefault(self._products[key], []).append(key)
+        # carried over from an earlier round, or a copy within its round (carryover.py)
+        self._carry = carryover.labels(site.record.values())
+        self._changes: dict[str, list[dict]] = {}
+        for change in getattr(site, "changelog", None) or []:
+            self._changes.setdefault(change["id"], []).append(change)
+            if change["field"] == "id" and change["new"] != change["id"]:   # renamed: its new page
+                self._changes.setdefault(change["new"], []).append(change)
+        # each lookup a page makes is noted as a record of its own (deps.py)
+        for name in ("submitters", "accelerators", "_by_submitter", "_by_accelerator", "_changes",
+                     "systems", "_by_system", "_products", "_product_systems",
+                     "_carry"):
+            setattr(self, name, Tracked(getattr(self, name), ("index", name), site.reads))
+
+    def submitter_of(self, result: dict) -> str:
+        return self._by_submitter[result["id"]]
+
+    def system_of(self, result: dict) -> str:
+        return self._by_system[result["id"]]
+
+    def product_of(self, system: str) -> str | None:
+        """The curated system (data/systems.yaml) an official system description is, if any."""
+        return self._products.get(system)
+
+    def product_systems(self, product: str) -> list[str]:
+        """The official system descriptions of a curated system, newest round first."""
+        return self._product_systems.get(product, [])
+
+    def accelerator_of(self, result: dict) -> str:
+        return self._by_accelerator[result["id"]]
+
+    def carried_from(self, result: dict) -> dict | None:
+        """The first result of an earlier round with the same runs, or None."""
+        ident = (self._carry.get(result["id"]) or {}).get("carried_over_from")
+        return self.site.record[ident] if ident else None
+
+    def copy_of(self, result: dict) -> dict | None:
+        """The result of the same round this one copies (same runs or logs), or None."""
+        ident = (self._carry.get(result["id"]) or {}).get("copy_of")
+        return self.site.record[ident] if ident else None
+
+    def counts(self, result: dict) -> bool:
+        """Whether a result counts in counts and rankings: not a copy of another (carryover.py)."""
+        return not (self._carry.get(result["id"]) or {}).get("copy_of")
+
+    def counted(self, results: list[dict]) -> list[dict]:
+        """The results without the copies: what counts and rankings count once."""
+        return [r for r in results if self.counts(r)]
+
+    def changes(self, ident: str) -> list[dict]:
+        return self._changes.get(ident, [])
+
+    def scaling(self, result: dict) -> list[dict]:
+        """The same submitter's same chip (family and variant) on the same benchmark, round
+        and division at other scales: efficiency = (t_small × n_small) / (t_large × n_large)."""
+        if result["value"] is None or not result["accelerator_count"]:
+            return []
+        mine = chip_views.variant_key(result)
+        peers = [r for r in self.site.record_results(result["benchmark"], result["round"])
+                 if r["id"] != result["id"] and r["value"] is not None and r["accelerator_count"]
+                 and r["accelerator_count"] != result["accelerator_count"]
+                 and r["division"] == result["division"]
+                 and self.submitter_of(r) == self.submitter_of(result)
+                 and chip_views.variant_key(r) == mine]
+        rows = []
+        for peer in sorted(peers, key=lambda r: (r["accelerator_count"], r["value"], r["id"])):
+            small, large = sorted((result, peer), key=lambda r: r["accelerator_count"])
+            work_small = small["value"] * small["accelerator_count"]
+            work_large = large["value"] * large["accelerator_count"]
+            rows.append({"peer": peer, "small": small, "large": large,
+                         "work_small": work_small, "work_large": work_large,
+                         "efficiency": work_small / work_large})
+        return rows
+
+
+def _group(results, key_of, name_of, published: str, named: bool = False) -> dict[str, Entity]:
+    """Entities by slug, sorted by name; results keep the given order (newest round first).
+    The slug is the key's, or with `named` the latest name's (the key's if that is taken)."""
+    by_key: dict[str, Entity] = {}
+    taken: set[str] = set()
+    for result in results:
+        key = key_of(result) if named else slug(key_of(result))
+        entity = by_key.get(key)
+        if entity is None:
+            ident = slug(name_of(result) or key) if named else slug(key)
+            ident = slug(key) if ident in taken else ident
+            taken.add(ident)
+            entity = by_key[key] = Entity(ident, name_of(result) or "")
+        entity.names.add(result[published] or "")
+        entity.results.append(result)
+    return {e.slug: e for e in sorted(by_key.values(), key=lambda e: (e.name.casefold(), e.slug))}
+
+
+def system_key(result: dict) -> str:
+    """The page of a result's system description: <round>/<submitter folder>-<system folder>."""
+    return f"{result['round']}/{slug(result['path'].split('/')[0] + '-' + result['system_folder'])}"
+
+
+def group_systems(results) -> dict[str, Entity]:
+    """Systems by key, sorted by round (newest first) then name; results keep the given order."""
+    found: dict[str, Entity] = {}
+    for result in results:
+        key = system_key(result)
+        entity = found.get(key)
+        if entity is None:
+            entity = found[key] = Entity(key, result["system_name"])
+        entity.names.add(result["system_name"])
+        entity.results.append(result)
+    return found
+
+
+def system_label(system: Entity) -> str:
+    """A system's name, with its folder when that differs (one submitter's descriptions of one
+    round often share a name: IPU-POD16 (ipu-pod16-TF1), IPU-POD16 (ipu-pod16-POPART-open))."""
+    folder = system.results[0]["system_folder"]
+    return system.name if folder == system.name else f"{system.name} ({folder})"
+
+
+def products_of(site) -> dict[str, str]:
+    """System key -> the curated system (data/systems.yaml id) its description is."""
+    found: dict[str, str] = {}
+    for ident, result in site.tables.get("results", {}).items():
+        if ident in site.record and result.get("system"):
+            found[system_key(site.record[ident])] = result["system"]
+    return found
+
+
+def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> list[dict]:
+    """Chart rows of a benchmark's progress: per round the fastest closed result overall and
+    the fastest of each of the `leaders` accelerator models with the most closed results.
+    A copy within a round is left out; a point whose result is carried over from an earlier
+    round says from which (`carried`: that round, else None): it is no new result, so the
+    chart marks it instead of counting it as progress (carryover.py)."""
+    rounds = site.record_rounds(benchmark_id)
+    closed = {r: [x for x in index.counted(site.record_results(benchmark_id, r))
+                  if x["division"] == "closed" and x["value"] is not None] for r in rounds}
+    counts: dict[str, int] = {}
+    for rows in closed.values():
+        for x in rows:
+            counts[index.accelerator_of(x)] = counts.get(index.accelerator_of(x), 0) + 1
+    top = [k for k, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if k != CPU_ONLY][:leaders]
+    points = []
+    for round_id in rounds:
+        rows = closed[round_id]       # fastest first
+        if rows:
+            points.append(_point(index, round_id, None, rows[0]))
+        for key in top:
+            best = next((x for x in rows if index.accelerator_of(x) == key), None)
+            if best:
+                points.append(_point(index, round_id, index.accelerators[key].name, best))
+    return points
+
+
+def _point(index: RecordIndex, round_id: str, series, result: dict) -> dict:
+    origin = index.carried_from(result)
+    return {"round": round_id, "series": series, "value": result["value"], "id": result["id"],
+            "carried": origin["round"] if origin else None}

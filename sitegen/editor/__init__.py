@@ -1,0 +1,1 @@
+"""Tools around the build for an editor: serve, check, new, init."""

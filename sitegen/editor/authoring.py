@@ -1,0 +1,76 @@
+"""Editors' commands: check without writing, scaffold a report, translation status."""
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+from sitegen.base.cache import READ_ONLY
+from sitegen.base.errors import ContentError, Problem
+from sitegen.editor.links import broken_links
+from sitegen.content.load import REPORT_NAME, RESERVED, load_site
+from sitegen.build.rendering import render_site
+
+GUIDE = {
+    "en": """<!--
+  Write the report in Markdown. Lead with the findings.
+  Figures never go in by hand: use [[result:ID]], [[speedup:A/B]], [[ppr:A/B]], [[price:SYSTEM]],
+  [[claim:ID]], [[source:ID]] ... and ```results blocks (see docs/content-format.md).
+  Ids are in content/data/*.yaml. Check your work with: python build.py check
+-->""",
+    "zh": """<!--
+  用 Markdown 撰写报告，先写结论。
+  数字不要手工输入：请用 [[result:ID]]、[[speedup:A/B]]、[[ppr:A/B]]、[[price:SYSTEM]]、
+  [[claim:ID]]、[[source:ID]] 等引用，以及 ```results 表格（见 docs/content-format.md）。
+  编号见 content/data/*.yaml。用 python build.py check 检查。
+-->""",
+}
+HEADINGS = {"en": ("Key findings", "Details"), "zh": ("主要发现", "详细分析")}
+
+
+def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]:
+    """Everything a build checks, plus every internal link, without writing anything."""
+    before = os.environ.get(READ_ONLY)
+    os.environ[READ_ONLY] = "1"      # the caches are read, never written
+    try:
+        site = load_site(content, strict=strict)
+        files = render_site(site, templates)
+    finally:
+        if before is None:
+            os.environ.pop(READ_ONLY, None)
+        else:
+            os.environ[READ_ONLY] = before
+    problems = broken_links(files)
+    if strict:
+        problems += site.warnings
+    if problems:
+        raise ContentError(problems)
+    return site.warnings
+
+
+class SlugRefused(ValueError):
+    """The SLUG given to `new report` cannot name a report (a usage error: exit 2)."""
+
+
+def new_report(content: Path, slug: str, languages: list[str], today: dt.date) -> list[Path]:
+    if not REPORT_NAME.match(f"{slug}.en.md"):
+        raise SlugRefused(f"{slug!r} is no report slug: a slug is lowercase letters, digits and "
+                          "'-' (for example next-round)")
+    if slug in RESERVED["reports"]:        # the build would refuse the files it writes
+        raise SlugRefused(f"the slug '{slug}' would overwrite the generator's own page "
+                          "<lang>/reports/index.html; choose another")
+    paths = [content / "reports" / f"{slug}.{lang}.md" for lang in languages]
+    existing = [p for p in paths if p.exists()]
+    if existing:
+        raise ContentError([Problem(str(p), None, "already exists; choose another slug") for p in existing])
+    for lang, path in zip(languages, paths):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_scaffold(lang, today), "utf-8")
+    return paths
+
+
+def _scaffold(lang: str, today: dt.date) -> str:
+    findings, details = HEADINGS.get(lang, HEADINGS["en"])
+    return (f"---\ntitle: \"\"\ndate: {today.isoformat()}\nsummary: \"\"\nsources: []\n"
+            f"systems: []\nbenchmarks: []\nclaims: []\n---\n{GUIDE.get(lang, GUIDE['en'])}\n\n"
+            f"## {findings}\n\n## {details}\n")

@@ -1,0 +1,94 @@
+"""What an import of the record may write on its own, and what waits for the editor's word.
+
+A source that gives no results (an empty clone, an empty folder, a wrong path) stops the whole
+import: written, it would replace a published round with nothing. A re-import that removes,
+renames or changes a published result (a corrected log upstream, a truncated copy of one) lists
+every change, each at its line in the stored file, and writes nothing until the editor runs it
+again with --accept-changes; the changes accepted go to the data changelog as before."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sitegen.importer.write import shown_value
+
+
+class ImportStopped(Exception):
+    """Nothing was written: `lines` say why, one each (path or file:line first), and
+    `closing` what to do."""
+
+    def __init__(self, lines: list[str], closing: str):
+        super().__init__("\n".join([*lines, closing]))
+        self.lines, self.closing = lines, closing
+
+
+def source_problems(results: list[dict]) -> list[str]:
+    """One line per source that cannot be imported: its error, or that it holds no result."""
+    problems = []
+    for result in results:
+        if "error" in result:
+            problems.append(result["error"])
+        elif not result["records"]:
+            problems.append(f"{result['path']}: holds no results (no <submitter>/results/"
+                            "<system>/<benchmark>/result_*.txt): an empty clone, an empty folder "
+                            "or the wrong path")
+    return problems
+
+
+def stop_on_sources(results: list[dict], out: Path) -> None:
+    problems = source_problems(results)
+    if problems:
+        raise ImportStopped(problems, f"import failed: {len(problems)} source(s) cannot be "
+                                      f"imported; {out} left as it was")
+
+
+def stop_on_changes(log: list[dict], out: Path) -> None:
+    """Raise ImportStopped listing each change the import would make to published results."""
+    if not log:
+        return
+    lines = change_lines(log, out)
+    raise ImportStopped(lines, f"import stopped: {len(log)} change(s) to published results; "
+                               f"{out} left as it was; review them and run again with "
+                               "--accept-changes to write them (the data changelog records them)")
+
+
+def change_lines(log: list[dict], out: Path) -> list[str]:
+    """`file:line: id: what changed` for each entry of the changelog an import would add, in
+    the order of the stored files (a result's id starts with its round)."""
+    renamed = {e["new"]: e["id"] for e in log if e["field"] == "id"}
+    places: dict[Path, dict] = {}
+    found = []
+    for entry in log:
+        stored = renamed.get(entry["id"], entry["id"])
+        path = out / f"results-{stored.split('-', 1)[0]}.yaml"
+        if path not in places:
+            places[path] = field_lines(path)
+        at = places[path].get(stored, {})
+        line = at.get(entry["field"], at.get("id", 0))
+        found.append((str(path), line, entry["id"], f"{entry['id']}: {change_words(entry)}"))
+    return [f"{path}:{line}: {words}" for path, line, _, words in sorted(found)]
+
+
+def change_words(entry: dict) -> str:
+    if entry["field"] == "result":
+        return f"removed (no longer in the source; was {entry['old']})"
+    if entry["field"] == "id":
+        return f"renamed to {entry['new']} (the same logs or folder under a new name)"
+    return f"{entry['field']} {shown_value(entry['old'])} -> {shown_value(entry['new'])}"
+
+
+def field_lines(path: Path) -> dict[str, dict[str, int]]:
+    """id -> field -> line number in a results file as the importer writes it (`- id: X`
+    opens a result, `  field: value` follows)."""
+    found: dict[str, dict[str, int]] = {}
+    current = None
+    try:
+        text = path.read_text("utf-8")
+    except OSError:
+        return found
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("- id: "):
+            current = found.setdefault(line[len("- id: "):].strip().strip('"'), {})
+            current["id"] = number
+        elif current is not None and line.startswith("  ") and ":" in line:
+            current.setdefault(line[2:].split(":", 1)[0], number)
+    return found

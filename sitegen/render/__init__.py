@@ -1,0 +1,1 @@
+"""Stage 3, render: pages, charts, search, feeds, sitemap, single-file copies and downloads as {path: bytes}."""

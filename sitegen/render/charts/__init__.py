@@ -1,0 +1,1 @@
+"""Charts: plans from the data, Vega-Lite specs drawn to SVG, the chart blocks of report bodies."""

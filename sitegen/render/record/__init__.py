@@ -1,0 +1,1 @@
+"""The record's own pages: rounds, benchmarks, submitters, accelerators, systems, downloads."""

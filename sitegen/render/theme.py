@@ -1,0 +1,207 @@
+"""Stage 3: turn the model into files. Returns {output path: bytes}; writes nothing.
+
+One jinja2 environment per build; each page kind is one function in `pages.py`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from sitegen.base import cache
+from sitegen.base import fmt
+from sitegen.base import languages
+from sitegen.base import urls
+from sitegen.base.errors import ContentError, Problem
+from sitegen.render.markup import Page, rich_text
+from sitegen.content.model import Site
+
+@dataclass
+class Theme:
+    env: jinja2.Environment
+    folder: Path
+    folders: tuple[Path, ...] = ()   # searched in order: a content folder's own templates first
+
+    def file(self, rel: str) -> Path | None:
+        """The first of the theme's folders that holds `rel`, as a path; None if none does."""
+        for folder in self.folders or (self.folder,):
+            if (folder / rel).is_file():
+                return folder / rel
+        return None
+
+
+class TrackingEnvironment(jinja2.Environment):
+    """Notes every template a page uses (extended, included and imported ones too) in the
+    site's Reads, when one is set (deps.py)."""
+
+    reads = None
+
+    def _load_template(self, name, globals):  # noqa: A002 - jinja2's signature
+        if self.reads is not None:
+            self.reads.note(("template",), name)
+        return super()._load_template(name, globals)
+
+
+class TemplateCache(jinja2.BytecodeCache):
+    """Compiled templates kept in the build's cache (jinja2's bytecode cache; a build that
+    renders a few pages spent a fifth of its time compiling them). jinja2 checks each entry
+    against its template's source; each file is also sealed with its own sha256, so that a
+    truncated or damaged one is compiled again, never run. A cache that cannot be written
+    (`check`'s read-only one, a full disk) only costs the compiling."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        blob = cache.read_sealed(self.folder / bucket.key)
+        if blob is not None:
+            bucket.bytecode_from_string(blob)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if not cache.read_only():
+            cache.write_sealed(self.folder / bucket.key, bucket.bytecode_to_string())
+
+
+def load_theme(templates: Path, override: Path | None = None, reads=None) -> Theme:
+    """The templates; `override` (a content folder's templates/) replaces single files of them.
+    With `reads` (a site's deps.Reads), every template a page uses is noted as read."""
+    folders = tuple(f for f in (override, templates) if f is not None and f.is_dir()) or (templates,)
+    env = TrackingEnvironment(loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+                             autoescape=jinja2.select_autoescape(["html", "xml"]),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True,
+                             auto_reload=False,  # one environment per build: no stat per page
+                             bytecode_cache=TemplateCache(
+                                 cache.cache_root() / f"templates-{jinja2.__version__}"))
+    env.reads = reads
+    return Theme(env, templates, folders)
+
+
+def theme_dependency(theme: Theme, tag: tuple, key):
+    """The current value of a dependency on the theme (deps.py): a template's bytes, or all
+    static files (inlined into single-file copies); deps.MISSING when there is none."""
+    from sitegen.content.tracking import MISSING
+    if tag == ("template",):
+        path = theme.file(key)
+        return path.read_bytes() if path is not None else MISSING
+    if tag == ("static",):
+        return static_files(theme)
+    return MISSING
+
+
+class Strings:
+    """Interface strings of one language; a missing key is a content error, not a blank."""
+
+    def __init__(self, site: Site, lang: str):
+        self.table = site.strings.get(lang, {})
+        self.file = f"{site.root.name}/i18n/{lang}.yaml"
+        self.missing: set[str] = set()
+        self.cjk = languages.get(lang).cjk
+
+    def __call__(self, key: str, **values) -> str:
+        if key not in self.table:
+            self.missing.add(key)
+            return key
+        text = self.table[key]
+        if not values:
+            return text
+        # a value ending or starting in CJK (a name with a full-width bracket) must not leave
+        # a space between two CJK characters
+        return languages.CJK_SPACE.sub("", text.format(**values)) if self.cjk else text.format(**values)
+
+
+def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> dict:
+    """What every page template gets: language, links to its twins, navigation."""
+    link = lambda target: urls.relative(path, target)  # noqa: E731 - one-line closure
+    return {
+        "lang": lang, "html_lang": languages.html_lang(lang), "path": path, "t": t, "link": link,
+        "language": languages.get(lang),
+        "gap": languages.gap(lang),   # between two sentences
+        "site_languages": {code: languages.get(code) for code in site.languages},
+        "search_fold": languages.needs_script_fold(site.languages),
+        "title": title, "site": site, "site_title": site.config["title"][lang],
+        "asset": lambda name: link(urls.asset(name)), "urls": urls, "fmt": fmt,
+        "twins": [(other, languages.html_lang(other), link(urls.twin(path, other)),
+                   languages.get(other).name) for other in site.other_languages(lang)],
+        "alternates": alternates(site, path),
+        "canonical": absolute(site, path) if base_url(site) else None,
+        "base_url": site.config.get("base_url"), "nav": _nav(lang, site.has_record()), "breadcrumbs": [],
+        "has_charts": False, "noindex": False,
+        "attribution": [],   # rounds of the MLPerf record a page shows (the footer credits them)
+        # data text may hold [[...]] figures; their ids are checked when the data is loaded
+        "rich": lambda text: rich_text(text, Page(site, lang, path, {})),
+        "quote_marks": lambda text: languages.quote_marks(text, lang),   # around a source's words
+    }
+
+
+def base_url(site) -> str | None:
+    """site.yaml's base_url, ending in one slash; None when the site has none."""
+    url = site.config.get("base_url")
+    return url.rstrip("/") + "/" if url else None
+
+
+def absolute(site, path: str) -> str:
+    """The address of an output path on a site with a base URL."""
+    return base_url(site) + path
+
+
+def alternates(site: Site, path: str) -> list[tuple[str, str]]:
+    """(hreflang, href) of the page in every language and x-default (the default language);
+    absolute when the site has a base URL, else relative to the page."""
+    href = ((lambda target: absolute(site, target)) if base_url(site)
+            else (lambda target: urls.relative(path, target)))
+    default = urls.twin(path, site.config["default_language"])
+    return ([(languages.html_lang(code), href(urls.twin(path, code))) for code in site.languages]
+            + [("x-default", href(default))])
+
+
+def _nav(lang: str, rounds: bool) -> list[tuple[str, str]]:
+    """The main navigation; MLPerf rounds when the site has the whole record."""
+    record = [("nav.rounds", urls.rounds(lang)),
+              ("nav.compare", urls.compare_results(lang))] if rounds else []
+    return [("nav.home", urls.home(lang)), ("nav.reports", urls.reports(lang)),
+            ("nav.systems", urls.systems(lang)), ("nav.benchmarks", urls.benchmarks(lang)),
+            *record, ("nav.claims", urls.claims(lang)),
+            ("nav.sources", urls.sources(lang)), ("nav.methodology", urls.methodology(lang)),
+            ("nav.glossary", urls.glossary(lang))]
+
+
+def render_template(theme: Theme, name: str, context: dict) -> bytes:
+    try:    # an included template is compiled while the page renders
+        return theme.env.get_template(name).render(**context).encode("utf-8")
+    except jinja2.TemplateSyntaxError as exc:
+        raise ContentError([Problem(template_path(theme, exc.filename or exc.name or name),
+                                    exc.lineno, f"template syntax error: {exc.message}")]) from None
+
+
+def template_path(theme: Theme, filename: str) -> str:
+    """A template file as the editor knows it: `content/templates/base.html` for a content
+    folder's own template, `templates/base.html` for the shipped ones."""
+    path = Path(filename)
+    for folder in theme.folders or (theme.folder,):
+        try:
+            rel = path.relative_to(folder)
+        except ValueError:
+            continue
+        owner = folder.parent if (folder.parent / "site.yaml").is_file() else None
+        return (Path(owner.name if owner else "", folder.name, rel)).as_posix()
+    return path.as_posix()
+
+
+def static_files(theme: Theme) -> dict[str, bytes]:
+    """templates/static/* copied to output/assets/, byte for byte (an overriding folder's
+    file replaces the one of the same name)."""
+    files = {}
+    for theme_folder in reversed(theme.folders or (theme.folder,)):
+        folder = theme_folder / "static"
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
+            if path.is_file():
+                files[urls.asset(path.relative_to(folder).as_posix())] = path.read_bytes()
+    return dict(sorted(files.items()))
+
+
+def missing_strings(all_strings: list[Strings]) -> None:
+    problems = [Problem(s.file, None, f"missing interface string '{key}': add it to this file")
+                for s in all_strings for key in sorted(s.missing)]
+    if problems:
+        raise ContentError(problems)

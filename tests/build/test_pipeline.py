@@ -1,0 +1,94 @@
+"""Rendering in forked processes: results come back in order; a crash is an error that says why."""
+import os
+
+import pytest
+
+from sitegen.build.rendering import _in_forked_processes
+
+
+def _square(n):
+    return n * n
+
+
+def _fail(n):
+    raise ValueError(f"broken job {n}")
+
+
+def _die(n):
+    os._exit(3)
+
+
+def test_results_come_back_in_the_order_of_the_jobs():
+    assert _in_forked_processes(_square, [3, 4, 5]) == [9, 16, 25]
+
+
+def _busy(job):
+    """Marks itself running in a folder, waits, and says how many were running meanwhile."""
+    import time
+    folder, n = job
+    mark = folder / f"running-{n}"
+    mark.touch()
+    seen = 0
+    for _ in range(20):
+        seen = max(seen, len(list(folder.glob("running-*"))))
+        time.sleep(0.02)
+    mark.unlink()
+    return n, seen
+
+
+def test_at_most_at_once_processes_run_together_and_results_keep_their_order(tmp_path):
+    results = _in_forked_processes(_busy, [(tmp_path, n) for n in range(5)], at_once=2)
+    assert [n for n, _ in results] == [0, 1, 2, 3, 4]
+    assert max(seen for _, seen in results) <= 2
+
+
+def test_an_exception_in_a_process_is_raised_with_its_traceback():
+    with pytest.raises(RuntimeError) as caught:
+        _in_forked_processes(_fail, [1, 2])
+    assert "ValueError: broken job 1" in str(caught.value) and "_fail" in str(caught.value)
+
+
+def test_a_process_that_dies_is_an_error_with_its_exit_code():
+    with pytest.raises(RuntimeError, match="exit code 3"):
+        _in_forked_processes(_die, [1])
+
+
+def _content_error(n):
+    from sitegen.base.errors import ContentError, Problem
+    raise ContentError([Problem("content/templates/report.html", 2 + n, "template syntax error")])
+
+
+def test_an_editors_mistake_in_a_process_is_said_with_its_file_and_line():
+    """A content error found while a forked process renders (a template of the editor's that
+    only fails when a page uses it) is the same ContentError as in one process, not a crash."""
+    from sitegen.base.errors import ContentError
+    with pytest.raises(ContentError) as caught:
+        _in_forked_processes(_content_error, [1, 2])
+    assert str(caught.value).splitlines() == [
+        "content/templates/report.html:3: template syntax error",
+        "content/templates/report.html:4: template syntax error"]
+
+
+def test_a_broken_template_of_a_big_site_is_reported_at_its_line(tmp_path):
+    """The shipped site (many reports: rendered in forked processes) with a template override
+    that breaks at line 3: `build.py` says file:line and nothing else, exits 1, writes nothing."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    content = tmp_path / "content"
+    shutil.copytree(root / "content", content)
+    (content / "templates").mkdir()
+    (content / "templates" / "report.html").write_text(
+        '{% extends "base.html" %}\n{% block main %}\n{{ report.title | nosuchfilter }}\n'
+        '{% endblock %}\n', "utf-8")
+    run = subprocess.run([sys.executable, str(root / "build.py"), "--content", str(content),
+                          "--out", str(tmp_path / "output"), "-q"], cwd=tmp_path,
+                         env={**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")},
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stderr
+    errors = [line for line in run.stderr.splitlines() if ": warning:" not in line]
+    assert errors[0].startswith("content/templates/report.html:3: template"), run.stderr
+    assert "Traceback" not in run.stderr and "RuntimeError" not in run.stderr
+    assert not (tmp_path / "output").exists()
