@@ -123,13 +123,16 @@ CHIPS = """\
 """
 
 
+def on_record(text: str) -> str:
+    """The tiny project's report text as a record project writes it: its result ids are the
+    record's, and a results block names its systems (the round's whole list is its leaderboard)."""
+    return (text.replace("r-acme", "v1.0-acme-acme16-bert")
+            .replace("r-zenith", "v1.0-zenith-zenith8-bert")
+            .replace("round: v1.0\n```", "round: v1.0\nsystems: [acme-16, zenith-8]\n```"))
+
+
 def record_files(project_module) -> dict[str, str | None]:
     """Changes to the tiny project: the record replaces results.yaml; ids in text follow."""
-    def swap(text: str) -> str:
-        return (text.replace("r-acme", "v1.0-acme-acme16-bert")
-                .replace("r-zenith", "v1.0-zenith-zenith8-bert")
-                # with the record, a block names its systems (the round's whole list is its leaderboard)
-                .replace("round: v1.0\n```", "round: v1.0\nsystems: [acme-16, zenith-8]\n```"))
     p = project_module
     return {
         "data/results.yaml": None,
@@ -141,9 +144,9 @@ def record_files(project_module) -> dict[str, str | None]:
         "data/chips.yaml": CHIPS,
         "data/sources.yaml": p.SOURCES + SOURCES_EXTRA,
         "data/benchmarks.yaml": p.BENCHMARKS + RESNET,
-        "data/claims.yaml": swap(p.CLAIMS),
-        "reports/acme-vs-zenith.en.md": swap(p.REPORT_EN),
-        "reports/acme-vs-zenith.zh.md": swap(p.REPORT_ZH),
+        "data/claims.yaml": on_record(p.CLAIMS),
+        "reports/acme-vs-zenith.en.md": on_record(p.REPORT_EN),
+        "reports/acme-vs-zenith.zh.md": on_record(p.REPORT_ZH),
     }
 
 

@@ -39,7 +39,7 @@ def test_clean_chinese_and_english_pass():
 
 import build                                        # noqa: E402
 from project import REPORT_EN, REPORT_ZH, write_project  # noqa: E402
-from record_sample import write_record_project      # noqa: E402
+from record_sample import on_record, write_record_project      # noqa: E402
 from sitegen.content.textcheck import unreferenced_claims  # noqa: E402
 
 WORDING = ("outside a reference: a superlative, negative or comparison about the record is "
@@ -102,8 +102,6 @@ def test_check_warns_at_the_line_and_strict_fails(tmp_path, monkeypatch, capsys)
 
 def test_check_accepts_the_word_beside_its_reference(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
-    def on_record(text):
-        return text.replace("r-acme", "v1.0-acme-acme16-bert").replace("r-zenith", "v1.0-zenith-zenith8-bert")
     content = write_record_project(tmp_path, {
         "reports/acme-vs-zenith.en.md": on_record(REPORT_EN) + "\nThe fastest was [[fastest:v1.0/bert/closed]].\n",
         "reports/acme-vs-zenith.zh.md": on_record(REPORT_ZH) + "\n本轮最快的是[[fastest:v1.0/bert/closed]]。\n"})
