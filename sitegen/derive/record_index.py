@@ -198,9 +198,18 @@ def _group(results, key_of, name_of, published: str, named: bool = False) -> dic
     return {e.slug: e for e in sorted(by_key.values(), key=lambda e: (e.name.casefold(), e.slug))}
 
 
+_PATH_WORDS = {"systems", "results", "entry"}
+_VERSION_FOLDER = re.compile(r"v\d+\.\d+\.\d+")
+
+
 def system_key(result: dict) -> str:
-    """The page of a result's system description: <round>/<submitter folder>-<system folder>."""
-    return f"{result['round']}/{slug(result['path'].split('/')[0] + '-' + result['system_folder'])}"
+    """The page of a result's official system description (its JSON file): <round>/<slug of
+    the file's path>, without the words every path has ("systems", "results", "entry", the
+    v0.5 version folder): Dell/systems/X.json gives <round>/dell-x; a v0.5 entry's own
+    v0.5.0/google/<entry>/results/tpu/entry.json gives <round>/google-<entry>-tpu."""
+    path = result["system_path"].removesuffix(".json").split("/")
+    parts = [p for p in path if p not in _PATH_WORDS and not _VERSION_FOLDER.fullmatch(p)]
+    return f"{result['round']}/{slug('-'.join(parts))}"
 
 
 def group_systems(results) -> dict[str, Entity]:

@@ -87,16 +87,24 @@ def _first_leaderboard(site: Path, lang: str) -> str | None:
     return _first(site, folders[0].relative_to(site).as_posix()) if folders else None
 
 
-# The record's thousands of result pages and hundreds of leaderboards share two templates: the
-# browser visits every other page, and the first of each of these (links and HTML checks: all).
+def _first_record_system(site: Path, lang: str) -> str | None:
+    """The first official system description's page (systems/<round>/<slug>.html)."""
+    folders = sorted(p for p in (site / lang / "systems").glob("v*") if p.is_dir())
+    return _first(site, folders[0].relative_to(site).as_posix()) if folders else None
+
+
+# The record's thousands of result and system pages and hundreds of leaderboards share a few
+# templates: the browser visits every other page, and the first of each of these (links and
+# HTML checks: all).
 
 
 def browser_pages(site: Path) -> list[str]:
     """The pages a browser test opens one by one: all but most result and leaderboard pages."""
     keep = {PAGE_KINDS[kind](site, lang) for kind in ("result", "leaderboard", "submitter",
-                                                      "accelerator") for lang in LANGS}
+                                                      "accelerator", "record-system") for lang in LANGS}
     return [rel for rel in html_pages(site)
             if rel in keep or not (rel.split("/")[1:2] == ["results"]
+                                   or (rel.count("/") == 3 and rel.split("/")[1] == "systems")
                                    or (rel.count("/") == 3 and rel.split("/")[1] == "benchmarks")
                                    or (rel.count("/") >= 2 and rel.split("/")[1] in
                                        ("submitters", "accelerators")
@@ -115,6 +123,7 @@ PAGE_KINDS = {
     "reports-index": lambda site, lang: f"{lang}/reports/index.html",
     "system": lambda site, lang: _first(site, f"{lang}/systems"),
     "systems-index": lambda site, lang: f"{lang}/systems/index.html",
+    "record-system": _first_record_system,
     "benchmark": lambda site, lang: _first(site, f"{lang}/benchmarks"),
     "benchmarks-index": lambda site, lang: f"{lang}/benchmarks/index.html",
     "claims": lambda site, lang: f"{lang}/claims/index.html",
