@@ -10,6 +10,7 @@ it works from any folder:
   python build.py serve [--port N]   build, serve on 127.0.0.1, rebuild and reload on change
   python build.py new report SLUG    start a report in both languages
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -7,6 +7,7 @@ as references to the data, the peers get the same numbers as plain text and Mark
 
 Everything comes from `random.Random(<string seed>)`, which is stable across Python runs and
 independent of PYTHONHASHSEED, so the same arguments always give byte-identical files."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -50,24 +51,40 @@ ZH_WORDS = """
 是 是 也 都 就 还 与 及 并 而 把 被 对 从 到 为 以 中 上 下 之间 这些 那些 其他 另外 此外
 """.split()
 
-VENDORS = [("acme", "Acme", "艾克米", "#0072B2"), ("zenith", "Zenith", "天顶", "#009E73"),
-           ("orion", "Orion", "猎户", "#D55E00"), ("nimbus", "Nimbus", "云雨", "#CC79A7"),
-           ("vertex", "Vertex", "顶点", "#E69F00")]
-BENCHMARKS = [("bert", "BERT-Large", "Natural language processing", "自然语言处理", 20.0),
-              ("resnet", "ResNet-50", "Image classification", "图像分类", 30.0),
-              ("rnnt", "RNN-T", "Speech recognition", "语音识别", 45.0)]
+VENDORS = [
+    ("acme", "Acme", "艾克米", "#0072B2"),
+    ("zenith", "Zenith", "天顶", "#009E73"),
+    ("orion", "Orion", "猎户", "#D55E00"),
+    ("nimbus", "Nimbus", "云雨", "#CC79A7"),
+    ("vertex", "Vertex", "顶点", "#E69F00"),
+]
+BENCHMARKS = [
+    ("bert", "BERT-Large", "Natural language processing", "自然语言处理", 20.0),
+    ("resnet", "ResNet-50", "Image classification", "图像分类", 30.0),
+    ("rnnt", "RNN-T", "Speech recognition", "语音识别", 45.0),
+]
 ROUNDS = ["v1.0", "v1.1"]
 SIZES = [8, 16, 32, 64, 128, 256]
-GLOSSARY = [("time-to-train", "Time to train", "训练用时"), ("closed-division", "Closed division", "封闭组"),
-            ("open-division", "Open division", "开放组"), ("round", "Round", "轮次"),
-            ("speedup", "Speed-up", "加速比"), ("price-performance", "Price-performance", "性价比"),
-            ("accelerator", "Accelerator", "加速器"), ("submitter", "Submitter", "提交者"),
-            ("quality-target", "Quality target", "质量目标"), ("run-log", "Run log", "运行日志")]
-HEADINGS = {"en": ["Key findings", "What was submitted", "How the systems compare",
-                   "Method and caveats"],
-            "zh": ["主要发现", "提交情况", "系统对比", "方法与局限"]}
-TABLE_HEAD = {"en": ["System", "Round", "Division", "Framework", "Accelerators", "Time (min)"],
-              "zh": ["系统", "轮次", "组别", "框架", "加速器数", "用时（分钟）"]}
+GLOSSARY = [
+    ("time-to-train", "Time to train", "训练用时"),
+    ("closed-division", "Closed division", "封闭组"),
+    ("open-division", "Open division", "开放组"),
+    ("round", "Round", "轮次"),
+    ("speedup", "Speed-up", "加速比"),
+    ("price-performance", "Price-performance", "性价比"),
+    ("accelerator", "Accelerator", "加速器"),
+    ("submitter", "Submitter", "提交者"),
+    ("quality-target", "Quality target", "质量目标"),
+    ("run-log", "Run log", "运行日志"),
+]
+HEADINGS = {
+    "en": ["Key findings", "What was submitted", "How the systems compare", "Method and caveats"],
+    "zh": ["主要发现", "提交情况", "系统对比", "方法与局限"],
+}
+TABLE_HEAD = {
+    "en": ["System", "Round", "Division", "Framework", "Accelerators", "Time (min)"],
+    "zh": ["系统", "轮次", "组别", "框架", "加速器数", "用时（分钟）"],
+}
 DIVISION = {"en": {"closed": "Closed", "open": "Open"}, "zh": {"closed": "封闭组", "open": "开放组"}}
 FRAMEWORKS = ["PyTorch 1.9", "TensorFlow 2.5", "MXNet 1.8", "JAX 0.2", "PaddlePaddle 2.2"]
 
@@ -82,7 +99,7 @@ class Report:
     benchmarks: list
     sources: list
     claims: list
-    body: dict              # lang -> list of parts
+    body: dict  # lang -> list of parts
 
 
 @dataclass
@@ -111,6 +128,7 @@ class Corpus:
 
 # ---- prose ----------------------------------------------------------------------------------
 
+
 def _sentence(rng, lang) -> tuple[str, int]:
     if lang == "en":
         n = rng.randint(8, 18)
@@ -136,31 +154,59 @@ def prose(rng, lang, words: int) -> str:
 
 # ---- data -----------------------------------------------------------------------------------
 
+
 def make_corpus(n_reports: int, words: int = 800, systems: int = 20) -> Corpus:
     rng = random.Random(f"{SEED}:data")
     c = Corpus()
     for vid, en, zh, colour in VENDORS:
         c.vendors.append({"id": vid, "en": en, "zh": zh, "color": colour})
     c.sources = [
-        {"id": "mlperf-training-v1.0", "kind": "official", "title": "MLPerf Training v1.0 results",
-         "publisher": "MLCommons", "date": "2021-06-30"},
-        {"id": "mlperf-training-v1.1", "kind": "official", "title": "MLPerf Training v1.1 results",
-         "publisher": "MLCommons", "date": "2021-12-01"},
-    ] + [{"id": f"article-{k}", "kind": "article", "title": f"Bench article {k}",
-          "publisher": f"Weekly {k}", "date": f"2021-0{k + 1}-15"} for k in range(1, 5)]
+        {
+            "id": "mlperf-training-v1.0",
+            "kind": "official",
+            "title": "MLPerf Training v1.0 results",
+            "publisher": "MLCommons",
+            "date": "2021-06-30",
+        },
+        {
+            "id": "mlperf-training-v1.1",
+            "kind": "official",
+            "title": "MLPerf Training v1.1 results",
+            "publisher": "MLCommons",
+            "date": "2021-12-01",
+        },
+    ] + [
+        {
+            "id": f"article-{k}",
+            "kind": "article",
+            "title": f"Bench article {k}",
+            "publisher": f"Weekly {k}",
+            "date": f"2021-0{k + 1}-15",
+        }
+        for k in range(1, 5)
+    ]
     for i in range(systems):
         vid = VENDORS[i % len(VENDORS)][0]
         size = SIZES[i % len(SIZES)]
         sid = f"{vid}-s{i:02d}-{size}"
         vendor = VENDORS[i % len(VENDORS)]
-        c.systems.append({
-            "id": sid, "vendor": vid, "en": f"{vendor[1]} S{i:02d}/{size}",
-            "zh": f"{vendor[2]} S{i:02d}/{size}", "family": f"{vid}-s", "generation": 1 + i // 10,
-            "accelerator": f"{vendor[1]} A{1 + i // 10}", "count": size,
-            "pflops": round(size * rng.uniform(0.2, 0.4), 1),
-            "price": int(size * rng.uniform(7000, 12000)) // 1000 * 1000,
-            "round": ROUNDS[i % len(ROUNDS)], "division": "open" if i % 7 == 6 else "closed",
-            "framework": FRAMEWORKS[i % len(FRAMEWORKS)]})
+        c.systems.append(
+            {
+                "id": sid,
+                "vendor": vid,
+                "en": f"{vendor[1]} S{i:02d}/{size}",
+                "zh": f"{vendor[2]} S{i:02d}/{size}",
+                "family": f"{vid}-s",
+                "generation": 1 + i // 10,
+                "accelerator": f"{vendor[1]} A{1 + i // 10}",
+                "count": size,
+                "pflops": round(size * rng.uniform(0.2, 0.4), 1),
+                "price": int(size * rng.uniform(7000, 12000)) // 1000 * 1000,
+                "round": ROUNDS[i % len(ROUNDS)],
+                "division": "open" if i % 7 == 6 else "closed",
+                "framework": FRAMEWORKS[i % len(FRAMEWORKS)],
+            }
+        )
     for bid, name, task_en, task_zh, base in BENCHMARKS:
         c.benchmarks.append({"id": bid, "name": name, "en": task_en, "zh": task_zh})
         for s in c.systems:
@@ -169,16 +215,30 @@ def make_corpus(n_reports: int, words: int = 800, systems: int = 20) -> Corpus:
             # the score is what the rules make of the runs (the build checks it): the olympic
             # mean of five, fastest and slowest dropped
             value = round(sum(sorted(runs)[1:4]) / 3, 6)
-            c.results.append({
-                "id": f"{s['round']}-{s['vendor']}-{s['id']}-{bid}", "round": s["round"],
-                "division": s["division"], "system": s["id"], "benchmark": bid, "value": value,
-                "framework": s["framework"], "source": f"mlperf-training-{s['round']}",
-                "runs": runs})
+            c.results.append(
+                {
+                    "id": f"{s['round']}-{s['vendor']}-{s['id']}-{bid}",
+                    "round": s["round"],
+                    "division": s["division"],
+                    "system": s["id"],
+                    "benchmark": bid,
+                    "value": value,
+                    "framework": s["framework"],
+                    "source": f"mlperf-training-{s['round']}",
+                    "runs": runs,
+                }
+            )
     _make_claims(c, rng)
-    c.glossary = [{"id": gid, "en": en, "zh": zh,
-                   "def_en": prose(random.Random(f"{SEED}:g:{gid}:en"), "en", 30),
-                   "def_zh": prose(random.Random(f"{SEED}:g:{gid}:zh"), "zh", 30)}
-                  for gid, en, zh in GLOSSARY]
+    c.glossary = [
+        {
+            "id": gid,
+            "en": en,
+            "zh": zh,
+            "def_en": prose(random.Random(f"{SEED}:g:{gid}:en"), "en", 30),
+            "def_zh": prose(random.Random(f"{SEED}:g:{gid}:zh"), "zh", 30),
+        }
+        for gid, en, zh in GLOSSARY
+    ]
     for i in range(n_reports):
         c.reports.append(_make_report(c, i, words))
     return c
@@ -186,15 +246,20 @@ def make_corpus(n_reports: int, words: int = 800, systems: int = 20) -> Corpus:
 
 def _make_claims(c: Corpus, rng) -> None:
     by_bench = {}
-    for r in c.results:         # closed division only: a ratio across divisions needs a flag
+    for r in c.results:  # closed division only: a ratio across divisions needs a flag
         if r["division"] == "closed":
             by_bench.setdefault(r["benchmark"], []).append(r)
     for k in range(12):
         rows = by_bench[BENCHMARKS[k % 3][0]]
         a, b = rng.sample(rows, 2)
         kind = ["speedup", "improvement", "time", "price_performance", "price", "none"][k % 6]
-        claim = {"id": f"claim-{k:02d}", "source": f"article-{1 + k % 4}", "kind": kind,
-                 "result": a["id"], "baseline": b["id"]}
+        claim = {
+            "id": f"claim-{k:02d}",
+            "source": f"article-{1 + k % 4}",
+            "kind": kind,
+            "result": a["id"],
+            "baseline": b["id"],
+        }
         sa, sb = c.system(a["system"]), c.system(b["system"])
         if kind == "speedup":
             claim.update(figure=round(b["value"] / a["value"], 2), unit="x")
@@ -203,21 +268,27 @@ def _make_claims(c: Corpus, rng) -> None:
         elif kind == "time":
             claim.update(figure=round(a["value"], 1), unit="min")
         elif kind == "price_performance":
-            claim.update(figure=round(b["value"] * sb["price"] / (a["value"] * sa["price"]), 2),
-                         unit="x")
+            claim.update(figure=round(b["value"] * sb["price"] / (a["value"] * sa["price"]), 2), unit="x")
         elif kind == "price":
             claim.update(figure=sa["price"], unit="usd", system=sa["id"])
         else:
             claim.update(figure=round(rng.uniform(2, 9), 1), unit="x")
-        stated = {"x": f"{claim['figure']}x", "percent": f"{claim['figure']}%",
-                  "min": f"{claim['figure']} min", "usd": f"${claim['figure']:,}"}[claim["unit"]]
+        stated = {
+            "x": f"{claim['figure']}x",
+            "percent": f"{claim['figure']}%",
+            "min": f"{claim['figure']} min",
+            "usd": f"${claim['figure']:,}",
+        }[claim["unit"]]
         claim["stated_as"] = stated
         c.claims.append(claim)
 
 
 def _pick(rng, c: Corpus, benchmark: str, round_: str, k: int) -> list[dict]:
-    rows = [r for r in c.results if r["benchmark"] == benchmark and r["round"] == round_
-            and r["division"] == "closed"]    # compared with each other: one division
+    rows = [
+        r
+        for r in c.results
+        if r["benchmark"] == benchmark and r["round"] == round_ and r["division"] == "closed"
+    ]  # compared with each other: one division
     return sorted(rng.sample(rows, min(k, len(rows))), key=lambda r: r["id"])
 
 
@@ -229,25 +300,38 @@ def _make_report(c: Corpus, i: int, words: int) -> Report:
     t2 = _pick(rng, c, b2, r2, rng.randint(3, 6))
     a, b = t1[0], t1[1]
     sa, sb = c.system(a["system"]), c.system(b["system"])
-    checkable = [k for k in c.claims if k["kind"] != "none"]   # [[check:]] needs a value
+    checkable = [k for k in c.claims if k["kind"] != "none"]  # [[check:]] needs a value
     claim = checkable[i % len(checkable)]
     systems = sorted({r["system"] for r in t1 + t2})
     sources = sorted({f"mlperf-training-{r1}", f"mlperf-training-{r2}", claim["source"]})
     bname = {x["id"]: x["name"] for x in c.benchmarks}
-    title = {"en": f"Report {i + 1}: {sa['en']} against {sb['en']} on {bname[b1]}",
-             "zh": f"报告{i + 1}：{sa['zh']}对比{sb['zh']}（{bname[b1]}）"}
-    summary = {lang: prose(random.Random(f"{SEED}:summary:{i}:{lang}"), lang, 25)
-               for lang in ("en", "zh")}
+    title = {
+        "en": f"Report {i + 1}: {sa['en']} against {sb['en']} on {bname[b1]}",
+        "zh": f"报告{i + 1}：{sa['zh']}对比{sb['zh']}（{bname[b1]}）",
+    }
+    summary = {lang: prose(random.Random(f"{SEED}:summary:{i}:{lang}"), lang, 25) for lang in ("en", "zh")}
     body = {}
     # The figures each paragraph carries; the same in both languages.
     refs = [
-        [("result", a["id"]), ("result", b["id"]), ("speedup", f"{a['id']}/{b['id']}"),
-         ("source", f"mlperf-training-{r1}")],
+        [
+            ("result", a["id"]),
+            ("result", b["id"]),
+            ("speedup", f"{a['id']}/{b['id']}"),
+            ("source", f"mlperf-training-{r1}"),
+        ],
         [("system", sa["id"]), ("count", sa["id"]), ("price", sa["id"]), ("benchmark", b1)],
-        [("improvement", f"{a['id']}/{b['id']}"), ("reduction", f"{a['id']}/{b['id']}"),
-         ("claim", claim["id"]), ("check", claim["id"])],
-        [("ppr", f"{a['id']}/{b['id']}"), ("spec", f"{sb['id']}/peak_fp16_pflops"),
-         ("system", sb["id"]), ("benchmark", b2)],
+        [
+            ("improvement", f"{a['id']}/{b['id']}"),
+            ("reduction", f"{a['id']}/{b['id']}"),
+            ("claim", claim["id"]),
+            ("check", claim["id"]),
+        ],
+        [
+            ("ppr", f"{a['id']}/{b['id']}"),
+            ("spec", f"{sb['id']}/peak_fp16_pflops"),
+            ("system", sb["id"]),
+            ("benchmark", b2),
+        ],
         [("result", t2[0]["id"]), ("system", t2[0]["system"]), ("source", claim["source"])],
     ]
     per_paragraph = max(20, words // 10)
@@ -271,12 +355,21 @@ def _make_report(c: Corpus, i: int, words: int) -> Report:
             if h == 2:
                 parts.append(("table", b2, r2, [r["id"] for r in t2]))
         body[lang] = parts
-    return Report(slug=f"report-{i + 1:04d}", date=dt.date(2021, 1, 1) + dt.timedelta(days=i % 700),
-                  title=title, summary=summary, systems=systems, benchmarks=sorted({b1, b2}),
-                  sources=sources, claims=[claim["id"]], body=body)
+    return Report(
+        slug=f"report-{i + 1:04d}",
+        date=dt.date(2021, 1, 1) + dt.timedelta(days=i % 700),
+        title=title,
+        summary=summary,
+        systems=systems,
+        benchmarks=sorted({b1, b2}),
+        sources=sources,
+        claims=[claim["id"]],
+        body=body,
+    )
 
 
 # ---- our content format ------------------------------------------------------------------------
+
 
 def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -294,18 +387,22 @@ def write_ours(c: Corpus, content: Path, i18n: Path, charts: bool) -> None:
     (content / "reports").mkdir()
     shutil.copytree(i18n, content / "i18n")
     files = {
-        "site.yaml": "title: " + _l("Bench Ledger", "基准账本") + "\ntagline: "
-                     + _l("A synthetic site for the speed benchmark.", "用于速度基准的合成站点。")
-                     + "\nlanguages: [en, zh]\ndefault_language: en\n"
-                     "base_url: https://example.org/bench/\ndate: 2022-07-04\n",
+        "site.yaml": "title: "
+        + _l("Bench Ledger", "基准账本")
+        + "\ntagline: "
+        + _l("A synthetic site for the speed benchmark.", "用于速度基准的合成站点。")
+        + "\nlanguages: [en, zh]\ndefault_language: en\n"
+        "base_url: https://example.org/bench/\ndate: 2022-07-04\n",
         "data/vendors.yaml": "".join(
-            f"- id: {v['id']}\n  name: {_l(v['en'], v['zh'])}\n  color: \"{v['color']}\"\n"
-            for v in c.vendors),
+            f"- id: {v['id']}\n  name: {_l(v['en'], v['zh'])}\n  color: \"{v['color']}\"\n" for v in c.vendors
+        ),
         "data/sources.yaml": "".join(
             f"- id: {s['id']}\n  kind: {s['kind']}\n  title: {_q(s['title'])}\n"
             f"  publisher: {_q(s['publisher'])}\n  date: {s['date']}\n  language: en\n"
             f"  url: https://example.org/{s['id']}\n"
-            f"  takes: {_l('Results and their logs.', '成绩及其日志。')}\n" for s in c.sources),
+            f"  takes: {_l('Results and their logs.', '成绩及其日志。')}\n"
+            for s in c.sources
+        ),
         "data/systems.yaml": "".join(
             f"- id: {s['id']}\n  vendor: {s['vendor']}\n  name: {_l(s['en'], s['zh'])}\n"
             f"  family: {s['family']}\n  generation: {s['generation']}\n"
@@ -315,24 +412,27 @@ def write_ours(c: Corpus, content: Path, i18n: Path, charts: bool) -> None:
             f"  specs:\n    - {{name: peak_fp16_pflops, value: {s['pflops']}, unit: PFLOPS, "
             f"source: article-1}}\n"
             f"  prices:\n    - {{amount: {s['price']}, currency: USD, basis: estimate, "
-            f"date: 2021-07-01, source: article-2}}\n" for s in c.systems),
+            f"date: 2021-07-01, source: article-2}}\n"
+            for s in c.systems
+        ),
         "data/benchmarks.yaml": "".join(
             f"- id: {b['id']}\n  name: {_l(b['name'], b['name'])}\n  task: {_l(b['en'], b['zh'])}\n"
             f"  dataset: Synthetic\n  quality_target: {_l('0.75 accuracy', '准确率 0.75')}\n"
             f"  metric: time_to_train\n  unit: min\n  lower_is_better: true\n"
-            for b in c.benchmarks),
+            for b in c.benchmarks
+        ),
         "data/results.yaml": results_yaml(c),
         "data/claims.yaml": "".join(_claim_yaml(k) for k in c.claims),
         "data/glossary.yaml": "".join(
-            f"- id: {g['id']}\n  term: {_l(g['en'], g['zh'])}\n"
-            f"  definition: {_l(g['def_en'], g['def_zh'])}\n" for g in c.glossary),
+            f"- id: {g['id']}\n  term: {_l(g['en'], g['zh'])}\n  definition: {_l(g['def_en'], g['def_zh'])}\n"
+            for g in c.glossary
+        ),
     }
     for rel, text in files.items():
         (content / rel).write_text(text, "utf-8")
     for r in c.reports:
         for lang in ("en", "zh"):
-            (content / "reports" / f"{r.slug}.{lang}.md").write_text(
-                report_ours(c, r, lang, charts), "utf-8")
+            (content / "reports" / f"{r.slug}.{lang}.md").write_text(report_ours(c, r, lang, charts), "utf-8")
 
 
 def results_yaml(c: Corpus, changed: dict | None = None) -> str:
@@ -348,31 +448,36 @@ def results_yaml(c: Corpus, changed: dict | None = None) -> str:
             f"  category: available\n  system: {r['system']}\n  benchmark: {r['benchmark']}\n"
             f"  value: {changed.get(r['id'], r['value'])}\n  unit: min\n"
             f"  framework: {_q(r['framework'])}\n  source: {r['source']}\n"
-            f"  runs: [{', '.join(str(v) for v in runs)}]\n  runs_failed: 0\n")
+            f"  runs: [{', '.join(str(v) for v in runs)}]\n  runs_failed: 0\n"
+        )
     return "".join(out)
 
 
 def _claim_yaml(k: dict) -> str:
-    check = {"speedup": f"{{kind: speedup, result: {k['result']}, baseline: {k['baseline']}}}",
-             "improvement": f"{{kind: improvement, result: {k['result']}, baseline: {k['baseline']}}}",
-             "time": f"{{kind: time, result: {k['result']}}}",
-             "price_performance": f"{{kind: price_performance, result: {k['result']}, "
-                                  f"baseline: {k['baseline']}}}",
-             "price": f"{{kind: price, system: {k.get('system')}}}",
-             "none": "{kind: none, reason: " + _l("No log backs it.", "没有日志可以核对。") + "}",
-             }[k["kind"]]
-    return (f"- id: {k['id']}\n  source: {k['source']}\n  figure: {k['figure']}\n"
-            f"  unit: {k['unit']}\n  stated_as: {_q(k['stated_as'])}\n"
-            f"  statement: {_l('A vendor said something checkable.', '厂商作出了一项可核对的说法。')}\n"
-            f"  measures: {_l('Time to train on one benchmark.', '一项基准的训练用时。')}\n"
-            f"  audited: {'false' if k['kind'] == 'none' else 'true'}\n  check: {check}\n")
+    check = {
+        "speedup": f"{{kind: speedup, result: {k['result']}, baseline: {k['baseline']}}}",
+        "improvement": f"{{kind: improvement, result: {k['result']}, baseline: {k['baseline']}}}",
+        "time": f"{{kind: time, result: {k['result']}}}",
+        "price_performance": f"{{kind: price_performance, result: {k['result']}, baseline: {k['baseline']}}}",
+        "price": f"{{kind: price, system: {k.get('system')}}}",
+        "none": "{kind: none, reason: " + _l("No log backs it.", "没有日志可以核对。") + "}",
+    }[k["kind"]]
+    return (
+        f"- id: {k['id']}\n  source: {k['source']}\n  figure: {k['figure']}\n"
+        f"  unit: {k['unit']}\n  stated_as: {_q(k['stated_as'])}\n"
+        f"  statement: {_l('A vendor said something checkable.', '厂商作出了一项可核对的说法。')}\n"
+        f"  measures: {_l('Time to train on one benchmark.', '一项基准的训练用时。')}\n"
+        f"  audited: {'false' if k['kind'] == 'none' else 'true'}\n  check: {check}\n"
+    )
 
 
 def _front(r: Report, lang: str) -> str:
-    return (f"---\ntitle: {_q(r.title[lang])}\ndate: {r.date.isoformat()}\n"
-            f"summary: {_q(r.summary[lang])}\nsources: [{', '.join(r.sources)}]\n"
-            f"systems: [{', '.join(r.systems)}]\nbenchmarks: [{', '.join(r.benchmarks)}]\n"
-            f"claims: [{', '.join(r.claims)}]\n---\n")
+    return (
+        f"---\ntitle: {_q(r.title[lang])}\ndate: {r.date.isoformat()}\n"
+        f"summary: {_q(r.summary[lang])}\nsources: [{', '.join(r.sources)}]\n"
+        f"systems: [{', '.join(r.systems)}]\nbenchmarks: [{', '.join(r.benchmarks)}]\n"
+        f"claims: [{', '.join(r.claims)}]\n---\n"
+    )
 
 
 def _paragraphs(parts, lang, ref, table, chart) -> str:
@@ -386,7 +491,7 @@ def _paragraphs(parts, lang, ref, table, chart) -> str:
             for piece in part[1]:
                 if piece[0] == "text":
                     text += (sep if text else "") + piece[1]
-                else:   # the figure goes inside the sentence, before its full stop
+                else:  # the figure goes inside the sentence, before its full stop
                     text = text[:-1] + sep + ref(piece[1], piece[2]) + text[-1]
             out.append(text)
         elif part[0] == "table":
@@ -407,11 +512,13 @@ def report_ours(c: Corpus, r: Report, lang: str, charts: bool) -> str:
     def chart(*args):
         return "```chart\n" + selection(*args) + "metric: time\n```"
 
-    return _front(r, lang) + _paragraphs(r.body[lang], lang, lambda k, a: f"[[{k}:{a}]]",
-                                         table, chart if charts else None)
+    return _front(r, lang) + _paragraphs(
+        r.body[lang], lang, lambda k, a: f"[[{k}:{a}]]", table, chart if charts else None
+    )
 
 
 # ---- plain Markdown for the peers --------------------------------------------------------------
+
 
 def _num(value: float) -> str:
     return f"{value:,.2f}".rstrip("0").rstrip(".")
@@ -452,14 +559,17 @@ def plain_ref(c: Corpus, lang: str, kind: str, arg: str) -> str:
 
 def report_plain(c: Corpus, r: Report, lang: str) -> str:
     """The report body as plain Markdown: the same prose, figures as text, tables as tables."""
+
     def table(benchmark, round_, ids):
         rows = sorted((c.result(i) for i in ids), key=lambda x: (x["division"], x["value"]))
         head = TABLE_HEAD[lang]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 4 + "---:|---:|"]
         for x in rows:
             s = c.system(x["system"])
-            lines.append(f"| {s[lang]} | {x['round']} | {DIVISION[lang][x['division']]} | "
-                         f"{x['framework']} | {s['count']} | {_num(x['value'])} |")
+            lines.append(
+                f"| {s[lang]} | {x['round']} | {DIVISION[lang][x['division']]} | "
+                f"{x['framework']} | {s['count']} | {_num(x['value'])} |"
+            )
         return "\n".join(lines)
 
     return _paragraphs(r.body[lang], lang, lambda k, a: plain_ref(c, lang, k, a), table, None)
@@ -519,8 +629,8 @@ def write_hugo(c: Corpus, root: Path) -> None:
         folder.mkdir(parents=True)
         for r in c.reports:
             (folder / f"{r.slug}.md").write_text(
-                _yaml_front(r.title[lang], r.date, r.summary[lang]) + report_plain(c, r, lang),
-                "utf-8")
+                _yaml_front(r.title[lang], r.date, r.summary[lang]) + report_plain(c, r, lang), "utf-8"
+            )
 
 
 def write_mkdocs(c: Corpus, root: Path) -> None:
@@ -531,12 +641,13 @@ def write_mkdocs(c: Corpus, root: Path) -> None:
         (docs / lang).mkdir(parents=True)
         for r in c.reports:
             (docs / lang / f"{r.slug}.md").write_text(
-                f"---\ntitle: {_q(r.title[lang])}\n---\n# {r.title[lang]}\n\n"
-                + report_plain(c, r, lang), "utf-8")
-    (docs / "index.md").write_text("# Bench\n\n" + "".join(
-        f"- [{r.title['en']}](en/{r.slug}.md)\n" for r in c.reports), "utf-8")
-    (root / "mkdocs.yml").write_text("site_name: Bench\nsite_url: https://example.org/bench/\n",
-                                     "utf-8")
+                f"---\ntitle: {_q(r.title[lang])}\n---\n# {r.title[lang]}\n\n" + report_plain(c, r, lang),
+                "utf-8",
+            )
+    (docs / "index.md").write_text(
+        "# Bench\n\n" + "".join(f"- [{r.title['en']}](en/{r.slug}.md)\n" for r in c.reports), "utf-8"
+    )
+    (root / "mkdocs.yml").write_text("site_name: Bench\nsite_url: https://example.org/bench/\n", "utf-8")
 
 
 PELICAN_CONF = """\
@@ -565,5 +676,6 @@ def write_pelican(c: Corpus, root: Path) -> None:
             (folder / f"{r.slug}.md").write_text(
                 f"Title: {r.title[lang]}\nDate: {r.date.isoformat()}\nSlug: {r.slug}\n"
                 f"Lang: {lang}\nSummary: {r.summary[lang]}\n\n" + report_plain(c, r, lang),
-                "utf-8")
+                "utf-8",
+            )
     (root / "pelicanconf.py").write_text(PELICAN_CONF, "utf-8")

@@ -9,6 +9,7 @@ DIRs: training_results_vX.Y clones or bare git directories (default: every round
 fresh folder under bench/work/import/; the first run's files are compared byte for byte with
 every later run's and with content/data/record/. Prints the wall time of each run and the median;
 the target is at most 60 s on a 2-core machine."""
+
 from __future__ import annotations
 
 import argparse
@@ -50,8 +51,10 @@ def main(argv=None) -> int:
         print("no repositories found: pass training_results_vX.Y folders", file=sys.stderr)
         return 1
     work = ROOT / "bench" / "work" / "import"
-    print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} · {platform.platform()} · "
-          f"{os.cpu_count()} CPUs · {len(dirs)} round(s)")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M:%S')} · {platform.platform()} · "
+        f"{os.cpu_count()} CPUs · {len(dirs)} round(s)"
+    )
     seconds, first = [], None
     for run in range(args.runs):
         wall, counts = one_run(dirs, work / f"run-{run}")
@@ -59,13 +62,17 @@ def main(argv=None) -> int:
         files = files_of(work / f"run-{run}")
         same = first is None or files == first
         first = first or files
-        print(f"run {run + 1}: {wall:.1f} s, {counts['results']} results, "
-              f"{counts['skipped']} skipped, identical to run 1: {same}")
+        print(
+            f"run {run + 1}: {wall:.1f} s, {counts['results']} results, "
+            f"{counts['skipped']} skipped, identical to run 1: {same}"
+        )
     shipped = files_of(ROOT / "content" / "data" / "record")
     median = statistics.median(seconds)
-    print(f"median {median:.1f} s (target <= {TARGET_SECONDS:.0f} s: "
-          f"{'met' if median <= TARGET_SECONDS else 'missed'}); "
-          f"identical to content/data/record/: {first == shipped}")
+    print(
+        f"median {median:.1f} s (target <= {TARGET_SECONDS:.0f} s: "
+        f"{'met' if median <= TARGET_SECONDS else 'missed'}); "
+        f"identical to content/data/record/: {first == shipped}"
+    )
     return 0 if first == shipped else 1
 
 

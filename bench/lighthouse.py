@@ -13,6 +13,7 @@ best practices 100, SEO 100 on the pages meant to be indexed (not a 404 page, no
 version, into .cache/lighthouse/ (git-ignored; not in package.json, so CI never installs it).
 Exit 0 whether or not the targets are met; 1 when the benchmark cannot run. See bench/README.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,23 +42,29 @@ ROOT = BENCH.parent
 # 12.8.2 is the newest Lighthouse that runs on this machine's Node 20 (13.x needs Node >= 22.19).
 LIGHTHOUSE_VERSION = "12.8.2"
 LIGHTHOUSE_DIR = ROOT / ".cache" / "lighthouse"
-REPORTS = BENCH / "work" / "lighthouse"           # each page's full Lighthouse report (git-ignored)
+REPORTS = BENCH / "work" / "lighthouse"  # each page's full Lighthouse report (git-ignored)
 CHROMIUM = "/usr/bin/chromium"
 # As root, in a container without outside network: no sandbox, no GPU, no /dev/shm, and no
 # background or component-update traffic.
-CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage "
-                "--disable-background-networking --disable-component-update --no-first-run")
-LIGHTHOUSE_TIMEOUT = 300               # seconds for one page
+CHROME_FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage "
+    "--disable-background-networking --disable-component-update --no-first-run"
+)
+LIGHTHOUSE_TIMEOUT = 300  # seconds for one page
 
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
-CATEGORY_NAMES = {"performance": "Performance", "accessibility": "Accessibility",
-                  "best-practices": "Best practices", "seo": "SEO"}
+CATEGORY_NAMES = {
+    "performance": "Performance",
+    "accessibility": "Accessibility",
+    "best-practices": "Best practices",
+    "seo": "SEO",
+}
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
-PASSED = 0.9                           # an audit scoring below this is listed as failing
+PASSED = 0.9  # an audit scoring below this is listed as failing
 
-LANGS = ("en", "zh", "zh-hant", "root")          # "root": the language chooser and root 404
-ALL_KINDS_LANGS = ("en", "root")                 # by default every kind here...
-SUBSET_KINDS = ("home", "leaderboard", "result", "report", "claims")   # ...and these elsewhere
+LANGS = ("en", "zh", "zh-hant", "root")  # "root": the language chooser and root 404
+ALL_KINDS_LANGS = ("en", "root")  # by default every kind here...
+SUBSET_KINDS = ("home", "leaderboard", "result", "report", "claims")  # ...and these elsewhere
 
 # Page kinds by path inside a language folder, first match wins.
 KIND_RULES = (
@@ -89,12 +96,39 @@ KIND_RULES = (
     (r"editors/status\.html", "status"),
 )
 ROOT_KINDS = {"index.html": "chooser", "404.html": "404"}
-KIND_ORDER = ("chooser", "home", "report-index", "report", "single-report", "benchmark-index",
-              "benchmark", "leaderboard", "round-index", "round", "round-changes", "result-index",
-              "result", "system-index", "system", "submitter-index", "submitter",
-              "submitter-round", "accelerator-index", "accelerator", "accelerator-round",
-              "compare", "compare-index", "compare-pair", "claims", "sources", "glossary",
-              "methodology", "downloads", "status", "404")
+KIND_ORDER = (
+    "chooser",
+    "home",
+    "report-index",
+    "report",
+    "single-report",
+    "benchmark-index",
+    "benchmark",
+    "leaderboard",
+    "round-index",
+    "round",
+    "round-changes",
+    "result-index",
+    "result",
+    "system-index",
+    "system",
+    "submitter-index",
+    "submitter",
+    "submitter-round",
+    "accelerator-index",
+    "accelerator",
+    "accelerator-round",
+    "compare",
+    "compare-index",
+    "compare-pair",
+    "claims",
+    "sources",
+    "glossary",
+    "methodology",
+    "downloads",
+    "status",
+    "404",
+)
 
 COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".csv"}
 NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noindex""", re.I)
@@ -109,6 +143,7 @@ def log(message: str) -> None:
 
 
 # ---- Lighthouse and Chromium ---------------------------------------------------------------------
+
 
 def installed_version(folder: Path) -> str | None:
     try:
@@ -128,9 +163,20 @@ def ensure_lighthouse(folder: Path, version: str) -> Path:
         raise CannotRun("node and npm are needed to install Lighthouse (apt-get install nodejs npm)")
     log(f"installing lighthouse@{version} into {folder} ...")
     folder.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([npm, "install", "--prefix", str(folder), f"lighthouse@{version}",
-                           "--no-audit", "--no-fund", "--loglevel=error"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            npm,
+            "install",
+            "--prefix",
+            str(folder),
+            f"lighthouse@{version}",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+        ],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0 or installed_version(folder) != version or not command.exists():
         raise CannotRun(f"npm install lighthouse@{version} failed:\n{done.stdout}{done.stderr}")
     return command
@@ -145,15 +191,22 @@ def chromium_version(chromium: str) -> str:
 
 # ---- the site ------------------------------------------------------------------------------------
 
+
 def build_site(content: Path, out: Path) -> float:
     """python build.py --content CONTENT --out OUT -q; the seconds it took."""
     log(f"building {content} into {out} ...")
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, str(ROOT / "build.py"), "--content", str(content),
-                           "--out", str(out), "-q"], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), "--content", str(content), "--out", str(out), "-q"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
-        raise CannotRun(f"the build failed (exit {done.returncode}):\n"
-                        + "\n".join((done.stdout + done.stderr).splitlines()[-25:]))
+        raise CannotRun(
+            f"the build failed (exit {done.returncode}):\n"
+            + "\n".join((done.stdout + done.stderr).splitlines()[-25:])
+        )
     return time.perf_counter() - started
 
 
@@ -212,6 +265,7 @@ def indexed(site: Path, page: dict) -> bool:
 
 
 # ---- the local server ----------------------------------------------------------------------------
+
 
 def file_for(site: Path, url_path: str) -> Path | None:
     """The file a URL path names (a folder: its index.html), None when there is none."""
@@ -276,8 +330,11 @@ def make_handler(site: Path):
                 path = not_found_page(site, self.path)
             data = path.read_bytes() if path else b"Not found\n"
             kind = content_type(path) if path else "text/plain; charset=utf-8"
-            gzip_it = (path is not None and path.suffix in COMPRESSED
-                       and "gzip" in self.headers.get("Accept-Encoding", ""))
+            gzip_it = (
+                path is not None
+                and path.suffix in COMPRESSED
+                and "gzip" in self.headers.get("Accept-Encoding", "")
+            )
             if gzip_it:
                 data = gzipped(path, data)
             self.send_response(status)
@@ -291,7 +348,7 @@ def make_handler(site: Path):
             if with_body:
                 self.wfile.write(data)
 
-        def log_message(self, format, *args):     # quiet
+        def log_message(self, format, *args):  # quiet
             pass
 
     return Handler
@@ -307,12 +364,12 @@ def deployed_copy(content: Path, folder: Path, base_url: str) -> Path:
     """A copy of the content folder whose site.yaml sets `base_url` (as a deployed site's
     does: absolute canonical and hreflang links, a sitemap); the original is not touched."""
     import yaml
+
     copy = folder / "content"
     shutil.copytree(content, copy)
     config = yaml.safe_load((copy / "site.yaml").read_text("utf-8"))
     config["base_url"] = base_url
-    (copy / "site.yaml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False),
-                                    "utf-8")
+    (copy / "site.yaml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), "utf-8")
     return copy
 
 
@@ -331,8 +388,10 @@ def check_gzip(port: int, path: str) -> int:
         response = connection.getresponse()
         body = response.read()
         if response.status != 200 or response.getheader("Content-Encoding") != "gzip":
-            raise CannotRun(f"the local server did not send /{path} gzipped "
-                            f"({response.status}, {response.getheader('Content-Encoding')})")
+            raise CannotRun(
+                f"the local server did not send /{path} gzipped "
+                f"({response.status}, {response.getheader('Content-Encoding')})"
+            )
         gzip.decompress(body)
         return len(body)
     finally:
@@ -341,15 +400,22 @@ def check_gzip(port: int, path: str) -> int:
 
 # ---- one Lighthouse run --------------------------------------------------------------------------
 
+
 def run_lighthouse(command: Path, url: str, report: Path, chromium: str) -> dict:
     """Lighthouse's JSON report on url (mobile), or {"runtimeError": ...} when it failed."""
     env = {**os.environ, "CHROME_PATH": chromium}
-    cmd = [str(command), url, "--form-factor=mobile", "--output=json", f"--output-path={report}",
-           "--quiet", f"--chrome-flags={CHROME_FLAGS}",
-           "--only-categories=" + ",".join(CATEGORIES)]
+    cmd = [
+        str(command),
+        url,
+        "--form-factor=mobile",
+        "--output=json",
+        f"--output-path={report}",
+        "--quiet",
+        f"--chrome-flags={CHROME_FLAGS}",
+        "--only-categories=" + ",".join(CATEGORIES),
+    ]
     try:
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True,
-                              timeout=LIGHTHOUSE_TIMEOUT)
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=LIGHTHOUSE_TIMEOUT)
     except subprocess.TimeoutExpired:
         return {"runtimeError": {"code": "TIMEOUT", "message": f"over {LIGHTHOUSE_TIMEOUT} s"}}
     try:
@@ -368,14 +434,18 @@ def audit_examples(audit: dict, origin: str, count: int = 3) -> list[str]:
         if not isinstance(item, dict):
             continue
         node = item.get("node") or item.get("source") or {}
-        text = ((node.get("snippet") if isinstance(node, dict) else None)
-                or str(item.get("url") or "").replace(origin, ""))
-        reasons = [sub.get("reason") for sub in (item.get("subItems") or {}).get("items", [])
-                   if isinstance(sub, dict) and sub.get("reason")]
+        text = (node.get("snippet") if isinstance(node, dict) else None) or str(
+            item.get("url") or ""
+        ).replace(origin, "")
+        reasons = [
+            sub.get("reason")
+            for sub in (item.get("subItems") or {}).get("items", [])
+            if isinstance(sub, dict) and sub.get("reason")
+        ]
         if isinstance(node, dict) and node.get("explanation"):
             reasons.append(node["explanation"].splitlines()[-1].strip())
         text = " ".join(str(text).split())[:160]
-        if item.get("node") and node.get("selector"):          # which element, e.g. which button
+        if item.get("node") and node.get("selector"):  # which element, e.g. which button
             label = " ".join(str(node.get("nodeLabel") or "").split())[:60]
             text += f" at `{node['selector']}`" + (f" “{label}”" if label else "")
         examples.append(text + (f" ({'; '.join(reasons)})" if reasons else ""))
@@ -391,19 +461,33 @@ def failing_audits(result: dict, category: str, origin: str) -> list[dict]:
         score = audit.get("score")
         if score is None or score >= PASSED:
             continue
-        found.append({"id": ref["id"], "title": audit.get("title", ""), "score": score,
-                      "weight": ref.get("weight", 0),
-                      "displayValue": audit.get("displayValue", ""),
-                      "items": len((audit.get("details") or {}).get("items") or []),
-                      "examples": audit_examples(audit, origin)})
+        found.append(
+            {
+                "id": ref["id"],
+                "title": audit.get("title", ""),
+                "score": score,
+                "weight": ref.get("weight", 0),
+                "displayValue": audit.get("displayValue", ""),
+                "items": len((audit.get("details") or {}).get("items") or []),
+                "examples": audit_examples(audit, origin),
+            }
+        )
     found.sort(key=lambda a: (-a["weight"], a["score"], a["id"]))
     return found
 
 
 def page_result(page: dict, result: dict, origin: str, is_indexed: bool, seconds: float) -> dict:
     """Scores (0-100), targets met (None: not judged) and failing audits of one page."""
-    entry = {**page, "indexed": is_indexed, "seconds": round(seconds, 1),
-             "scores": {}, "met": {}, "failing": {}, "error": None, "warnings": []}
+    entry = {
+        **page,
+        "indexed": is_indexed,
+        "seconds": round(seconds, 1),
+        "scores": {},
+        "met": {},
+        "failing": {},
+        "error": None,
+        "warnings": [],
+    }
     if result.get("runtimeError") or "categories" not in result:
         error = result.get("runtimeError") or {}
         entry["error"] = f"{error.get('code', 'NO_RESULT')}: {error.get('message', '')}".strip()
@@ -419,14 +503,22 @@ def page_result(page: dict, result: dict, origin: str, is_indexed: bool, seconds
         entry["met"][category] = met
         if met is False:
             entry["failing"][category] = failing_audits(result, category, origin)
-    entry["metrics"] = {a: result["audits"][a].get("displayValue")
-                        for a in ("first-contentful-paint", "largest-contentful-paint",
-                                  "total-blocking-time", "cumulative-layout-shift",
-                                  "speed-index") if a in result.get("audits", {})}
+    entry["metrics"] = {
+        a: result["audits"][a].get("displayValue")
+        for a in (
+            "first-contentful-paint",
+            "largest-contentful-paint",
+            "total-blocking-time",
+            "cumulative-layout-shift",
+            "speed-index",
+        )
+        if a in result.get("audits", {})
+    }
     return entry
 
 
 # ---- the report ----------------------------------------------------------------------------------
+
 
 def cell(entry: dict, category: str) -> str:
     value = entry["scores"].get(category)
@@ -443,15 +535,19 @@ def all_met(entry: dict) -> str:
 
 
 def table(entries: list[dict]) -> list[str]:
-    lines = ["| page | kind | lang | KB (gzip) | performance | accessibility | best practices "
-             "| SEO | targets met |",
-             "|---|---|---|---:|---:|---:|---:|---:|---|"]
+    lines = [
+        "| page | kind | lang | KB (gzip) | performance | accessibility | best practices "
+        "| SEO | targets met |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
+    ]
     for e in entries:
         seo = cell(e, "seo") + ("" if e["indexed"] else " (not indexed)")
         kb = f"{e['bytes'] / 1024:.0f} ({e['gzip_bytes'] / 1024:.0f})"
-        lines.append(f"| {e['path']} | {e['kind']} | {e['lang']} | {kb} | {cell(e, 'performance')} "
-                     f"| {cell(e, 'accessibility')} | {cell(e, 'best-practices')} | {seo} "
-                     f"| {all_met(e)} |")
+        lines.append(
+            f"| {e['path']} | {e['kind']} | {e['lang']} | {kb} | {cell(e, 'performance')} "
+            f"| {cell(e, 'accessibility')} | {cell(e, 'best-practices')} | {seo} "
+            f"| {all_met(e)} |"
+        )
     return lines
 
 
@@ -461,60 +557,84 @@ def audit_summary(entries: list[dict]) -> list[str]:
     for e in entries:
         for category, audits in e["failing"].items():
             for a in audits:
-                row = seen.setdefault((category, a["id"]), {"title": a["title"], "pages": [],
-                                                             "weight": a["weight"],
-                                                             "example": ""})
+                row = seen.setdefault(
+                    (category, a["id"]),
+                    {"title": a["title"], "pages": [], "weight": a["weight"], "example": ""},
+                )
                 row["pages"].append(e["path"])
                 if not row["example"] and a["examples"] and a["examples"][0]:
                     row["example"] = a["examples"][0]
     if not seen:
         return []
-    rows = sorted(seen.items(), key=lambda kv: (CATEGORIES.index(kv[0][0]), not kv[1]["weight"],
-                                               -len(kv[1]["pages"]), kv[0][1]))
-    lines = ["", "## Failing audits", "",
-             "In the categories below target, on how many of the pages measured each audit "
-             "fails (performance: a weight of 0 is a diagnostic, not counted in the score).", "",
-             "| category | audit | title | weight | pages | example |", "|---|---|---|---:|---:|---|"]
+    rows = sorted(
+        seen.items(),
+        key=lambda kv: (CATEGORIES.index(kv[0][0]), not kv[1]["weight"], -len(kv[1]["pages"]), kv[0][1]),
+    )
+    lines = [
+        "",
+        "## Failing audits",
+        "",
+        "In the categories below target, on how many of the pages measured each audit "
+        "fails (performance: a weight of 0 is a diagnostic, not counted in the score).",
+        "",
+        "| category | audit | title | weight | pages | example |",
+        "|---|---|---|---:|---:|---|",
+    ]
     for (category, audit_id), row in rows:
         example = row["example"].replace("|", "\\|")
         if len(example) > 120:
             example = example[:117] + "…"
-        lines.append(f"| {CATEGORY_NAMES[category]} | `{audit_id}` | {row['title']} "
-                     f"| {row['weight']} | {len(row['pages'])} | {example} |")
+        lines.append(
+            f"| {CATEGORY_NAMES[category]} | `{audit_id}` | {row['title']} "
+            f"| {row['weight']} | {len(row['pages'])} | {example} |"
+        )
     return lines
 
 
 def markdown(run: dict) -> str:
     entries = run["pages"]
     met = sum(all_met(e) == "yes" for e in entries)
-    lines = ["# Lighthouse (mobile)", "",
-             f"{run['date']} · {run['machine']} · commit {run['commit']}"
-             + (" (with uncommitted changes to the generator, templates or content)"
-                if run["dirty"] else "")
-             + f" · Lighthouse {run['lighthouse']} · {run['chromium']}", "",
-             f"Site: {run['site']}. Served from 127.0.0.1 by the script's own static server, "
-             "gzip on text responses. The largest HTML page of each kind in each language "
-             "folder; default mobile settings (simulated slow 4G, 4x CPU slowdown, "
-             "Moto G Power screen). One Lighthouse run per page.", "",
-             "Targets: performance ≥ 95, accessibility 100, best practices 100, SEO 100 on pages "
-             "meant to be indexed (SEO is not judged on a 404 page or a page with robots "
-             "noindex). ✓ met, ✗ missed.", "",
-             f"Load average (1 min) {run['load_average'][0]} at the start, "
-             f"{run['load_average'][1]} at the end: other work on the machine lowers "
-             "performance scores (Lighthouse slows the CPU by a fixed factor on top of it).", "",
-             f"**{met} of {len(entries)} pages meet every target.** "
-             f"Total time {run['elapsed_s'] / 60:.1f} min"
-             + (f" (build {run['build_s']:.0f} s)" if run.get("build_s") else "") + ".", ""]
+    lines = [
+        "# Lighthouse (mobile)",
+        "",
+        f"{run['date']} · {run['machine']} · commit {run['commit']}"
+        + (" (with uncommitted changes to the generator, templates or content)" if run["dirty"] else "")
+        + f" · Lighthouse {run['lighthouse']} · {run['chromium']}",
+        "",
+        f"Site: {run['site']}. Served from 127.0.0.1 by the script's own static server, "
+        "gzip on text responses. The largest HTML page of each kind in each language "
+        "folder; default mobile settings (simulated slow 4G, 4x CPU slowdown, "
+        "Moto G Power screen). One Lighthouse run per page.",
+        "",
+        "Targets: performance ≥ 95, accessibility 100, best practices 100, SEO 100 on pages "
+        "meant to be indexed (SEO is not judged on a 404 page or a page with robots "
+        "noindex). ✓ met, ✗ missed.",
+        "",
+        f"Load average (1 min) {run['load_average'][0]} at the start, "
+        f"{run['load_average'][1]} at the end: other work on the machine lowers "
+        "performance scores (Lighthouse slows the CPU by a fixed factor on top of it).",
+        "",
+        f"**{met} of {len(entries)} pages meet every target.** "
+        f"Total time {run['elapsed_s'] / 60:.1f} min"
+        + (f" (build {run['build_s']:.0f} s)" if run.get("build_s") else "")
+        + ".",
+        "",
+    ]
     lines += table(entries)
     lines += audit_summary(entries)
     missed = [e for e in entries if e["failing"] or e["error"]]
     if missed:
-        lines += ["", "## Missed targets, page by page", "",
-                  "Audits scoring below 0.9 in each category below its target: first the "
-                  "metrics the performance score is made of (with their weight), then the "
-                  "diagnostics, which do not count in the score. `items`: how many elements or "
-                  "resources the audit lists (a few are in lighthouse.json; every page's full "
-                  "report is in bench/work/lighthouse/).", ""]
+        lines += [
+            "",
+            "## Missed targets, page by page",
+            "",
+            "Audits scoring below 0.9 in each category below its target: first the "
+            "metrics the performance score is made of (with their weight), then the "
+            "diagnostics, which do not count in the score. `items`: how many elements or "
+            "resources the audit lists (a few are in lighthouse.json; every page's full "
+            "report is in bench/work/lighthouse/).",
+            "",
+        ]
         for e in missed:
             lines.append(f"### {e['path']} ({e['kind']}, {e['lang']})")
             lines.append("")
@@ -522,35 +642,47 @@ def markdown(run: dict) -> str:
                 lines += [f"Lighthouse failed: {e['error']}", ""]
                 continue
             for category, audits in e["failing"].items():
-                lines.append(f"- {CATEGORY_NAMES[category]} {e['scores'][category]} "
-                             f"(target {TARGETS[category]}):")
+                lines.append(
+                    f"- {CATEGORY_NAMES[category]} {e['scores'][category]} (target {TARGETS[category]}):"
+                )
                 for a in audits:
-                    extra = [x for x in (a["displayValue"],
-                                         f"{a['items']} items" if a["items"] else "") if x]
+                    extra = [x for x in (a["displayValue"], f"{a['items']} items" if a["items"] else "") if x]
                     if category == "performance" and a["weight"]:
                         extra.insert(0, f"metric, weight {a['weight']}")
-                    lines.append(f"  - `{a['id']}` {a['title']} (score {a['score']:.2f}"
-                                 + (f"; {', '.join(extra)}" if extra else "") + ")")
+                    lines.append(
+                        f"  - `{a['id']}` {a['title']} (score {a['score']:.2f}"
+                        + (f"; {', '.join(extra)}" if extra else "")
+                        + ")"
+                    )
             lines.append("")
     if run["unknown"]:
-        lines += ["", "Pages of no known kind (not measured; add a rule in KIND_RULES): "
-                  + ", ".join(run["unknown"][:20]) + ("…" if len(run["unknown"]) > 20 else "")]
+        lines += [
+            "",
+            "Pages of no known kind (not measured; add a rule in KIND_RULES): "
+            + ", ".join(run["unknown"][:20])
+            + ("…" if len(run["unknown"]) > 20 else ""),
+        ]
     return "\n".join(lines).rstrip() + "\n"
 
 
 def git_state(root: Path) -> tuple[str, bool]:
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
-                                capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "build.py", "sitegen",
-                                "templates", "content"], cwd=root,
-                               capture_output=True, text=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "build.py", "sitegen", "templates", "content"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         return commit or "unknown", bool(dirty)
     except OSError:
         return "unknown", False
 
 
 # ---- main ----------------------------------------------------------------------------------------
+
 
 def kinds_chooser(kinds: str | None):
     """kinds_for(lang): the kinds to measure in lang (None: all)."""
@@ -562,9 +694,18 @@ def kinds_chooser(kinds: str | None):
     return lambda lang: wanted
 
 
-def measure(site: Path, site_label: str, langs, kinds_for, reports: Path,
-            lighthouse: Path, chromium: str, build_s: float | None, started: float,
-            port: int = 0) -> dict:
+def measure(
+    site: Path,
+    site_label: str,
+    langs,
+    kinds_for,
+    reports: Path,
+    lighthouse: Path,
+    chromium: str,
+    build_s: float | None,
+    started: float,
+    port: int = 0,
+) -> dict:
     load_start = os.getloadavg()[0]
     pages, unknown = pick_pages(site, langs, kinds_for)
     if not pages:
@@ -587,48 +728,75 @@ def measure(site: Path, site_label: str, langs, kinds_for, reports: Path,
             report.unlink(missing_ok=True)
             t0 = time.perf_counter()
             result = run_lighthouse(lighthouse, url, report, chromium)
-            entry = page_result(page, result, origin, indexed(site, page),
-                                time.perf_counter() - t0)
+            entry = page_result(page, result, origin, indexed(site, page), time.perf_counter() - t0)
             entries.append(entry)
             scores = " ".join(f"{c}={entry['scores'].get(c)}" for c in CATEGORIES)
             log(f"    {entry['error'] or scores} ({entry['seconds']} s)")
     finally:
         server.shutdown()
         server.server_close()
-    return {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "machine": f"{platform.system()} {platform.machine()} · {os.cpu_count()} CPUs",
-            "site": site_label,
-            "lighthouse": LIGHTHOUSE_VERSION, "chromium": chromium_version(chromium),
-            "chrome_flags": CHROME_FLAGS, "targets": TARGETS,
-            "build_s": None if build_s is None else round(build_s, 1),
-            "elapsed_s": round(time.perf_counter() - started, 1),
-            "load_average": [round(load_start, 2), round(os.getloadavg()[0], 2)],
-            "unknown": unknown, "pages": entries}
+    return {
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.system()} {platform.machine()} · {os.cpu_count()} CPUs",
+        "site": site_label,
+        "lighthouse": LIGHTHOUSE_VERSION,
+        "chromium": chromium_version(chromium),
+        "chrome_flags": CHROME_FLAGS,
+        "targets": TARGETS,
+        "build_s": None if build_s is None else round(build_s, 1),
+        "elapsed_s": round(time.perf_counter() - started, 1),
+        "load_average": [round(load_start, 2), round(os.getloadavg()[0], 2)],
+        "unknown": unknown,
+        "pages": entries,
+    }
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--site", type=Path, metavar="DIR",
-                   help="an already built output folder (default: build content/ into a temporary one)")
-    p.add_argument("--content", type=Path, default=ROOT / "content", metavar="DIR",
-                   help="the content to build when --site is not given (default content/)")
-    p.add_argument("--langs", default=",".join(LANGS),
-                   help="language folders, comma-separated; 'root' is the chooser and root 404 "
-                        f"(default {','.join(LANGS)})")
-    p.add_argument("--kinds", default=None,
-                   help="page kinds, comma-separated, or 'all' (default: all in "
-                        f"{' and '.join(ALL_KINDS_LANGS)}, {','.join(SUBSET_KINDS)} elsewhere)")
-    p.add_argument("--out", type=Path, default=BENCH / "lighthouse.json",
-                   help="the JSON results (the Markdown table goes beside it, .md)")
+    p.add_argument(
+        "--site",
+        type=Path,
+        metavar="DIR",
+        help="an already built output folder (default: build content/ into a temporary one)",
+    )
+    p.add_argument(
+        "--content",
+        type=Path,
+        default=ROOT / "content",
+        metavar="DIR",
+        help="the content to build when --site is not given (default content/)",
+    )
+    p.add_argument(
+        "--langs",
+        default=",".join(LANGS),
+        help="language folders, comma-separated; 'root' is the chooser and root 404 "
+        f"(default {','.join(LANGS)})",
+    )
+    p.add_argument(
+        "--kinds",
+        default=None,
+        help="page kinds, comma-separated, or 'all' (default: all in "
+        f"{' and '.join(ALL_KINDS_LANGS)}, {','.join(SUBSET_KINDS)} elsewhere)",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=BENCH / "lighthouse.json",
+        help="the JSON results (the Markdown table goes beside it, .md)",
+    )
     p.add_argument("--chromium", default=CHROMIUM, help=f"the browser (default {CHROMIUM})")
-    p.add_argument("--no-deployed", dest="deployed", action="store_false",
-                   help="build content/ as it is; by default a copy with base_url set to the "
-                        "local server's address is built (absolute canonical and hreflang "
-                        "links, a sitemap: the site as deployed)")
+    p.add_argument(
+        "--no-deployed",
+        dest="deployed",
+        action="store_false",
+        help="build content/ as it is; by default a copy with base_url set to the "
+        "local server's address is built (absolute canonical and hreflang "
+        "links, a sitemap: the site as deployed)",
+    )
     args = p.parse_args(argv)
     started = time.perf_counter()
     langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
-    commit, dirty = git_state(ROOT)          # before the build: the state that was built
+    commit, dirty = git_state(ROOT)  # before the build: the state that was built
     try:
         lighthouse = ensure_lighthouse(LIGHTHOUSE_DIR, LIGHTHOUSE_VERSION)
         chromium_version(args.chromium)
@@ -647,11 +815,23 @@ def main(argv=None) -> int:
                 if args.deployed:
                     port = free_port()
                     content = deployed_copy(content, Path(tmp), f"http://127.0.0.1:{port}/")
-                    label += (", from a copy whose site.yaml sets base_url to the local server's"
-                              " address, as a deployed site does")
+                    label += (
+                        ", from a copy whose site.yaml sets base_url to the local server's"
+                        " address, as a deployed site does"
+                    )
                 build_s = build_site(content, site)
-            run = measure(site, label, langs, kinds_chooser(args.kinds), REPORTS, lighthouse,
-                          args.chromium, build_s, started, port)
+            run = measure(
+                site,
+                label,
+                langs,
+                kinds_chooser(args.kinds),
+                REPORTS,
+                lighthouse,
+                args.chromium,
+                build_s,
+                started,
+                port,
+            )
     except CannotRun as error:
         log(f"error: {error}")
         return 1

@@ -10,6 +10,7 @@ same pages; builds a copy of the shipped content (the whole MLPerf record) cold,
 a report, a result and a data edit and after importing one round, and times serve's save to
 reload; checks the speed targets and writes results.json and results.md. See bench/README.md.
 Everything generated goes under bench/work/ (git-ignored)."""
+
 from __future__ import annotations
 
 import argparse
@@ -39,7 +40,7 @@ import content as gen  # noqa: E402  (bench/content.py)
 # The peers, pinned so that reruns compare like with like (Hugo: whatever Debian ships).
 PEER_PACKAGES = ["mkdocs==1.6.1", "pelican==4.12.0", "Markdown==3.11.3"]
 PEERS = ("hugo", "mkdocs", "pelican")
-TAIL = 25                     # lines of a failed build's output shown
+TAIL = 25  # lines of a failed build's output shown
 
 
 class BuildFailed(Exception):
@@ -52,19 +53,21 @@ def log(message: str) -> None:
 
 # ---- running and measuring one command ----------------------------------------------------------
 
+
 def run(cmd, cwd=None, env=None, what="", tree_memory=False) -> dict:
     """Run cmd; wall time and the peak resident memory of it (and its waited-for children).
     tree_memory: also sample the summed PSS of the process and all its descendants (the
     build's forked language processes run side by side, so their memory adds up)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=env, stdout=out, stderr=err,
-                                stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [str(c) for c in cmd], cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL
+        )
         sampler = TreeMemory(proc.pid) if tree_memory else None
         try:
             _, status, usage = os.wait4(proc.pid, 0)
-        except BaseException:            # interrupted: the build must not outlive the benchmark
-            for pid in reversed(TreeMemory.tree(proc.pid)):     # its forked processes too
+        except BaseException:  # interrupted: the build must not outlive the benchmark
+            for pid in reversed(TreeMemory.tree(proc.pid)):  # its forked processes too
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
@@ -82,10 +85,17 @@ def run(cmd, cwd=None, env=None, what="", tree_memory=False) -> dict:
         stderr = err.read().decode("utf-8", "replace")
     if proc.returncode != 0:
         tail = "\n".join((stderr.strip() or stdout.strip()).splitlines()[-TAIL:])
-        raise BuildFailed(f"{what or cmd[0]} failed (exit {proc.returncode}): "
-                          f"{' '.join(str(c) for c in cmd)}\n--- last lines of its output ---\n{tail}")
-    result = {"seconds": seconds, "cpu_s": usage.ru_utime + usage.ru_stime,
-              "peak_mb": usage.ru_maxrss / 1024, "stdout": stdout, "stderr": stderr}
+        raise BuildFailed(
+            f"{what or cmd[0]} failed (exit {proc.returncode}): "
+            f"{' '.join(str(c) for c in cmd)}\n--- last lines of its output ---\n{tail}"
+        )
+    result = {
+        "seconds": seconds,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_mb": usage.ru_maxrss / 1024,
+        "stdout": stdout,
+        "stderr": stderr,
+    }
     if sampler and sampler.samples:
         result["tree_peak_mb"] = sampler.peak_kb / 1024
     return result
@@ -126,7 +136,7 @@ class TreeMemory(threading.Thread):
                 for task in os.listdir(f"/proc/{current}/task"):
                     with open(f"/proc/{current}/task/{task}/children") as f:
                         todo.extend(int(c) for c in f.read().split())
-            except OSError:        # gone already
+            except OSError:  # gone already
                 continue
         return found
 
@@ -155,9 +165,13 @@ def summary(samples: list[dict]) -> dict:
     secs = [s["seconds"] for s in samples]
     cpu = [s["cpu_s"] for s in samples]
     mems = [s["peak_mb"] for s in samples]
-    result = {"median_s": round(statistics.median(secs), 3), "runs_s": [round(s, 3) for s in secs],
-              "median_cpu_s": round(statistics.median(cpu), 3),
-              "peak_mb": round(max(mems), 1), "runs_peak_mb": [round(m, 1) for m in mems]}
+    result = {
+        "median_s": round(statistics.median(secs), 3),
+        "runs_s": [round(s, 3) for s in secs],
+        "median_cpu_s": round(statistics.median(cpu), 3),
+        "peak_mb": round(max(mems), 1),
+        "runs_peak_mb": [round(m, 1) for m in mems],
+    }
     trees = [s["tree_peak_mb"] for s in samples if "tree_peak_mb" in s]
     if trees:
         result["tree_peak_mb"] = round(max(trees), 1)
@@ -166,7 +180,7 @@ def summary(samples: list[dict]) -> dict:
 
 # ---- our generator -----------------------------------------------------------------------------
 
-CODE = ROOT        # where build.py is run from: the working tree, or its snapshot (main)
+CODE = ROOT  # where build.py is run from: the working tree, or its snapshot (main)
 
 
 def snapshot_code() -> Path:
@@ -177,9 +191,8 @@ def snapshot_code() -> Path:
     code.mkdir(parents=True)
     shutil.copy2(ROOT / "build.py", code / "build.py")
     for folder in ("sitegen", "templates"):
-        shutil.copytree(ROOT / folder, code / folder,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    if (ROOT / "node_modules").is_dir():     # the search reader takes minisearch from there
+        shutil.copytree(ROOT / folder, code / folder, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    if (ROOT / "node_modules").is_dir():  # the search reader takes minisearch from there
         (code / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
     return code
 
@@ -207,9 +220,12 @@ class OurSite:
             rmtree(path)
 
     def build(self, what: str) -> dict:
-        result = run([sys.executable, CODE / "build.py", "--content", self.content,
-                      "--out", self.out, "-q"], cwd=CODE, env=self.env(),
-                     what=f"our build ({self.folder.name}, {what})")
+        result = run(
+            [sys.executable, CODE / "build.py", "--content", self.content, "--out", self.out, "-q"],
+            cwd=CODE,
+            env=self.env(),
+            what=f"our build ({self.folder.name}, {what})",
+        )
         result["pages"] = count_html(self.out)
         return result
 
@@ -226,7 +242,8 @@ class OurSite:
         first = self.corpus.results[0]
         value = round(first["value"] + 0.01 * self.edits, 2)
         (self.content / "data" / "results.yaml").write_text(
-            gen.results_yaml(self.corpus, {first["id"]: value}), "utf-8")
+            gen.results_yaml(self.corpus, {first["id"]: value}), "utf-8"
+        )
 
 
 OUR_STEPS = ("cold", "noop", "edit_report", "edit_data")
@@ -237,8 +254,9 @@ def run_ours(site: OurSite, samples: dict, full: bool, min_pages: int) -> None:
     done = [("cold", site.build("cold"))]
     pages = done[0][1]["pages"]
     if pages < min_pages:
-        raise BuildFailed(f"our build of {site.folder.name} wrote {pages} HTML pages, "
-                          f"expected at least {min_pages}")
+        raise BuildFailed(
+            f"our build of {site.folder.name} wrote {pages} HTML pages, expected at least {min_pages}"
+        )
     done.append(("noop", site.build("no-op")))
     if full:
         site.edit_report()
@@ -248,16 +266,22 @@ def run_ours(site: OurSite, samples: dict, full: bool, min_pages: int) -> None:
     for step, sample in done:
         samples.setdefault(step, []).append(sample)
     samples["pages"] = pages
-    log(f"  ours {site.folder.name}: " + ", ".join(f"{k} {v['seconds']:.2f} s" for k, v in done)
-        + f"; peak {max(v['peak_mb'] for _, v in done):.0f} MB, {pages} pages")
+    log(
+        f"  ours {site.folder.name}: "
+        + ", ".join(f"{k} {v['seconds']:.2f} s" for k, v in done)
+        + f"; peak {max(v['peak_mb'] for _, v in done):.0f} MB, {pages} pages"
+    )
 
 
 def summarise_ours(samples: dict) -> dict:
-    return {"pages": samples["pages"],
-            **{step: summary(samples[step]) for step in OUR_STEPS if step in samples}}
+    return {
+        "pages": samples["pages"],
+        **{step: summary(samples[step]) for step in OUR_STEPS if step in samples},
+    }
 
 
 # ---- the peers ---------------------------------------------------------------------------------
+
 
 def ensure_hugo() -> str:
     found = shutil.which("hugo")
@@ -286,14 +310,18 @@ def ensure_venv() -> Path:
     if not python.exists():
         log(f"creating {VENV.relative_to(ROOT)}: {sys.executable} -m venv")
         run([sys.executable, "-m", "venv", VENV], what="python -m venv")
-    check = ("import importlib.metadata as m, sys; wanted = dict(a.split('==') for a in sys.argv[1:]);"
-             "sys.exit(any(m.version(k) != v for k, v in wanted.items()))")
+    check = (
+        "import importlib.metadata as m, sys; wanted = dict(a.split('==') for a in sys.argv[1:]);"
+        "sys.exit(any(m.version(k) != v for k, v in wanted.items()))"
+    )
     try:
         run([python, "-c", check, *PEER_PACKAGES], what="version check")
     except BuildFailed:
         log(f"installing into the venv: pip install {' '.join(PEER_PACKAGES)}")
-        run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", *PEER_PACKAGES],
-            what="pip install")
+        run(
+            [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", *PEER_PACKAGES],
+            what="pip install",
+        )
     return VENV / "bin"
 
 
@@ -303,12 +331,15 @@ def peer_versions(hugo: str | None, venv_bin: Path | None) -> dict:
         text = run([hugo, "version"])["stdout"].strip()
         versions["hugo"] = re.sub(r"^hugo v(\S+?)(\+\S+)? .*?(VendorInfo=(\S+))?$", r"\1 (\4)", text)
     if venv_bin:
-        for name, cmd in (("mkdocs", [venv_bin / "mkdocs", "--version"]),
-                          ("pelican", [venv_bin / "pelican", "--version"])):
+        for name, cmd in (
+            ("mkdocs", [venv_bin / "mkdocs", "--version"]),
+            ("pelican", [venv_bin / "pelican", "--version"]),
+        ):
             text = run(cmd)["stdout"].strip()
             versions[name] = re.sub(r"^mkdocs, version (\S+).*", r"\1", text)
-        versions["markdown"] = run([venv_bin / "python", "-c",
-                                    "import markdown; print(markdown.__version__)"])["stdout"].strip()
+        versions["markdown"] = run(
+            [venv_bin / "python", "-c", "import markdown; print(markdown.__version__)"]
+        )["stdout"].strip()
     return versions
 
 
@@ -319,32 +350,60 @@ class Peer:
         self.hugo, self.venv_bin = hugo, venv_bin
 
     def write(self) -> None:
-        {"hugo": gen.write_hugo, "mkdocs": gen.write_mkdocs,
-         "pelican": gen.write_pelican}[self.name](self.corpus, self.folder)
+        {"hugo": gen.write_hugo, "mkdocs": gen.write_mkdocs, "pelican": gen.write_pelican}[self.name](
+            self.corpus, self.folder
+        )
 
     def out(self) -> Path:
         return self.folder / {"hugo": "public", "mkdocs": "site", "pelican": "output"}[self.name]
 
     def command(self) -> list:
         if self.name == "hugo":
-            return [self.hugo, "--quiet", "--source", self.folder, "--destination", self.out(),
-                    "--cacheDir", self.folder / "cache"]
+            return [
+                self.hugo,
+                "--quiet",
+                "--source",
+                self.folder,
+                "--destination",
+                self.out(),
+                "--cacheDir",
+                self.folder / "cache",
+            ]
         if self.name == "mkdocs":
-            return [self.venv_bin / "mkdocs", "build", "-q", "-f", self.folder / "mkdocs.yml",
-                    "-d", self.out()]
-        return [self.venv_bin / "pelican", self.folder / "content", "-o", self.out(),
-                "-s", self.folder / "pelicanconf.py", "-q"]
+            return [
+                self.venv_bin / "mkdocs",
+                "build",
+                "-q",
+                "-f",
+                self.folder / "mkdocs.yml",
+                "-d",
+                self.out(),
+            ]
+        return [
+            self.venv_bin / "pelican",
+            self.folder / "content",
+            "-o",
+            self.out(),
+            "-s",
+            self.folder / "pelicanconf.py",
+            "-q",
+        ]
 
     def clear(self) -> None:
-        for path in (self.out(), self.folder / "cache", self.folder / "resources",
-                     self.folder / "__pycache__"):
+        for path in (
+            self.out(),
+            self.folder / "cache",
+            self.folder / "resources",
+            self.folder / "__pycache__",
+        ):
             rmtree(path)
 
     def build(self) -> dict:
-        env = {**os.environ, "PATH": f"{self.venv_bin}:{os.environ['PATH']}" if self.venv_bin
-               else os.environ["PATH"]}
-        result = run(self.command(), cwd=self.folder, env=env,
-                     what=f"{self.name} build ({self.folder.name})")
+        env = {
+            **os.environ,
+            "PATH": f"{self.venv_bin}:{os.environ['PATH']}" if self.venv_bin else os.environ["PATH"],
+        }
+        result = run(self.command(), cwd=self.folder, env=env, what=f"{self.name} build ({self.folder.name})")
         result["pages"] = count_html(self.out())
         return result
 
@@ -353,12 +412,13 @@ def run_peer(peer: Peer, samples: list, min_pages: int) -> None:
     sample = peer.build()
     pages = sample["pages"]
     if pages < min_pages:
-        raise BuildFailed(f"{peer.name} wrote {pages} HTML pages into {peer.out()}, expected "
-                          f"at least {min_pages}\n--- its output ---\n"
-                          + "\n".join((sample["stderr"] + sample["stdout"]).splitlines()[-TAIL:]))
+        raise BuildFailed(
+            f"{peer.name} wrote {pages} HTML pages into {peer.out()}, expected "
+            f"at least {min_pages}\n--- its output ---\n"
+            + "\n".join((sample["stderr"] + sample["stdout"]).splitlines()[-TAIL:])
+        )
     samples.append(sample)
-    log(f"  {peer.folder.name}: {sample['seconds']:.2f} s, peak {sample['peak_mb']:.0f} MB, "
-        f"{pages} pages")
+    log(f"  {peer.folder.name}: {sample['seconds']:.2f} s, peak {sample['peak_mb']:.0f} MB, {pages} pages")
 
 
 def settle_seconds() -> float:
@@ -378,7 +438,7 @@ def prepare_run(tools, settle: bool) -> None:
     one), and that cost would fall on whichever tool happened to run after a deletion."""
     for _, tool, _ in tools:
         if isinstance(tool, OurSite):
-            tool.write()      # restores the edits of the previous run
+            tool.write()  # restores the edits of the previous run
         tool.clear()
     if settle:
         os.sync()
@@ -387,14 +447,14 @@ def prepare_run(tools, settle: bool) -> None:
 
 # ---- the whole-record site: the shipped content, every round of the record -----------------------
 
-RECORD_COLD_LIMIT = 60.0      # s (the scale issue, on a 2-core machine)
-RECORD_NOOP_LIMIT = 1.0       # s, and at most a tenth of the cold build
-RECORD_EDIT_LIMIT = 2.0       # s: one report edit, one result edit
+RECORD_COLD_LIMIT = 60.0  # s (the scale issue, on a 2-core machine)
+RECORD_NOOP_LIMIT = 1.0  # s, and at most a tenth of the cold build
+RECORD_EDIT_LIMIT = 2.0  # s: one report edit, one result edit
 RECORD_MEMORY_LIMIT = 1024.0  # MB
-SERVE_RELOAD_LIMIT = 0.5      # s from saving a report to the served page with the new text
-SERVE_POLL = 0.025            # s between the benchmark's requests to serve's /__build__
+SERVE_RELOAD_LIMIT = 0.5  # s from saving a report to the served page with the new text
+SERVE_POLL = 0.025  # s between the benchmark's requests to serve's /__build__
 RECORD_STEPS = ("cold", "noop", "edit_report", "edit_result", "edit_data", "import_round")
-RECORD_LANG = "en"            # the language whose pages the edits are looked for in
+RECORD_LANG = "en"  # the language whose pages the edits are looked for in
 
 
 class RecordSite:
@@ -428,12 +488,16 @@ class RecordSite:
         return {**os.environ, "SITEGEN_CACHE": str(self.cache)}
 
     def command(self, *extra) -> list:
-        return [sys.executable, CODE / "build.py", "--content", self.content, "--out", self.out,
-                *extra]
+        return [sys.executable, CODE / "build.py", "--content", self.content, "--out", self.out, *extra]
 
     def build(self, what: str, memory: bool = False) -> dict:
-        return run(self.command("-q"), cwd=CODE, env=self.env(),
-                   what=f"our build (whole record, {what})", tree_memory=memory)
+        return run(
+            self.command("-q"),
+            cwd=CODE,
+            env=self.env(),
+            what=f"our build (whole record, {what})",
+            tree_memory=memory,
+        )
 
     def mark(self) -> str:
         """A word found nowhere else: an edit's text, looked for in the output afterwards."""
@@ -445,8 +509,10 @@ class RecordSite:
         return path.read_text("utf-8", "replace") if path.is_file() else ""
 
     def results(self) -> int:
-        return sum(len(re.findall(r"^- id: ", p.read_text("utf-8"), re.M))
-                   for p in (self.source / "data" / "record").glob("results-*.yaml"))
+        return sum(
+            len(re.findall(r"^- id: ", p.read_text("utf-8"), re.M))
+            for p in (self.source / "data" / "record").glob("results-*.yaml")
+        )
 
 
 class Edit:
@@ -455,7 +521,7 @@ class Edit:
 
     def __init__(self, what: str, checks: list, originals: dict):
         self.what, self.checks, self.originals = what, checks, originals
-        self.saved = time.perf_counter()      # when the last file was written
+        self.saved = time.perf_counter()  # when the last file was written
 
     def undo(self) -> None:
         for path, data in self.originals.items():
@@ -479,9 +545,12 @@ def edit_report(site: RecordSite) -> Edit:
     path = first_report(site)
     original, word = path.read_bytes(), site.mark()
     append_sentence(path, word)
-    slug = path.name[:-len(f".{RECORD_LANG}.md")]
-    return Edit(f"one sentence appended to reports/{path.name}",
-                [(f"{RECORD_LANG}/reports/{slug}.html", word)], {path: original})
+    slug = path.name[: -len(f".{RECORD_LANG}.md")]
+    return Edit(
+        f"one sentence appended to reports/{path.name}",
+        [(f"{RECORD_LANG}/reports/{slug}.html", word)],
+        {path: original},
+    )
 
 
 def record_blocks(lines: list[str]) -> list[dict]:
@@ -506,29 +575,39 @@ def edit_result(site: RecordSite) -> Edit:
     folder = site.content / "data" / "record"
     files = sorted(folder.glob("results-*.yaml"), key=lambda p: p.name != "results-v2.0.yaml")
     systems = site.content / "data" / "mlperf_systems.yaml"
-    mapped = {line.split(":")[0].strip().strip("'\"")
-              for line in (systems.read_text("utf-8").splitlines() if systems.is_file() else [])
-              if line.strip() and not line.lstrip().startswith("#")}
+    mapped = {
+        line.split(":")[0].strip().strip("'\"")
+        for line in (systems.read_text("utf-8").splitlines() if systems.is_file() else [])
+        if line.strip() and not line.lstrip().startswith("#")
+    }
     for path in files:
         original = path.read_bytes()
         lines = original.decode("utf-8").splitlines(keepends=True)
-        candidates = [b for b in record_blocks(lines)
-                      if {"id", "round", "path", "system_folder", "status", "framework"} <= set(b)
-                      and b["status"][1] == "scored"
-                      and re.fullmatch(r"[A-Za-z][A-Za-z0-9 .,+()/_-]*", b["framework"][1])]
+        candidates = [
+            b
+            for b in record_blocks(lines)
+            if {"id", "round", "path", "system_folder", "status", "framework"} <= set(b)
+            and b["status"][1] == "scored"
+            and re.fullmatch(r"[A-Za-z][A-Za-z0-9 .,+()/_-]*", b["framework"][1])
+        ]
         if not candidates:
             continue
+
         def key(b):
             return f"{b['round'][1]}/{b['path'][1].split('/')[0]}/{b['system_folder'][1]}"
+
         block = next((b for b in candidates if key(b) in mapped), candidates[0])
         index, value = block["framework"]
         word = site.mark()
         lines[index] = lines[index].replace(value, f"{value} {word}", 1)
         path.write_bytes("".join(lines).encode("utf-8"))
         ident = block["id"][1]
-        return Edit(f"framework of {ident} in data/record/{path.name}: one word added "
-                    f"({'a result of a site system' if key(block) in mapped else 'a result'})",
-                    [(f"{RECORD_LANG}/results/{ident}.html", word)], {path: original})
+        return Edit(
+            f"framework of {ident} in data/record/{path.name}: one word added "
+            f"({'a result of a site system' if key(block) in mapped else 'a result'})",
+            [(f"{RECORD_LANG}/results/{ident}.html", word)],
+            {path: original},
+        )
     raise BuildFailed(f"whole record: no scored result with a plain framework text in {folder}")
 
 
@@ -558,9 +637,11 @@ def edit_system(site: RecordSite) -> Edit:
             lines[i] = re.sub(rf"(\{{ *{RECORD_LANG}: )", rf"\g<1>{word} ", line, count=1)
         if word:
             path.write_bytes("".join(lines).encode("utf-8"))
-            return Edit(f"one word added to the {RECORD_LANG} description of system {ident} "
-                        "in data/systems.yaml", [(f"{RECORD_LANG}/systems/{ident}.html", word)],
-                        {path: original})
+            return Edit(
+                f"one word added to the {RECORD_LANG} description of system {ident} in data/systems.yaml",
+                [(f"{RECORD_LANG}/systems/{ident}.html", word)],
+                {path: original},
+            )
     raise BuildFailed(f"whole record: no system with an '{RECORD_LANG}:' description to edit in {path}")
 
 
@@ -581,13 +662,20 @@ def remove_newest_round(site: RecordSite) -> tuple[str, str, dict]:
     ids = re.findall(r"(?m)^- id: *['\"]?([^'\"\s]+)", text)
     if len(ids) < 2:
         raise BuildFailed(f"whole record: {rounds} has {len(ids)} round(s); the import step needs two")
-    newest = ids[-1]                          # oldest first (docs/record-format.md)
+    newest = ids[-1]  # oldest first (docs/record-format.md)
     results = folder / f"results-{newest}.yaml"
     first = re.search(r"(?m)^- id: *(\S+)", results.read_text("utf-8"))
     originals = {rounds: rounds.read_bytes(), results: results.read_bytes()}
     names_round = re.compile(rf"\bid: *['\"]?{re.escape(newest)}-")
-    changes = {rounds: drop_list_items(text, lambda item: item.startswith(f"- id: {newest}\n")
-                                       or re.match(rf"- id: *['\"]{re.escape(newest)}['\"]", item))}
+    changes = {
+        rounds: drop_list_items(
+            text,
+            lambda item: (
+                item.startswith(f"- id: {newest}\n")
+                or re.match(rf"- id: *['\"]{re.escape(newest)}['\"]", item)
+            ),
+        )
+    }
     for name in ("changelog.yaml",):
         path = folder / name
         if path.is_file():
@@ -598,12 +686,15 @@ def remove_newest_round(site: RecordSite) -> tuple[str, str, dict]:
     systems = site.content / "data" / "mlperf_systems.yaml"
     if systems.is_file():
         changes[systems] = "".join(
-            line for line in systems.read_text("utf-8").splitlines(keepends=True)
-            if not line.lstrip().lstrip("'\"").startswith(f"{newest}/"))
+            line
+            for line in systems.read_text("utf-8").splitlines(keepends=True)
+            if not line.lstrip().lstrip("'\"").startswith(f"{newest}/")
+        )
     report = folder / "import-report.md"
     if report.is_file():
-        changes[report] = re.sub(rf"(?ms)^## {re.escape(newest)}\n.*?(?=^## |\Z)", "",
-                                 report.read_text("utf-8"))
+        changes[report] = re.sub(
+            rf"(?ms)^## {re.escape(newest)}\n.*?(?=^## |\Z)", "", report.read_text("utf-8")
+        )
     for path, new in changes.items():
         if new.encode("utf-8") != path.read_bytes():
             originals.setdefault(path, path.read_bytes())
@@ -641,8 +732,10 @@ def timed_import(site: RecordSite) -> dict:
             path.write_bytes(data)
     sample = site.build(f"import of round {newest}")
     expect(site, checks, f"after importing round {newest} again")
-    sample["edit"] = (f"round {newest} removed (results-{newest}.yaml, its rounds.yaml entry and "
-                      f"the lines naming it), built, then put back: the rebuild timed")
+    sample["edit"] = (
+        f"round {newest} removed (results-{newest}.yaml, its rounds.yaml entry and "
+        f"the lines naming it), built, then put back: the rebuild timed"
+    )
     return sample
 
 
@@ -651,8 +744,10 @@ def expect(site: RecordSite, checks: list, when: str, present: bool = True) -> N
     for page, text in checks:
         html = site.page(page)
         if present and text not in html:
-            raise BuildFailed(f"whole record, {when}: the build exited 0 but {site.out / page} "
-                              + (f"does not contain {text!r}" if html else "does not exist"))
+            raise BuildFailed(
+                f"whole record, {when}: the build exited 0 but {site.out / page} "
+                + (f"does not contain {text!r}" if html else "does not exist")
+            )
         if not present and text in html:
             raise BuildFailed(f"whole record, {when}: {site.out / page} still contains {text!r}")
 
@@ -675,16 +770,21 @@ def measure_serve(site: RecordSite, edits: int) -> list[dict]:
     reload script is told to reload), and until that page was fetched (`page_s`). The report is
     restored (and rebuilt) at the end, and the server stopped."""
     path = first_report(site)
-    slug = path.name[:-len(f".{RECORD_LANG}.md")]
+    slug = path.name[: -len(f".{RECORD_LANG}.md")]
     page = f"/{RECORD_LANG}/reports/{slug}.html"
     original = path.read_bytes()
-    proc = subprocess.Popen([str(c) for c in site.command("serve", "--port", "0")], cwd=CODE,
-                            env={**site.env(), "PYTHONUNBUFFERED": "1", "NO_COLOR": "1"},
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, errors="replace")
+    proc = subprocess.Popen(
+        [str(c) for c in site.command("serve", "--port", "0")],
+        cwd=CODE,
+        env={**site.env(), "PYTHONUNBUFFERED": "1", "NO_COLOR": "1"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+    )
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(l.rstrip("\n") for l in proc.stdout),
-                              daemon=True)
+    reader = threading.Thread(target=lambda: lines.extend(l.rstrip("\n") for l in proc.stdout), daemon=True)
     reader.start()
 
     def fail(message: str):
@@ -733,21 +833,22 @@ def measure_serve(site: RecordSite, edits: int) -> list[dict]:
 
     samples = []
     try:
+
         def serving():
             for line in list(lines):
                 found = re.search(r"^serving .* at http://127\.0\.0\.1:(\d+)/", line)
                 if found:
                     return int(found.group(1))
+
         port = until(serving, 900, "'serving ... at http://127.0.0.1:PORT/' line")
         until(lambda: state().get("watching"), 120, "file watcher (/__build__ 'watching')")
         for k in range(edits):
-            time.sleep(1.0)          # let the watcher settle after the last build
+            time.sleep(1.0)  # let the watcher settle after the last build
             word = site.mark()
             got: dict = {}
-            waiting = threading.Thread(target=held, args=(state()["version"], word, got),
-                                       daemon=True)
+            waiting = threading.Thread(target=held, args=(state()["version"], word, got), daemon=True)
             waiting.start()
-            time.sleep(0.2)          # the request is in serve's hands, held, before the save
+            time.sleep(0.2)  # the request is in serve's hands, held, before the save
             if got:
                 raise fail(f"/__build__?after= answered before the edit {k + 1}: {got}")
             append_sentence(path, word)
@@ -757,8 +858,9 @@ def measure_serve(site: RecordSite, edits: int) -> list[dict]:
                 raise fail(f"stopped (exit {proc.returncode}) while waiting for the edit {k + 1}")
             if "page" not in got:
                 raise fail(f"edit {k + 1} in {page}: {got.get('error', 'no answer')}")
-            samples.append({"signal_s": round(got["signal"] - saved, 3),
-                            "page_s": round(got["page"] - saved, 3)})
+            samples.append(
+                {"signal_s": round(got["signal"] - saved, 3), "page_s": round(got["page"] - saved, 3)}
+            )
             # the page may come from memory before the build has written it: the next edit
             # waits for that build, as an editor reading the page would
             until(lambda: not state().get("building"), 600, "the build after the edit to end")
@@ -788,8 +890,16 @@ def measure_record(site: RecordSite, out: dict, runs: int, settle: bool, serve_e
     expected = site.results()
     samples: dict = {}
     served: list = []
-    out.update({"results": expected, "rounds": len(re.findall(
-        r"(?m)^- id: ", (site.source / "data" / "record" / "rounds.yaml").read_text("utf-8")))})
+    out.update(
+        {
+            "results": expected,
+            "rounds": len(
+                re.findall(
+                    r"(?m)^- id: ", (site.source / "data" / "record" / "rounds.yaml").read_text("utf-8")
+                )
+            ),
+        }
+    )
 
     def put(step: str, sample: dict) -> None:
         samples.setdefault(step, []).append(sample)
@@ -808,30 +918,47 @@ def measure_record(site: RecordSite, out: dict, runs: int, settle: bool, serve_e
         cold = site.build("cold", memory=True)
         pages = count_html(site.out)
         if pages < expected:
-            raise BuildFailed(f"our build of the whole record wrote {pages} HTML pages, expected "
-                              f"at least one per result ({expected})")
+            raise BuildFailed(
+                f"our build of the whole record wrote {pages} HTML pages, expected "
+                f"at least one per result ({expected})"
+            )
         put("cold", cold)
-        out.update({"pages": pages, "files": sum(1 for p in site.out.rglob("*") if p.is_file()),
-                    "svg_files": sum(1 for _ in site.out.rglob("*.svg"))})
+        out.update(
+            {
+                "pages": pages,
+                "files": sum(1 for p in site.out.rglob("*") if p.is_file()),
+                "svg_files": sum(1 for _ in site.out.rglob("*.svg")),
+            }
+        )
         put("noop", site.build("no-op"))
-        for step, make in (("edit_report", edit_report), ("edit_result", edit_result),
-                           ("edit_data", edit_system)):
+        for step, make in (
+            ("edit_report", edit_report),
+            ("edit_result", edit_result),
+            ("edit_data", edit_system),
+        ):
             put(step, timed_edit(site, step, make))
         put("import_round", timed_import(site))
-        log("  whole record: " + ", ".join(f"{step} {samples[step][-1]['seconds']:.2f} s"
-                                          for step in RECORD_STEPS)
+        log(
+            "  whole record: "
+            + ", ".join(f"{step} {samples[step][-1]['seconds']:.2f} s" for step in RECORD_STEPS)
             + f"; peak {cold['peak_mb']:.0f} MB (one process), "
-              f"{cold.get('tree_peak_mb', 0):.0f} MB (all, PSS); {pages} pages")
+            f"{cold.get('tree_peak_mb', 0):.0f} MB (all, PSS); {pages} pages"
+        )
         if serve_edits:
             found = measure_serve(site, serve_edits)
             served += found
-            out["serve"] = {"edits": len(served), "held": True, "runs": served,
-                            "median_signal_s": round(statistics.median(s["signal_s"] for s in served), 3),
-                            "median_page_s": round(statistics.median(s["page_s"] for s in served), 3)}
+            out["serve"] = {
+                "edits": len(served),
+                "held": True,
+                "runs": served,
+                "median_signal_s": round(statistics.median(s["signal_s"] for s in served), 3),
+                "median_page_s": round(statistics.median(s["page_s"] for s in served), 3),
+            }
             log("  serve, save to reload: " + ", ".join(f"{s['page_s']:.2f} s" for s in found))
 
 
 # ---- environment, targets, report ----------------------------------------------------------------
+
 
 def charts_documented() -> bool:
     doc = ROOT / "docs" / "content-format.md"
@@ -845,19 +972,27 @@ def environment() -> dict:
             return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             return None
-    return {"date": sh(["date", "-u"]) or dt.datetime.now(dt.UTC).isoformat(),
-            "machine": sh(["uname", "-srm"]) or platform.platform(),
-            "cpus": os.cpu_count(), "python": platform.python_version(),
-            "commit": sh(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"]),
-            "load_start": round(os.getloadavg()[0], 2),
-            "tree_dirty": bool(sh(["git", "-C", str(ROOT), "status", "--porcelain"]))}
+
+    return {
+        "date": sh(["date", "-u"]) or dt.datetime.now(dt.UTC).isoformat(),
+        "machine": sh(["uname", "-srm"]) or platform.platform(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "commit": sh(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"]),
+        "load_start": round(os.getloadavg()[0], 2),
+        "tree_dirty": bool(sh(["git", "-C", str(ROOT), "status", "--porcelain"])),
+    }
 
 
 def target(name, value, limit, unit="", note=""):
     if value is None or limit is None:
-        return {"target": name, "value": None if value is None else round(value, 3),
-                "limit": limit, "met": None,
-                "verdict": "not measured" + (f" ({note})" if note else "")}
+        return {
+            "target": name,
+            "value": None if value is None else round(value, 3),
+            "limit": limit,
+            "met": None,
+            "verdict": "not measured" + (f" ({note})" if note else ""),
+        }
     met = value <= limit
     if met:
         verdict = "met"
@@ -865,8 +1000,13 @@ def target(name, value, limit, unit="", note=""):
         verdict = f"missed: {value / limit:.2f}x over the limit"
     else:
         verdict = f"missed by {value - limit:.2f}{unit} ({value / limit:.2f}x the limit)"
-    return {"target": name, "value": round(value, 3), "limit": round(limit, 3), "met": met,
-            "verdict": verdict}
+    return {
+        "target": name,
+        "value": round(value, 3),
+        "limit": round(limit, 3),
+        "met": met,
+        "verdict": verdict,
+    }
 
 
 def check_targets(res: dict) -> list[dict]:
@@ -889,8 +1029,7 @@ def synthetic_targets(res: dict) -> list[dict]:
     n = max(sizes) if sizes else None
     ours = res["ours"].get(str(n), {})
     main, plain = ours.get("main", {}), ours.get("nocharts", {})
-    peers = {p: res["peers"].get(p, {}).get(str(n), {}).get("cold", {}).get("median_s")
-             for p in PEERS}
+    peers = {p: res["peers"].get(p, {}).get(str(n), {}).get("cold", {}).get("median_s") for p in PEERS}
     cold_plain = plain.get("cold", {}).get("median_s")
     cold_main = main.get("cold", {}).get("median_s")
     noop = main.get("noop", {}).get("median_s")
@@ -898,65 +1037,128 @@ def synthetic_targets(res: dict) -> list[dict]:
     edit_data = main.get("edit_data", {}).get("median_s")
 
     out = [
-        target(f"N={n} cold build, no charts: ours/MkDocs <= 1/3", ratio(cold_plain, peers["mkdocs"]),
-               1 / 3, "x", missing(our_time=cold_plain, mkdocs_time=peers["mkdocs"])),
-        target(f"N={n} cold build, no charts: ours/Pelican <= 1/3",
-               ratio(cold_plain, peers["pelican"]), 1 / 3, "x",
-               missing(our_time=cold_plain, pelican_time=peers["pelican"])),
-        target(f"N={n} cold build, no charts: ours/Hugo <= 2", ratio(cold_plain, peers["hugo"]), 2,
-               "x", missing(our_time=cold_plain, hugo_time=peers["hugo"])),
-        target(f"N={n} no-op rebuild faster than Hugo's cold build (s)", noop, peers["hugo"],
-               " s", missing(our_time=noop, hugo_time=peers["hugo"])),
-        target(f"N={n} report edit <= 1/20 of cold (s)", edit,
-               cold_main / 20 if cold_main else None, " s", missing(our_time=edit, cold_time=cold_main)),
-        target(f"N={n} data-record edit <= 1/10 of cold (s)", edit_data,
-               cold_main / 10 if cold_main else None, " s",
-               missing(our_time=edit_data, cold_time=cold_main)),
+        target(
+            f"N={n} cold build, no charts: ours/MkDocs <= 1/3",
+            ratio(cold_plain, peers["mkdocs"]),
+            1 / 3,
+            "x",
+            missing(our_time=cold_plain, mkdocs_time=peers["mkdocs"]),
+        ),
+        target(
+            f"N={n} cold build, no charts: ours/Pelican <= 1/3",
+            ratio(cold_plain, peers["pelican"]),
+            1 / 3,
+            "x",
+            missing(our_time=cold_plain, pelican_time=peers["pelican"]),
+        ),
+        target(
+            f"N={n} cold build, no charts: ours/Hugo <= 2",
+            ratio(cold_plain, peers["hugo"]),
+            2,
+            "x",
+            missing(our_time=cold_plain, hugo_time=peers["hugo"]),
+        ),
+        target(
+            f"N={n} no-op rebuild faster than Hugo's cold build (s)",
+            noop,
+            peers["hugo"],
+            " s",
+            missing(our_time=noop, hugo_time=peers["hugo"]),
+        ),
+        target(
+            f"N={n} report edit <= 1/20 of cold (s)",
+            edit,
+            cold_main / 20 if cold_main else None,
+            " s",
+            missing(our_time=edit, cold_time=cold_main),
+        ),
+        target(
+            f"N={n} data-record edit <= 1/10 of cold (s)",
+            edit_data,
+            cold_main / 10 if cold_main else None,
+            " s",
+            missing(our_time=edit_data, cold_time=cold_main),
+        ),
     ]
-    peak = max((v["peak_mb"] for v in main.values() if isinstance(v, dict) and "peak_mb" in v),
-               default=None)
+    peak = max((v["peak_mb"] for v in main.values() if isinstance(v, dict) and "peak_mb" in v), default=None)
     out.append(target(f"N={n} peak memory < 500 MB", peak, 500, " MB"))
     if 100 in sizes and 1000 in sizes:
-        growth = res["ours"]["1000"]["main"]["cold"]["median_s"] / res["ours"]["100"]["main"]["cold"]["median_s"]
+        growth = (
+            res["ours"]["1000"]["main"]["cold"]["median_s"] / res["ours"]["100"]["main"]["cold"]["median_s"]
+        )
         out.append(target("linear growth: cold time(1000)/time(100) <= 10", growth, 10, "x"))
     else:
-        out.append(target("linear growth: cold time(1000)/time(100) <= 10", None, 10,
-                          note="needs --sizes with 100 and 1000"))
+        out.append(
+            target(
+                "linear growth: cold time(1000)/time(100) <= 10",
+                None,
+                10,
+                note="needs --sizes with 100 and 1000",
+            )
+        )
     return out
 
 
 def record_peak_mb(rec: dict):
     """The whole record's peak memory: the largest of every build's own peak (ru_maxrss) and
     the cold build's sampled sum over all its processes."""
-    values = [v[k] for v in rec.values() if isinstance(v, dict)
-              for k in ("peak_mb", "tree_peak_mb") if k in v]
+    values = [
+        v[k] for v in rec.values() if isinstance(v, dict) for k in ("peak_mb", "tree_peak_mb") if k in v
+    ]
     return max(values, default=None)
 
 
 def record_targets(rec: dict) -> list[dict]:
     def median(step):
         return rec.get(step, {}).get("median_s")
+
     cold, noop = median("cold"), median("noop")
     fifth = cold / 5 if cold else None
     serve = rec.get("serve", {}).get("median_page_s")
     return [
         target(f"whole record cold build <= {RECORD_COLD_LIMIT:g} s", cold, RECORD_COLD_LIMIT, " s"),
         target(f"whole record no-op rebuild <= {RECORD_NOOP_LIMIT:g} s", noop, RECORD_NOOP_LIMIT, " s"),
-        target("whole record no-op rebuild <= 1/10 of its cold build (s)", noop,
-               cold / 10 if cold else None, " s", missing(no_op_time=noop, cold_time=cold)),
-        target(f"whole record report edit <= {RECORD_EDIT_LIMIT:g} s", median("edit_report"),
-               RECORD_EDIT_LIMIT, " s"),
-        target(f"whole record result edit <= {RECORD_EDIT_LIMIT:g} s", median("edit_result"),
-               RECORD_EDIT_LIMIT, " s"),
-        target("whole record rebuild after importing one round <= 1/5 of cold (s)",
-               median("import_round"), fifth, " s",
-               missing(import_time=median("import_round"), cold_time=cold)),
-        target("whole record data edit (systems.yaml) <= 1/5 of cold (s)", median("edit_data"),
-               fifth, " s", missing(edit_time=median("edit_data"), cold_time=cold)),
-        target("whole record peak memory < 1 GB (MB)", record_peak_mb(rec), RECORD_MEMORY_LIMIT,
-               " MB"),
-        target(f"serve: save to reloaded page, report edit <= {SERVE_RELOAD_LIMIT:g} s", serve,
-               SERVE_RELOAD_LIMIT, " s", "--serve-edits 0, or a step before it failed" if serve is None else ""),
+        target(
+            "whole record no-op rebuild <= 1/10 of its cold build (s)",
+            noop,
+            cold / 10 if cold else None,
+            " s",
+            missing(no_op_time=noop, cold_time=cold),
+        ),
+        target(
+            f"whole record report edit <= {RECORD_EDIT_LIMIT:g} s",
+            median("edit_report"),
+            RECORD_EDIT_LIMIT,
+            " s",
+        ),
+        target(
+            f"whole record result edit <= {RECORD_EDIT_LIMIT:g} s",
+            median("edit_result"),
+            RECORD_EDIT_LIMIT,
+            " s",
+        ),
+        target(
+            "whole record rebuild after importing one round <= 1/5 of cold (s)",
+            median("import_round"),
+            fifth,
+            " s",
+            missing(import_time=median("import_round"), cold_time=cold),
+        ),
+        target(
+            "whole record data edit (systems.yaml) <= 1/5 of cold (s)",
+            median("edit_data"),
+            fifth,
+            " s",
+            missing(edit_time=median("edit_data"), cold_time=cold),
+        ),
+        target("whole record peak memory < 1 GB (MB)", record_peak_mb(rec), RECORD_MEMORY_LIMIT, " MB"),
+        target(
+            f"serve: save to reloaded page, report edit <= {SERVE_RELOAD_LIMIT:g} s",
+            serve,
+            SERVE_RELOAD_LIMIT,
+            " s",
+            "--serve-edits 0, or a step before it failed" if serve is None else "",
+        ),
     ]
 
 
@@ -971,8 +1173,13 @@ def comparison_rows(res: dict, measure: str) -> list[str]:
         ours = res["ours"][n].get("nocharts", {}).get("cold", {}).get(measure)
         peers = [res["peers"].get(p, {}).get(n, {}).get("cold", {}).get(measure) for p in PEERS]
         ratios = [f"{ours / p:.2f}" if ours is not None and p else "–" for p in peers]
-        rows.append(f"| {n} | {fmt_s(ours)} | " + " | ".join(fmt_s(p) for p in peers) + " | "
-                    + " | ".join(ratios) + " |")
+        rows.append(
+            f"| {n} | {fmt_s(ours)} | "
+            + " | ".join(fmt_s(p) for p in peers)
+            + " | "
+            + " | ".join(ratios)
+            + " |"
+        )
     return rows
 
 
@@ -983,14 +1190,23 @@ def markdown(res: dict) -> str:
         "",
         f"{env['date']} · {env['machine']} · {env['cpus']} CPUs · Python {env['python']} · "
         f"commit {env['commit']}{' (dirty tree)' if env['tree_dirty'] else ''}"
-        + ((" · **quick run (one run, no settling pause)**" if s.get("only") == "record" else
-            " · **quick run (shortened reports, one run)**") if s["quick"] else "")
+        + (
+            (
+                " · **quick run (one run, no settling pause)**"
+                if s.get("only") == "record"
+                else " · **quick run (shortened reports, one run)**"
+            )
+            if s["quick"]
+            else ""
+        )
         + (f" · only: {s['only']}" if s.get("only", "all") != "all" else ""),
         "",
     ]
     if res["ours"] or res["peer_versions"]:
-        lines += ["Peers: " + ("; ".join(f"{k} `{v}`" for k, v in res["peer_versions"].items()) or "none"),
-                  ""]
+        lines += [
+            "Peers: " + ("; ".join(f"{k} `{v}`" for k, v in res["peer_versions"].items()) or "none"),
+            "",
+        ]
     lines += [
         f"Load average (1 min) at start {env.get('load_start', '?')}, at end {env.get('load_end', '?')}: "
         "other processes on the machine lengthen wall times; results.json also has CPU times.",
@@ -1002,8 +1218,10 @@ def markdown(res: dict) -> str:
         lines += record_markdown(res["record"], s)
     lines += ["", "## Targets", "", "| target | measured | limit | verdict |", "|---|---:|---:|---|"]
     for t in res["targets"]:
-        lines.append(f"| {t['target']} | {fmt_s(t['value']) if t['value'] is not None else '–'} | "
-                     f"{fmt_s(t['limit']) if t['limit'] is not None else '–'} | {t['verdict']} |")
+        lines.append(
+            f"| {t['target']} | {fmt_s(t['value']) if t['value'] is not None else '–'} | "
+            f"{fmt_s(t['limit']) if t['limit'] is not None else '–'} | {t['verdict']} |"
+        )
     if res["errors"]:
         lines += ["", "## Failures", ""] + [f"- {e.splitlines()[0]}" for e in res["errors"]]
     return "\n".join(lines) + "\n"
@@ -1022,37 +1240,54 @@ def synthetic_markdown(res: dict) -> list[str]:
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     lines += comparison_rows(res, "median_s")
-    lines += ["", "The same builds in CPU time (user + system, seconds; Hugo uses both cores), which "
-              "other load on the machine disturbs less than wall time:", "",
-              "| N | ours | Hugo | MkDocs | Pelican | ours/Hugo | ours/MkDocs | ours/Pelican |",
-              "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        "The same builds in CPU time (user + system, seconds; Hugo uses both cores), which "
+        "other load on the machine disturbs less than wall time:",
+        "",
+        "| N | ours | Hugo | MkDocs | Pelican | ours/Hugo | ours/MkDocs | ours/Pelican |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     lines += comparison_rows(res, "median_cpu_s")
-    lines += ["", "## Our generator" + (" (with charts)" if s["charts"] else ""), "",
-              "| site | pages | cold | no-op | edit one report | edit one result | peak memory (MB) |",
-              "|---|---:|---:|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        "## Our generator" + (" (with charts)" if s["charts"] else ""),
+        "",
+        "| site | pages | cold | no-op | edit one report | edit one result | peak memory (MB) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for n in sorted(res["ours"], key=int):
         m = res["ours"][n].get("main", {})
         if not m:
             continue
-        peak = max((v["peak_mb"] for v in m.values() if isinstance(v, dict) and "peak_mb" in v),
-                   default=None)
-        lines.append(f"| N={n} | {m.get('pages', '–')} | "
-                     + " | ".join(fmt_s(m.get(k, {}).get("median_s"))
-                                  for k in ("cold", "noop", "edit_report", "edit_data"))
-                     + f" | {'–' if peak is None else f'{peak:.0f}'} |")
+        peak = max((v["peak_mb"] for v in m.values() if isinstance(v, dict) and "peak_mb" in v), default=None)
+        lines.append(
+            f"| N={n} | {m.get('pages', '–')} | "
+            + " | ".join(
+                fmt_s(m.get(k, {}).get("median_s")) for k in ("cold", "noop", "edit_report", "edit_data")
+            )
+            + f" | {'–' if peak is None else f'{peak:.0f}'} |"
+        )
     return lines
 
 
-RECORD_LABELS = {"edit_report": "edit one report", "edit_result": "edit one result",
-                 "edit_data": "data edit", "import_round": "import one round"}
+RECORD_LABELS = {
+    "edit_report": "edit one report",
+    "edit_result": "edit one result",
+    "edit_data": "data edit",
+    "import_round": "import one round",
+}
 
 
 def record_markdown(rec: dict, s: dict) -> list[str]:
     def mb(value):
         return "–" if value is None else f"{value:.0f}"
+
     cold = rec.get("cold", {})
     lines = [
-        "", "## The whole-record site", "",
+        "",
+        "## The whole-record site",
+        "",
         f"The shipped content (a copy of `{s.get('record_content', 'content/')}`): "
         f"{rec.get('results', '?')} record results in {rec.get('rounds', '?')} rounds, "
         f"{rec.get('pages', '?')} HTML pages, {rec.get('files', '?')} files, "
@@ -1063,57 +1298,101 @@ def record_markdown(rec: dict, s: dict) -> list[str]:
         "| cold | no-op | edit one report | edit one result | data edit | import one round "
         "| peak memory, one process (MB) | peak memory, all processes (MB) |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
-        "| " + " | ".join(fmt_s(rec.get(k, {}).get("median_s")) for k in RECORD_STEPS)
+        "| "
+        + " | ".join(fmt_s(rec.get(k, {}).get("median_s")) for k in RECORD_STEPS)
         + f" | {mb(max((v['peak_mb'] for v in rec.values() if isinstance(v, dict) and 'peak_mb' in v), default=None))}"
         f" | {mb(cold.get('tree_peak_mb'))} |",
     ]
     if any(k in rec for k in RECORD_STEPS):
-        lines += ["", "CPU time (user + system, seconds): " + ", ".join(
-            f"{RECORD_LABELS.get(k, k.replace('noop', 'no-op'))} {fmt_s(rec[k].get('median_cpu_s'))}"
-            for k in RECORD_STEPS if k in rec) + "."]
+        lines += [
+            "",
+            "CPU time (user + system, seconds): "
+            + ", ".join(
+                f"{RECORD_LABELS.get(k, k.replace('noop', 'no-op'))} {fmt_s(rec[k].get('median_cpu_s'))}"
+                for k in RECORD_STEPS
+                if k in rec
+            )
+            + ".",
+        ]
     edits = [f"- {RECORD_LABELS[k]}: {rec[k]['edit']}" for k in RECORD_LABELS if rec.get(k, {}).get("edit")]
     if edits:
-        lines += ["", "The edits (each undone and rebuilt before the next measurement; each "
-                  "checked in the output):", ""] + edits
+        lines += [
+            "",
+            "The edits (each undone and rebuilt before the next measurement; each checked in the output):",
+            "",
+        ] + edits
     if rec.get("incomplete"):
         lines += ["", f"**Incomplete:** {rec['incomplete']}."]
     sv = rec.get("serve")
     if sv:
-        lines += ["", f"`serve`, a sentence appended to a report ({sv['edits']} edit(s)): median "
-                  f"{sv['median_signal_s']:.2f} s from the save to the reload signal (a "
-                  f"`/__build__?after=<version>` request opened before the save, held by serve, "
-                  f"answered with a new version whose page has the new text: what an open page's "
-                  f"script waits for), {sv['median_page_s']:.2f} s to that page fetched over HTTP."]
+        lines += [
+            "",
+            f"`serve`, a sentence appended to a report ({sv['edits']} edit(s)): median "
+            f"{sv['median_signal_s']:.2f} s from the save to the reload signal (a "
+            f"`/__build__?after=<version>` request opened before the save, held by serve, "
+            f"answered with a new version whose page has the new text: what an open page's "
+            f"script waits for), {sv['median_page_s']:.2f} s to that page fetched over HTTP.",
+        ]
     return lines
 
 
 # ---- main ----------------------------------------------------------------------------------------
 
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default=None, help="report counts, comma-separated (default 100,1000)")
     p.add_argument("--runs", type=int, default=3, help="runs per measurement, median reported")
-    p.add_argument("--out", type=Path, default=None,
-                   help="results JSON (default bench/results.json; quick: bench/work/quick/results.json);"
-                        " the Markdown table goes beside it with .md")
-    p.add_argument("--quick", action="store_true",
-                   help="smoke test: one run, short reports (200 words), results under bench/work/quick/")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="results JSON (default bench/results.json; quick: bench/work/quick/results.json);"
+        " the Markdown table goes beside it with .md",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke test: one run, short reports (200 words), results under bench/work/quick/",
+    )
     p.add_argument("--peers", default=",".join(PEERS), help="which peers to build (default all; '' for none)")
-    p.add_argument("--charts", choices=("auto", "yes", "no"), default="auto",
-                   help="one ```chart block per report: auto = when docs/content-format.md has a Charts section")
-    p.add_argument("--shipped", "--record-content", dest="shipped", type=Path, metavar="DIR",
-                   default=ROOT / "content",
-                   help="the whole-record site's content folder, copied before it is built "
-                        "(default: the repo's content/)")
-    p.add_argument("--only", choices=("all", "synthetic", "record"), default="all",
-                   help="synthetic: the N-report sites and the peers; record: the whole-record "
-                        "site (cold, no-op, edits, import of one round, serve); default both")
-    p.add_argument("--record-runs", type=int, default=None,
-                   help="runs of the whole-record part (default: --runs)")
-    p.add_argument("--serve-edits", type=int, default=3,
-                   help="report edits timed through `serve` per whole-record run (0: no serve)")
-    p.add_argument("--live", action="store_true",
-                   help="run the working tree's build.py, not a snapshot taken at the start")
+    p.add_argument(
+        "--charts",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="one ```chart block per report: auto = when docs/content-format.md has a Charts section",
+    )
+    p.add_argument(
+        "--shipped",
+        "--record-content",
+        dest="shipped",
+        type=Path,
+        metavar="DIR",
+        default=ROOT / "content",
+        help="the whole-record site's content folder, copied before it is built "
+        "(default: the repo's content/)",
+    )
+    p.add_argument(
+        "--only",
+        choices=("all", "synthetic", "record"),
+        default="all",
+        help="synthetic: the N-report sites and the peers; record: the whole-record "
+        "site (cold, no-op, edits, import of one round, serve); default both",
+    )
+    p.add_argument(
+        "--record-runs", type=int, default=None, help="runs of the whole-record part (default: --runs)"
+    )
+    p.add_argument(
+        "--serve-edits",
+        type=int,
+        default=3,
+        help="report edits timed through `serve` per whole-record run (0: no serve)",
+    )
+    p.add_argument(
+        "--live",
+        action="store_true",
+        help="run the working tree's build.py, not a snapshot taken at the start",
+    )
     args = p.parse_args(argv)
     args.sizes = [int(x) for x in (args.sizes or "100,1000").split(",") if x.strip()]
     args.peers = [x.strip() for x in args.peers.split(",") if x.strip()]
@@ -1137,12 +1416,12 @@ def parse_args(argv):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)   # like Ctrl-C: see the record part
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # like Ctrl-C: see the record part
     WORK.mkdir(parents=True, exist_ok=True)
     global CODE
     CODE = ROOT if args.live else snapshot_code()
     record_site = RecordSite()
-    record_site.snapshot(args.shipped)     # also the interface strings of the synthetic sites
+    record_site.snapshot(args.shipped)  # also the interface strings of the synthetic sites
     charts = {"yes": True, "no": False}.get(args.charts, charts_documented())
     words = 200 if args.quick else 800
     errors: list[str] = []
@@ -1151,20 +1430,43 @@ def main(argv=None) -> int:
         errors.append(str(exc))
         log(f"ERROR: {exc}")
 
-    res = {"environment": environment(), "peer_versions": {},
-           "settings": {"only": args.only, "sizes": args.sizes, "runs": args.runs,
-                        "record_runs": args.record_runs, "serve_edits": args.serve_edits,
-                        "record_content": str(args.shipped), "quick": args.quick,
-                        "words": words, "charts": charts, "peers": args.peers,
-                        "systems": 20, "benchmarks": 3, "results": 60,
-                        "code": "working tree" if args.live else
-                                "snapshot of the working tree (build.py, sitegen/, templates/) at the start"},
-           "ours": {}, "peers": {}, "record": {}, "targets": [], "errors": errors}
-    log((f"benchmark: sizes {args.sizes}, {args.runs} run(s), charts {'on' if charts else 'off'}; "
-         if args.only != "record" else "benchmark: ")
+    res = {
+        "environment": environment(),
+        "peer_versions": {},
+        "settings": {
+            "only": args.only,
+            "sizes": args.sizes,
+            "runs": args.runs,
+            "record_runs": args.record_runs,
+            "serve_edits": args.serve_edits,
+            "record_content": str(args.shipped),
+            "quick": args.quick,
+            "words": words,
+            "charts": charts,
+            "peers": args.peers,
+            "systems": 20,
+            "benchmarks": 3,
+            "results": 60,
+            "code": "working tree"
+            if args.live
+            else "snapshot of the working tree (build.py, sitegen/, templates/) at the start",
+        },
+        "ours": {},
+        "peers": {},
+        "record": {},
+        "targets": [],
+        "errors": errors,
+    }
+    log(
+        (
+            f"benchmark: sizes {args.sizes}, {args.runs} run(s), charts {'on' if charts else 'off'}; "
+            if args.only != "record"
+            else "benchmark: "
+        )
         + f"whole record: {'no' if args.only == 'synthetic' else f'{args.record_runs} run(s)'}"
         f"{' (quick)' if args.quick else ''}; {res['environment']['machine']}, "
-        f"{res['environment']['cpus']} CPUs")
+        f"{res['environment']['cpus']} CPUs"
+    )
 
     hugo = venv_bin = None
     if "hugo" in args.peers:
@@ -1182,7 +1484,7 @@ def main(argv=None) -> int:
     except BuildFailed as exc:
         failed(exc)
 
-    i18n = record_site.source / "i18n"   # the interface strings, as copied at the start
+    i18n = record_site.source / "i18n"  # the interface strings, as copied at the start
     for n in args.sizes:
         log(f"N={n}: generating content ({n} reports x 2 languages)")
         corpus = gen.make_corpus(n, words=words)
@@ -1217,12 +1519,14 @@ def main(argv=None) -> int:
         ours = res["ours"][str(n)] = {}
         for key, tool, samples in tools:
             if not samples or (isinstance(tool, OurSite) and "cold" not in samples):
-                continue       # not one good run: the failure is in `errors`
+                continue  # not one good run: the failure is in `errors`
             if isinstance(tool, OurSite):
                 ours[key] = summarise_ours(samples)
             else:
                 res["peers"].setdefault(key, {})[str(n)] = {
-                    "pages": samples[-1]["pages"], "cold": summary(samples)}
+                    "pages": samples[-1]["pages"],
+                    "cold": summary(samples),
+                }
             if key in broken:
                 where = ours[key] if isinstance(tool, OurSite) else res["peers"][key][str(n)]
                 where["incomplete"] = "a run failed; the medians are of the runs before it"
@@ -1233,12 +1537,17 @@ def main(argv=None) -> int:
     if args.only != "synthetic":
         log(f"whole record: {args.shipped}")
         try:
-            measure_record(record_site, res["record"], args.record_runs, settle=not args.quick,
-                           serve_edits=args.serve_edits)
+            measure_record(
+                record_site,
+                res["record"],
+                args.record_runs,
+                settle=not args.quick,
+                serve_edits=args.serve_edits,
+            )
         except (BuildFailed, OSError) as exc:
             res["record"]["incomplete"] = "a step failed; the figures are of the steps before it"
             failed(exc)
-        except KeyboardInterrupt:        # Ctrl-C or SIGTERM: write what was measured
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: write what was measured
             res["record"]["incomplete"] = "interrupted; the figures are of the steps before it"
             failed(BuildFailed("interrupted (Ctrl-C or SIGTERM) during the whole-record part"))
 
@@ -1252,8 +1561,10 @@ def main(argv=None) -> int:
     log(md)
     log(f"wrote {args.out} and {args.out.with_suffix('.md')}")
     missed = [t for t in res["targets"] if t["met"] is False]
-    log(f"targets: {sum(1 for t in res['targets'] if t['met'])} met, {len(missed)} missed, "
-        f"{sum(1 for t in res['targets'] if t['met'] is None)} not measured")
+    log(
+        f"targets: {sum(1 for t in res['targets'] if t['met'])} met, {len(missed)} missed, "
+        f"{sum(1 for t in res['targets'] if t['met'] is None)} not measured"
+    )
     if errors:
         log(f"{len(errors)} failure(s): see above and the 'errors' list in {args.out}")
         return 1

@@ -2,6 +2,7 @@
 """Copy the browser scripts the site ships from node_modules into sitegen/vendor/ (run after
 changing their versions in package.json and `npm install`; tests/build/test_package.py checks that
 the copies are byte-identical to node_modules and match the versions in package-lock.json)."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,7 @@ def main() -> int:
         licence = next((package / f for f in LICENCE_FILES if (package / f).is_file()), None)
         if licence is not None:
             shutil.copyfile(licence, target / "LICENSE")
-        manifest[name] = {"version": info["version"], "license": info.get("license", "?"),
-                          "file": rel}
+        manifest[name] = {"version": info["version"], "license": info.get("license", "?"), "file": rel}
     (VENDOR / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
     print(f"copied {len(manifest)} packages into {VENDOR.relative_to(ROOT)}")
     return 0

@@ -1,4 +1,5 @@
 """python -m sitegen: the same command as `axledger`."""
+
 import sys
 
 from sitegen.cli import main

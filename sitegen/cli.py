@@ -5,6 +5,7 @@ Run in a folder, the command builds ./content into ./output, with its cache in .
 $SITEGEN_CACHE. Exit codes: 0 success, 1 content errors (each printed as file:line: message),
 2 usage errors (a bad option, a refused output folder, a busy port, a missing optional tool),
 130 interrupted."""
+
 from __future__ import annotations
 
 import argparse
@@ -19,8 +20,10 @@ from sitegen.base import paths
 from sitegen.base.errors import ContentError
 from sitegen.build.outdir import OutputRefused
 
-DESCRIPTION = ("Build a bilingual (English / Simplified Chinese) site of MLPerf Training "
-               "comparison reports from a content folder.")
+DESCRIPTION = (
+    "Build a bilingual (English / Simplified Chinese) site of MLPerf Training "
+    "comparison reports from a content folder."
+)
 EXAMPLES = [
     ("", "build {where}content into {where}output (the same as `build`)"),
     ("check", "validate content, translations and links; write nothing"),
@@ -39,13 +42,17 @@ optional package), 130 interrupted."""
 
 def _epilog(prog: str, where: str) -> str:
     width = max(len(f"{prog} {args}") for args, _ in EXAMPLES) + 2
-    lines = [f"  {(prog + ' ' + args).rstrip():<{width}}{what.format(where=where)}"
-             for args, what in EXAMPLES]
+    lines = [
+        f"  {(prog + ' ' + args).rstrip():<{width}}{what.format(where=where)}" for args, what in EXAMPLES
+    ]
     return "\n".join(["commands:", *lines, "", EPILOG.format(prog=prog)])
 
+
 # Optional packages: the module a command imports -> what to install for it.
-EXTRAS = {"mlperf_logging": "pip install 'accelerator-ledger[import]'",
-          "playwright": "pip install 'accelerator-ledger[test]'"}
+EXTRAS = {
+    "mlperf_logging": "pip install 'accelerator-ledger[import]'",
+    "playwright": "pip install 'accelerator-ledger[test]'",
+}
 
 
 class UsageError(Exception):
@@ -71,63 +78,86 @@ def _common(where: str) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     group = common.add_argument_group("options (before or after the command)")
     none = argparse.SUPPRESS
-    group.add_argument("--content", type=Path, metavar="DIR", default=none,
-                       help=f"the content folder (default: {where}content)")
-    group.add_argument("--out", type=Path, metavar="DIR", default=none,
-                       help=f"the output folder (default: {where}output)")
-    group.add_argument("--templates", type=Path, metavar="DIR", default=none,
-                       help="templates to use instead of the shipped ones "
-                            "(CONTENT/templates, if present, overrides single files of either)")
+    group.add_argument(
+        "--content",
+        type=Path,
+        metavar="DIR",
+        default=none,
+        help=f"the content folder (default: {where}content)",
+    )
+    group.add_argument(
+        "--out", type=Path, metavar="DIR", default=none, help=f"the output folder (default: {where}output)"
+    )
+    group.add_argument(
+        "--templates",
+        type=Path,
+        metavar="DIR",
+        default=none,
+        help="templates to use instead of the shipped ones "
+        "(CONTENT/templates, if present, overrides single files of either)",
+    )
     group.add_argument("--strict", action="store_true", default=none, help="warnings fail")
-    group.add_argument("-q", "--quiet", action="store_true", default=none,
-                       help="print only problems")
-    group.add_argument("-v", "--verbose", action="store_true", default=none,
-                       help="also print the folders used, and an import's progress "
-                            "(shown anyway when stderr is a terminal)")
+    group.add_argument("-q", "--quiet", action="store_true", default=none, help="print only problems")
+    group.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=none,
+        help="also print the folders used, and an import's progress (shown anyway when stderr is a terminal)",
+    )
     return common
 
 
 def make_parser(prog: str, where: str = "./") -> Parser:
     """`where`: the folder the defaults are in, as shown in the help."""
     common = _common(where)
-    parser = Parser(prog=prog, description=DESCRIPTION, parents=[common],
-                    formatter_class=argparse.RawDescriptionHelpFormatter,
-                    epilog=_epilog(prog, where))
+    parser = Parser(
+        prog=prog,
+        description=DESCRIPTION,
+        parents=[common],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_epilog(prog, where),
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name, help, description=None):
-        return sub.add_parser(name, help=help, description=description or help,
-                              parents=[common])
+        return sub.add_parser(name, help=help, description=description or help, parents=[common])
 
     command("build", "build the site (the default command)")
-    command("check", "validate content, references, translations and every internal link; "
-                     "write nothing")
+    command("check", "validate content, references, translations and every internal link; write nothing")
     command("status", "list what still lacks one language")
-    serve = command("serve", "build, serve the site locally, rebuild and reload on change",
-                    "Build the site, serve it on http://HOST:PORT/, rebuild on every change "
-                    "and reload the open page. A failed build keeps the last good site.")
-    serve.add_argument("--port", type=int, default=8000,
-                       help="the port (default 8000; 0 picks a free one)")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="the address to listen on (default 127.0.0.1: this machine only)")
-    new = command("new", "start new content: `new report SLUG` writes "
-                         "reports/SLUG.<lang>.md in every language")
+    serve = command(
+        "serve",
+        "build, serve the site locally, rebuild and reload on change",
+        "Build the site, serve it on http://HOST:PORT/, rebuild on every change "
+        "and reload the open page. A failed build keeps the last good site.",
+    )
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)"
+    )
+    new = command(
+        "new", "start new content: `new report SLUG` writes reports/SLUG.<lang>.md in every language"
+    )
     new.add_argument("kind", choices=["report"])
     new.add_argument("slug")
-    init = command("init", "start a new site: write DIR/content, a small two-language site "
-                           "that builds")
+    init = command("init", "start a new site: write DIR/content, a small two-language site that builds")
     init.add_argument("dir", type=Path, metavar="DIR")
     gone = command("import-mlperf", "gone: use import-record, which imports the whole record")
     gone.add_argument("path", nargs="*", help=argparse.SUPPRESS)
-    rec = command("import-record", "import the whole MLPerf Training record into "
-                                   "content/data/record/ (needs the [import] extra)")
-    rec.add_argument("dirs", type=Path, nargs="*", metavar="DIR",
-                     help="training_results_vX.Y repositories")
-    rec.add_argument("--accept-changes", action="store_true",
-                     help="write changes to published results (a score, a run, a removed or "
-                          "renamed result); without it such an import lists them and writes "
-                          "nothing")
+    rec = command(
+        "import-record",
+        "import the whole MLPerf Training record into content/data/record/ (needs the [import] extra)",
+    )
+    rec.add_argument("dirs", type=Path, nargs="*", metavar="DIR", help="training_results_vX.Y repositories")
+    rec.add_argument(
+        "--accept-changes",
+        action="store_true",
+        help="write changes to published results (a score, a run, a removed or "
+        "renamed result); without it such an import lists them and writes "
+        "nothing",
+    )
     return parser
 
 
@@ -136,8 +166,14 @@ def parse_args(argv, root: Path | None = None, prog: str = "axledger") -> argpar
     parser = make_parser(prog, f"{root}/" if root is not None else "./")
     args = parser.parse_args(argv)
     base = root if root is not None else Path()
-    defaults = {"content": base / "content", "out": base / "output", "templates": None,
-                "strict": False, "quiet": False, "verbose": False}
+    defaults = {
+        "content": base / "content",
+        "out": base / "output",
+        "templates": None,
+        "strict": False,
+        "quiet": False,
+        "verbose": False,
+    }
     for name, value in defaults.items():
         if not hasattr(args, name):
             setattr(args, name, value)
@@ -150,35 +186,39 @@ def parse_args(argv, root: Path | None = None, prog: str = "axledger") -> argpar
 
 def plain_output() -> bool:
     """No spinner or colour: NO_COLOR is set, TERM is dumb, or stderr is not a terminal."""
-    return ("NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb"
-            or not sys.stderr.isatty())
+    return "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb" or not sys.stderr.isatty()
 
 
 def run_build(args, processes: bool = True) -> str:
     """`processes=False`: no language processes (serve: never fork beside its threads)."""
     from sitegen.build.pipeline import build
+
     if args.verbose:
-        print(f"content: {args.content}\ntemplates: {args.templates}\noutput: {args.out}\n"
-              f"cache: {args.cache}", file=sys.stderr)
+        print(
+            f"content: {args.content}\ntemplates: {args.templates}\noutput: {args.out}\ncache: {args.cache}",
+            file=sys.stderr,
+        )
     if args.quiet or plain_output():
-        report = build(args.content, args.templates, args.out, strict=args.strict,
-                       processes=processes)
+        report = build(args.content, args.templates, args.out, strict=args.strict, processes=processes)
     else:
         from rich.console import Console
+
         with Console(stderr=True).status("building…"):
-            report = build(args.content, args.templates, args.out, strict=args.strict,
-                           processes=processes)
+            report = build(args.content, args.templates, args.out, strict=args.strict, processes=processes)
     for warning in report.warnings:
         print(warning, file=sys.stderr)
     if report.skipped:
         return f"nothing changed: {args.out} is up to date ({report.seconds:.2f} s)"
-    return (f"built {report.pages} pages ({report.files} files) into {args.out}\n"
-            f"  report bodies: {report.bodies_rendered} rendered, {report.bodies_reused} reused\n"
-            f"  warnings: {len(report.warnings)}\n  time: {report.seconds:.2f} s")
+    return (
+        f"built {report.pages} pages ({report.files} files) into {args.out}\n"
+        f"  report bodies: {report.bodies_rendered} rendered, {report.bodies_reused} reused\n"
+        f"  warnings: {len(report.warnings)}\n  time: {report.seconds:.2f} s"
+    )
 
 
 def run_check(args) -> str:
     from sitegen.editor.authoring import check
+
     warnings = check(args.content, args.templates, strict=args.strict)
     for warning in warnings:
         print(warning, file=sys.stderr)
@@ -188,16 +228,21 @@ def run_check(args) -> str:
 def run_status(args) -> str:
     from sitegen.content.load import load_site
     from sitegen.content.translation import translation_gaps
+
     gaps = translation_gaps(load_site(args.content))
-    lines = [f"{g.where}: {g.kind} '{g.name}' lacks {g.missing}"
-             + (f" (once read, write {g.hint} in its front matter)" if g.hint else "") for g in gaps]
+    lines = [
+        f"{g.where}: {g.kind} '{g.name}' lacks {g.missing}"
+        + (f" (once read, write {g.hint} in its front matter)" if g.hint else "")
+        for g in gaps
+    ]
     return "\n".join(lines + [f"{len(gaps)} item(s) lack one language"])
 
 
 def run_new(args) -> str:
-    from sitegen.editor.authoring import SlugRefused, new_report
-    from sitegen.content.load import load_config
     from sitegen.base.languages import get
+    from sitegen.content.load import load_config
+    from sitegen.editor.authoring import SlugRefused, new_report
+
     # converted languages are made from their source; an editor adds their file by hand
     languages = [code for code in load_config(args.content)["languages"] if not get(code).source]
     try:
@@ -215,18 +260,23 @@ def _today() -> dt.date:
 
 def run_init(args) -> str:
     from sitegen.editor.starter import StarterRefused, write_starter
+
     try:
         content = write_starter(args.dir)
     except StarterRefused as exc:
         raise UsageError(str(exc)) from None
-    return (f"created {content}: a small site in English and Chinese\n"
-            f"  build it: cd {args.dir} && axledger   (or axledger --content {content})")
+    return (
+        f"created {content}: a small site in English and Chinese\n"
+        f"  build it: cd {args.dir} && axledger   (or axledger --content {content})"
+    )
 
 
 def run_serve(args) -> str:
     import faulthandler
     import signal
+
     from sitegen.editor.serve import PortBusy, serve
+
     # a server that does not stop can be asked where it is: kill -USR1 <pid> prints its stacks
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     # Ctrl-C stops the server even when it was started with SIGINT ignored or blocked (a
@@ -235,9 +285,15 @@ def run_serve(args) -> str:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
-        serve(lambda: run_build(args, processes=False), args.out, [args.content, args.templates], args.port,
-              host=args.host, preview=lambda changed: preview_reports(args, changed),
-              warm=lambda: warm_preview(args))
+        serve(
+            lambda: run_build(args, processes=False),
+            args.out,
+            [args.content, args.templates],
+            args.port,
+            host=args.host,
+            preview=lambda changed: preview_reports(args, changed),
+            warm=lambda: warm_preview(args),
+        )
     except PortBusy as exc:
         raise UsageError(str(exc)) from None
     return "stopped"
@@ -245,10 +301,11 @@ def run_serve(args) -> str:
 
 def preview_reports(args, changed) -> dict | None:
     """serve: the edited reports' pages, rendered in memory before the build writes them."""
-    from sitegen.content.load import load_site
     from sitegen.build.rendering import preview_reports as render_preview
+    from sitegen.content.load import load_site
+
     if not changed or not all(Path(p).suffix == ".md" and "reports" in Path(p).parts for p in changed):
-        return None                  # not a report edit alone: nothing to load for it
+        return None  # not a report edit alone: nothing to load for it
     return render_preview(load_site(args.content, strict=args.strict), args.templates, changed)
 
 
@@ -264,6 +321,7 @@ def warm_preview(args) -> None:
 def _needs(module: str) -> None:
     """Stop before any work when an optional package is missing (main says what to install)."""
     import importlib.util
+
     if importlib.util.find_spec(module) is None:
         raise ModuleNotFoundError(f"No module named {module!r}", name=module)
 
@@ -276,9 +334,11 @@ def progress(args):
     return lambda line: print(line, file=sys.stderr, flush=True)
 
 
-IMPORT_MLPERF_GONE = ("import-mlperf is gone: the site's results come from the whole record, "
-                      "which `import-record [DIR...]` imports into content/data/record/ "
-                      "(see docs/importing.md)")
+IMPORT_MLPERF_GONE = (
+    "import-mlperf is gone: the site's results come from the whole record, "
+    "which `import-record [DIR...]` imports into content/data/record/ "
+    "(see docs/importing.md)"
+)
 
 
 def run_import(args) -> str:
@@ -288,21 +348,36 @@ def run_import(args) -> str:
 
 def run_import_record(args) -> str:
     _needs("mlperf_logging")
-    from sitegen.importer.run import default_dirs, import_record
     from sitegen.importer.review import ImportStopped
+    from sitegen.importer.run import default_dirs, import_record
+
     try:
-        counts = import_record(args.dirs or default_dirs(), args.content / "data" / "record",
-                               progress=progress(args), accept_changes=args.accept_changes)
+        counts = import_record(
+            args.dirs or default_dirs(),
+            args.content / "data" / "record",
+            progress=progress(args),
+            accept_changes=args.accept_changes,
+        )
     except ImportStopped as exc:
         raise CommandFailed([*exc.lines, exc.closing]) from None
-    return (f"imported {counts['rounds']} round(s): {counts['results']} results, "
-            f"{counts['logs_missing']} with logs missing, {counts['skipped']} folders skipped, "
-            f"{counts['changes']} change(s) logged; see content/data/record/import-report.md")
+    return (
+        f"imported {counts['rounds']} round(s): {counts['results']} results, "
+        f"{counts['logs_missing']} with logs missing, {counts['skipped']} folders skipped, "
+        f"{counts['changes']} change(s) logged; see content/data/record/import-report.md"
+    )
 
 
-COMMANDS = {None: run_build, "build": run_build, "check": run_check, "status": run_status,
-            "new": run_new, "init": run_init, "serve": run_serve, "import-mlperf": run_import,
-            "import-record": run_import_record}
+COMMANDS = {
+    None: run_build,
+    "build": run_build,
+    "check": run_check,
+    "status": run_status,
+    "new": run_new,
+    "init": run_init,
+    "serve": run_serve,
+    "import-mlperf": run_import,
+    "import-record": run_import_record,
+}
 FAILED = {"check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
 
 
@@ -314,9 +389,9 @@ def _describe(exc: OSError) -> str:
 
 
 def _left_as_it_was(args) -> str:
-    return {"check": "nothing written",
-            "new": "nothing created", "init": "nothing created"}.get(args.command,
-                                                                      "output left as it was")
+    return {"check": "nothing written", "new": "nothing created", "init": "nothing created"}.get(
+        args.command, "output left as it was"
+    )
 
 
 def _missing(exc: ModuleNotFoundError) -> str:
@@ -385,6 +460,6 @@ def finish(code: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):        # a closed pipe (`| head`): nothing more to say
+        except (OSError, ValueError):  # a closed pipe (`| head`): nothing more to say
             pass
     os._exit(code)

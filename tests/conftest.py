@@ -10,13 +10,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from project import TEMPLATES, write_project  # noqa: E402
 from sitegen.build.pipeline import build  # noqa: E402
+
+from project import TEMPLATES, write_project  # noqa: E402
 
 
 def pytest_addoption(parser):
-    parser.addoption("--update-golden", action="store_true",
-                     help="rewrite tests/golden/ from this build (tests/build/test_golden.py)")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite tests/golden/ from this build (tests/build/test_golden.py)",
+    )
 
 
 @pytest.fixture
@@ -43,8 +47,9 @@ def shared_folder(tmp_path_factory, name: str, make) -> Path:
 @pytest.fixture(scope="session")
 def shipped_site(tmp_path_factory):
     """The shipped content, built once per test run (shared by the workers); only read."""
-    folder = shared_folder(tmp_path_factory, "shipped",
-                           lambda folder: build(ROOT / "content", TEMPLATES, folder / "output"))
+    folder = shared_folder(
+        tmp_path_factory, "shipped", lambda folder: build(ROOT / "content", TEMPLATES, folder / "output")
+    )
     return folder / "output"
 
 

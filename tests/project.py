@@ -1,4 +1,5 @@
 """A tiny two-language content project, written into a folder for tests to build or break."""
+
 from __future__ import annotations
 
 import shutil
@@ -155,11 +156,18 @@ PAGE_EN = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n## Time
 PAGE_ZH = "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n"
 
 FILES = {
-    "site.yaml": SITE, "data/sources.yaml": SOURCES, "data/vendors.yaml": VENDORS,
-    "data/systems.yaml": SYSTEMS, "data/benchmarks.yaml": BENCHMARKS,
-    "data/results.yaml": RESULTS, "data/claims.yaml": CLAIMS, "data/glossary.yaml": GLOSSARY,
-    "reports/acme-vs-zenith.en.md": REPORT_EN, "reports/acme-vs-zenith.zh.md": REPORT_ZH,
-    "pages/methodology.en.md": PAGE_EN, "pages/methodology.zh.md": PAGE_ZH,
+    "site.yaml": SITE,
+    "data/sources.yaml": SOURCES,
+    "data/vendors.yaml": VENDORS,
+    "data/systems.yaml": SYSTEMS,
+    "data/benchmarks.yaml": BENCHMARKS,
+    "data/results.yaml": RESULTS,
+    "data/claims.yaml": CLAIMS,
+    "data/glossary.yaml": GLOSSARY,
+    "reports/acme-vs-zenith.en.md": REPORT_EN,
+    "reports/acme-vs-zenith.zh.md": REPORT_ZH,
+    "pages/methodology.en.md": PAGE_EN,
+    "pages/methodology.zh.md": PAGE_ZH,
 }
 
 

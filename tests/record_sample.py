@@ -1,4 +1,5 @@
 """A tiny MLPerf record in the importer's format (docs/record-format.md), for the tiny project."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -27,35 +28,96 @@ ROUNDS = """\
 """
 
 
-def _result(ident, rnd, submitter, folder, benchmark, value, runs, *, division="closed",
-            count=16, model="Acme A1", status="scored", failed=0, category="available"):
+def _result(
+    ident,
+    rnd,
+    submitter,
+    folder,
+    benchmark,
+    value,
+    runs,
+    *,
+    division="closed",
+    count=16,
+    model="Acme A1",
+    status="scored",
+    failed=0,
+    category="available",
+):
     runs_text = "[" + ", ".join("null" if r is None else repr(r) for r in runs) + "]"
-    return (f"- id: {ident}\n  round: {rnd}\n  benchmark: {benchmark}\n  benchmark_folder: {benchmark}\n"
-            f"  division: {division}\n  category: {category}\n  submitter: {submitter}\n"
-            f"  system_folder: {folder}\n  system_name: {folder.upper()} system\n"
-            f"  accelerator_model: {model}\n  accelerator_count: {count}\n  nodes: {max(1, count // 8)}\n"
-            f"  host_cpu_model: AMD EPYC 7742\n  host_cpu_count: 2\n  framework: AcmeFlow 1.0\n"
-            f"  status: {status}\n  value: {'null' if value is None else repr(value)}\n  unit: min\n"
-            f"  scaling: null\n  runs: {'null' if status != 'scored' else runs_text}\n"
-            f"  runs_failed: {failed}\n  runs_required: 5\n"
-            f"  path: {submitter}/results/{folder}/{benchmark}\n"
-            f"  system_path: {submitter}/systems/{folder}.json\n")
+    return (
+        f"- id: {ident}\n  round: {rnd}\n  benchmark: {benchmark}\n  benchmark_folder: {benchmark}\n"
+        f"  division: {division}\n  category: {category}\n  submitter: {submitter}\n"
+        f"  system_folder: {folder}\n  system_name: {folder.upper()} system\n"
+        f"  accelerator_model: {model}\n  accelerator_count: {count}\n  nodes: {max(1, count // 8)}\n"
+        f"  host_cpu_model: AMD EPYC 7742\n  host_cpu_count: 2\n  framework: AcmeFlow 1.0\n"
+        f"  status: {status}\n  value: {'null' if value is None else repr(value)}\n  unit: min\n"
+        f"  scaling: null\n  runs: {'null' if status != 'scored' else runs_text}\n"
+        f"  runs_failed: {failed}\n  runs_required: 5\n"
+        f"  path: {submitter}/results/{folder}/{benchmark}\n"
+        f"  system_path: {submitter}/systems/{folder}.json\n"
+    )
 
 
-V10 = "".join([
-    _result("v1.0-acme-acme16-bert", "v1.0", "Acme", "acme16", "bert", 30.123456,
-            [29.5, 30.0, 30.2, 30.17, 31.0]),
-    _result("v1.0-acme-acme16-open-bert", "v1.0", "Acme", "acme16-open", "bert", 27.754321,
-            [27.0, 27.5, 27.8, 27.96, None], division="open", failed=1),
-    _result("v1.0-bigco-giant-bert", "v1.0", "BigCo", "giant", "bert", 0.41249,
-            [0.4, 0.41, 0.412, 0.41547, 0.42], count=1024, model="Big B9"),
-    _result("v1.0-bigco-giant-resnet", "v1.0", "BigCo", "giant", "resnet", None, [],
-            count=1024, model="Big B9", status="logs missing"),
-    _result("v1.0-zenith-zenith8-bert", "v1.0", "Zenith", "zenith8", "bert", 20.046,
-            [19.9, 20.0, 20.1, 20.038, 20.2], count=8, model="Zenith Z1"),
-])
-V11 = _result("v1.1-acme-acme16-bert", "v1.1", "Acme", "acme16", "bert", 7.4,
-              [7.3, 7.35, 7.4, 7.45, 7.5])
+V10 = "".join(
+    [
+        _result(
+            "v1.0-acme-acme16-bert",
+            "v1.0",
+            "Acme",
+            "acme16",
+            "bert",
+            30.123456,
+            [29.5, 30.0, 30.2, 30.17, 31.0],
+        ),
+        _result(
+            "v1.0-acme-acme16-open-bert",
+            "v1.0",
+            "Acme",
+            "acme16-open",
+            "bert",
+            27.754321,
+            [27.0, 27.5, 27.8, 27.96, None],
+            division="open",
+            failed=1,
+        ),
+        _result(
+            "v1.0-bigco-giant-bert",
+            "v1.0",
+            "BigCo",
+            "giant",
+            "bert",
+            0.41249,
+            [0.4, 0.41, 0.412, 0.41547, 0.42],
+            count=1024,
+            model="Big B9",
+        ),
+        _result(
+            "v1.0-bigco-giant-resnet",
+            "v1.0",
+            "BigCo",
+            "giant",
+            "resnet",
+            None,
+            [],
+            count=1024,
+            model="Big B9",
+            status="logs missing",
+        ),
+        _result(
+            "v1.0-zenith-zenith8-bert",
+            "v1.0",
+            "Zenith",
+            "zenith8",
+            "bert",
+            20.046,
+            [19.9, 20.0, 20.1, 20.038, 20.2],
+            count=8,
+            model="Zenith Z1",
+        ),
+    ]
+)
+V11 = _result("v1.1-acme-acme16-bert", "v1.1", "Acme", "acme16", "bert", 7.4, [7.3, 7.35, 7.4, 7.45, 7.5])
 
 SYSTEM_MAP = """\
 # <round>/<submitter>/<system folder>: <site system id>
@@ -126,9 +188,11 @@ CHIPS = """\
 def on_record(text: str) -> str:
     """The tiny project's report text as a record project writes it: its result ids are the
     record's, and a results block names its systems (the round's whole list is its leaderboard)."""
-    return (text.replace("r-acme", "v1.0-acme-acme16-bert")
-            .replace("r-zenith", "v1.0-zenith-zenith8-bert")
-            .replace("round: v1.0\n```", "round: v1.0\nsystems: [acme-16, zenith-8]\n```"))
+    return (
+        text.replace("r-acme", "v1.0-acme-acme16-bert")
+        .replace("r-zenith", "v1.0-zenith-zenith8-bert")
+        .replace("round: v1.0\n```", "round: v1.0\nsystems: [acme-16, zenith-8]\n```")
+    )
 
 
 def record_files(project_module) -> dict[str, str | None]:
@@ -152,4 +216,5 @@ def record_files(project_module) -> dict[str, str | None]:
 
 def write_record_project(folder: Path, changes: dict | None = None) -> Path:
     import project
+
     return write_project(folder, {**record_files(project), **(changes or {})})

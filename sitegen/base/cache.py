@@ -7,6 +7,7 @@ used); one writer, `write_atomic`: whole or not at all, and a cache that cannot 
 error. Entries are files under the store's folder (parsed/, charts/, templates-*/, builds/ with
 each output folder's manifest and build state, versions, stat-hashes) and one SQLite table of
 sealed report bodies (bodies.sqlite: BodyCache); locks/ holds the build locks, not entries."""
+
 from __future__ import annotations
 
 import functools
@@ -23,9 +24,20 @@ from sitegen.base.paths import CHECKOUT
 # Imported where first used, not here: a build that finds nothing to do never needs them
 # (sqlite3 for report bodies, importlib.metadata for versions, npm for the vendored scripts).
 
-CODE = Path(__file__).resolve().parents[1]     # the sitegen package
-PACKAGES = ("markdown", "jinja2", "babel", "nh3", "pyyaml", "altair", "vl-convert-python",
-            "feedgen", "lxml", "ftfy", "py-svg-hush")
+CODE = Path(__file__).resolve().parents[1]  # the sitegen package
+PACKAGES = (
+    "markdown",
+    "jinja2",
+    "babel",
+    "nh3",
+    "pyyaml",
+    "altair",
+    "vl-convert-python",
+    "feedgen",
+    "lxml",
+    "ftfy",
+    "py-svg-hush",
+)
 
 
 def cache_root() -> Path:
@@ -34,7 +46,7 @@ def cache_root() -> Path:
     return Path(os.environ.get("SITEGEN_CACHE") or (CHECKOUT or Path.cwd()) / ".cache")
 
 
-READ_ONLY = "SITEGEN_CACHE_READONLY"    # "1": read what the cache holds, write nothing (check)
+READ_ONLY = "SITEGEN_CACHE_READONLY"  # "1": read what the cache holds, write nothing (check)
 
 
 def read_only() -> bool:
@@ -61,6 +73,7 @@ def _versions() -> str:
 
 def _read_versions() -> str:
     from importlib import metadata
+
     found = []
     for name in PACKAGES:
         try:
@@ -82,9 +95,8 @@ def _installed_key() -> str:
                 for item in found:
                     if item.name.endswith((".dist-info", ".egg-info", ".egg-link", ".pth")):
                         info = item.stat()
-                        names.append(f"{item.name}:{info.st_mtime_ns}:{info.st_ctime_ns}:"
-                                     f"{info.st_ino}")
-        except NotADirectoryError:     # a zip file or an egg
+                        names.append(f"{item.name}:{info.st_mtime_ns}:{info.st_ctime_ns}:{info.st_ino}")
+        except NotADirectoryError:  # a zip file or an egg
             try:
                 info = os.stat(entry)
                 names = [f"file:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"]
@@ -116,7 +128,7 @@ RACY_NS = 100_000_000
 STAT_HASHES = "stat-hashes"
 
 
-_stat_tables: dict = {}   # table file -> (its status, the table): read once while unchanged
+_stat_tables: dict = {}  # table file -> (its status, the table): read once while unchanged
 
 
 def _load_stat_table() -> dict:
@@ -141,8 +153,13 @@ def _file_hash(path: str, info: os.stat_result, table: dict, seen: dict, now: in
     """sha256 of the file's bytes; taken from the table when its status is as recorded."""
     status = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
     known = table.get(path)
-    if (isinstance(known, tuple) and len(known) == 5 and known[:4] == status
-            and isinstance(known[4], bytes) and len(known[4]) == 32):
+    if (
+        isinstance(known, tuple)
+        and len(known) == 5
+        and known[:4] == status
+        and isinstance(known[4], bytes)
+        and len(known[4]) == 32
+    ):
         return known[4]
     with open(path, "rb") as file:
         data = file.read()
@@ -165,16 +182,16 @@ def tree_digest(*folders: Path, extra: str = "") -> str:
     for folder in folders:
         found, odd = [], []
         for path in folder.rglob("*"):
-            if "__pycache__" in path.parts:    # compiled code: written by whichever process
-                continue                       # imports first, never an input
+            if "__pycache__" in path.parts:  # compiled code: written by whichever process
+                continue  # imports first, never an input
             try:
                 info = os.stat(path)
-            except (OSError, ValueError) as exc:   # a link to nothing, a loop of links
+            except (OSError, ValueError) as exc:  # a link to nothing, a loop of links
                 odd.append((path, f"unreadable {getattr(exc, 'errno', None)}"))
                 continue
             if stat.S_ISREG(info.st_mode):
                 found.append((path, info))
-            elif not stat.S_ISDIR(info.st_mode):   # a FIFO, a socket, a device
+            elif not stat.S_ISDIR(info.st_mode):  # a FIFO, a socket, a device
                 odd.append((path, f"kind {stat.S_IFMT(info.st_mode)}"))
         found.sort(key=lambda item: item[0])
         for path, info in found:
@@ -183,8 +200,7 @@ def tree_digest(*folders: Path, extra: str = "") -> str:
         # what is neither a file nor a folder is an input too (never opened here): the load
         # says what is wrong with it; left out, adding one was "nothing changed"
         for path, kind in sorted(odd):
-            digest.update(b"\1" + path.relative_to(folder).as_posix().encode() + b"\0"
-                          + kind.encode())
+            digest.update(b"\1" + path.relative_to(folder).as_posix().encode() + b"\0" + kind.encode())
     _save_stat_table(table, new)
     return digest.hexdigest()
 
@@ -209,7 +225,7 @@ def file_digests(paths) -> dict:
 
 def _save_stat_table(table: dict, new: dict) -> None:
     if new and not read_only():
-        if len(table) > 100_000:          # forget files long gone
+        if len(table) > 100_000:  # forget files long gone
             table = {}
         table.update(new)
         write_atomic(cache_root() / STAT_HASHES, seal(pickle.dumps(table, protocol=4)))
@@ -221,15 +237,17 @@ def code_digest() -> str:
     once per process: the code a process runs is the code it imported (each chart asked for
     it again, 6 ms a time: 12 s of CPU in a cold build of 2,000 charts)."""
     from sitegen.base import npm
+
     return tree_digest(CODE, extra=_versions() + npm.versions())
 
 
 def data_digest(content: Path, code: str) -> str:
     """Everything a report body can depend on besides its own text."""
     parts = [content / "data", content / "i18n"]
-    return tree_digest(*[p for p in parts if p.is_dir()],
-                       extra=code + (content / "site.yaml").read_bytes().hex()
-                       if (content / "site.yaml").exists() else code)
+    return tree_digest(
+        *[p for p in parts if p.is_dir()],
+        extra=code + (content / "site.yaml").read_bytes().hex() if (content / "site.yaml").exists() else code,
+    )
 
 
 def sha(data: bytes) -> str:
@@ -280,7 +298,7 @@ class BodyCache:
     thousands of small files cost more than rendering them. New entries are written in
     batches, one transaction each (flush); each process opens its own connection."""
 
-    BATCH = 100   # entries held before they are written: bodies with charts are large
+    BATCH = 100  # entries held before they are written: bodies with charts are large
 
     def __init__(self, data_key: str):
         self.data_key = data_key
@@ -294,22 +312,24 @@ class BodyCache:
 
     def _connect(self):
         import sqlite3
-        if self._db is None and read_only():      # check: read the file if any, create nothing
+
+        if self._db is None and read_only():  # check: read the file if any, create nothing
             if self.path.is_file():
                 self._db = sqlite3.connect(self.path.as_uri() + "?mode=ro", uri=True, timeout=60)
             else:
                 self._db = sqlite3.connect(":memory:")
-                self._db.execute("CREATE TABLE bodies (key TEXT PRIMARY KEY, data_key TEXT, "
-                                 "value BLOB)")
+                self._db.execute("CREATE TABLE bodies (key TEXT PRIMARY KEY, data_key TEXT, value BLOB)")
         if self._db is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=60)
-            self._db.execute("CREATE TABLE IF NOT EXISTS bodies "
-                             "(key TEXT PRIMARY KEY, data_key TEXT, value BLOB)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS bodies (key TEXT PRIMARY KEY, data_key TEXT, value BLOB)"
+            )
         return self._db
 
     def get(self, key: str):
         import sqlite3
+
         try:
             row = self._connect().execute("SELECT value FROM bodies WHERE key = ?", (key,)).fetchone()
             value = unseal(row[0]) if row else None
@@ -333,11 +353,14 @@ class BodyCache:
         if not self.new:
             return
         import sqlite3
+
         try:
             with self._connect() as db:
                 db.execute("DELETE FROM bodies WHERE data_key != ?", (self.data_key,))
-                db.executemany("INSERT OR REPLACE INTO bodies VALUES (?, ?, ?)",
-                               [(k, self.data_key, v) for k, v in self.new.items()])
+                db.executemany(
+                    "INSERT OR REPLACE INTO bodies VALUES (?, ?, ?)",
+                    [(k, self.data_key, v) for k, v in self.new.items()],
+                )
         except sqlite3.Error:
             pass  # a cache that cannot be written only means the work is done again next time
         self.new.clear()

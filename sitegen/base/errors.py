@@ -1,4 +1,5 @@
 """One error type for everything an editor can get wrong, and a collector for a whole run."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -66,5 +67,5 @@ class Problems:
         return [p for p in self.items if p.warning]
 
     def raise_if_any(self, strict: bool = False) -> None:
-        if self.errors or (strict and self.items):   # warnings are said with the errors
+        if self.errors or (strict and self.items):  # warnings are said with the errors
             raise ContentError(self.items)

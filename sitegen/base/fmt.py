@@ -1,4 +1,5 @@
 """Numbers, money, durations and dates per language, through Babel (never setlocale)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -44,7 +45,7 @@ def significant(value: float, digits: int = 3) -> tuple[Decimal, int]:
         return exact.quantize(Decimal(1).scaleb(1 - digits)), digits - 1
     places = max(0, digits - 1 - math.floor(math.log10(abs(value))))
     rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    if places and abs(rounded) >= Decimal(10) ** (digits - places):   # 9.996 -> 10.0, not 10.00
+    if places and abs(rounded) >= Decimal(10) ** (digits - places):  # 9.996 -> 10.0, not 10.00
         places -= 1
         rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     return rounded, places
@@ -52,6 +53,7 @@ def significant(value: float, digits: int = 3) -> tuple[Decimal, int]:
 
 # Times are formatted once per figure shown: the record's 21,000 run times round to far fewer
 # three-digit figures, so the rounded value (not the measured one) is what is remembered.
+
 
 def time_number(value: float, lang: str) -> str:
     """A measured time without its unit, by the three-significant-digit rule (7.40, 1,235)."""
@@ -67,8 +69,7 @@ def figure(value: float, lang: str, digits: int = 3) -> str:
 @functools.lru_cache(maxsize=65536)
 def _figure(rounded: float, places: int, lang: str) -> str:
     pattern = "#,##0." + "0" * places if places else "#,##0"
-    return format_decimal(rounded, format=pattern, locale=languages.locale(lang),
-                          decimal_quantization=True)
+    return format_decimal(rounded, format=pattern, locale=languages.locale(lang), decimal_quantization=True)
 
 
 def duration(value: float, unit: str, lang: str) -> str:
@@ -78,8 +79,13 @@ def duration(value: float, unit: str, lang: str) -> str:
 
 @functools.lru_cache(maxsize=65536)
 def _duration(rounded: float, places: int, unit: str, lang: str) -> str:
-    text = format_unit(rounded, DURATION_UNITS[unit], length="short", locale=languages.locale(lang),
-                       format="#,##0." + "0" * places if places else "#,##0")
+    text = format_unit(
+        rounded,
+        DURATION_UNITS[unit],
+        length="short",
+        locale=languages.locale(lang),
+        format="#,##0." + "0" * places if places else "#,##0",
+    )
     # CLDR writes 7.40 分鐘 for zh_Hant and 7.40分钟 for zh_Hans; a site's Chinese pages write
     # a figure against its unit, as the editors' text (and the text converted from it) does
     return NUMBER_UNIT_SPACE.sub("", text) if languages.get(lang).chinese else text
@@ -91,8 +97,9 @@ def usd(amount: float, lang: str) -> str:
     if languages.get(lang).chinese and amount >= 10000:
         compact = format_compact_decimal(amount, locale=languages.locale(lang), fraction_digits=3)
         return f"{compact}美元"
-    return format_currency(amount, "USD", locale=languages.locale(lang), format="¤#,##0",
-                           currency_digits=False)
+    return format_currency(
+        amount, "USD", locale=languages.locale(lang), format="¤#,##0", currency_digits=False
+    )
 
 
 def ratio(value: float, lang: str, digits: int = 3) -> str:
@@ -127,8 +134,8 @@ def quantity(value: float, unit: str, lang: str, decimals: int | None = None) ->
     source wrote it with `decimals` decimals (a claim's 1.50×, or its "just over 9 minutes" as
     9 min, never 9.00 min)."""
     if unit in DURATION_UNITS and decimals is None:
-        return duration(value, unit, lang)   # a measured time: three significant digits
-    if unit in DURATION_UNITS:               # a time as a source wrote it: "9 minutes" is 9 min
+        return duration(value, unit, lang)  # a measured time: three significant digits
+    if unit in DURATION_UNITS:  # a time as a source wrote it: "9 minutes" is 9 min
         return _duration(round(value, decimals), decimals, unit, lang)
     if unit == "usd":
         return usd(value, lang)
@@ -136,9 +143,11 @@ def quantity(value: float, unit: str, lang: str, decimals: int | None = None) ->
         if decimals is None:
             return (ratio if unit == "x" else percent)(value, lang)
         return fixed(value, lang, decimals) + (
-            "%" if unit == "percent" else "倍" if languages.get(lang).chinese else "×")
-    suffix = {"ghz": " GHz", "pflops": " PFLOPS", "mb": " MB", "gb": " GB", "u": "U",
-              "count": ""}.get(unit.lower(), f" {unit}")
+            "%" if unit == "percent" else "倍" if languages.get(lang).chinese else "×"
+        )
+    suffix = {"ghz": " GHz", "pflops": " PFLOPS", "mb": " MB", "gb": " GB", "u": "U", "count": ""}.get(
+        unit.lower(), f" {unit}"
+    )
     return number(value, lang, 2 if decimals is None else decimals) + suffix
 
 
@@ -146,24 +155,29 @@ def quantity(value: float, unit: str, lang: str, decimals: int | None = None) ->
 # finds nothing to do formats nothing (its import costs about 0.1 s).
 def format_decimal(*args, **kwargs):
     from babel.numbers import format_decimal as babel_format_decimal
+
     return babel_format_decimal(*args, **kwargs)
 
 
 def format_compact_decimal(*args, **kwargs):
     from babel.numbers import format_compact_decimal as babel_format_compact_decimal
+
     return babel_format_compact_decimal(*args, **kwargs)
 
 
 def format_currency(*args, **kwargs):
     from babel.numbers import format_currency as babel_format_currency
+
     return babel_format_currency(*args, **kwargs)
 
 
 def format_unit(*args, **kwargs):
     from babel.units import format_unit as babel_format_unit
+
     return babel_format_unit(*args, **kwargs)
 
 
 def format_date(*args, **kwargs):
     from babel.dates import format_date as babel_format_date
+
     return babel_format_date(*args, **kwargs)

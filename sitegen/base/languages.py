@@ -5,6 +5,7 @@ the text or it is converted from another language). Everything else asks this mo
 A site's languages are registered once per load (`use`), before any text is parsed: the
 localised-text parser needs to know which languages are written and which are converted.
 The pipeline's per-language processes are forked after loading and inherit them."""
+
 from __future__ import annotations
 
 import functools
@@ -21,13 +22,13 @@ QUOTE_SPACE = re.compile(f"(?<=[{CJK_CLASS}])[ \t\r\n]+(?=[“‘])|(?<=[”’]
 
 @dataclass(frozen=True)
 class Language:
-    code: str            # URL prefix and file suffix: en/…, reports/<slug>.en.md, i18n/en.yaml
-    lang: str            # the HTML lang and hreflang attribute (BCP 47: en, zh-Hans, zh-Hant)
-    locale: str          # Babel locale for numbers and dates
-    name: str            # its own name, in its own script
+    code: str  # URL prefix and file suffix: en/…, reports/<slug>.en.md, i18n/en.yaml
+    lang: str  # the HTML lang and hreflang attribute (BCP 47: en, zh-Hans, zh-Hant)
+    locale: str  # Babel locale for numbers and dates
+    name: str  # its own name, in its own script
     dir: str = "ltr"
-    source: str | None = None     # None: written by editors; else the code it is converted from
-    convert: str | None = None    # the converter's configuration (OpenCC: s2twp)
+    source: str | None = None  # None: written by editors; else the code it is converted from
+    convert: str | None = None  # the converter's configuration (OpenCC: s2twp)
 
     @property
     def chinese(self) -> bool:
@@ -55,7 +56,7 @@ FIELDS = {"code", "lang", "locale", "name", "dir", "from", "convert"}
 
 _active: dict[str, Language] = {code: KNOWN[code] for code in DEFAULT}
 _rows: list[dict] = []
-_terms: tuple[tuple[tuple[str, str], ...], ...] = ()   # the term list's rows: ((lang, term), ...)
+_terms: tuple[tuple[tuple[str, str], ...], ...] = ()  # the term list's rows: ((lang, term), ...)
 
 
 def parse(raw) -> list[Language]:
@@ -69,8 +70,10 @@ def parse(raw) -> list[Language]:
         if codes.count(language.code) > 1:
             raise ValueError(f"language '{language.code}' is listed twice")
         if language.source and language.source not in codes:
-            raise ValueError(f"language '{language.code}' is converted from '{language.source}', "
-                             "which is not among the languages")
+            raise ValueError(
+                f"language '{language.code}' is converted from '{language.source}', "
+                "which is not among the languages"
+            )
         if language.source and not language.convert:
             raise ValueError(f"language '{language.code}': 'from' needs 'convert' (for example s2twp)")
     return found
@@ -79,8 +82,9 @@ def parse(raw) -> list[Language]:
 def _one(item) -> Language:
     if isinstance(item, str):
         if item not in KNOWN:
-            raise ValueError(f"unknown language '{item}': write it out as a mapping with "
-                             f"{', '.join(sorted(FIELDS))}")
+            raise ValueError(
+                f"unknown language '{item}': write it out as a mapping with {', '.join(sorted(FIELDS))}"
+            )
         return KNOWN[item]
     if not isinstance(item, dict):
         raise ValueError("each language is a code or a mapping")
@@ -88,19 +92,29 @@ def _one(item) -> Language:
     unknown = set(item) - FIELDS
     missing = {"code", "lang", "locale", "name"} - set(item)
     if unknown or missing:
-        raise ValueError(f"language {item.get('code', '?')!r}: " + (
-            f"unknown field '{sorted(unknown)[0]}'" if unknown else f"missing '{sorted(missing)[0]}'"))
+        raise ValueError(
+            f"language {item.get('code', '?')!r}: "
+            + (f"unknown field '{sorted(unknown)[0]}'" if unknown else f"missing '{sorted(missing)[0]}'")
+        )
     if not CODE.match(str(item["code"])):
         raise ValueError(f"language code {item['code']!r}: lowercase letters and '-' (it is the URL prefix)")
     _check_locale(str(item["locale"]))
     if item.get("dir", "ltr") not in ("ltr", "rtl"):
         raise ValueError(f"language '{item['code']}': dir is ltr or rtl")
-    return Language(str(item["code"]), str(item["lang"]), str(item["locale"]), str(item["name"]),
-                    item.get("dir", "ltr"), item.get("from"), item.get("convert"))
+    return Language(
+        str(item["code"]),
+        str(item["lang"]),
+        str(item["locale"]),
+        str(item["name"]),
+        item.get("dir", "ltr"),
+        item.get("from"),
+        item.get("convert"),
+    )
 
 
 def _check_locale(locale: str) -> None:
     from babel import Locale, UnknownLocaleError
+
     try:
         Locale.parse(locale)
     except (UnknownLocaleError, ValueError):
@@ -115,8 +129,12 @@ def use(languages: list[Language], terms: list[dict] | None = None) -> None:
     _active.clear()
     _active.update((language.code, language) for language in languages)
     KNOWN.update((language.code, language) for language in languages)
-    _terms = tuple(tuple(sorted((k, str(v)) for k, v in row.items() if isinstance(k, str)
-                              and not k.startswith("_") and v)) for row in terms or [])
+    _terms = tuple(
+        tuple(
+            sorted((k, str(v)) for k, v in row.items() if isinstance(k, str) and not k.startswith("_") and v)
+        )
+        for row in terms or []
+    )
 
 
 def signature() -> str:
@@ -171,16 +189,20 @@ def convert(text: str, code: str) -> str:
     marks: traditional_quotes)."""
     language = get(code)
     assert language.source is not None, f"{code} is written, not converted"
-    out = _convert(text, language.convert, _fixes(language.convert, get(language.source).lang,
-                                                   language.lang, _terms))
+    out = _convert(
+        text, language.convert, _fixes(language.convert, get(language.source).lang, language.lang, _terms)
+    )
     return traditional_quotes(out) if language.lang.startswith("zh-Hant") else out
 
 
 # What the quotation pass never looks inside: fenced and inline code, [[kind:id]] references,
 # {placeholders}, HTML tags, Markdown link targets and bare URLs. Each is masked by one
 # private-use character while quotations are found, then put back.
-KEEP = re.compile(r"```.*?```|`[^`\n]*`|\[\[[^\]]*\]\]|\{[A-Za-z_][\w.]*\}|<[^<>\n]*>"
-                   r"|\]\([^)\s]*\)|(?:https?|ftp|mailto):[^\s<>)\]」』，。；：]+", re.S)
+KEEP = re.compile(
+    r"```.*?```|`[^`\n]*`|\[\[[^\]]*\]\]|\{[A-Za-z_][\w.]*\}|<[^<>\n]*>"
+    r"|\]\([^)\s]*\)|(?:https?|ftp|mailto):[^\s<>)\]」』，。；：]+",
+    re.S,
+)
 _MASK = "\ue000"
 _DOUBLE = re.compile("“([^“”]*)”")
 _SINGLE = re.compile("‘([^‘’]*)’")
@@ -214,6 +236,7 @@ def traditional_quotes(text: str) -> str:
     def mask(match):
         kept.append(match.group(0))
         return _MASK
+
     masked = KEEP.sub(mask, text)
 
     def double(match):
@@ -224,6 +247,7 @@ def traditional_quotes(text: str) -> str:
 
     def single(match):
         return "「" + match.group(1) + "」" if _HAN.search(match.group(1)) else match.group(0)
+
     out = _SINGLE.sub(single, _DOUBLE.sub(double, masked))
     pieces = iter(kept)
     return re.sub(_MASK, lambda _: next(pieces), out)
@@ -257,6 +281,7 @@ def _convert(text: str, config: str, fixes: tuple) -> str:
 @functools.lru_cache(maxsize=8)
 def _converter(config: str):
     import opencc
+
     return opencc.OpenCC(config if config.endswith(".json") else config)
 
 
@@ -276,7 +301,7 @@ def script_fold() -> tuple[tuple[str, str], ...]:
     (templates/static/search.js), so that a term typed in either script finds both."""
     chars = [chr(cp) for start, end in FOLDED for cp in range(start, end)]
     simplified = _converter("tw2s").convert("\n".join(chars)).split("\n")
-    if len(simplified) != len(chars):       # the converter joined or split a line: go slowly
+    if len(simplified) != len(chars):  # the converter joined or split a line: go slowly
         simplified = [_converter("tw2s").convert(ch) for ch in chars]
     return tuple((ch, s) for ch, s in zip(chars, simplified) if s != ch and len(s) == 1)
 

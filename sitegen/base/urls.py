@@ -2,6 +2,7 @@
 
 Every link names a file (never a folder) and is relative, so the same output works from disk,
 at a host's root and under any sub-path."""
+
 from __future__ import annotations
 
 import functools

@@ -1,6 +1,7 @@
 """What the last build of an output folder was made from and wrote (kept in the cache store,
 sealed), and the status of every file under an output folder: a build whose inputs and output
 are as the manifest says has nothing to do."""
+
 from __future__ import annotations
 
 import hashlib
@@ -17,8 +18,8 @@ class Manifest:
     """What the last build of one output folder was made from, and what it wrote."""
 
     inputs: str
-    files: dict[str, str]            # output path -> sha256 of its bytes
-    state: dict[str, list[int]]      # output path -> [size, mtime_ns, ctime_ns, inode] after writing
+    files: dict[str, str]  # output path -> sha256 of its bytes
+    state: dict[str, list[int]]  # output path -> [size, mtime_ns, ctime_ns, inode] after writing
 
 
 def manifest_path(out: Path) -> Path:
@@ -37,8 +38,7 @@ def load_manifest(out: Path) -> Manifest | None:
 
 def save_manifest(out: Path, inputs: str, files: dict[str, str]) -> None:
     """`files`: output path -> sha256 of the bytes written there."""
-    manifest = {"inputs": inputs, "files": dict(sorted(files.items())),
-                "state": output_state(out)}
+    manifest = {"inputs": inputs, "files": dict(sorted(files.items())), "state": output_state(out)}
     write_sealed(manifest_path(out), json.dumps(manifest).encode("utf-8"))
 
 
@@ -68,7 +68,6 @@ def _scan_state(folder: str, prefix: str, state: dict) -> None:
                 continue
             info = entry.stat()
             # ctime and inode too: no write, copy or same-size edit leaves them as they were
-            state[prefix + entry.name] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns,
-                                          info.st_ino]
+            state[prefix + entry.name] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
     for entry in folders:
         _scan_state(entry.path, prefix + entry.name + "/", state)

@@ -6,6 +6,7 @@ is created, read-only: the content, the templates, the repository, a parent of a
 home folder, `/`, a file, and a folder holding files of somebody else.
 
 Output folders written before the marker existed are recognised by their layout and adopted."""
+
 from __future__ import annotations
 
 import fcntl
@@ -17,11 +18,20 @@ from pathlib import Path
 from sitegen.base import languages
 
 MARKER = ".sitegen-output"
-MARKER_TEXT = (b"This folder is written by the site generator (build.py).\n"
-               b"Every build replaces all of it: keep no file of your own here.\n")
+MARKER_TEXT = (
+    b"This folder is written by the site generator (build.py).\n"
+    b"Every build replaces all of it: keep no file of your own here.\n"
+)
 # What versions before the marker wrote at the top of an output folder (English and Chinese).
-EARLIER_TOP = {"index.html", "404.html", "robots.txt", "sitemap.xml", "assets", "single",
-               *languages.KNOWN}   # and the language folders (en, zh, zh-hant, ...)
+EARLIER_TOP = {
+    "index.html",
+    "404.html",
+    "robots.txt",
+    "sitemap.xml",
+    "assets",
+    "single",
+    *languages.KNOWN,
+}  # and the language folders (en, zh, zh-hant, ...)
 EARLIER_SIGNATURE = b'<body class="chooser">'
 STAGING_PREFIXES = ("tmp", "old")
 
@@ -35,27 +45,38 @@ def guard(out: Path, *, content: Path, templates: Path, repos: list[Path], cache
     target = out.resolve()
     _refuse_protected(out, target, content=content, templates=templates, repos=repos, cache=cache)
     if target.is_symlink() or (target.exists() and not target.is_dir()):
-        raise OutputRefused(f"refusing to build into {out}: it exists and is not a folder; "
-                            "give a folder path (--out DIR)")
+        raise OutputRefused(
+            f"refusing to build into {out}: it exists and is not a folder; give a folder path (--out DIR)"
+        )
     if target.is_dir() and not owned(target):
-        raise OutputRefused(f"refusing to build into {out}: the folder is not empty and was not "
-                            f"made by this generator (no {MARKER} file); choose a new or empty "
-                            "folder with --out, or move its files away yourself")
+        raise OutputRefused(
+            f"refusing to build into {out}: the folder is not empty and was not "
+            f"made by this generator (no {MARKER} file); choose a new or empty "
+            "folder with --out, or move its files away yourself"
+        )
     if target.is_dir() and not target.stat().st_mode & 0o222:
         # the build swaps in a new folder beside it, which a read-only folder does not stop
         # (nor, for root, its permissions): someone made it read-only, and it stays as it is
-        raise OutputRefused(f"refusing to build into {out}: the folder is read-only; make it "
-                            f"writable (chmod u+w {out}) to let the build replace it")
+        raise OutputRefused(
+            f"refusing to build into {out}: the folder is read-only; make it "
+            f"writable (chmod u+w {out}) to let the build replace it"
+        )
     return target
 
 
 def _refuse_protected(out: Path, target: Path, *, content, templates, repos, cache) -> None:
     home = Path.home().resolve()
     if target == Path(target.anchor) or target == home:
-        raise OutputRefused(f"refusing to build into {out}: it is "
-                            f"{'the home folder' if target == home else 'the root folder'}")
-    named = [*(("the repository", repo) for repo in repos), ("the content folder", content),
-             ("the templates folder", templates), ("the build cache", cache)]
+        raise OutputRefused(
+            f"refusing to build into {out}: it is "
+            f"{'the home folder' if target == home else 'the root folder'}"
+        )
+    named = [
+        *(("the repository", repo) for repo in repos),
+        ("the content folder", content),
+        ("the templates folder", templates),
+        ("the build cache", cache),
+    ]
     for label, folder in named:
         folder = folder.resolve()
         if target == folder or folder.is_relative_to(target):
@@ -106,16 +127,18 @@ class BuildLock:
             except BlockingIOError:
                 holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
                 os.close(fd)
-                raise OutputRefused(f"another build (process {holder}) is writing {self.out} "
-                                    "right now; run this one again when it has finished") from None
+                raise OutputRefused(
+                    f"another build (process {holder}) is writing {self.out} "
+                    "right now; run this one again when it has finished"
+                ) from None
             if _same_file(fd, self.path):
                 break
-            os.close(fd)                 # removed by the build that held it: take the new one
+            os.close(fd)  # removed by the build that held it: take the new one
         self._fd = fd
-        try:                             # who holds it, for the message of a refused build
+        try:  # who holds it, for the message of a refused build
             os.ftruncate(fd, 0)
             os.pwrite(fd, str(os.getpid()).encode(), 0)
-        except OSError:                  # a full disk: the lock holds all the same
+        except OSError:  # a full disk: the lock holds all the same
             pass
         return self
 
@@ -123,21 +146,25 @@ class BuildLock:
         """The lock file, never through a link (its bytes are rewritten with a process id)."""
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-        except OSError as exc:
+        except OSError:
             if os.path.islink(self.path):
-                raise OutputRefused(f"refusing to build into {self.out}: {self.path} is a link, "
-                                    "where the build keeps its lock; remove it") from None
+                raise OutputRefused(
+                    f"refusing to build into {self.out}: {self.path} is a link, "
+                    "where the build keeps its lock; remove it"
+                ) from None
             raise
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
-            raise OutputRefused(f"refusing to build into {self.out}: {self.path} is not a file, "
-                                "where the build keeps its lock; remove it")
+            raise OutputRefused(
+                f"refusing to build into {self.out}: {self.path} is not a file, "
+                "where the build keeps its lock; remove it"
+            )
         return fd
 
     def __exit__(self, *exc) -> None:
         if self._fd is not None:
             try:
-                os.unlink(self.path)     # while still held: a waiting build sees it went
+                os.unlink(self.path)  # while still held: a waiting build sees it went
             except OSError:
                 pass
             os.close(self._fd)

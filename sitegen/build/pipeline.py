@@ -4,6 +4,7 @@ A build that nothing changed since the last one stops after hashing its inputs, 
 imports anything that renders; otherwise the site is loaded, the pages whose inputs changed
 are rendered (rendering.py) into a staging folder, and the folder is swapped in whole at the
 end (write.commit), or removed when anything failed (write.abort)."""
+
 from __future__ import annotations
 
 import errno
@@ -15,9 +16,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from sitegen.build import outdir
 from sitegen.base import paths
 from sitegen.base.cache import cache_root, code_digest, sha, tree_digest
+from sitegen.build import outdir
 from sitegen.build.manifest import load_manifest, manifest_path, output_state, save_manifest
 from sitegen.build.state import current_values, load_state, next_state, save_state, stale_units
 
@@ -28,12 +29,11 @@ class BuildReport:
     files: int = 0
     warnings: list = field(default_factory=list)
     seconds: float = 0.0
-    skipped: bool = False            # nothing changed since the last build of this output
+    skipped: bool = False  # nothing changed since the last build of this output
     bodies_reused: int = 0
     bodies_rendered: int = 0
-    units_reused: int = 0            # pages (with the files made with them) taken as they were
+    units_reused: int = 0  # pages (with the files made with them) taken as they were
     units_rendered: int = 0
-
 
 
 def _unchanged_since(manifest, out: Path) -> dict[str, str]:
@@ -41,12 +41,16 @@ def _unchanged_since(manifest, out: Path) -> dict[str, str]:
     if not manifest or not out.is_dir():
         return {}
     state = output_state(out)
-    return {path: sha for path, sha in manifest.files.items()
-            if path in state and state[path] == manifest.state.get(path)}
+    return {
+        path: sha
+        for path, sha in manifest.files.items()
+        if path in state and state[path] == manifest.state.get(path)
+    }
 
 
-def build(content: Path, templates: Path, out: Path, strict: bool = False,
-          processes: bool = True) -> BuildReport:
+def build(
+    content: Path, templates: Path, out: Path, strict: bool = False, processes: bool = True
+) -> BuildReport:
     """Build `out` from `content`; when nothing that shapes the output changed since the last
     build of `out`, and `out` is as that build left it, do nothing. `processes=False`: render
     in this process only (serve, whose threads run beside its builds).
@@ -95,54 +99,77 @@ def _collected_after():
         gc.unfreeze()
 
 
-def _build_locked(content: Path, templates: Path, out: Path, strict: bool,
-                  processes: bool = True) -> BuildReport:
+def _build_locked(
+    content: Path, templates: Path, out: Path, strict: bool, processes: bool = True
+) -> BuildReport:
     code = code_digest()
     inputs = tree_digest(content, templates, extra=code + str(strict))
     manifest = load_manifest(out)
     if manifest and manifest.inputs == inputs and out.is_dir() and output_state(out) == manifest.state:
-        return BuildReport(pages=sum(1 for p in manifest.files if p.endswith(".html")),
-                           files=len(manifest.files), skipped=True)
-    from sitegen.base.errors import ContentError              # what renders is imported only now
-    from sitegen.content.load import load_site
-    from sitegen.build.state import resolve
-    from sitegen.render.theme import load_theme, theme_dependency
+        return BuildReport(
+            pages=sum(1 for p in manifest.files if p.endswith(".html")),
+            files=len(manifest.files),
+            skipped=True,
+        )
+    from sitegen.base.errors import ContentError  # what renders is imported only now
     from sitegen.build.rendering import BodyCache, Destination, Reuse, data_digest, render_site
+    from sitegen.build.state import resolve
     from sitegen.build.write import commit, staged
+    from sitegen.content.load import load_site
+    from sitegen.render.theme import load_theme, theme_dependency
+
     site = load_site(content, strict=strict)
     cache = BodyCache(data_digest(content, code))
     theme = load_theme(templates, content / "templates")
     value = current_values(partial(resolve, site), partial(theme_dependency, theme))
     shared = _shared_inputs(content, templates, code, strict)
     state = load_state(_state_path(out)) if manifest else None
-    gc.freeze()                          # until the build ends (_collected_after)
+    gc.freeze()  # until the build ends (_collected_after)
     reuse = None
     if state is not None and state.inputs == shared:
         reuse = Reuse(state, *stale_units(state, value))
     with staged(out) as staging:
-        files = render_site(site, templates, cache,
-                            Destination(staging, out, _unchanged_since(manifest, out), reuse),
-                            processes=processes)
+        files = render_site(
+            site,
+            templates,
+            cache,
+            Destination(staging, out, _unchanged_since(manifest, out), reuse),
+            processes=processes,
+        )
         if strict and site.warnings:
             raise ContentError(site.warnings)
         removal = commit(staging, out)
-    unsaved = []                         # the site is published: the cache may fail now
+    unsaved = []  # the site is published: the cache may fail now
     try:
-        unsaved += _saved(lambda: save_state(_state_path(out), next_state(
-            shared, reuse.state if reuse else None, reuse.hashes if reuse else None,
-            reuse.whole if reuse else None, site.units, value)))
+        unsaved += _saved(
+            lambda: save_state(
+                _state_path(out),
+                next_state(
+                    shared,
+                    reuse.state if reuse else None,
+                    reuse.hashes if reuse else None,
+                    reuse.whole if reuse else None,
+                    site.units,
+                    value,
+                ),
+            )
+        )
     finally:
-        removal.join()                   # the previous output's files, removed meanwhile
+        removal.join()  # the previous output's files, removed meanwhile
     # after the removal: unlinking the previous tree's hard links changes the ctime of the
     # files they share with this output, and the manifest records the output's state
     unsaved += _saved(lambda: save_manifest(out, inputs, files))
     if unsaved:
         _forget(out)
-    return BuildReport(pages=sum(1 for p in files if p.endswith(".html")), files=len(files),
-                       warnings=site.warnings + unsaved, bodies_reused=cache.hits,
-                       bodies_rendered=cache.misses,
-                       units_reused=sum(1 for _, fresh in site.units.values() if not fresh),
-                       units_rendered=sum(1 for _, fresh in site.units.values() if fresh))
+    return BuildReport(
+        pages=sum(1 for p in files if p.endswith(".html")),
+        files=len(files),
+        warnings=site.warnings + unsaved,
+        bodies_reused=cache.hits,
+        bodies_rendered=cache.misses,
+        units_reused=sum(1 for _, fresh in site.units.values() if not fresh),
+        units_rendered=sum(1 for _, fresh in site.units.values() if fresh),
+    )
 
 
 def _saved(save) -> list[str]:
@@ -151,8 +178,10 @@ def _saved(save) -> list[str]:
         save()
     except OSError as exc:
         where = exc.filename if exc.filename is not None else cache_root()
-        return [f"warning: the build cache was not saved ({where}: {exc.strerror or exc}); "
-                "the output is complete, and the next build renders every page again"]
+        return [
+            f"warning: the build cache was not saved ({where}: {exc.strerror or exc}); "
+            "the output is complete, and the next build renders every page again"
+        ]
     return []
 
 
@@ -175,5 +204,14 @@ def _shared_inputs(content: Path, templates: Path, code: str, strict: bool) -> s
     """What every page depends on without noting it: the generator's code and libraries, the
     site's configuration (site.yaml: languages, title, base URL) and where the inputs are."""
     config = content / "site.yaml"
-    return sha("\0".join([code, str(strict), str(content.resolve()), str(templates.resolve()),
-                          config.read_bytes().hex() if config.is_file() else ""]).encode())
+    return sha(
+        "\0".join(
+            [
+                code,
+                str(strict),
+                str(content.resolve()),
+                str(templates.resolve()),
+                config.read_bytes().hex() if config.is_file() else "",
+            ]
+        ).encode()
+    )

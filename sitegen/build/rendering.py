@@ -6,6 +6,7 @@ process that renders a language puts that language's files into it as soon as th
 (write.put_files), and the folder is swapped in whole at the end (write.commit, by
 pipeline.py). What each unit read is noted as it renders (deps.py); a unit that read nothing
 that changed since the last build is hard-linked from it (write.link_files)."""
+
 from __future__ import annotations
 
 import ctypes
@@ -18,24 +19,30 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from sitegen.derive import figures as derive
 from sitegen.base import languages
+from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
+from sitegen.base.errors import ContentError, Problem
+from sitegen.build.state import Unit
+from sitegen.build.write import link_files, put_files
+from sitegen.content.model import Site
+from sitegen.content.textcheck import cjk_spaces
+from sitegen.content.translation import translation_gaps
+from sitegen.derive import figures as derive
 from sitegen.render import pages
+from sitegen.render.markup import new_markdown
 from sitegen.render.record import lists as record_lists
 from sitegen.render.record import rounds as record_pages
 from sitegen.render.record import systems as record_systems
-from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
-from sitegen.build.state import Unit
-from sitegen.base.errors import ContentError, Problem
-from sitegen.render.markup import new_markdown
-from sitegen.content.model import Site
-from sitegen.render.search import (language_end_files, noindex, search_entry, single_file_copy, site_files,
-                     stylesheet)
 from sitegen.render.record.downloads import all_rounds_downloads, downloads_page, round_downloads
+from sitegen.render.search import (
+    language_end_files,
+    noindex,
+    search_entry,
+    single_file_copy,
+    site_files,
+    stylesheet,
+)
 from sitegen.render.theme import Strings, load_theme, missing_strings, static_files
-from sitegen.content.textcheck import cjk_spaces
-from sitegen.content.translation import translation_gaps
-from sitegen.build.write import link_files, put_files
 
 
 @dataclass
@@ -81,10 +88,10 @@ class Reuse:
     """What the last build of this output left that this one may take as it is: its units
     (deps.State) less those that read a dependency that changed since (`stale`)."""
 
-    state: object                    # deps.State
+    state: object  # deps.State
     stale: set
-    hashes: list                     # the fingerprints of state.keys now
-    whole: dict                      # each record's whole fingerprint now
+    hashes: list  # the fingerprints of state.keys now
+    whole: dict  # each record's whole fingerprint now
 
     def unit(self, key, previous: dict[str, str]) -> Unit | None:
         """The unit's record when it may be reused: not stale, and every file of it still in
@@ -101,13 +108,18 @@ class Destination:
     the files of the last build that may be hard-linked instead of written (path -> sha256)."""
 
     staging: Path
-    out: Path                        # resolved
+    out: Path  # resolved
     previous: dict[str, str]
     reuse: Reuse | None = None
 
 
-def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
-                destination: Destination | None = None, processes: bool = True) -> dict:
+def render_site(
+    site: Site,
+    templates: Path,
+    cache: BodyCache | None = None,
+    destination: Destination | None = None,
+    processes: bool = True,
+) -> dict:
     """Every output file, rendered one language at a time (in parallel on big sites, unless
     `processes` is False: serve's builds run beside its threads, and a process that forks
     while other threads run may inherit a lock one of them held).
@@ -125,7 +137,7 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
     problems = [problem for result in results for problem in result.problems]
     if any(not problem.warning for problem in problems):
         raise ContentError([problem for problem in problems if not problem.warning])
-    site.warnings = [*site.warnings, *problems]      # warnings found while rendering
+    site.warnings = [*site.warnings, *problems]  # warnings found while rendering
     theme = load_theme(templates, site.root / "templates")
     files = pages.chooser_page(theme, site)
     written, units, linked = {}, {}, {}
@@ -143,11 +155,16 @@ def render_site(site: Site, templates: Path, cache: BodyCache | None = None,
         return files
     # what each unit read: the next build's deps.State. A reused unit comes back as None from
     # its process (the last state has it; sending 2,500 of them back a language took 0.1 s)
-    site.units = {key: (destination.reuse.state.units[key] if unit is None else unit, fresh)
-                  for key, (unit, fresh) in units.items()}
+    site.units = {
+        key: (destination.reuse.state.units[key] if unit is None else unit, fresh)
+        for key, (unit, fresh) in units.items()
+    }
     linked = {path: digest for path, digest in linked.items() if path not in files}
-    return {**written, **link_files(linked, destination.staging, destination.out),
-            **put_files(files, destination.staging, destination.out, destination.previous)}
+    return {
+        **written,
+        **link_files(linked, destination.staging, destination.out),
+        **put_files(files, destination.staging, destination.out, destination.previous),
+    }
 
 
 def _fork_safe() -> bool:
@@ -164,10 +181,11 @@ def _in_forked_processes(function, jobs: list, at_once: int | None = None) -> li
     the peak). A forked process inherits its job (the whole loaded site) instead of receiving
     a pickled copy; only results come back, in the order of the jobs."""
     from multiprocessing.connection import wait
+
     context = multiprocessing.get_context("fork")
     at_once = max(1, at_once or len(jobs))
     pending = list(enumerate(jobs))
-    running: dict = {}                 # receiving end -> (job index, process)
+    running: dict = {}  # receiving end -> (job index, process)
     outcomes: list = [None] * len(jobs)
     try:
         while pending or running:
@@ -178,7 +196,7 @@ def _in_forked_processes(function, jobs: list, at_once: int | None = None) -> li
                 index = running.pop(receive)
                 outcomes[index] = _outcome(receive.process, receive)
                 receive.process.join()
-    except BaseException:            # Ctrl-C or a fault here: no process writes on
+    except BaseException:  # Ctrl-C or a fault here: no process writes on
         for receive in running:
             receive.process.kill()
         raise
@@ -186,7 +204,7 @@ def _in_forked_processes(function, jobs: list, at_once: int | None = None) -> li
         for receive in running:
             receive.process.join()
     content = [problem for outcome, value in outcomes if outcome == "content" for problem in value]
-    if content:                      # the editor's mistake, said as in one process: file:line
+    if content:  # the editor's mistake, said as in one process: file:line
         raise ContentError(content)
     failures = [value for outcome, value in outcomes if outcome != "ok"]
     if failures:
@@ -214,13 +232,13 @@ def _start(context, function, job):
 def _outcome(process, receive) -> tuple[str, object]:
     try:
         return receive.recv()
-    except EOFError:                 # the process died before it could answer
+    except EOFError:  # the process died before it could answer
         process.join()
         return "error", f"a rendering process ended with exit code {process.exitcode}"
 
 
 def _run_and_send(function, job, send, parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _die_with(parent)
     try:
@@ -237,23 +255,23 @@ def _die_with(parent: int) -> None:
     """A build that is killed takes its rendering processes with it (Linux: PR_SET_PDEATHSIG),
     instead of leaving them to finish work nobody will read."""
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # 1: PR_SET_PDEATHSIG
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
-    if os.getppid() != parent:       # killed before the line above took effect
+    if os.getppid() != parent:  # killed before the line above took effect
         os._exit(1)
 
 
 @dataclass
 class LanguageResult:
-    files: dict[str, bytes]   # not written yet: all, or those shared by every language
-    written: dict[str, str]   # path -> sha256 of the files this process wrote or linked
-    hidden: list[str]         # pages that ask to stay out of search engines
+    files: dict[str, bytes]  # not written yet: all, or those shared by every language
+    written: dict[str, str]  # path -> sha256 of the files this process wrote or linked
+    hidden: list[str]  # pages that ask to stay out of search engines
     problems: list
-    reused: int = 0           # report bodies taken from the cache
-    rendered: int = 0         # report bodies rendered
-    units: dict = field(default_factory=dict)    # unit key -> (deps.Unit or None if reused, rendered now)
-    linked: dict = field(default_factory=dict)   # shared files of reused units: path -> sha256
+    reused: int = 0  # report bodies taken from the cache
+    rendered: int = 0  # report bodies rendered
+    units: dict = field(default_factory=dict)  # unit key -> (deps.Unit or None if reused, rendered now)
+    linked: dict = field(default_factory=dict)  # shared files of reused units: path -> sha256
 
 
 def _render_language(job) -> LanguageResult:
@@ -269,15 +287,14 @@ def _render_language(job) -> LanguageResult:
     bodies = Bodies(BodyCache(data_key))
     css = stylesheet(theme)
     problems: list = []
-    kept: dict[str, bytes] = {}      # not written here: all of them, or those every language makes
+    kept: dict[str, bytes] = {}  # not written here: all of them, or those every language makes
     written: dict[str, str] = {}
     docs, hidden, units, linked = [], [], {}, {}
-    unchanged: dict[str, str] = {}   # own files of reused units, hard-linked together at the end
+    unchanged: dict[str, str] = {}  # own files of reused units, hard-linked together at the end
     cjk, spaces = languages.get(lang).cjk, []
     reuse = destination.reuse if destination is not None else None
     checks, comparisons = Later(site, derive.check_claims), Later(site, derive.comparisons)
-    for key, report, make in _language_units(theme, site, lang, t, checks, comparisons, bodies,
-                                             problems):
+    for key, report, make in _language_units(theme, site, lang, t, checks, comparisons, bodies, problems):
         unit_key = (lang, *key)
         old = reuse.unit(unit_key, destination.previous) if reuse is not None else None
         if old is not None and os.environ.get(VERIFY_REUSE) == "1":
@@ -289,13 +306,13 @@ def _render_language(job) -> LanguageResult:
             docs += old.docs
             hidden += old.hidden
             problems += old.problems
-            units[unit_key] = (None, False)      # the parent has it: destination.reuse
+            units[unit_key] = (None, False)  # the parent has it: destination.reuse
             continue
         said = len(problems)
         with site.reads.collect() as reads:
             files = make()
             if any(not problem.warning for problem in problems):
-                continue             # keep going only to find every problem
+                continue  # keep going only to find every problem
             if report is not None:
                 site.reads.note(("static",), "*")
                 files.update(single_file_copy(site, theme, files, report, css, t))
@@ -306,7 +323,7 @@ def _render_language(job) -> LanguageResult:
                     unit_docs.append(doc)
                 elif path.endswith(".html") and noindex(data):
                     unit_hidden.append(path)
-        if cjk:                      # every page's spaces, once its content is right
+        if cjk:  # every page's spaces, once its content is right
             spaces += _cjk_space_problems(files)
         docs += unit_docs
         hidden += unit_hidden
@@ -320,15 +337,15 @@ def _render_language(job) -> LanguageResult:
     problems += spaces
     try:
         if not problems or all(problem.warning for problem in problems):
-            written.update(_keep_or_write(language_end_files(site, lang, docs, t), lang, kept,
-                                          destination))
+            written.update(_keep_or_write(language_end_files(site, lang, docs, t), lang, kept, destination))
         missing_strings([t])
     except ContentError as exc:
         problems += exc.problems
     if any(not problem.warning for problem in problems):
         return LanguageResult({}, {}, [], problems)
-    return LanguageResult(kept, written, hidden, problems, bodies.cache.hits, bodies.cache.misses,
-                          units, linked)
+    return LanguageResult(
+        kept, written, hidden, problems, bodies.cache.hits, bodies.cache.misses, units, linked
+    )
 
 
 def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | None:
@@ -337,8 +354,9 @@ def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | 
     bytes the build writes); None when a changed file is not a report's, or the pages have a
     problem (the build then says it, with file and line)."""
     changed = {Path(path).resolve() for path in changed}
-    wanted = {(r.lang, r.slug) for r in site.reports
-              if r.source is not None and r.source.path.resolve() in changed}
+    wanted = {
+        (r.lang, r.slug) for r in site.reports if r.source is not None and r.source.path.resolve() in changed
+    }
     sources = {r.source.path.resolve() for r in site.reports if r.source is not None}
     if not wanted or not changed <= sources:
         return None
@@ -352,17 +370,19 @@ def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | 
             continue
         problems: list = []
         t = Strings(site, lang)
-        for key, _report, make in _language_units(theme, site, lang, t, checks, comparisons,
-                                                  bodies, problems):
+        for key, _report, make in _language_units(
+            theme, site, lang, t, checks, comparisons, bodies, problems
+        ):
             if key[0] == "report" and key[1] in slugs:
                 files.update(make())
                 slugs.discard(key[1])
                 if not slugs:
                     break
         if any(not problem.warning for problem in problems) or (
-                languages.get(lang).cjk and _cjk_space_problems(files)):
+            languages.get(lang).cjk and _cjk_space_problems(files)
+        ):
             return None
-    bodies.cache.flush()             # the build that follows takes the bodies from the cache
+    bodies.cache.flush()  # the build that follows takes the bodies from the cache
     return files
 
 
@@ -391,21 +411,26 @@ def _cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:
             found = cjk_spaces(data.decode("utf-8"))
             if found:
                 more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-                problems.append(Problem(f"output/{path}", None, "ASCII space between two CJK "
-                                        f"characters: '{found[0]}'{more}; remove it"))
+                problems.append(
+                    Problem(
+                        f"output/{path}",
+                        None,
+                        f"ASCII space between two CJK characters: '{found[0]}'{more}; remove it",
+                    )
+                )
     return problems
 
 
-def _keep_or_write(files: dict[str, bytes], lang: str, kept: dict, destination,
-                   mine: bool = False) -> dict[str, str]:
+def _keep_or_write(
+    files: dict[str, bytes], lang: str, kept: dict, destination, mine: bool = False
+) -> dict[str, str]:
     """Write the files in this language's own folders, and all of them when they are `mine`
     (the record's downloads, made by one language only); keep the rest (files every language
     makes, such as scripts, go back to the one process that writes them)."""
     if destination is None:
         kept.update(files)
         return {}
-    own = files if mine else {path: data for path, data in files.items()
-                              if lang in path.split("/")[:-1]}
+    own = files if mine else {path: data for path, data in files.items() if lang in path.split("/")[:-1]}
     kept.update((path, data) for path, data in files.items() if path not in own)
     return put_files(own, destination.staging, destination.out, destination.previous)
 
@@ -413,17 +438,19 @@ def _keep_or_write(files: dict[str, bytes], lang: str, kept: dict, destination,
 def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems):
     """(key, report or None, function making {path: bytes} of one page and the files made
     with it), unit by unit; nothing is made until the function is called."""
+
     def unit(key, function, *args, report=None):
         def make():
-            return function(theme, site, lang, t,
-                            *(arg() if isinstance(arg, Later) else arg for arg in args))
+            return function(theme, site, lang, t, *(arg() if isinstance(arg, Later) else arg for arg in args))
+
         return key, report, make
 
     yield unit(("home",), pages.home_page, checks)
     yield unit(("reports",), pages.reports_index)
     for report in site.reports_in(lang):
-        yield unit(("report", report.slug), pages.report_page, report, checks, bodies, problems,
-                   report=report)
+        yield unit(
+            ("report", report.slug), pages.report_page, report, checks, bodies, problems, report=report
+        )
     for page in (p for p in site.pages if p.lang == lang):
         yield unit(("page", page.slug), pages.plain_page, page, checks, bodies, problems)
     yield unit(("systems",), record_systems.systems_index)
@@ -441,7 +468,7 @@ def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
     yield unit(("glossary",), pages.glossary_page)
     yield unit(("404",), pages.not_found_page)
     yield unit(("status",), _status_page)
-    if lang == site.languages[0]:    # the record's data files, the same in every language: once
+    if lang == site.languages[0]:  # the record's data files, the same in every language: once
         for round_id in site.rounds:
             yield ("data", round_id), None, partial(_round_data, site, round_id)
         if site.rounds:

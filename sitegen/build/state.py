@@ -4,6 +4,7 @@ last build of an output folder (its units and what they read), and what changed 
 content/tracking.py notes what a page reads while it renders; this module finds each noted
 dependency again in a newly loaded site (`resolve`, `value_of`), hashes it (`fingerprint`),
 saves and loads the state (sealed, in the cache store), and says which units are stale."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -20,15 +21,15 @@ from sitegen.content.model import Site, ViewMap, reports_by_identity
 from sitegen.content.tracking import ALL, KEYS, MISSING, Tracked
 from sitegen.derive.record_index import index_of
 
-
 # --- fingerprints ----------------------------------------------------------------------------
+
 
 def _canonical(value, out: list) -> None:
     kind = type(value)
     if value is None or kind in (str, int, float, bool, bytes):
         out.append(f"{kind.__name__}:{value!r}")
     elif isinstance(value, Tracked):
-        out.append(f"@{value.tag!r}")           # its fields are noted when read
+        out.append(f"@{value.tag!r}")  # its fields are noted when read
     elif isinstance(value, (dt.date, dt.datetime)):
         out.append(f"{kind.__name__}:{value.isoformat()}")
     elif isinstance(value, dict):
@@ -58,17 +59,16 @@ def _canonical(value, out: list) -> None:
         out.append(")")
     elif isinstance(value, Path):
         out.append(f"path:{value.as_posix()}")
-    elif isinstance(value, str):                 # Markup and other str subclasses
+    elif isinstance(value, str):  # Markup and other str subclasses
         out.append(f"str:{str(value)!r}")
-    else:       # an object of unknown shape: its repr (one with an address never matches
-        out.append(f"{kind.__name__}:{value!r}")    # again, so its pages always render)
+    else:  # an object of unknown shape: its repr (one with an address never matches
+        out.append(f"{kind.__name__}:{value!r}")  # again, so its pages always render)
 
 
 def fingerprint(value) -> bytes:
     out: list = []
     _canonical(value, out)
-    return hashlib.blake2b(b"c" + "\x1f".join(out).encode("utf-8", "surrogatepass"),
-                           digest_size=12).digest()
+    return hashlib.blake2b(b"c" + "\x1f".join(out).encode("utf-8", "surrogatepass"), digest_size=12).digest()
 
 
 def record_fingerprint(record) -> bytes:
@@ -89,6 +89,7 @@ def record_fingerprint(record) -> bytes:
 
 
 # --- finding a dependency again in a newly loaded site -------------------------------------
+
 
 def resolve(site: Site, tag: tuple):
     """The mapping a dependency's tag names, in `site` (value_of reads the key); None for
@@ -126,9 +127,9 @@ def value_of(mapping, key):
         return MISSING
     if isinstance(mapping, dict):
         return dict.get(mapping, key, MISSING)
-    if hasattr(mapping, "lookup"):                         # a derived view (model.VIEWS)
+    if hasattr(mapping, "lookup"):  # a derived view (model.VIEWS)
         return mapping.lookup(key)
-    if isinstance(key, str) and key.startswith("@"):       # an attribute of a report
+    if isinstance(key, str) and key.startswith("@"):  # an attribute of a report
         return getattr(mapping, key[1:], MISSING)
     return MISSING
 
@@ -137,10 +138,10 @@ def value_of(mapping, key):
 class Unit:
     """What one unit of output (a page with the files made with it) was made from."""
 
-    files: dict                  # output path -> sha256
-    deps: Sequence[int] = ()     # indexes into State.keys (an array once saved)
-    docs: list = field(default_factory=list)      # search entries of its pages
-    hidden: list = field(default_factory=list)    # pages kept out of search engines
+    files: dict  # output path -> sha256
+    deps: Sequence[int] = ()  # indexes into State.keys (an array once saved)
+    docs: list = field(default_factory=list)  # search entries of its pages
+    hidden: list = field(default_factory=list)  # pages kept out of search engines
     problems: list = field(default_factory=list)  # warnings said again when it is reused
 
 
@@ -148,15 +149,15 @@ class Unit:
 class State:
     """The last build of one output folder, as far as reuse needs it."""
 
-    inputs: str                  # what every page depends on (code, site.yaml, languages ...)
-    units: dict                  # unit key -> Unit
-    keys: list                   # dependency keys (tag, key)
-    hashes: list                 # their fingerprints, in the same order
-    whole: dict                  # record tag -> fingerprint of the whole record (fast check)
-    live: int = 0                # keys in use when the keys were last compacted
+    inputs: str  # what every page depends on (code, site.yaml, languages ...)
+    units: dict  # unit key -> Unit
+    keys: list  # dependency keys (tag, key)
+    hashes: list  # their fingerprints, in the same order
+    whole: dict  # record tag -> fingerprint of the whole record (fast check)
+    live: int = 0  # keys in use when the keys were last compacted
 
 
-STATE_FORMAT = 2                 # a state saved in another layout is not read (all rendered)
+STATE_FORMAT = 2  # a state saved in another layout is not read (all rendered)
 
 
 def save_state(path: Path, state: State) -> None:
@@ -167,8 +168,10 @@ def save_state(path: Path, state: State) -> None:
         packed.extend(unit.deps)
         ends.append(len(packed))
         units[key] = (unit.files, unit.docs, unit.hidden, unit.problems)
-    blob = pickle.dumps((STATE_FORMAT, state.inputs, units, packed, ends, state.keys,
-                         state.hashes, state.whole, state.live), protocol=pickle.HIGHEST_PROTOCOL)
+    blob = pickle.dumps(
+        (STATE_FORMAT, state.inputs, units, packed, ends, state.keys, state.hashes, state.whole, state.live),
+        protocol=pickle.HIGHEST_PROTOCOL,
+    )
     write_sealed(path, blob)
 
 
@@ -192,6 +195,7 @@ def load_state(path: Path) -> State | None:
 
 # --- what changed since the last build, and the state of this one --------------------------
 
+
 def current_values(site_resolve, theme_value):
     """value(tag, key) in the newly loaded site: `site_resolve(tag)` gives the mapping of a
     site's tag (model.resolve), `theme_value(tag, key)` a template's or static file's bytes."""
@@ -203,6 +207,7 @@ def current_values(site_resolve, theme_value):
         if tag not in mappings:
             mappings[tag] = site_resolve(tag)
         return value_of(mappings[tag], key)
+
     return value
 
 
@@ -231,8 +236,9 @@ def stale_units(state: State, value) -> tuple[set, list, dict]:
 COMPACT_AT = 1.5
 
 
-def next_state(inputs: str, old: State | None, old_hashes: list | None, old_whole: dict | None,
-               units: dict, value) -> State:
+def next_state(
+    inputs: str, old: State | None, old_hashes: list | None, old_whole: dict | None, units: dict, value
+) -> State:
     """The state of this build: `units` maps each unit key to a Unit whose deps are either
     indexes into old.keys (reused) or a set of (tag, key) pairs (rendered now). `old_hashes`
     and `old_whole`: stale_units' fingerprints of old's keys and records now."""
@@ -254,7 +260,7 @@ def next_state(inputs: str, old: State | None, old_hashes: list | None, old_whol
         # a reused unit's deps are indexes into old.keys, which this state keeps as they are
         deps = _indexes(intern(dep) for dep in unit.deps) if fresh else unit.deps
         done[ukey] = Unit(unit.files, deps, unit.docs, unit.hidden, unit.problems)
-    live = old.live if keep else len(keys)     # 0 in a state saved before it was counted
+    live = old.live if keep else len(keys)  # 0 in a state saved before it was counted
     state = State(inputs, done, keys, hashes, {}, live)
     if keep and len(keys) > COMPACT_AT * max(live, 1):
         return _compacted(state, old_whole or {}, value)

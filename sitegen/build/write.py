@@ -2,6 +2,7 @@
 
 Files go to a temporary folder beside the output folder, which is swapped in only when every
 file is written; a build that fails or is killed leaves the previous output as it was."""
+
 from __future__ import annotations
 
 import ctypes
@@ -22,7 +23,7 @@ from sitegen.build.outdir import MARKER, MARKER_TEXT, staging_prefix
 def safe_target(rel: str) -> str:
     """`rel` if it names a file inside the output folder; refuses absolute paths and any way
     out. Files go into a staging folder this build created, so no symlink can lead elsewhere."""
-    parts = [part for part in rel.split("/") if part not in ("", ".")]     # as PurePosixPath
+    parts = [part for part in rel.split("/") if part not in ("", ".")]  # as PurePosixPath
     if rel.startswith("/") or ".." in parts or not parts or "\\" in rel or ":" in rel:
         raise ContentError([Problem(rel, None, "refusing to write outside the output folder")])
     return rel
@@ -48,7 +49,7 @@ def staged(out: Path):
     try:
         staging = begin(out)
         try:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})   # a held Ctrl-C: here
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held Ctrl-C: here
             yield staging
         except BaseException:
             abort(staging)
@@ -65,14 +66,13 @@ def begin(out: Path) -> Path:
     staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "tmp"), dir=out.parent))
     try:
         _write(staging / MARKER, MARKER_TEXT)
-    except BaseException:             # a full disk: the folder made, its first file not
+    except BaseException:  # a full disk: the folder made, its first file not
         abort(staging)
         raise
     return staging
 
 
-def put_files(files: dict[str, bytes], staging: Path, out: Path,
-              previous: dict[str, str]) -> dict[str, str]:
+def put_files(files: dict[str, bytes], staging: Path, out: Path, previous: dict[str, str]) -> dict[str, str]:
     """Write `files` into the staging folder; {path: sha256} of what was written. `out`: the
     output folder, resolved (called once per page: no path resolution here). Several
     processes may each put their own files into one staging folder."""
@@ -81,8 +81,7 @@ def put_files(files: dict[str, bytes], staging: Path, out: Path,
     new, old = str(staging), str(out)
     for folder in sorted({os.path.dirname(rel) for rel in files} - {""}):
         os.makedirs(os.path.join(new, folder), exist_ok=True)
-    return {rel: _put(files[rel], f"{new}/{rel}", f"{old}/{rel}", previous.get(rel))
-            for rel in sorted(files)}
+    return {rel: _put(files[rel], f"{new}/{rel}", f"{old}/{rel}", previous.get(rel)) for rel in sorted(files)}
 
 
 def link_files(files: dict[str, str], staging: Path, out: Path) -> dict[str, str]:
@@ -107,8 +106,11 @@ def commit(staging: Path, out: Path) -> threading.Thread:
     A staging folder that lost its marker was removed and made again under the build (the
     folders of later pages recreate it): it is not whole, and is never swapped in."""
     if not (staging / MARKER).is_file():
-        raise FileNotFoundError(errno.ENOENT, "the build's staging folder was removed while it "
-                                "ran; nothing published", str(staging))
+        raise FileNotFoundError(
+            errno.ENOENT,
+            "the build's staging folder was removed while it ran; nothing published",
+            str(staging),
+        )
     return _swap(staging, out.resolve())
 
 
@@ -168,18 +170,29 @@ def _swap(staging: Path, out: Path) -> threading.Thread:
         old = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "old"), dir=out.parent))
         try:
             os.rename(out, old / "tree")
-        except OSError as exc:        # an immutable output folder (chattr +i): nothing moved
+        except OSError as exc:  # an immutable output folder (chattr +i): nothing moved
             old.rmdir()
-            raise OSError(exc.errno, f"{exc.strerror}: the build cannot move the folder aside "
-                          f"to put the new site in its place (is it immutable? lsattr -d {out})",
-                          str(out)) from exc
+            raise OSError(
+                exc.errno,
+                f"{exc.strerror}: the build cannot move the folder aside "
+                f"to put the new site in its place (is it immutable? lsattr -d {out})",
+                str(out),
+            ) from exc
     os.rename(staging, out)
     os.chmod(out, 0o755)
     return _removing(old)
 
 
 def _removing(folder: Path | None) -> threading.Thread:
-    thread = threading.Thread(target=shutil.rmtree, args=(folder,), kwargs={"ignore_errors": True},
-                              name="remove-previous-output") if folder else threading.Thread()
+    thread = (
+        threading.Thread(
+            target=shutil.rmtree,
+            args=(folder,),
+            kwargs={"ignore_errors": True},
+            name="remove-previous-output",
+        )
+        if folder
+        else threading.Thread()
+    )
     thread.start()
     return thread

@@ -6,21 +6,22 @@ A result's chip is added to the loaded record as `chip` ({vendor, vendor_name, f
 family_name, variant, rank}), or None: for a CPU-only result (no accelerator) and for a string
 no rule maps, which is a warning naming the result's file and line (an error with --strict),
 never a chip of its own. A string that the rules of two variants match is an error."""
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitegen.content import schema
 from sitegen.base.errors import Problems
+from sitegen.content import schema
 from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
 
 CHIPS_FILE = ("data", "chips.yaml")
-SHOWN = "content/data/chips.yaml"         # how messages about a record result name the file
-CPU_ONLY = "cpu-only"                     # the accelerator page of the results with no chip
-UNCLASSIFIED = "unclassified-"            # page prefix of a string no rule maps (one page each)
+SHOWN = "content/data/chips.yaml"  # how messages about a record result name the file
+CPU_ONLY = "cpu-only"  # the accelerator page of the results with no chip
+UNCLASSIFIED = "unclassified-"  # page prefix of a string no rule maps (one page each)
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -30,21 +31,23 @@ class Rule:
     system: re.Pattern | None
     rounds: frozenset | None
     line: int | None
-    text: str                              # as written, for messages
+    text: str  # as written, for messages
 
     def matches(self, model: str, system_name: str, round_id: str) -> bool:
-        return (self.accelerator.fullmatch(model) is not None
-                and (self.system is None or self.system.fullmatch(system_name) is not None)
-                and (self.rounds is None or round_id in self.rounds))
+        return (
+            self.accelerator.fullmatch(model) is not None
+            and (self.system is None or self.system.fullmatch(system_name) is not None)
+            and (self.rounds is None or round_id in self.rounds)
+        )
 
 
 @dataclass(frozen=True)
 class Variant:
     name: str
-    family: str                            # the family's slug
+    family: str  # the family's slug
     rules: tuple
     line: int | None
-    rank: tuple                            # (vendor, family, variant) order in the file
+    rank: tuple  # (vendor, family, variant) order in the file
 
 
 @dataclass(frozen=True)
@@ -52,13 +55,13 @@ class Family:
     slug: str
     name: str
     vendor: str
-    vendor_name: dict                      # {lang: name}
+    vendor_name: dict  # {lang: name}
 
 
 @dataclass(frozen=True)
 class Taxonomy:
-    families: dict                         # slug -> Family, in the file's order
-    variants: tuple                        # every Variant, in the file's order
+    families: dict  # slug -> Family, in the file's order
+    variants: tuple  # every Variant, in the file's order
 
     def matches(self, model: str, system_name: str = "", round_id: str = "") -> list[Variant]:
         """The variants whose rules match (one, when the file is right)."""
@@ -75,12 +78,18 @@ def chips_path(content: Path) -> Path:
 
 # --- reading chips.yaml ----------------------------------------------------------------------
 
-VENDOR = {"vendor": schema.req(schema.ident), "name": schema.opt(schema.ltext),
-          "families": schema.req(lambda value: value)}
+VENDOR = {
+    "vendor": schema.req(schema.ident),
+    "name": schema.opt(schema.ltext),
+    "families": schema.req(lambda value: value),
+}
 FAMILY = {"family": schema.req(schema.text), "variants": schema.req(lambda value: value)}
 VARIANT = {"variant": schema.req(schema.text), "match": schema.req(lambda value: value)}
-RULE = {"accelerator": schema.req(schema.text), "system": schema.opt(schema.text),
-        "rounds": schema.opt(schema.list_of(schema.text))}
+RULE = {
+    "accelerator": schema.req(schema.text),
+    "system": schema.opt(schema.text),
+    "rounds": schema.opt(schema.list_of(schema.text)),
+}
 
 
 def load_taxonomy(path: Path, vendors: dict, problems: Problems) -> Taxonomy:
@@ -88,8 +97,9 @@ def load_taxonomy(path: Path, vendors: dict, problems: Problems) -> Taxonomy:
     an empty taxonomy (every accelerator string is then reported as unmapped)."""
     if not path.is_file():
         return Taxonomy({}, ())
-    rows = cached("yaml-list", path, problems,
-                  lambda: parse_yaml(read_text(path, problems) or "[]", path, problems))
+    rows = cached(
+        "yaml-list", path, problems, lambda: parse_yaml(read_text(path, problems) or "[]", path, problems)
+    )
     if rows is None:
         return Taxonomy({}, ())
     if not isinstance(rows, list):
@@ -108,9 +118,13 @@ def load_taxonomy(path: Path, vendors: dict, problems: Problems) -> Taxonomy:
                 continue
             key = slug(f"{vendor['vendor']} {family['family']}")
             if key in families or key == CPU_ONLY or key.startswith(UNCLASSIFIED):
-                problems.add(path, item.get(LINE), f"family '{family['family']}' of vendor "
-                             f"'{vendor['vendor']}': its page '{key}' is "
-                             + ("listed twice" if key in families else "a reserved name"))
+                problems.add(
+                    path,
+                    item.get(LINE),
+                    f"family '{family['family']}' of vendor "
+                    f"'{vendor['vendor']}': its page '{key}' is "
+                    + ("listed twice" if key in families else "a reserved name"),
+                )
                 continue
             families[key] = Family(key, family["family"], vendor["vendor"], name)
             variants += _variants(item, key, (v_rank, f_rank), path, problems)
@@ -126,16 +140,20 @@ def _fields(row, fields: dict, path: Path, problems: Problems, what: str) -> dic
     clean, errors = schema.parse_record(row, fields)
     for message in errors:
         found = re.search(r"field '(\w+)'", message)
-        problems.add(path, key_line(row, found.group(1), row.get(LINE)) if found else row.get(LINE),
-                     f"{what}: {message}")
+        problems.add(
+            path,
+            key_line(row, found.group(1), row.get(LINE)) if found else row.get(LINE),
+            f"{what}: {message}",
+        )
     return None if errors else clean
 
 
 def _items(row: dict, key: str, path: Path, problems: Problems) -> list:
     items = row.get(key)
     if not isinstance(items, list) or not items:
-        problems.add(path, key_line(row, key, row.get(LINE)), f"'{key}' must be a list with at "
-                     "least one entry")
+        problems.add(
+            path, key_line(row, key, row.get(LINE)), f"'{key}' must be a list with at least one entry"
+        )
         return []
     return items
 
@@ -146,11 +164,18 @@ def _vendor_name(row: dict, vendor: dict, vendors: dict, path: Path, problems: P
     known = vendors.get(vendor["vendor"])
     line = key_line(row, "name", row.get(LINE))
     if known is not None and vendor["name"] is not None:
-        problems.add(path, line, f"vendor '{vendor['vendor']}' is named in content/data/"
-                     "vendors.yaml: remove its name here")
+        problems.add(
+            path,
+            line,
+            f"vendor '{vendor['vendor']}' is named in content/data/vendors.yaml: remove its name here",
+        )
     if known is None and vendor["name"] is None:
-        problems.add(path, row.get(LINE), f"vendor '{vendor['vendor']}' is not in content/data/"
-                     "vendors.yaml: give its name here ({en: ..., zh: ...})")
+        problems.add(
+            path,
+            row.get(LINE),
+            f"vendor '{vendor['vendor']}' is not in content/data/"
+            "vendors.yaml: give its name here ({en: ..., zh: ...})",
+        )
     return dict((known or {}).get("name") or vendor["name"] or {})
 
 
@@ -182,8 +207,12 @@ def _rule(rule, line: int | None, variant: str, path: Path, problems: Problems) 
         rounds = frozenset(fields["rounds"]) if fields["rounds"] else None
         return Rule(accelerator, system, rounds, line, fields["accelerator"])
     if not isinstance(rule, str) or not rule.strip():
-        problems.add(path, line, f"variant '{variant}': a rule is a regular expression or a "
-                     f"mapping with 'accelerator', got {rule!r}")
+        problems.add(
+            path,
+            line,
+            f"variant '{variant}': a rule is a regular expression or a "
+            f"mapping with 'accelerator', got {rule!r}",
+        )
         return None
     pattern = _pattern(rule, line, variant, path, problems)
     return None if pattern is None else Rule(pattern, None, None, line, rule)
@@ -193,8 +222,7 @@ def _pattern(text: str, line: int | None, variant: str, path: Path, problems: Pr
     try:
         return re.compile(text, re.IGNORECASE)
     except re.error as exc:
-        problems.add(path, line, f"variant '{variant}': '{text}' is not a regular expression "
-                     f"({exc})")
+        problems.add(path, line, f"variant '{variant}': '{text}' is not a regular expression ({exc})")
         return None
 
 
@@ -204,28 +232,40 @@ def _check_names(variants: list[Variant], families: dict, path: Path, problems: 
     for variant in variants:
         key = (variant.family, variant.name.casefold())
         if key in seen:
-            problems.add(path, variant.line, f"variant '{variant.name}' of family "
-                         f"'{families[variant.family].name}' is listed twice (first on line "
-                         f"{seen[key].line})")
+            problems.add(
+                path,
+                variant.line,
+                f"variant '{variant.name}' of family "
+                f"'{families[variant.family].name}' is listed twice (first on line "
+                f"{seen[key].line})",
+            )
         seen.setdefault(key, variant)
 
 
 # --- classifying the record --------------------------------------------------------------------
 
+
 def classify(taxonomy: Taxonomy, result: dict) -> Variant | None:
     """The result's variant, or None (no accelerator; no rule; more than one: see annotate)."""
     if not result.get("accelerator_model"):
         return None
-    found = taxonomy.matches(result["accelerator_model"], result.get("system_name") or "",
-                             result.get("round") or "")
+    found = taxonomy.matches(
+        result["accelerator_model"], result.get("system_name") or "", result.get("round") or ""
+    )
     return found[0] if len(found) == 1 else None
 
 
 def chip_of(taxonomy: Taxonomy, variant: Variant) -> dict:
     """The `chip` a classified result carries: plain data, so the record stays plain."""
     family = taxonomy.families[variant.family]
-    return {"vendor": family.vendor, "vendor_name": family.vendor_name, "family": family.slug,
-            "family_name": family.name, "variant": variant.name, "rank": list(variant.rank)}
+    return {
+        "vendor": family.vendor,
+        "vendor_name": family.vendor_name,
+        "family": family.slug,
+        "family_name": family.name,
+        "variant": variant.name,
+        "rank": list(variant.rank),
+    }
 
 
 def annotate(content: Path, record: dict, vendors: dict, problems: Problems) -> dict:
@@ -233,7 +273,7 @@ def annotate(content: Path, record: dict, vendors: dict, problems: Problems) -> 
     as read). Unmapped strings are warned about once each, at their first result."""
     known = len(problems.errors)
     taxonomy = load_taxonomy(chips_path(content), vendors, problems)
-    broken = len(problems.errors) > known      # said once: no warning for every string
+    broken = len(problems.errors) > known  # said once: no warning for every string
     seen: dict[tuple, list] = {}
     said: set = set()
     unmapped: dict[str, list[dict]] = {}
@@ -254,18 +294,27 @@ def annotate(content: Path, record: dict, vendors: dict, problems: Problems) -> 
     for model, results in {} if broken else unmapped.items():
         first = min(results, key=_position)
         more = f" and {len(results) - 1} more results" if len(results) > 1 else ""
-        problems.warn(first["_file"], _model_line(first), f"accelerator '{model}' of record "
-                      f"'{first['id']}'{more} matches no chip of {SHOWN}: add a rule for it "
-                      "there (it is listed as not classified)")
+        problems.warn(
+            first["_file"],
+            _model_line(first),
+            f"accelerator '{model}' of record "
+            f"'{first['id']}'{more} matches no chip of {SHOWN}: add a rule for it "
+            "there (it is listed as not classified)",
+        )
     return out
 
 
 def _ambiguous(result: dict, found: list[Variant], taxonomy: Taxonomy, problems: Problems) -> None:
-    names = " and ".join(f"'{taxonomy.families[v.family].name} / {v.name}' ({SHOWN}:{v.rules[0].line})"
-                         for v in found)
-    problems.add(result["_file"], _model_line(result), f"accelerator '{result['accelerator_model']}'"
-                 f" of record '{result['id']}' matches more than one chip: {names}; make the rules "
-                 "exclusive")
+    names = " and ".join(
+        f"'{taxonomy.families[v.family].name} / {v.name}' ({SHOWN}:{v.rules[0].line})" for v in found
+    )
+    problems.add(
+        result["_file"],
+        _model_line(result),
+        f"accelerator '{result['accelerator_model']}'"
+        f" of record '{result['id']}' matches more than one chip: {names}; make the rules "
+        "exclusive",
+    )
 
 
 def _model_line(result: dict) -> int | None:
@@ -281,8 +330,7 @@ def unmapped_strings(taxonomy: Taxonomy, results) -> dict[str, list[dict]]:
     found: dict[str, list[dict]] = {}
     for result in results:
         model = result.get("accelerator_model")
-        if model and not taxonomy.matches(model, result.get("system_name") or "",
-                                          result.get("round") or ""):
+        if model and not taxonomy.matches(model, result.get("system_name") or "", result.get("round") or ""):
             found.setdefault(model, []).append(result)
     return found
 

@@ -1,6 +1,7 @@
 """Stage 1: read and validate everything under content/. Nothing is written here.
 
 Every problem of a run is collected and raised together as one `ContentError`."""
+
 from __future__ import annotations
 
 import re
@@ -8,25 +9,36 @@ from pathlib import Path
 from string import Formatter
 
 from sitegen.base import languages
-from sitegen.content import chips, record_counts, schema, scores
 from sitegen.base.errors import Problems
-from sitegen.content.references import SHORTCODE, reference_ok
-from sitegen.content.model import track, Report, Site, SourceFile
-from sitegen.content.scores import check_scores
+from sitegen.content import chips, record_counts, schema, scores
+from sitegen.content.model import Report, Site, SourceFile, track
 from sitegen.content.parsecache import ParseCache, cached
-from sitegen.content.record import (check_benchmarks, check_system_map, derive_results, has_record,
-                                    load_changelog, load_record, read_curated)
-from sitegen.content.termcheck import TERMS, check_terms
-from sitegen.content.translation import review_digest
 from sitegen.content.readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
+from sitegen.content.record import (
+    check_benchmarks,
+    check_system_map,
+    derive_results,
+    has_record,
+    load_changelog,
+    load_record,
+    read_curated,
+)
+from sitegen.content.references import SHORTCODE, reference_ok
+from sitegen.content.scores import check_scores
+from sitegen.content.termcheck import TERMS, check_terms
 from sitegen.content.textcheck import unreferenced_claims
+from sitegen.content.translation import review_digest
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
 FIELD = re.compile(r"field '(\w+)'")
 # Names whose page would overwrite one the generator makes: <lang>/reports/index.html for a
 # report, <lang>/index.html, glossary.html and 404.html for a plain page, the lists for ids.
-RESERVED = {"reports": {"index"}, "pages": {"index", "glossary", "404", "editors"},
-            "systems": {"index"}, "benchmarks": {"index"}}
+RESERVED = {
+    "reports": {"index"},
+    "pages": {"index", "glossary", "404", "editors"},
+    "systems": {"index"},
+    "benchmarks": {"index"},
+}
 
 
 def field_line(row, message: str, default: int | None) -> int | None:
@@ -41,27 +53,30 @@ def load_site(content: Path, strict: bool = False) -> Site:
     strings = _load_strings(content, config, problems)
     known = len(problems.errors)
     rounds, record = _load_record(content, problems)
-    record_broken = len(problems.errors) > known     # said once: nothing derived from it
+    record_broken = len(problems.errors) > known  # said once: nothing derived from it
     parsed = ParseCache(filter(None, (_table_path(content, name) for name in schema.TABLES)))
-    tables = {name: _cached_table(parsed, content, name, fields, problems)
-              for name, fields in schema.TABLES.items()
-              if fields and not (name == "results" and has_record(content))}
+    tables = {
+        name: _cached_table(parsed, content, name, fields, problems)
+        for name, fields in schema.TABLES.items()
+        if fields and not (name == "results" and has_record(content))
+    }
     curated = read_curated(content, problems) if has_record(content) else {}
-    if has_record(content):      # corrected counts and chips (record_counts.py, chips.py)
+    if has_record(content):  # corrected counts and chips (record_counts.py, chips.py)
         record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
         record = chips.annotate(content, record, tables.get("vendors") or {}, problems)
     if has_record(content) and record_broken:
         tables["results"] = None
     elif has_record(content):
-        scores.unscore_short(record.values())     # never scored: fewer logs than the rules require
+        scores.unscore_short(record.values())  # never scored: fewer logs than the rules require
         tables["results"] = derive_results(content, record, problems, curated)
         check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
         check_system_map(content, record, tables["systems"] or {}, problems)
     check_scores(record if has_record(content) else tables.get("results") or {}, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}
-    site = Site(content, config, strings, {k: v or {} for k, v in tables.items()},
-                record=record, rounds=rounds)
+    site = Site(
+        content, config, strings, {k: v or {} for k, v in tables.items()}, record=record, rounds=rounds
+    )
     site.unreadable = unreadable
     site.changelog = load_changelog(content, problems, record) if has_record(content) else []
     _check_references(site, problems)
@@ -85,8 +100,12 @@ def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
         return {}, {}
     old = _table_path(content, "results")
     if old is not None:
-        problems.add(old, None, "the results now come from content/data/record/: delete this "
-                     "file (curated fields go to content/data/results_curated.yaml)")
+        problems.add(
+            old,
+            None,
+            "the results now come from content/data/record/: delete this "
+            "file (curated fields go to content/data/results_curated.yaml)",
+        )
     return load_record(content, problems)
 
 
@@ -150,8 +169,11 @@ def _warn_unused_sources(site: Site, problems: Problems) -> None:
     used.update(record_counts.sources_used(site.record))
     for source in site.table("sources"):
         if source["id"] not in used:
-            problems.warn(source["_file"], source[LINE], f"source '{source['id']}' is not used: "
-                          "no record, price, claim, report or page cites it")
+            problems.warn(
+                source["_file"],
+                source[LINE],
+                f"source '{source['id']}' is not used: no record, price, claim, report or page cites it",
+            )
 
 
 def _warn_claims_without_page(site: Site, problems: Problems) -> None:
@@ -166,10 +188,16 @@ def _warn_claims_without_page(site: Site, problems: Problems) -> None:
             by_source.setdefault(source["id"], []).append(claim)
     for ident, claims in by_source.items():
         first = claims[0]
-        problems.warn(first["_file"], _line(first, "source"), f"claim '{first['id']}' and "
-                      f"{len(claims) - 1} more cite source '{ident}', which has no url: readers "
-                      f"cannot look them up{HOW}" if len(claims) > 1 else f"claim '{first['id']}' "
-                      f"cites source '{ident}', which has no url: readers cannot look it up{HOW}")
+        problems.warn(
+            first["_file"],
+            _line(first, "source"),
+            f"claim '{first['id']}' and "
+            f"{len(claims) - 1} more cite source '{ident}', which has no url: readers "
+            f"cannot look them up{HOW}"
+            if len(claims) > 1
+            else f"claim '{first['id']}' "
+            f"cites source '{ident}', which has no url: readers cannot look it up{HOW}",
+        )
 
 
 HOW = " (give its url, or its date and a no_url saying why there is none)"
@@ -183,8 +211,11 @@ def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Prob
             try:
                 fields[lang, key] = {name for _, name, _, _ in Formatter().parse(text) if name is not None}
             except ValueError as exc:
-                problems.add(content / "i18n" / f"{lang}.yaml", key_line(raws[lang], key),
-                             f"string '{key}': {exc} (write {{name}}, or {{{{ for a brace)")
+                problems.add(
+                    content / "i18n" / f"{lang}.yaml",
+                    key_line(raws[lang], key),
+                    f"string '{key}': {exc} (write {{name}}, or {{{{ for a brace)",
+                )
                 fields[lang, key] = None
     first = next(iter(strings), None)
     for lang, table in strings.items():
@@ -193,11 +224,13 @@ def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Prob
             if lang != first and mine is not None and theirs is not None and mine != theirs:
                 for wrong, right in _typo_sides((lang, mine), (first, theirs), fields, key):
                     odd = sorted(wrong[1] - right[1]) or sorted(right[1] - wrong[1])
-                    problems.add(content / "i18n" / f"{wrong[0]}.yaml",
-                                 key_line(raws.get(wrong[0], {}), key),
-                                 f"string '{key}': placeholder {{{odd[0]}}} does not match the "
-                                 f"{right[0]} text ({', '.join('{' + n + '}' for n in sorted(right[1])) or 'none'})"
-                                 + schema.suggest(odd[0], right[1]))
+                    problems.add(
+                        content / "i18n" / f"{wrong[0]}.yaml",
+                        key_line(raws.get(wrong[0], {}), key),
+                        f"string '{key}': placeholder {{{odd[0]}}} does not match the "
+                        f"{right[0]} text ({', '.join('{' + n + '}' for n in sorted(right[1])) or 'none'})"
+                        + schema.suggest(odd[0], right[1]),
+                    )
 
 
 def _typo_sides(one: tuple, other: tuple, fields: dict, key: str) -> list[tuple]:
@@ -205,8 +238,7 @@ def _typo_sides(one: tuple, other: tuple, fields: dict, key: str) -> list[tuple]
     with a placeholder no other string of any language has (a typo such as {totl}) is the
     wrong one; when that does not tell, each side is said at its own line. (Before, it was
     always the second language's file: a typo in en.yaml was reported in zh.yaml.)"""
-    used = {name for (_, other_key), names in fields.items() if other_key != key and names
-            for name in names}
+    used = {name for (_, other_key), names in fields.items() if other_key != key and names for name in names}
     unique = [side for side in (one, other) if (side[1] - (one[1] & other[1])) - used]
     if len(unique) == 1:
         wrong = unique[0]
@@ -229,24 +261,30 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
     for lang in config["languages"]:
         path = content / "i18n" / f"{lang}.yaml"
         source = languages.get(lang).source
-        raw = cached("yaml", path, problems, lambda path=path: read_yaml(path, problems)) \
-            if path.exists() else None
+        raw = (
+            cached("yaml", path, problems, lambda path=path: read_yaml(path, problems))
+            if path.exists()
+            else None
+        )
         if not path.exists() and source is None:
             problems.add(path, None, f"missing interface strings for '{lang}': create this file")
-        elif raw is None and path.exists():   # unreadable, and said so: none of it is "missing"
+        elif raw is None and path.exists():  # unreadable, and said so: none of it is "missing"
             continue
         raw = raw if isinstance(raw, dict) else {}
         raws[lang] = raw
         _check_characters(raw, path, problems)
         own = {k: languages.tidy(str(v), lang) for k, v in raw.items() if k != LINE and v is not None}
-        if source is not None:        # converted from its source; its own file (reviewed) wins
+        if source is not None:  # converted from its source; its own file (reviewed) wins
             own = {**{k: languages.convert(v, lang) for k, v in strings.get(source, {}).items()}, **own}
         strings[lang] = own
     every = set().union(*(s.keys() for s in strings.values())) if strings else set()
     for lang, table in strings.items():
         for key in sorted(every - table.keys()):
-            problems.add(content / "i18n" / f"{lang}.yaml", None,
-                         f"missing interface string '{key}' (the other language has it)")
+            problems.add(
+                content / "i18n" / f"{lang}.yaml",
+                None,
+                f"missing interface string '{key}' (the other language has it)",
+            )
     _check_placeholders(strings, raws, content, problems)
     return strings
 
@@ -259,14 +297,14 @@ def _table_path(content: Path, name: str) -> Path | None:
     return None
 
 
-def _cached_table(parsed: ParseCache, content: Path, name: str, fields: dict,
-                  problems: Problems) -> dict[str, dict] | None:
+def _cached_table(
+    parsed: ParseCache, content: Path, name: str, fields: dict, problems: Problems
+) -> dict[str, dict] | None:
     """_load_table, from the cache when the table's file did not change (parsecache.py)."""
     path = _table_path(content, name)
     if path is None:
         return _load_table(content, name, fields, problems)
-    return parsed.parse(f"table-{name}", path, problems,
-                        lambda: _load_table(content, name, fields, problems))
+    return parsed.parse(f"table-{name}", path, problems, lambda: _load_table(content, name, fields, problems))
 
 
 def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> dict[str, dict]:
@@ -299,8 +337,12 @@ def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dic
         if errors or "id" not in record:
             continue
         if record["id"] in RESERVED.get(path.stem, ()):
-            problems.add(path, key_line(row, "id", line), f"id '{record['id']}' would overwrite "
-                         f"the generator's own page {path.stem}/{record['id']}.html; choose another")
+            problems.add(
+                path,
+                key_line(row, "id", line),
+                f"id '{record['id']}' would overwrite "
+                f"the generator's own page {path.stem}/{record['id']}.html; choose another",
+            )
             continue
         if record["id"] in records:
             first = records[record["id"]][LINE]
@@ -338,10 +380,17 @@ def _check_references(site: Site, problems: Problems) -> None:
                 refs += list(_walk_refs(record["check"], schema.CHECK, "check"))
             for table, ident, field in refs:
                 known = site.tables.get(table, {})
-                if ident not in known and table not in site.unreadable \
-                        and (table, ident) not in problems.broken:
-                    problems.add(record["_file"], _line(record, field), f"record '{record['id']}': "
-                                 f"unknown {table[:-1]} '{ident}'" + schema.suggest(ident, known))
+                if (
+                    ident not in known
+                    and table not in site.unreadable
+                    and (table, ident) not in problems.broken
+                ):
+                    problems.add(
+                        record["_file"],
+                        _line(record, field),
+                        f"record '{record['id']}': "
+                        f"unknown {table[:-1]} '{ident}'" + schema.suggest(ident, known),
+                    )
 
 
 def _line(record: dict, field: str) -> int | None:
@@ -354,14 +403,23 @@ def _check_claim_checks(site: Site, problems: Problems) -> None:
         check = claim["check"]
         for field in schema.CHECK_KINDS[check["kind"]]:
             if check.get(field) is None:
-                problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': check of kind "
-                             f"'{check['kind']}' needs '{field}'")
+                problems.add(
+                    claim["_file"],
+                    claim[LINE],
+                    f"claim '{claim['id']}': check of kind '{check['kind']}' needs '{field}'",
+                )
         baseline_table = "systems" if check["kind"] == "spec_ratio" else "results"
-        if check.get("baseline") and check["baseline"] not in site.tables[baseline_table] \
-                and baseline_table not in site.unreadable \
-                and (baseline_table, check["baseline"]) not in problems.broken:
-            problems.add(claim["_file"], claim[LINE], f"claim '{claim['id']}': unknown "
-                         f"{baseline_table[:-1]} '{check['baseline']}'")
+        if (
+            check.get("baseline")
+            and check["baseline"] not in site.tables[baseline_table]
+            and baseline_table not in site.unreadable
+            and (baseline_table, check["baseline"]) not in problems.broken
+        ):
+            problems.add(
+                claim["_file"],
+                claim[LINE],
+                f"claim '{claim['id']}': unknown {baseline_table[:-1]} '{check['baseline']}'",
+            )
 
 
 def _check_text_refs(site: Site, problems: Problems) -> None:
@@ -374,14 +432,17 @@ def _check_text_refs(site: Site, problems: Problems) -> None:
                 for text in (t for t in texts if isinstance(t, str)):
                     for match in SHORTCODE.finditer(text):
                         if not reference_ok(site, match.group("kind"), match.group("arg")):
-                            problems.add(record["_file"], record[LINE], f"record '{record['id']}': "
-                                         f"{match.group(0)} does not name a known record")
+                            problems.add(
+                                record["_file"],
+                                record[LINE],
+                                f"record '{record['id']}': {match.group(0)} does not name a known record",
+                            )
 
 
 def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) -> list[Report]:
     """Reports (and plain pages): one file per language, paired by slug."""
     found: dict[str, dict[str, Report]] = {}
-    broken: set[tuple[str, str]] = set()     # files that exist but could not be read
+    broken: set[tuple[str, str]] = set()  # files that exist but could not be read
     for path in sorted(folder.glob("*")) if folder.is_dir() else []:
         report = _load_report(path, config, fields, problems)
         if report:
@@ -401,14 +462,25 @@ def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) 
 def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> Report | None:
     match = REPORT_NAME.match(path.name)
     if not match or match.group("lang") not in config["languages"]:
-        problems.add(path, None, "a report file is named <slug>.<lang>.md with a lowercase slug "
-                     f"and a language among {', '.join(config['languages'])}")
+        problems.add(
+            path,
+            None,
+            "a report file is named <slug>.<lang>.md with a lowercase slug "
+            f"and a language among {', '.join(config['languages'])}",
+        )
         return None
     if match.group("slug") in RESERVED[path.parent.name if path.parent.name in RESERVED else "reports"]:
-        target = (f"{match.group('lang')}/reports/{match.group('slug')}.html"
-                  if path.parent.name == "reports" else f"{match.group('lang')}/{match.group('slug')}.html")
-        problems.add(path, None, f"the slug '{match.group('slug')}' would overwrite the "
-                     f"generator's own page {target}; rename the file")
+        target = (
+            f"{match.group('lang')}/reports/{match.group('slug')}.html"
+            if path.parent.name == "reports"
+            else f"{match.group('lang')}/{match.group('slug')}.html"
+        )
+        problems.add(
+            path,
+            None,
+            f"the slug '{match.group('slug')}' would overwrite the "
+            f"generator's own page {target}; rename the file",
+        )
         return None
     read = cached("markdown", path, problems, lambda: read_markdown(path, problems))
     if read is None:
@@ -428,12 +500,28 @@ def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> 
 def _converted(report: Report, lang: str) -> Report:
     """A report of a converted language, made from its source's text (an editor's own file
     of that language, reviewed, takes its place)."""
-    meta = {key: (languages.convert(value, lang) if key in ("title", "summary") else
-                  [languages.convert(v, lang) for v in value] if key in ("tags", "findings") and value else value)
-            for key, value in report.meta.items()}
+    meta = {
+        key: (
+            languages.convert(value, lang)
+            if key in ("title", "summary")
+            else [languages.convert(v, lang) for v in value]
+            if key in ("tags", "findings") and value
+            else value
+        )
+        for key, value in report.meta.items()
+    }
     reviewed = (report.meta.get("reviewed") or {}).get(lang) == review_digest(report)
-    return Report(report.slug, lang, meta, languages.convert(report.body, lang), report.body_line,
-                  report.source, pending=report.pending, converted=True, reviewed=reviewed)
+    return Report(
+        report.slug,
+        lang,
+        meta,
+        languages.convert(report.body, lang),
+        report.body_line,
+        report.source,
+        pending=report.pending,
+        converted=True,
+        reviewed=reviewed,
+    )
 
 
 def _check_claim_words(site: Site, problems: Problems) -> None:
@@ -460,15 +548,22 @@ def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[
     twins = []
     for lang in config["languages"]:
         if lang in by_lang or (slug, lang) in broken or (slug, languages.get(lang).source) in broken:
-            continue          # (a converted language's source that could not be read said so)
+            continue  # (a converted language's source that could not be read said so)
         written = next(iter(by_lang.values()))
         if lang in (written.meta.get("pending") or []):
             twins.append(Report(slug, lang, dict(written.meta), "", 0, None, pending=True))
-            problems.warn(written.source.path, written.meta["_lines"].get("pending"),
-                          f"report '{slug}' is not translated into {lang} yet (pending)")
+            problems.warn(
+                written.source.path,
+                written.meta["_lines"].get("pending"),
+                f"report '{slug}' is not translated into {lang} yet (pending)",
+            )
         else:
-            problems.add(written.source.path, None, f"report '{slug}' has no {lang} version: "
-                         f"write {slug}.{lang}.md, or add 'pending: [{lang}]' to the front matter")
+            problems.add(
+                written.source.path,
+                None,
+                f"report '{slug}' has no {lang} version: "
+                f"write {slug}.{lang}.md, or add 'pending: [{lang}]' to the front matter",
+            )
     return twins
 
 
@@ -478,8 +573,14 @@ def _check_report_refs(site: Site, problems: Problems) -> None:
             continue
         for field in ("sources", "systems", "benchmarks", "claims"):
             for ident in report.meta.get(field) or []:
-                if ident not in site.tables.get(field, {}) and field not in site.unreadable \
-                        and (field, ident) not in problems.broken:
-                    problems.add(report.source.path, report.meta["_lines"].get(field, 2),
-                                 f"front matter '{field}': unknown {field[:-1]} '{ident}'"
-                                 + schema.suggest(ident, site.tables.get(field, {})))
+                if (
+                    ident not in site.tables.get(field, {})
+                    and field not in site.unreadable
+                    and (field, ident) not in problems.broken
+                ):
+                    problems.add(
+                        report.source.path,
+                        report.meta["_lines"].get(field, 2),
+                        f"front matter '{field}': unknown {field[:-1]} '{ident}'"
+                        + schema.suggest(ident, site.tables.get(field, {})),
+                    )

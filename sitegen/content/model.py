@@ -1,6 +1,7 @@
 """The content model: plain records, one `Site` holding them, with query methods.
 
 Constructors change nothing else; the model is built once by `load.py` and only read after."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -19,7 +20,7 @@ class SourceFile:
     """One report file: where it came from, its language and slug."""
 
     path: Path
-    rel: str          # path as shown in messages, e.g. content/reports/v1-0.en.md
+    rel: str  # path as shown in messages, e.g. content/reports/v1-0.en.md
     slug: str
     lang: str
 
@@ -32,9 +33,9 @@ class Report:
     body: str
     body_line: int
     source: SourceFile | None
-    pending: bool = False   # True: this language is not written; the page says so
+    pending: bool = False  # True: this language is not written; the page says so
     converted: bool = False  # True: made by converting another language's text
-    reviewed: bool = False   # True: converted, and an editor read this text as it is (no note)
+    reviewed: bool = False  # True: converted, and an editor read this text as it is (no note)
     # set by track(): ("report"|"page", slug, lang) and the site's Reads
     tracking_identity: tuple | None = field(default=None, repr=False, compare=False)
     reads: Reads | None = field(default=None, repr=False, compare=False)
@@ -59,17 +60,17 @@ class Report:
 class Site:
     root: Path
     config: dict
-    strings: dict[str, dict[str, str]]          # lang -> key -> text
-    tables: dict[str, dict[str, dict]]          # table -> id -> record
+    strings: dict[str, dict[str, str]]  # lang -> key -> text
+    tables: dict[str, dict[str, dict]]  # table -> id -> record
     reports: list[Report] = field(default_factory=list)
-    pages: list[Report] = field(default_factory=list)    # methodology and other plain pages
+    pages: list[Report] = field(default_factory=list)  # methodology and other plain pages
     warnings: list = field(default_factory=list)
-    unreadable: set = field(default_factory=set)   # tables whose file could not be read
+    unreadable: set = field(default_factory=set)  # tables whose file could not be read
     record: dict[str, dict] = field(default_factory=dict)  # the whole MLPerf record, by id
     rounds: dict[str, dict] = field(default_factory=dict)  # its rounds, oldest first
-    changelog: list[dict] = field(default_factory=list)    # changes between its imports
-    reads: Reads = field(default_factory=Reads)             # what the page being made reads
-    derived: dict = field(default_factory=dict)   # derive's entities of this site, made once (derive/)
+    changelog: list[dict] = field(default_factory=list)  # changes between its imports
+    reads: Reads = field(default_factory=Reads)  # what the page being made reads
+    derived: dict = field(default_factory=dict)  # derive's entities of this site, made once (derive/)
 
     @property
     def languages(self) -> list[str]:
@@ -93,9 +94,12 @@ class Site:
         return next(r for r in self.reports if r.slug == slug and r.lang == lang)
 
     def results_for(self, *, system: str | None = None, benchmark: str | None = None) -> list[dict]:
-        return [r for r in self.table("results")
-                if (system is None or r["system"] == system)
-                and (benchmark is None or r["benchmark"] == benchmark)]
+        return [
+            r
+            for r in self.table("results")
+            if (system is None or r["system"] == system)
+            and (benchmark is None or r["benchmark"] == benchmark)
+        ]
 
     def first_price(self, system_id: str) -> dict | None:
         prices = self.get("systems", system_id).get("prices") or []
@@ -115,7 +119,9 @@ class Site:
         """(benchmark, round) -> its results, fastest first (unscored last), by id on ties."""
         with self.reads.paused():
             slots: dict[tuple[str, str], list[dict]] = {}
-            ordered = sorted(self.record.values(), key=lambda r: (r["value"] is None, r["value"] or 0, r["id"]))
+            ordered = sorted(
+                self.record.values(), key=lambda r: (r["value"] is None, r["value"] or 0, r["id"])
+            )
             for result in ordered:
                 slots.setdefault((result["benchmark"], result["round"]), []).append(result)
             return slots
@@ -196,18 +202,26 @@ def track(site: Site) -> Site:
     """Make every read of the site's records noted in `site.reads` (deps.py): the tables, the
     record and its rounds, interface strings, reports and pages. Called once, after loading."""
     reads = site.reads
-    for derived in ("_record_slots", "_rounds_held", "_by_identity"):   # made from untracked records
+    for derived in ("_record_slots", "_rounds_held", "_by_identity"):  # made from untracked records
         site.__dict__.pop(derived, None)
     site.derived.clear()
 
     def table(name: str, records: dict) -> Tracked:
-        return Tracked({ident: Tracked(record, ("rec", name, ident), reads) if isinstance(record, dict)
-                        else record for ident, record in records.items()}, ("table", name), reads)
+        return Tracked(
+            {
+                ident: Tracked(record, ("rec", name, ident), reads) if isinstance(record, dict) else record
+                for ident, record in records.items()
+            },
+            ("table", name),
+            reads,
+        )
 
     site.tables = {name: table(name, records) for name, records in site.tables.items()}
     site.record = table("record", site.record)
     site.rounds = table("rounds", site.rounds)
-    site.strings = {lang: Tracked(strings, ("strings", lang), reads) for lang, strings in site.strings.items()}
+    site.strings = {
+        lang: Tracked(strings, ("strings", lang), reads) for lang, strings in site.strings.items()
+    }
     for kind, reports in (("report", site.reports), ("page", site.pages)):
         for report in reports:
             identity = (kind, report.slug, report.lang)
@@ -222,8 +236,7 @@ def track(site: Site) -> Site:
 def reports_by_identity(site: Site) -> dict:
     found = site.__dict__.get("_by_identity")
     if found is None:
-        found = site.__dict__["_by_identity"] = {
-            r.tracking_identity: r for r in list.__iter__(site.reports)}
+        found = site.__dict__["_by_identity"] = {r.tracking_identity: r for r in list.__iter__(site.reports)}
         found.update((r.tracking_identity, r) for r in list.__iter__(site.pages))
     return found
 

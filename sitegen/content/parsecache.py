@@ -5,16 +5,16 @@ code (cache.code_digest) and the same languages (a localised text's parse depend
 parse that found errors is never kept: a broken file is parsed, and its errors reported, every
 time. A missing, damaged or foreign entry, or a cache that
 cannot be read or written, only means the file is parsed again."""
+
 from __future__ import annotations
 
 import hashlib
 import pickle
 from pathlib import Path
 
-from sitegen.base import cache
-from sitegen.base import languages
+from sitegen.base import cache, languages
 
-_code: str | None = None     # the generator's code digest: the code of a process never changes
+_code: str | None = None  # the generator's code digest: the code of a process never changes
 
 
 def code_key() -> str:
@@ -56,8 +56,13 @@ class ParseCache:
             stored = cache.unseal(entry.read_bytes())
         except OSError:
             stored = None
-        if isinstance(stored, tuple) and len(stored) == 4 and stored[0] == key \
-                and isinstance(stored[2], list) and isinstance(stored[3], (set, frozenset)):
+        if (
+            isinstance(stored, tuple)
+            and len(stored) == 4
+            and stored[0] == key
+            and isinstance(stored[2], list)
+            and isinstance(stored[3], (set, frozenset))
+        ):
             self.hits += 1
             problems.items.extend(stored[2])
             problems.broken.update(stored[3])

@@ -6,6 +6,7 @@ endings (CRLF, CR) and a byte-order mark are read as they were meant, a byte tha
 or a control character is one error naming its line and column, and YAML that would crash or
 exhaust the parser (nesting too deep, anchors expanding without end) or that repeats a key is
 refused before anything uses it."""
+
 from __future__ import annotations
 
 import csv
@@ -22,9 +23,9 @@ from sitegen.content.textcheck import text_problems
 
 LINE = "__line__"  # key added to every mapping read from YAML or CSV: its first line in the file
 
-MAX_BYTES = 32 * 1024 * 1024   # no content file is anywhere near this; a bigger one is a mistake
-MAX_DEPTH = 50                 # nesting levels of a YAML document (libyaml crashes past ~30,000)
-MAX_NODES = 200_000            # values of a YAML document with every alias expanded
+MAX_BYTES = 32 * 1024 * 1024  # no content file is anywhere near this; a bigger one is a mistake
+MAX_DEPTH = 50  # nesting levels of a YAML document (libyaml crashes past ~30,000)
+MAX_NODES = 200_000  # values of a YAML document with every alias expanded
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when available
 MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -66,12 +67,13 @@ def _construct_mapping(loader, node, deep=False):
         key = loader.construct_object(key_node, deep=True)
         try:
             first = first_of.get(key)
-        except TypeError:            # an unhashable key: the constructor below says so
+        except TypeError:  # an unhashable key: the constructor below says so
             continue
         if first is not None:
-            raise _DuplicateKey(problem=f"duplicate key {key!r} (first on line "
-                                        f"{first + loader.first_line})",
-                                problem_mark=key_node.start_mark)
+            raise _DuplicateKey(
+                problem=f"duplicate key {key!r} (first on line {first + loader.first_line})",
+                problem_mark=key_node.start_mark,
+            )
         first_of[key] = key_node.start_mark.line
     loader.flatten_mapping(node)
     mapping = Located()
@@ -82,8 +84,11 @@ def _construct_mapping(loader, node, deep=False):
             mapping[key] = loader.construct_object(value_node, deep=True)
         except TypeError:
             raise yaml.constructor.ConstructorError(
-                "while constructing a mapping", node.start_mark, "found an unhashable key",
-                key_node.start_mark) from None
+                "while constructing a mapping",
+                node.start_mark,
+                "found an unhashable key",
+                key_node.start_mark,
+            ) from None
         mapping.lines[key] = key_node.start_mark.line + loader.first_line
     if loader.with_line:
         mapping[LINE] = node.start_mark.line + loader.first_line
@@ -137,9 +142,12 @@ def _guard(text: str) -> None:
             if isinstance(event, yaml.AliasEvent):
                 expanded += sizes.get(event.anchor, 1)
                 if expanded > MAX_NODES:
-                    raise YamlProblem(event.start_mark.line + 1, f"the alias *{event.anchor} "
-                                      f"makes the document expand past {MAX_NODES:,} values; "
-                                      "write the values out instead of repeating anchors")
+                    raise YamlProblem(
+                        event.start_mark.line + 1,
+                        f"the alias *{event.anchor} "
+                        f"makes the document expand past {MAX_NODES:,} values; "
+                        "write the values out instead of repeating anchors",
+                    )
             elif isinstance(event, yaml.ScalarEvent):
                 expanded += 1
                 if event.anchor:
@@ -148,14 +156,16 @@ def _guard(text: str) -> None:
                 expanded += 1
                 frames.append((expanded, event.anchor))
                 if len(frames) > MAX_DEPTH:
-                    raise YamlProblem(event.start_mark.line + 1, f"values nested deeper than "
-                                      f"{MAX_DEPTH} levels; flatten the structure")
+                    raise YamlProblem(
+                        event.start_mark.line + 1,
+                        f"values nested deeper than {MAX_DEPTH} levels; flatten the structure",
+                    )
             elif isinstance(event, yaml.CollectionEndEvent):
                 start, anchor = frames.pop()
                 if anchor:
                     sizes[anchor] = expanded - start + 1
     except yaml.YAMLError:
-        return                       # a syntax error: the loader reports it with its line
+        return  # a syntax error: the loader reports it with its line
 
 
 def load_yaml(text: str, first_line: int = 1, with_line: bool = True):
@@ -178,8 +188,9 @@ def load_yaml(text: str, first_line: int = 1, with_line: bool = True):
     except yaml.YAMLError as exc:
         raise YamlProblem(None, f"YAML error: {exc}") from None
     except RecursionError:
-        raise YamlProblem(first_line, f"values nested deeper than {MAX_DEPTH} levels; "
-                          "flatten the structure") from None
+        raise YamlProblem(
+            first_line, f"values nested deeper than {MAX_DEPTH} levels; flatten the structure"
+        ) from None
     finally:
         loader.dispose()
 
@@ -202,12 +213,16 @@ def read_bytes(path: Path, problems: Problems) -> bytes | None:
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
-            problems.add(path, None, f"{_kind_of(info.st_mode)}, not a file: content files "
-                                     "must be plain files")
+            problems.add(
+                path, None, f"{_kind_of(info.st_mode)}, not a file: content files must be plain files"
+            )
             return None
         if info.st_size > MAX_BYTES:
-            problems.add(path, None, f"file of {info.st_size:,} bytes, over the limit of "
-                                     f"{MAX_BYTES:,}: is it the right file?")
+            problems.add(
+                path,
+                None,
+                f"file of {info.st_size:,} bytes, over the limit of {MAX_BYTES:,}: is it the right file?",
+            )
             return None
         return path.read_bytes()
     except OSError as exc:
@@ -219,8 +234,7 @@ def _not_utf8(data: bytes, start: int) -> tuple[int, str]:
     before = data[:start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     line = before.count(b"\n") + 1
     column = len(before) - before.rfind(b"\n")
-    return line, (f"byte 0x{data[start]:02x} (column {column}) is not UTF-8; save the file as "
-                  "UTF-8")
+    return line, (f"byte 0x{data[start]:02x} (column {column}) is not UTF-8; save the file as UTF-8")
 
 
 def decode(data: bytes) -> tuple[str | None, tuple[int, str] | None]:
@@ -235,8 +249,7 @@ def decode(data: bytes) -> tuple[str | None, tuple[int, str] | None]:
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
         column = bad.start() - text.rfind("\n", 0, bad.start())
-        return None, (line, f"control character U+{ord(bad.group()):04X} (column {column}); "
-                            "remove it")
+        return None, (line, f"control character U+{ord(bad.group()):04X} (column {column}); remove it")
     return text, None
 
 
@@ -301,8 +314,11 @@ def read_markdown(path: Path, problems: Problems) -> tuple[dict, str, int, dict]
         return None
     match = _FRONT.match(text)
     if not match:
-        problems.add(path, 1, "missing front matter: start the file with a '---' line, "
-                              "the YAML fields, and another '---' line")
+        problems.add(
+            path,
+            1,
+            "missing front matter: start the file with a '---' line, the YAML fields, and another '---' line",
+        )
         return None
     known = len(problems.items)
     front = parse_yaml(match.group(1), path, problems, first_line=2)
@@ -313,4 +329,4 @@ def read_markdown(path: Path, problems: Problems) -> tuple[dict, str, int, dict]
         return None
     body_line = text[: match.end()].count("\n") + 1
     key_lines = {str(k): v for k, v in front.lines.items()}
-    return front, text[match.end():], body_line, key_lines
+    return front, text[match.end() :], body_line, key_lines

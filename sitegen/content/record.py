@@ -6,6 +6,7 @@ The record is optional: a content project without `data/record/` keeps its hand-
 `data/results.yaml`. With a record, `results` holds every record result whose system folder
 `data/mlperf_systems.yaml` maps to a site system, at full precision, plus the curated fields
 of `data/results_curated.yaml`."""
+
 from __future__ import annotations
 
 import functools
@@ -14,14 +15,14 @@ from pathlib import Path
 
 import yaml
 
-from sitegen.content import schema
 from sitegen.base.errors import Problems
+from sitegen.content import schema
 from sitegen.content.parsecache import ParseCache, cached
 from sitegen.content.readers import LINE, Located, key_line, parse_yaml, read_text
 
 RECORD_DIR = ("data", "record")
 RESULTS_FILE = re.compile(r"^results-(?P<round>v[0-9][0-9a-z.]*)\.yaml$")
-FIELD = re.compile(r"field '(\w+)'")     # the field a schema message names
+FIELD = re.compile(r"field '(\w+)'")  # the field a schema message names
 
 
 def field_line(record: dict, field: str) -> int | None:
@@ -50,28 +51,40 @@ def load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
     folder = record_folder(content)
     files = sorted(folder.glob("results-*.yaml"))
     parsed = ParseCache([folder / "rounds.yaml", *files])
-    rounds = parsed.parse("record-rounds", folder / "rounds.yaml", problems,
-                          lambda: _parse_list(folder / "rounds.yaml", schema.ROUND, problems))
+    rounds = parsed.parse(
+        "record-rounds",
+        folder / "rounds.yaml",
+        problems,
+        lambda: _parse_list(folder / "rounds.yaml", schema.ROUND, problems),
+    )
     results: dict[str, dict] = {}
     for path in files:
         match = RESULTS_FILE.match(path.name)
         if not match or match.group("round") not in rounds:
-            problems.add(path, None, "a record file is named results-<round>.yaml after a round "
-                         "of rounds.yaml")
+            problems.add(
+                path, None, "a record file is named results-<round>.yaml after a round of rounds.yaml"
+            )
             continue
-        found = parsed.parse("record-results", path, problems, functools.partial(
-            _load_results_file, path, match.group("round"), problems))
+        found = parsed.parse(
+            "record-results",
+            path,
+            problems,
+            functools.partial(_load_results_file, path, match.group("round"), problems),
+        )
         for ident, record in found.items():
             if ident in results:
-                problems.add(path, record[LINE], f"duplicate id '{ident}' (first in "
-                             f"{results[ident]['_file']})")
+                problems.add(
+                    path, record[LINE], f"duplicate id '{ident}' (first in {results[ident]['_file']})"
+                )
             results[ident] = record
     for record in results.values():
         earlier = record.get("resubmission_of")
         if earlier is not None and earlier not in results:
-            problems.add(record["_file"], field_line(record, "resubmission_of"),
-                         f"record '{record['id']}': resubmission_of '{earlier}' is no result "
-                         "of the record")
+            problems.add(
+                record["_file"],
+                field_line(record, "resubmission_of"),
+                f"record '{record['id']}': resubmission_of '{earlier}' is no result of the record",
+            )
     return rounds, results
 
 
@@ -82,7 +95,7 @@ def _load_results_file(path: Path, round_id: str, problems: Problems) -> dict[st
     return found
 
 
-GONE_FIELDS = ("result", "id")    # changelog fields of a result whose id no longer exists
+GONE_FIELDS = ("result", "id")  # changelog fields of a result whose id no longer exists
 
 
 def load_changelog(content: Path, problems: Problems, results: dict) -> list[dict]:
@@ -92,8 +105,9 @@ def load_changelog(content: Path, problems: Problems, results: dict) -> list[dic
     path = record_folder(content) / "changelog.yaml"
     if not path.is_file():
         return []
-    rows = cached("yaml-list", path, problems,
-                  lambda: parse_yaml(read_text(path, problems) or "[]", path, problems))
+    rows = cached(
+        "yaml-list", path, problems, lambda: parse_yaml(read_text(path, problems) or "[]", path, problems)
+    )
     if not isinstance(rows, list):
         problems.add(path, 1, "changelog.yaml must be a YAML list of changes ('- date: ...')")
         return []
@@ -123,7 +137,7 @@ def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]
             problems.add(path, None, "missing record file")
         return {}
     rows = fast_records(text)
-    if rows is None:                 # not the importer's one-field-per-line layout
+    if rows is None:  # not the importer's one-field-per-line layout
         rows = parse_yaml(text, path, problems)
     if not isinstance(rows, list):
         if rows is not None:
@@ -132,11 +146,16 @@ def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]
     found: dict[str, dict] = {}
     rel = problems.rel(path)
     for row in rows:
-        record, errors = schema.parse_record(row, fields) if isinstance(row, dict) else ({}, [
-            f"expected a record, got {row!r}"])
+        record, errors = (
+            schema.parse_record(row, fields)
+            if isinstance(row, dict)
+            else ({}, [f"expected a record, got {row!r}"])
+        )
         line = row.get(LINE) if isinstance(row, dict) else None
         for message in errors:
-            label = f"record '{row['id']}': " if isinstance(row, dict) and isinstance(row.get("id"), str) else ""
+            label = (
+                f"record '{row['id']}': " if isinstance(row, dict) and isinstance(row.get("id"), str) else ""
+            )
             problems.add(path, _message_line(row, message, line), label + message)
         if not errors:
             record[LINE], record["_file"] = line, rel
@@ -152,10 +171,12 @@ def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]
 _FIELD = re.compile(r"^(?:- |  )([a-z_]+): ?(.*)$")
 _INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
 _FLOAT = re.compile(r"^[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
-_PLAIN = re.compile(r"^[A-Za-z](?:[^:#]|:(?! )|(?<! )#)*(?<!:)$")   # no ": ", " #", final ":"
+_PLAIN = re.compile(r"^[A-Za-z](?:[^:#]|:(?! )|(?<! )#)*(?<!:)$")  # no ": ", " #", final ":"
 _WORDS = {"null": None, "~": None, "": None, "true": True, "false": False}
-_YAML_WORDS = re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|True|TRUE|"
-                         r"False|FALSE|Null|NULL|\.nan|\.NaN|\.NAN|\.inf|\.Inf|\.INF)$")
+_YAML_WORDS = re.compile(
+    r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|True|TRUE|"
+    r"False|FALSE|Null|NULL|\.nan|\.NaN|\.NAN|\.inf|\.Inf|\.INF)$"
+)
 
 
 def fast_records(text: str) -> list[dict] | None:
@@ -176,13 +197,13 @@ def fast_records(text: str) -> list[dict] | None:
             records.append(record)
         raw = raw.rstrip()
         value = seen.get(raw, _UNREAD)
-        if value is _UNREAD:                  # most values repeat (closed, min, a model name)
+        if value is _UNREAD:  # most values repeat (closed, min, a model name)
             value = _scalar(raw)
             if not raw.startswith("["):
                 seen[raw] = value
-        if value is _UNREAD or key in records[-1]:   # a key twice: yaml names both lines
+        if value is _UNREAD or key in records[-1]:  # a key twice: yaml names both lines
             return None
-        if isinstance(value, dict):           # energy: {value, unit}; yaml gives it its line
+        if isinstance(value, dict):  # energy: {value, unit}; yaml gives it its line
             value = {**value, LINE: number}
         records[-1][key] = value
         records[-1].lines[key] = number
@@ -222,21 +243,25 @@ class _SCALAR_LOADER(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
 
 _SCALAR_LOADER.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
-    for k, v in _SCALAR_LOADER.yaml_implicit_resolvers.items()}
+    for k, v in _SCALAR_LOADER.yaml_implicit_resolvers.items()
+}
 
 
 def _check_record(path: Path, record: dict, round_id: str, problems: Problems) -> None:
     """What the field parsers cannot see: the round of the file, a score for a scored result."""
     where = f"record '{record['id']}': "
     if record["round"] != round_id:
-        problems.add(path, field_line(record, "round"), where + f"round '{record['round']}' in "
-                     f"the file of {round_id}")
+        problems.add(
+            path, field_line(record, "round"), where + f"round '{record['round']}' in the file of {round_id}"
+        )
     if record["status"] == "scored" and record["value"] is None:
-        problems.add(path, field_line(record, "value" if "value" in (record.get("_lines") or {}) else "status"),
-                     where + "a scored result needs a value")
+        problems.add(
+            path,
+            field_line(record, "value" if "value" in (record.get("_lines") or {}) else "status"),
+            where + "a scored result needs a value",
+        )
     if record["status"] == "logs missing" and record["value"] is not None:
-        problems.add(path, field_line(record, "value"),
-                     where + "a result with logs missing has no value")
+        problems.add(path, field_line(record, "value"), where + "a result with logs missing has no value")
     record["framework"] = record["framework"] or ""
 
 
@@ -247,11 +272,16 @@ def check_benchmarks(content: Path, results: dict, benchmarks: dict, problems: P
     for record in results.values():
         if record["benchmark"] not in benchmarks and record["benchmark"] not in seen:
             seen.add(record["benchmark"])
-            problems.add(record["_file"], field_line(record, "benchmark"), f"record '{record['id']}': benchmark "
-                         f"'{record['benchmark']}' is not in content/data/benchmarks.yaml")
+            problems.add(
+                record["_file"],
+                field_line(record, "benchmark"),
+                f"record '{record['id']}': benchmark "
+                f"'{record['benchmark']}' is not in content/data/benchmarks.yaml",
+            )
 
 
 # --- the curated results table, derived from the record ------------------------------------------
+
 
 def read_system_map(path: Path, problems: Problems) -> list[tuple[str, str, int]]:
     """mlperf_systems.yaml as (<round>/<submitter>/<system folder>, site system, line)."""
@@ -267,7 +297,7 @@ def read_system_map(path: Path, problems: Problems) -> list[tuple[str, str, int]
         if not isinstance(item, dict) or len(item) != 1:
             problems.add(path, number, "expected '<round>/<submitter>/<system folder>: <system id>'")
             continue
-        (key, system), = item.items()
+        ((key, system),) = item.items()
         entries.append((str(key), str(system), number))
     return entries
 
@@ -277,8 +307,9 @@ def folder_key(record: dict) -> str:
     return f"{record['round']}/{record['path'].split('/')[0]}/{record['system_folder']}"
 
 
-def derive_results(content: Path, record: dict, problems: Problems,
-                   curated: dict | None = None) -> dict[str, dict]:
+def derive_results(
+    content: Path, record: dict, problems: Problems, curated: dict | None = None
+) -> dict[str, dict]:
     """The `results` table: every record result of a mapped system folder that has a score.
     `curated`: read_curated's entries, when the caller has read them already."""
     map_path = content / "data" / "mlperf_systems.yaml"
@@ -289,8 +320,7 @@ def derive_results(content: Path, record: dict, problems: Problems,
     table: dict[str, dict] = {}
     for key, system, line in read_system_map(map_path, problems):
         if key not in by_folder:
-            problems.add(map_path, line, f"system folder '{key}' is not in the record "
-                         "(content/data/record/)")
+            problems.add(map_path, line, f"system folder '{key}' is not in the record (content/data/record/)")
             continue
         for result in by_folder[key]:
             if result["status"] == "scored":
@@ -316,31 +346,48 @@ def check_system_map(content: Path, record: dict, systems: dict, problems: Probl
         for result in by_folder.get(key, []):
             if result["accelerator_count"] and result["accelerator_count"] != entry["accelerator_count"]:
                 said.add(system)
-                problems.add(entry["_file"], field_line(entry, "accelerator_count"),
-                             f"system '{system}': accelerator_count {entry['accelerator_count']} "
-                             f"disagrees with the official system description of {key} "
-                             f"({result['accelerator_count']} accelerators, "
-                             f"{result['_file']}:{field_line(result, 'accelerator_count')}; "
-                             f"mapped in {shown}:{line})")
+                problems.add(
+                    entry["_file"],
+                    field_line(entry, "accelerator_count"),
+                    f"system '{system}': accelerator_count {entry['accelerator_count']} "
+                    f"disagrees with the official system description of {key} "
+                    f"({result['accelerator_count']} accelerators, "
+                    f"{result['_file']}:{field_line(result, 'accelerator_count')}; "
+                    f"mapped in {shown}:{line})",
+                )
                 break
 
 
 def site_result(record: dict, system: str, curated: dict | None) -> dict:
     """One `results` record (schema.TABLES['results']) from a record result, full precision."""
     curated = curated or {}
-    host = ({"model": record["host_cpu_model"], "count": record["host_cpu_count"]}
-            if record["host_cpu_model"] and record["host_cpu_count"] else None)
+    host = (
+        {"model": record["host_cpu_model"], "count": record["host_cpu_count"]}
+        if record["host_cpu_model"] and record["host_cpu_count"]
+        else None
+    )
     return {
-        "id": record["id"], "round": record["round"], "division": record["division"],
-        "category": record["category"], "system": system, "benchmark": record["benchmark"],
-        "value": record["value"], "unit": record["unit"], "framework": record["framework"],
-        "submission_id": curated.get("submission_id"), "source": f"mlperf-training-{record['round']}",
+        "id": record["id"],
+        "round": record["round"],
+        "division": record["division"],
+        "category": record["category"],
+        "system": system,
+        "benchmark": record["benchmark"],
+        "value": record["value"],
+        "unit": record["unit"],
+        "framework": record["framework"],
+        "submission_id": curated.get("submission_id"),
+        "source": f"mlperf-training-{record['round']}",
         "accelerator_model": record["accelerator_model"],
-        "accelerator_count": record["accelerator_count"] or None, "host_cpu": host,
-        "submitter": record["submitter"], "system_folder": record["system_folder"],
+        "accelerator_count": record["accelerator_count"] or None,
+        "host_cpu": host,
+        "submitter": record["submitter"],
+        "system_folder": record["system_folder"],
         "runs": [run for run in record["runs"] or [] if run is not None],
-        "runs_failed": record["runs_failed"], "note": curated.get("note"),
-        LINE: record[LINE], "_file": record["_file"],
+        "runs_failed": record["runs_failed"],
+        "note": curated.get("note"),
+        LINE: record[LINE],
+        "_file": record["_file"],
     }
 
 
@@ -348,20 +395,31 @@ def read_curated(content: Path, problems: Problems) -> dict[str, dict]:
     path = content / "data" / "results_curated.yaml"
     if not path.is_file():
         return {}
-    rows = cached("yaml-list", path, problems,
-                  lambda: parse_yaml(read_text(path, problems) or "[]", path, problems)) or []
+    rows = (
+        cached(
+            "yaml-list", path, problems, lambda: parse_yaml(read_text(path, problems) or "[]", path, problems)
+        )
+        or []
+    )
     if not isinstance(rows, list):
         problems.add(path, 1, "results_curated.yaml must be a YAML list of records ('- id: ...')")
         return {}
     found = {}
     for row in rows:
-        record, errors = schema.parse_record(row, schema.CURATED) if isinstance(row, dict) else ({}, ["expected a record"])
+        record, errors = (
+            schema.parse_record(row, schema.CURATED) if isinstance(row, dict) else ({}, ["expected a record"])
+        )
         for message in errors:
-            problems.add(path, _message_line(row, message, row.get(LINE))
-                         if isinstance(row, dict) else None, message)
+            problems.add(
+                path, _message_line(row, message, row.get(LINE)) if isinstance(row, dict) else None, message
+            )
         if not errors:
-            found[record["id"]] = {**record, LINE: row.get(LINE), "_path": path,
-                                   "_lines": getattr(row, "lines", None) or {}}
+            found[record["id"]] = {
+                **record,
+                LINE: row.get(LINE),
+                "_path": path,
+                "_lines": getattr(row, "lines", None) or {},
+            }
     return found
 
 
@@ -374,6 +432,10 @@ def _check_curated(entry: dict, record: dict | None, problems: Problems) -> None
         return
     for field in ("accelerator_model",):
         if entry.get(field) is not None and entry[field] != record[field]:
-            problems.add(path, field_line(entry, field), f"record '{ident}': {field} "
-                         f"{entry[field]!r} disagrees with the record ({record[field]!r}, "
-                         f"{record['_file']}:{field_line(record, field)})")
+            problems.add(
+                path,
+                field_line(entry, field),
+                f"record '{ident}': {field} "
+                f"{entry[field]!r} disagrees with the record ({record[field]!r}, "
+                f"{record['_file']}:{field_line(record, field)})",
+            )

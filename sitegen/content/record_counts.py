@@ -6,6 +6,7 @@ the figure it corrects, so that a new import that changes it stops the build ins
 overridden unseen. Applied where the record is loaded, so every page, chart and download uses
 the corrected count; each result keeps the official figure (`accelerator_count_official`) and,
 when corrected, `count_correction` ({source, note}) for the pages that show both."""
+
 from __future__ import annotations
 
 from sitegen.base.errors import Problems
@@ -15,14 +16,19 @@ from sitegen.content.readers import LINE
 def apply(record: dict, curated: dict, sources: dict, problems: Problems) -> dict:
     """The record with the corrections applied (new dicts: the loaded results are kept as
     read). Every result gets `accelerator_count_official` and `count_correction` (or None)."""
-    corrections = {ident: entry for ident, entry in curated.items()
-                   if entry.get("accelerator_count") is not None
-                   and _valid(entry, record.get(ident), sources, problems)}
+    corrections = {
+        ident: entry
+        for ident, entry in curated.items()
+        if entry.get("accelerator_count") is not None and _valid(entry, record.get(ident), sources, problems)
+    }
     out = {}
     for ident, result in record.items():
         entry = corrections.get(ident)
-        out[ident] = {**result, "accelerator_count_official": result["accelerator_count"],
-                      "count_correction": None}
+        out[ident] = {
+            **result,
+            "accelerator_count_official": result["accelerator_count"],
+            "count_correction": None,
+        }
         if entry is not None:
             out[ident]["accelerator_count"] = entry["accelerator_count"]
             out[ident]["count_correction"] = {"source": entry["source"], "note": entry["note"]}
@@ -36,28 +42,44 @@ def _valid(entry: dict, result: dict | None, sources: dict, problems: Problems) 
 
     def line(field: str) -> int | None:
         return (entry.get("_lines") or {}).get(field, entry.get(LINE))
+
     if result is None:
-        return False                      # said by the curated table's own check (record.py)
+        return False  # said by the curated table's own check (record.py)
     missing = [f for f in ("official_accelerator_count", "source", "note") if entry.get(f) is None]
     if missing:
-        problems.add(path, line("accelerator_count"), f"record '{ident}': a corrected "
-                     f"accelerator_count needs {', '.join(missing)} (what the record says, on "
-                     "whose word, and why)")
+        problems.add(
+            path,
+            line("accelerator_count"),
+            f"record '{ident}': a corrected "
+            f"accelerator_count needs {', '.join(missing)} (what the record says, on "
+            "whose word, and why)",
+        )
         return False
     official = result["accelerator_count"]
     where = f"{result['_file']}:{(result.get('_lines') or {}).get('accelerator_count', result.get(LINE))}"
     if entry["official_accelerator_count"] != official:
-        problems.add(path, line("official_accelerator_count"), f"record '{ident}': "
-                     f"official_accelerator_count {entry['official_accelerator_count']} is not the "
-                     f"record's ({official}, {where}); review the correction against the record")
+        problems.add(
+            path,
+            line("official_accelerator_count"),
+            f"record '{ident}': "
+            f"official_accelerator_count {entry['official_accelerator_count']} is not the "
+            f"record's ({official}, {where}); review the correction against the record",
+        )
         return False
     if entry["accelerator_count"] == official:
-        problems.add(path, line("accelerator_count"), f"record '{ident}': accelerator_count "
-                     f"{official} is what the record says ({where}): not a correction; remove it")
+        problems.add(
+            path,
+            line("accelerator_count"),
+            f"record '{ident}': accelerator_count "
+            f"{official} is what the record says ({where}): not a correction; remove it",
+        )
         return False
     if entry["source"] not in sources:
-        problems.add(path, line("source"), f"record '{ident}': source '{entry['source']}' is not "
-                     "in content/data/sources.yaml")
+        problems.add(
+            path,
+            line("source"),
+            f"record '{ident}': source '{entry['source']}' is not in content/data/sources.yaml",
+        )
         return False
     return True
 

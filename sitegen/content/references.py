@@ -1,6 +1,7 @@
 """The data references of text, `[[kind:arg]]`: their syntax, the one list of kinds, and
 whether a reference names something the site has. load.py checks the references in data text
 with `reference_ok`; render/markup.py draws each kind (its table is keyed by REFERENCE_KINDS)."""
+
 from __future__ import annotations
 
 import re
@@ -10,13 +11,36 @@ from sitegen.content.model import Site, submitter_name
 SHORTCODE = re.compile(r"\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]")
 
 # Every kind of reference, in the order docs/content-format.md lists them.
-REFERENCE_KINDS = ("result", "claim", "check", "speedup", "improvement", "reduction", "ppr",
-                   "price", "spec", "count", "system", "benchmark", "source", "fastest",
-                   "equal_scale", "runs", "rounds")
+REFERENCE_KINDS = (
+    "result",
+    "claim",
+    "check",
+    "speedup",
+    "improvement",
+    "reduction",
+    "ppr",
+    "price",
+    "spec",
+    "count",
+    "system",
+    "benchmark",
+    "source",
+    "fastest",
+    "equal_scale",
+    "runs",
+    "rounds",
+)
 # what the argument of each kind names, for the checks of load.py
 PAIRS = ("speedup", "improvement", "reduction", "ppr")
-TABLES = {"result": "results", "claim": "claims", "system": "systems", "benchmark": "benchmarks",
-          "source": "sources", "price": "systems", "count": "systems"}
+TABLES = {
+    "result": "results",
+    "claim": "claims",
+    "system": "systems",
+    "benchmark": "benchmarks",
+    "source": "sources",
+    "price": "systems",
+    "count": "systems",
+}
 RECORD_KINDS = ("fastest", "equal_scale", "runs", "rounds")
 
 
@@ -28,19 +52,23 @@ def submitter_matches(result: dict, who: str) -> bool:
 def slot(site: Site, round_id: str, benchmark: str, division: str) -> list[dict]:
     """The scored results of one round, benchmark and division, fastest first (whether a
     reference names results at all; derive/references.py ranks them, each copy once)."""
-    return [r for r in site.record_results(benchmark, round_id)
-            if r["division"] == division and r["value"] is not None]
+    return [
+        r
+        for r in site.record_results(benchmark, round_id)
+        if r["division"] == division and r["value"] is not None
+    ]
 
 
-def rounds_of(site: Site, who: str | None = None, benchmark: str | None = None,
-              after: str | None = None) -> list[str] | None:
+def rounds_of(
+    site: Site, who: str | None = None, benchmark: str | None = None, after: str | None = None
+) -> list[str] | None:
     """The record's rounds, oldest first, that hold a published result, scored or with its
     logs missing (of `who`, of `benchmark`, when given), only those after round `after` when
     given; None when `after` is not a round of the record."""
     order = list(site.rounds)
     if after is not None and after not in order:
         return None
-    later = order[order.index(after) + 1:] if after is not None else order
+    later = order[order.index(after) + 1 :] if after is not None else order
     held = site.rounds_held(who, benchmark)
     return [r for r in later if r in held]
 
@@ -70,17 +98,23 @@ def valid(site: Site, kind: str, arg: str) -> bool:
     """Does a reference of one of these kinds name something the record has?"""
     if kind == "fastest":
         parsed = parse_slot(arg)
-        return bool(parsed) and bool(slot(site, *parsed[:3])) and (
-            parsed[3] is None or site.has_submitter(parsed[3]))
+        return (
+            bool(parsed)
+            and bool(slot(site, *parsed[:3]))
+            and (parsed[3] is None or site.has_submitter(parsed[3]))
+        )
     if kind == "equal_scale":
         ident, _, who = arg.partition("/")
         return ident in site.record and (who == "all" or site.has_submitter(who))
     if kind == "rounds":
         parsed = parse_rounds(arg)
-        return bool(parsed) and (parsed[0] is None or site.has_submitter(parsed[0])) and (
-            parsed[1] is None or parsed[1] in site.tables["benchmarks"]) and (
-            rounds_of(site, *parsed) is not None)
-    return arg in site.record   # runs
+        return (
+            bool(parsed)
+            and (parsed[0] is None or site.has_submitter(parsed[0]))
+            and (parsed[1] is None or parsed[1] in site.tables["benchmarks"])
+            and (rounds_of(site, *parsed) is not None)
+        )
+    return arg in site.record  # runs
 
 
 def reference_ok(site, kind: str, arg: str) -> bool:
@@ -93,8 +127,11 @@ def reference_ok(site, kind: str, arg: str) -> bool:
     if kind == "result":
         return arg in results
     if kind in PAIRS:
-        return (head in results and tail in results
-                and all(p in site.tables["systems"] for p in prices.split("/") if p))
+        return (
+            head in results
+            and tail in results
+            and all(p in site.tables["systems"] for p in prices.split("/") if p)
+        )
     if kind == "spec":
         return head in site.tables["systems"]
     if kind in RECORD_KINDS:

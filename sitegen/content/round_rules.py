@@ -7,6 +7,7 @@
 - runs_required(), max_failed() and score(): how many runs a result needs, how many may fail
   and how the score is made (training_rules.adoc of the round; mlperf_logging's summarizer).
 """
+
 from __future__ import annotations
 
 import re
@@ -20,17 +21,22 @@ class Round(NamedTuple):
 
 
 def _round(version: str, published: str) -> Round:
-    return Round(published, version + ".0",
-                 f"https://github.com/mlcommons/training_results_v{version}")
+    return Round(published, version + ".0", f"https://github.com/mlcommons/training_results_v{version}")
 
 
 ROUNDS = {
-    "v0.5": _round("0.5", "2018-12-12"), "v0.6": _round("0.6", "2019-07-10"),
-    "v0.7": _round("0.7", "2020-07-29"), "v1.0": _round("1.0", "2021-06-30"),
-    "v1.1": _round("1.1", "2021-12-01"), "v2.0": _round("2.0", "2022-06-29"),
-    "v2.1": _round("2.1", "2022-11-09"), "v3.0": _round("3.0", "2023-06-27"),
-    "v3.1": _round("3.1", "2023-11-08"), "v4.0": _round("4.0", "2024-06-12"),
-    "v4.1": _round("4.1", "2024-11-13"), "v5.0": _round("5.0", "2025-06-04"),
+    "v0.5": _round("0.5", "2018-12-12"),
+    "v0.6": _round("0.6", "2019-07-10"),
+    "v0.7": _round("0.7", "2020-07-29"),
+    "v1.0": _round("1.0", "2021-06-30"),
+    "v1.1": _round("1.1", "2021-12-01"),
+    "v2.0": _round("2.0", "2022-06-29"),
+    "v2.1": _round("2.1", "2022-11-09"),
+    "v3.0": _round("3.0", "2023-06-27"),
+    "v3.1": _round("3.1", "2023-11-08"),
+    "v4.0": _round("4.0", "2024-06-12"),
+    "v4.1": _round("4.1", "2024-11-13"),
+    "v5.0": _round("5.0", "2025-06-04"),
     "v5.1": _round("5.1", "2025-11-12"),
 }
 
@@ -52,15 +58,25 @@ BENCHMARK_FOLDERS = [
 # - minigo: 9x9 Go to 40% pro-move prediction in v0.5, 9x9 to a win rate against a target
 #   model in v0.6 (flags/9.mn, BOARD_SIZE=9), 19x19 to 50% win rate vs. a checkpoint from v0.7;
 # - bert: 0.712 masked-LM accuracy in v0.7, 0.720 from v1.0.
-BENCHMARK_SUFFIXES = {("v0.5", "resnet"): "resnet_v05", ("v0.5", "ssd"): "ssd_v05",
-                      ("v0.5", "gnmt"): "gnmt_v05", ("v0.5", "minigo"): "minigo_v05",
-                      ("v0.6", "minigo"): "minigo_v06", ("v0.7", "bert"): "bert_v07"}
+BENCHMARK_SUFFIXES = {
+    ("v0.5", "resnet"): "resnet_v05",
+    ("v0.5", "ssd"): "ssd_v05",
+    ("v0.5", "gnmt"): "gnmt_v05",
+    ("v0.5", "minigo"): "minigo_v05",
+    ("v0.6", "minigo"): "minigo_v06",
+    ("v0.7", "bert"): "bert_v07",
+}
 # The rules' own name of a split benchmark (runs needed, failures allowed).
 RULES_NAME = {split: name for (_, name), split in BENCHMARK_SUFFIXES.items()}
 
 DIVISIONS = {"closed": "closed", "close": "closed", "open": "open"}
-CATEGORY_WORDS = (("research", "research"), ("preview", "preview"), ("available", "available"),
-                  ("onprem", "available"), ("cloud", "available"))
+CATEGORY_WORDS = (
+    ("research", "research"),
+    ("preview", "preview"),
+    ("available", "available"),
+    ("onprem", "available"),
+    ("cloud", "available"),
+)
 CATEGORY_CODES = {"rdi": "research"}
 
 # Runs a benchmark needs in v0.5 and v0.6 (training_rules.adoc of those rounds: vision 5,
@@ -69,8 +85,7 @@ CATEGORY_CODES = {"rdi": "research"}
 # runs is incorrect"); issue #155 (2018-12-11: "The doc says 20 but it should be 10") was
 # answered "Already decided" by the working group on 2019-01-10, and every v0.5 and v0.6 minigo
 # folder holds 10 logs: the file lagged, as it did for SSD and GNMT above.
-EARLY_RUNS = {"resnet": 5, "ssd": 5, "maskrcnn": 5, "gnmt": 10, "transformer": 10,
-              "ncf": 100, "minigo": 10}
+EARLY_RUNS = {"resnet": 5, "ssd": 5, "maskrcnn": 5, "gnmt": 10, "transformer": 10, "ncf": 100, "minigo": 10}
 NCF_CONVERGED_USED = 50
 
 
@@ -114,6 +129,7 @@ def runs_required(round_id: str, benchmark: str) -> int | None:
         return EARLY_RUNS.get(benchmark)
     # imported here: builds check scores with this module, and need no mlperf_logging
     from mlperf_logging.benchmark_meta import get_result_file_counts
+
     return get_result_file_counts("training").get(benchmark)
 
 
@@ -127,7 +143,7 @@ def olympic_average(times: list[float], failed: int, most_failed: int) -> float 
     `most_failed` fastest and slowest; the mean of the rest. For 3 runs it is the median
     (llama31_405b)."""
     ordered = sorted(times)
-    kept = ordered[most_failed:len(ordered) - (most_failed - failed)]
+    kept = ordered[most_failed : len(ordered) - (most_failed - failed)]
     return sum(kept) / len(kept) if kept else None
 
 

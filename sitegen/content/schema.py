@@ -2,6 +2,7 @@
 
 A parser takes a raw value and returns the clean value or raises `Invalid` with a message
 an editor can act on. References between tables are checked later, in `load.py`."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -44,8 +45,9 @@ def text(value):
     if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
         raise Invalid(f"expected text, got {type(value).__name__}")
     if isinstance(value, (int, float)):
-        raise Invalid(f"expected text, got the number {value!r}; put it in quotes "
-                      f"(\"{value}\") if it is meant as text")
+        raise Invalid(
+            f"expected text, got the number {value!r}; put it in quotes (\"{value}\") if it is meant as text"
+        )
     bad = bad_character(value)
     if bad:
         raise Invalid(bad)
@@ -71,8 +73,11 @@ def ltext(value):
     out = {lang: languages.tidy(text(value[lang]), lang) for lang in written}
     for language in languages.converted():
         own = value.get(language.code)
-        out[language.code] = (languages.tidy(text(own), language.code) if own not in (None, "")
-                              else languages.convert(out[language.source], language.code))
+        out[language.code] = (
+            languages.tidy(text(own), language.code)
+            if own not in (None, "")
+            else languages.convert(out[language.source], language.code)
+        )
     return out
 
 
@@ -108,10 +113,10 @@ def number(value):
     return int(result) if isinstance(value, int) else result
 
 
-MAX_NUMBER = 1e12        # larger than any price, count or specification the site shows
-MIN_NUMBER = 1e-9        # smaller than any figure the site shows (and than number formats take)
-MAX_TIME = 1e6           # minutes (or hours): no training run takes years
-MIN_TIME = 1e-3          # minutes (or hours): nor a thousandth of one (the record's fastest: 0.1 min)
+MAX_NUMBER = 1e12  # larger than any price, count or specification the site shows
+MIN_NUMBER = 1e-9  # smaller than any figure the site shows (and than number formats take)
+MAX_TIME = 1e6  # minutes (or hours): no training run takes years
+MIN_TIME = 1e-3  # minutes (or hours): nor a thousandth of one (the record's fastest: 0.1 min)
 
 
 def positive(value):
@@ -147,8 +152,10 @@ def whole(value):
 
 def maybe(parser):
     """A list element that may be null (a run with no time)."""
+
     def parse(value):
         return None if value is None else parser(value)
+
     return parse
 
 
@@ -167,6 +174,7 @@ def one_of(*choices):
         if value not in choices:
             raise Invalid(f"{value!r} is not one of: {', '.join(choices)}")
         return value
+
     return parse
 
 
@@ -177,11 +185,13 @@ def list_of(item):
         if not isinstance(value, list):
             raise Invalid("expected a list")
         return [item(v) for v in value]
+
     return parse
 
 
 def mapping(fields):
     """A nested record, checked with the same field table as a top-level one."""
+
     def parse(value):
         if not isinstance(value, dict):
             raise Invalid("expected a mapping")
@@ -189,6 +199,7 @@ def mapping(fields):
         if errors:
             raise Invalid("; ".join(errors))
         return clean
+
     return parse
 
 
@@ -201,8 +212,10 @@ def url(value):
 
 def ref(table):
     """An id that must exist in `table`; the check itself runs once every table is read."""
+
     def parse(value):
         return ident(value)
+
     parse.ref_table = table
     return parse
 
@@ -227,11 +240,13 @@ def reviewed(value):
     text read (translation.review_digest), quoted (YAML reads 21404149 as a number):
     {zh-hant: "3f2a9c1e"}."""
     if not isinstance(value, dict):
-        raise Invalid("expected a mapping of language to the digest of the text reviewed "
-                      "(python build.py status gives it), e.g. {zh-hant: \"3f2a9c1e\"}")
+        raise Invalid(
+            "expected a mapping of language to the digest of the text reviewed "
+            "(python build.py status gives it), e.g. {zh-hant: \"3f2a9c1e\"}"
+        )
     out = {}
     for code, digest in value.items():
-        if str(code).startswith("__"):        # the reader's own keys (the line)
+        if str(code).startswith("__"):  # the reader's own keys (the line)
             continue
         if code not in [language.code for language in languages.converted()]:
             raise Invalid(f"{code!r} is not a converted language of the site")
@@ -270,58 +285,118 @@ def parse_record(raw: dict, fields: dict) -> tuple[dict, list[str]]:
 
 UNITS = ("min", "h", "x", "percent", "usd", "ghz", "pflops", "mb", "gb", "u", "count")
 # The one list of claim-check kinds: kind -> the fields its check needs (load.py checks them).
-CHECK_KINDS = {"time": ("result",), "speedup": ("result", "baseline"),
-               "improvement": ("result", "baseline"), "price_performance": ("result", "baseline"),
-               "spec_ratio": ("system", "baseline", "spec"), "price": ("system",),
-               "accelerators": ("result",), "host_ratio": ("result",),
-               "host_servers": ("result", "cpus_per_server"), "fastest": ("result",),
-               "submission_ids": ("submitter", "round"), "none": ("reason",)}
+CHECK_KINDS = {
+    "time": ("result",),
+    "speedup": ("result", "baseline"),
+    "improvement": ("result", "baseline"),
+    "price_performance": ("result", "baseline"),
+    "spec_ratio": ("system", "baseline", "spec"),
+    "price": ("system",),
+    "accelerators": ("result",),
+    "host_ratio": ("result",),
+    "host_servers": ("result", "cpus_per_server"),
+    "fastest": ("result",),
+    "submission_ids": ("submitter", "round"),
+    "none": ("reason",),
+}
 
 SPEC = {"name": req(ident), "value": req(positive), "unit": req(text), "source": req(ref("sources"))}
-PRICE = {"amount": req(positive), "currency": req(one_of("USD")),
-         "basis": req(one_of("list", "estimate")), "date": opt(date),
-         "source": req(ref("sources")), "note": opt(ltext)}
+PRICE = {
+    "amount": req(positive),
+    "currency": req(one_of("USD")),
+    "basis": req(one_of("list", "estimate")),
+    "date": opt(date),
+    "source": req(ref("sources")),
+    "note": opt(ltext),
+}
 HOST = {"model": req(text), "count": req(count)}
-CHECK = {"kind": req(one_of(*CHECK_KINDS)), "result": opt(ref("results")),
-         "baseline": opt(ident), "system": opt(ref("systems")), "spec": opt(ident),
-         "price": opt(ref("systems")), "baseline_price": opt(ref("systems")),
-         "submitter": opt(text), "round": opt(text), "reason": opt(ltext),
-         "cpus_per_server": opt(count), "nodes": opt(count)}
+CHECK = {
+    "kind": req(one_of(*CHECK_KINDS)),
+    "result": opt(ref("results")),
+    "baseline": opt(ident),
+    "system": opt(ref("systems")),
+    "spec": opt(ident),
+    "price": opt(ref("systems")),
+    "baseline_price": opt(ref("systems")),
+    "submitter": opt(text),
+    "round": opt(text),
+    "reason": opt(ltext),
+    "cpus_per_server": opt(count),
+    "nodes": opt(count),
+}
 
 TABLES = {
     "sources": {
-        "id": req(ident), "kind": req(one_of("article", "official", "datasheet", "press")),
-        "title": req(text), "publisher": req(text), "author": opt(text), "date": opt(date),
-        "language": req(one_of("en", "zh-Hans", "zh-Hant")), "url": opt(url),
-        "no_url": opt(ltext), "takes": req(ltext),
+        "id": req(ident),
+        "kind": req(one_of("article", "official", "datasheet", "press")),
+        "title": req(text),
+        "publisher": req(text),
+        "author": opt(text),
+        "date": opt(date),
+        "language": req(one_of("en", "zh-Hans", "zh-Hant")),
+        "url": opt(url),
+        "no_url": opt(ltext),
+        "takes": req(ltext),
     },
     "vendors": {"id": req(ident), "name": req(ltext), "color": req(text)},
     "systems": {
-        "id": req(ident), "vendor": req(ref("vendors")), "name": req(ltext), "family": req(ident),
-        "generation": req(count), "accelerator": req(text), "accelerator_count": req(count),
-        "host_cpu": opt(mapping(HOST)), "form_factor": opt(text), "description": req(ltext),
-        "specs": opt(list_of(mapping(SPEC))), "prices": opt(list_of(mapping(PRICE))),
+        "id": req(ident),
+        "vendor": req(ref("vendors")),
+        "name": req(ltext),
+        "family": req(ident),
+        "generation": req(count),
+        "accelerator": req(text),
+        "accelerator_count": req(count),
+        "host_cpu": opt(mapping(HOST)),
+        "form_factor": opt(text),
+        "description": req(ltext),
+        "specs": opt(list_of(mapping(SPEC))),
+        "prices": opt(list_of(mapping(PRICE))),
     },
     "benchmarks": {
-        "id": req(ident), "name": req(ltext), "task": req(ltext), "dataset": req(text),
-        "quality_target": req(ltext), "metric": req(one_of("time_to_train")),
-        "unit": req(one_of("min", "h")), "lower_is_better": req(boolean),
+        "id": req(ident),
+        "name": req(ltext),
+        "task": req(ltext),
+        "dataset": req(text),
+        "quality_target": req(ltext),
+        "metric": req(one_of("time_to_train")),
+        "unit": req(one_of("min", "h")),
+        "lower_is_better": req(boolean),
     },
     "results": {
-        "id": req(ident), "round": req(text), "division": req(one_of("closed", "open")),
+        "id": req(ident),
+        "round": req(text),
+        "division": req(one_of("closed", "open")),
         "category": req(one_of("available", "preview", "research")),
-        "system": req(ref("systems")), "benchmark": req(ref("benchmarks")),
-        "value": req(time), "unit": req(one_of("min", "h")), "framework": req(text),
-        "submission_id": opt(text), "source": req(ref("sources")),
-        "accelerator_model": opt(text), "accelerator_count": opt(count),
-        "host_cpu": opt(mapping(HOST)), "submitter": opt(text), "system_folder": opt(text),
-        "runs": opt(list_of(time)), "runs_failed": opt(number), "note": opt(ltext),
+        "system": req(ref("systems")),
+        "benchmark": req(ref("benchmarks")),
+        "value": req(time),
+        "unit": req(one_of("min", "h")),
+        "framework": req(text),
+        "submission_id": opt(text),
+        "source": req(ref("sources")),
+        "accelerator_model": opt(text),
+        "accelerator_count": opt(count),
+        "host_cpu": opt(mapping(HOST)),
+        "submitter": opt(text),
+        "system_folder": opt(text),
+        "runs": opt(list_of(time)),
+        "runs_failed": opt(number),
+        "note": opt(ltext),
     },
     "claims": {
-        "id": req(ident), "source": req(ref("sources")), "figure": req(number),
-        "unit": req(one_of(*UNITS)), "stated_as": req(text), "statement": req(ltext),
-        "measures": req(ltext), "audited": req(boolean), "check": req(mapping(CHECK)),
-        "note": opt(ltext), "submission_ids": opt(list_of(text)), "not_checked": opt(ltext),
+        "id": req(ident),
+        "source": req(ref("sources")),
+        "figure": req(number),
+        "unit": req(one_of(*UNITS)),
+        "stated_as": req(text),
+        "statement": req(ltext),
+        "measures": req(ltext),
+        "audited": req(boolean),
+        "check": req(mapping(CHECK)),
+        "note": opt(ltext),
+        "submission_ids": opt(list_of(text)),
+        "not_checked": opt(ltext),
     },
     "glossary": {"id": req(ident), "term": req(ltext), "definition": req(ltext)},
     "mlperf_systems": None,  # read by the importer only
@@ -329,46 +404,90 @@ TABLES = {
 
 # The whole MLPerf Training record, written by the importer (docs/record-format.md).
 ROUND = {
-    "id": req(ident), "repository": req(url), "commit": req(text), "commit_date": req(date),
-    "published": req(date), "ruleset": req(text), "results": opt(whole),
-    "logs_missing": opt(whole), "skipped": opt(whole),
+    "id": req(ident),
+    "repository": req(url),
+    "commit": req(text),
+    "commit_date": req(date),
+    "published": req(date),
+    "ruleset": req(text),
+    "results": opt(whole),
+    "logs_missing": opt(whole),
+    "skipped": opt(whole),
 }
 ENERGY = {"value": req(positive), "unit": req(text)}
 RECORD = {
-    "id": req(ident), "round": req(text), "benchmark": req(ident), "benchmark_folder": req(text),
+    "id": req(ident),
+    "round": req(text),
+    "benchmark": req(ident),
+    "benchmark_folder": req(text),
     "division": req(one_of("closed", "open")),
     "category": req(one_of("available", "preview", "research")),
-    "submitter": req(text), "system_folder": req(text), "system_name": req(text),
-    "accelerator_model": opt(text), "accelerator_count": req(whole), "nodes": req(whole),
-    "host_cpu_model": opt(text), "host_cpu_count": opt(whole), "framework": opt(text),
-    "status": req(one_of("scored", "logs missing")), "value": opt(time),
-    "unit": req(one_of("min")), "scaling": opt(positive), "runs": opt(list_of(maybe(time))),
-    "runs_failed": opt(whole), "runs_required": opt(whole), "energy": opt(mapping(ENERGY)),
-    "path": req(text), "system_path": opt(text), "duplicate_logs": opt(list_of(text)),
-    "resubmission_of": opt(ident), "logs_digest": opt(text),
+    "submitter": req(text),
+    "system_folder": req(text),
+    "system_name": req(text),
+    "accelerator_model": opt(text),
+    "accelerator_count": req(whole),
+    "nodes": req(whole),
+    "host_cpu_model": opt(text),
+    "host_cpu_count": opt(whole),
+    "framework": opt(text),
+    "status": req(one_of("scored", "logs missing")),
+    "value": opt(time),
+    "unit": req(one_of("min")),
+    "scaling": opt(positive),
+    "runs": opt(list_of(maybe(time))),
+    "runs_failed": opt(whole),
+    "runs_required": opt(whole),
+    "energy": opt(mapping(ENERGY)),
+    "path": req(text),
+    "system_path": opt(text),
+    "duplicate_logs": opt(list_of(text)),
+    "resubmission_of": opt(ident),
+    "logs_digest": opt(text),
 }
 # Curated facts about record results (content/data/results_curated.yaml), keyed by result id.
 # accelerator_count is a correction of the record's count (record_counts.py): it needs the
 # official figure it corrects, a source and a note.
 CURATED = {
-    "id": req(ident), "note": opt(ltext), "submission_id": opt(text),
-    "accelerator_model": opt(text), "accelerator_count": opt(count),
-    "official_accelerator_count": opt(whole), "source": opt(ident),
+    "id": req(ident),
+    "note": opt(ltext),
+    "submission_id": opt(text),
+    "accelerator_model": opt(text),
+    "accelerator_count": opt(count),
+    "official_accelerator_count": opt(whole),
+    "source": opt(ident),
 }
 
 SITE = {
-    "title": req(ltext), "tagline": req(ltext), "languages": req(lambda value: value),
-    "default_language": req(language), "base_url": opt(url), "date": opt(date),
+    "title": req(ltext),
+    "tagline": req(ltext),
+    "languages": req(lambda value: value),
+    "default_language": req(language),
+    "base_url": opt(url),
+    "date": opt(date),
     "description": opt(ltext),
 }
 
 FRONT_MATTER = {
-    "title": req(text), "date": req(date), "summary": req(text),
-    "sources": req(list_of(ref("sources"))), "systems": opt(list_of(ref("systems"))),
-    "benchmarks": opt(list_of(ref("benchmarks"))), "claims": opt(list_of(ref("claims"))),
-    "updated": opt(date), "pending": opt(list_of(language)), "featured": opt(boolean),
-    "tags": opt(list_of(text)), "findings": opt(findings), "reviewed": opt(reviewed),
+    "title": req(text),
+    "date": req(date),
+    "summary": req(text),
+    "sources": req(list_of(ref("sources"))),
+    "systems": opt(list_of(ref("systems"))),
+    "benchmarks": opt(list_of(ref("benchmarks"))),
+    "claims": opt(list_of(ref("claims"))),
+    "updated": opt(date),
+    "pending": opt(list_of(language)),
+    "featured": opt(boolean),
+    "tags": opt(list_of(text)),
+    "findings": opt(findings),
+    "reviewed": opt(reviewed),
 }
 
-PAGE_FRONT_MATTER = {"title": req(text), "summary": req(text), "sources": opt(list_of(ref("sources"))),
-                     "pending": opt(list_of(language)), "reviewed": opt(reviewed)}
+PAGE_FRONT_MATTER = {
+    "title": req(text),
+    "summary": req(text),
+    "sources": opt(list_of(ref("sources"))),
+    "pending": opt(list_of(language)),
+    "reviewed": opt(reviewed),
+}

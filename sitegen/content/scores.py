@@ -1,18 +1,19 @@
 """A number that contradicts its source cannot be published: every stored score that has its
 runs is recomputed from them by the round's rules (record_rules.score, the importer's own
 code, times the result's `scaling` factor) and must agree to the precision the site shows."""
+
 from __future__ import annotations
 
 from sitegen.base import fmt
-from sitegen.content import round_rules as record_rules
 from sitegen.base.errors import Problems
+from sitegen.content import round_rules as record_rules
 from sitegen.content.readers import LINE
 
 
 def recomputed(record: dict) -> tuple[float | None, str]:
     """(score by the round's rules, reason when None) from the record's runs."""
     runs = list(record.get("runs") or [])
-    if "status" not in record:       # results.yaml lists the good runs and counts the failed
+    if "status" not in record:  # results.yaml lists the good runs and counts the failed
         runs += [None] * int(record.get("runs_failed") or 0)
     value, why = record_rules.score(record["round"], record["benchmark"], runs)
     if value is None:
@@ -30,16 +31,23 @@ def check_scores(records: dict, problems: Problems) -> None:
         line = (record.get("_lines") or {}).get("value", record.get(LINE))
         where = f"record '{record['id']}': value {stored:g}"
         if expected is None:
-            problems.add(record["_file"], line, f"{where} but its runs give no score by the "
-                         f"rules of {record['round']}: {why}")
+            problems.add(
+                record["_file"],
+                line,
+                f"{where} but its runs give no score by the rules of {record['round']}: {why}",
+            )
         elif fmt.significant(expected) != fmt.significant(stored):
-            problems.add(record["_file"], line, f"{where} disagrees with its runs: by the rules "
-                         f"of {record['round']} they give {fmt.time_number(expected, 'en')}")
+            problems.add(
+                record["_file"],
+                line,
+                f"{where} disagrees with its runs: by the rules "
+                f"of {record['round']} they give {fmt.time_number(expected, 'en')}",
+            )
 
 
 # Results short of their logs: listed, never scored (derive/carryover.py names the other
 # results that are not new results).
-TOO_FEW_LOGS = "too few logs"     # the status a short result is given when the record loads
+TOO_FEW_LOGS = "too few logs"  # the status a short result is given when the record loads
 
 
 def short_of(record: dict) -> tuple[int, int] | None:
@@ -58,7 +66,7 @@ def unscore_short(records) -> list[str]:
     for record in records:
         if record.get("status") != "logs missing" and short_of(record):
             record["status"], record["value"] = TOO_FEW_LOGS, None
-            if record.get("energy"):         # an energy score is made over the same runs
+            if record.get("energy"):  # an energy score is made over the same runs
                 record["energy"] = None
             found.append(record["id"])
     return sorted(found)

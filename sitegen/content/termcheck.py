@@ -10,6 +10,7 @@ tables (the text of charts, tables, the glossary, the claims and sources pages) 
 reports and pages. Traditional Chinese text is checked as the converter leaves it, on the line
 of the Simplified text it was made from; in it, mainland usage (`avoid-zh-Hant`) and “” around
 Chinese text (Taiwan quotes with 「」) are warnings."""
+
 from __future__ import annotations
 
 import re
@@ -38,12 +39,18 @@ def check_terms(site, problems: Problems) -> None:
     for code in site.languages:
         language = languages.get(code)
         column = avoid_column(language)
-        avoid = {form.strip(): row.get(language.lang) or "" for row in rows
-                 for form in (row.get(column) or "").split(";") if form.strip()}
+        avoid = {
+            form.strip(): row.get(language.lang) or ""
+            for row in rows
+            for form in (row.get(column) or "").split(";")
+            if form.strip()
+        }
         curly = language.lang.startswith("zh-Hant")
         if not avoid and not curly:
             continue
-        pattern = re.compile("|".join(sorted(map(re.escape, avoid), key=len, reverse=True))) if avoid else None
+        pattern = (
+            re.compile("|".join(sorted(map(re.escape, avoid), key=len, reverse=True))) if avoid else None
+        )
         report = problems.add if language.lang == "zh-Hans" else problems.warn
         prefix = "" if language.lang == "zh-Hans" else f"{code}: "
         for text, path, line in site_texts(site, code):
@@ -58,19 +65,26 @@ def _findings(text: str, pattern, avoid: dict, curly: bool):
     text = languages.KEEP.sub(lambda match: re.sub(r"[^\n]", " ", match.group(0)), text)
     for match in pattern.finditer(text) if pattern else ():
         want = avoid[match.group()]
-        yield match.start(), (f"'{match.group()}': the term list ({TERMS}) uses '{want}' for this concept"
-                              if want else f"'{match.group()}': the term list ({TERMS}) avoids this form")
+        yield (
+            match.start(),
+            (
+                f"'{match.group()}': the term list ({TERMS}) uses '{want}' for this concept"
+                if want
+                else f"'{match.group()}': the term list ({TERMS}) avoids this form"
+            ),
+        )
     if curly:
         for match in CHINESE_IN_CURLY.finditer(text):
-            yield match.start(), (f"'{match.group()[:12]}': Chinese text in “”; Taiwan quotes with "
-                                  "「」 (『』 inside them)")
+            yield (
+                match.start(),
+                (f"'{match.group()[:12]}': Chinese text in “”; Taiwan quotes with 「」 (『』 inside them)"),
+            )
 
 
 def site_texts(site, code: str):
     """(text, file, line) of every text of the language `code` an editor's file gives:
     interface strings, data tables, reports and pages (a converted text at its source's line)."""
-    for text, path, line in _string_texts(site, code):
-        yield text, path, line
+    yield from _string_texts(site, code)
     for records in site.tables.values():
         for record in records.values():
             for value in _texts_of(record, code):

@@ -1,4 +1,5 @@
 """Checks on any text an editor writes: mojibake and scrape noise must not reach the site."""
+
 from __future__ import annotations
 
 import functools
@@ -46,13 +47,13 @@ def _latin_mojibake(text: str) -> tuple[int, str] | None:
     """(line, text) of the first line ftfy finds mojibake in, such as 'Ã©' for 'é'."""
     found = _SUSPECT.search(text)
     if found:
-        import ftfy.badness     # here: 30 ms to import, and most files have nothing to scan
+        import ftfy.badness  # here: 30 ms to import, and most files have nothing to scan
     while found:
         start = text.rfind("\n", 0, found.start()) + 1
         end = text.find("\n", found.start())
         end = len(text) if end < 0 else end
         # with two characters before and one after: some patterns reach across a line break
-        if ftfy.badness.is_bad(text[max(start - 2, 0):end + 1]):
+        if ftfy.badness.is_bad(text[max(start - 2, 0) : end + 1]):
             return _line_of(text, start), text[start:end]
         found = _SUSPECT.search(text, end + 1)
     return None
@@ -67,11 +68,17 @@ def text_problems(text: str) -> list[tuple[int, str]]:
     found = []
     offset = _gbk_mojibake(text)
     if offset is not None:
-        found.append((_line_of(text, offset), f"mojibake {text[offset:offset + 2]!r}: the text was "
-                      "decoded with the wrong encoding; retype it or fix it as UTF-8"))
+        found.append(
+            (
+                _line_of(text, offset),
+                f"mojibake {text[offset : offset + 2]!r}: the text was "
+                "decoded with the wrong encoding; retype it or fix it as UTF-8",
+            )
+        )
     latin = _latin_mojibake(text)
     if latin:
         import ftfy
+
         found.append((latin[0], f"mojibake in {ftfy.fix_text(latin[1])[:40]!r}: fix the encoding"))
     for noise in NOISE:
         at = text.find(noise)
@@ -83,8 +90,11 @@ def text_problems(text: str) -> list[tuple[int, str]]:
 # Running text of a page: what is left outside script, style, code and navigation once inline elements
 # are unwrapped (a space next to a link's edge is as visible as one inside it).
 _HIDDEN = re.compile(r"<(script|style|pre|code|template|nav)\b.*?</\1>", re.S | re.I)
-_INLINE = re.compile(r"</?(?:a|abbr|b|bdi|cite|data|em|i|mark|q|s|small|span|strong|sub|sup|"
-                     r"time|u|wbr|tspan)\b[^>]*>", re.I)
+_INLINE = re.compile(
+    r"</?(?:a|abbr|b|bdi|cite|data|em|i|mark|q|s|small|span|strong|sub|sup|"
+    r"time|u|wbr|tspan)\b[^>]*>",
+    re.I,
+)
 _TEXT = re.compile(r">([^<]+)<")
 
 
@@ -92,12 +102,13 @@ def cjk_spaces(html: str) -> list[str]:
     """Each place where an ASCII space (or line break) stands between two CJK characters in
     a page's visible text, as a short excerpt with the space shown as '␣'."""
     from sitegen.base.languages import CJK_SPACE
+
     text = _INLINE.sub("", _HIDDEN.sub("<x>", html))
     found = []
     for node in _TEXT.finditer(text):
         for match in CJK_SPACE.finditer(node.group(1)):
             start, end = match.start(), match.end()
-            excerpt = node.group(1)[max(0, start - 8):start] + "␣" + node.group(1)[end:end + 8]
+            excerpt = node.group(1)[max(0, start - 8) : start] + "␣" + node.group(1)[end : end + 8]
             found.append(" ".join(excerpt.split()))
     return found
 
@@ -112,31 +123,40 @@ _QUOTED = ("claim", "check")
 _FASTEST = ("fastest",) + _QUOTED
 _ROUNDS = ("rounds",) + _QUOTED
 _SCOPED = ("fastest", "equal_scale", "rounds") + _QUOTED
-CLAIM_WORDS = [(re.compile(pattern, re.I), kinds) for pattern, kinds in (
-    # the olympic mean's "fastest and slowest run" is the scoring rule, not a ranking
-    (r"\b(?:fastest|quickest|slowest)\b(?!(?: and (?:the )?(?:slowest|fastest))? runs?\b)",
-     _FASTEST),
-    (r"\bfirst\b(?! half| quarter)", _ROUNDS),           # a date is no ranking
-    (r"\b(?:only|sole|alone)\b", _SCOPED),
-    (r"\b(?:largest|biggest|smallest|highest|lowest|best|worst)\b", _QUOTED),
-    (r"\b(?:never|nothing|none|no (?:other|result|results|peer|peers|one)|(?:record|round) (?:holds|has) no)\b",
-     _QUOTED),
-    (r"(?<![\w.\-])\d(?:[\d.,]*\d)?\s*(?:×|x\b|times\b)", _QUOTED),     # not "ResNet-50 times"
-    (r"(?<![\w.\-])\d+ rounds\b", _QUOTED),
-    ("(?:最快|最慢)(?!(?:和|与|、)?(?:最慢|最快)?的?(?:一次|一轮)?(?:运行|后|的一次))", _FASTEST),
-    ("首次|首个|首批|首轮|第一次|第一个", _ROUNDS),
-    ("唯一|仅有|只有|只在|仅在", _SCOPED),
-    ("最大|最小|最高|最低|最好|最佳", _QUOTED),
-    ("从未|并无|均无|尚无|无一|找不到|不存在|无从比较|(?:记录|本轮)中(?:并)?没有|没有(?:任何|其他|别的|可比|可与|"
-     "对应|同规模|同等规模|成绩|结果|哪)", _QUOTED),
-    (r"(?<![\w.\-])\d(?:[\d.,]*\d)?\s*(?:倍|轮)", _QUOTED),
-)]
+CLAIM_WORDS = [
+    (re.compile(pattern, re.I), kinds)
+    for pattern, kinds in (
+        # the olympic mean's "fastest and slowest run" is the scoring rule, not a ranking
+        (r"\b(?:fastest|quickest|slowest)\b(?!(?: and (?:the )?(?:slowest|fastest))? runs?\b)", _FASTEST),
+        (r"\bfirst\b(?! half| quarter)", _ROUNDS),  # a date is no ranking
+        (r"\b(?:only|sole|alone)\b", _SCOPED),
+        (r"\b(?:largest|biggest|smallest|highest|lowest|best|worst)\b", _QUOTED),
+        (
+            r"\b(?:never|nothing|none|no (?:other|result|results|peer|peers|one)|(?:record|round) (?:holds|has) no)\b",
+            _QUOTED,
+        ),
+        (r"(?<![\w.\-])\d(?:[\d.,]*\d)?\s*(?:×|x\b|times\b)", _QUOTED),  # not "ResNet-50 times"
+        (r"(?<![\w.\-])\d+ rounds\b", _QUOTED),
+        ("(?:最快|最慢)(?!(?:和|与|、)?(?:最慢|最快)?的?(?:一次|一轮)?(?:运行|后|的一次))", _FASTEST),
+        ("首次|首个|首批|首轮|第一次|第一个", _ROUNDS),
+        ("唯一|仅有|只有|只在|仅在", _SCOPED),
+        ("最大|最小|最高|最低|最好|最佳", _QUOTED),
+        (
+            "从未|并无|均无|尚无|无一|找不到|不存在|无从比较|(?:记录|本轮)中(?:并)?没有|没有(?:任何|其他|别的|可比|可与|"
+            "对应|同规模|同等规模|成绩|结果|哪)",
+            _QUOTED,
+        ),
+        (r"(?<![\w.\-])\d(?:[\d.,]*\d)?\s*(?:倍|轮)", _QUOTED),
+    )
+]
 # a data reference, kept as its kind; a URL or inline code is no sentence of ours
 _REFERENCE = re.compile(r"\[\[(?P<kind>[a-z_]+):[^\]\s]*\]\]|\]\([^)\s]*\)|`[^`\n]*`")
 # A sentence ends at its full stop, a blank line, a list item, a heading or a block. A table is
 # one unit: its header ("Fastest closed-division BERT") is said by the references in its rows.
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)(?![^\n]*\|\s*$)|[。！？](?![^\n]*\|\s*$)|\n\s*\n|"
-                           r"\n(?=\s*(?:[-*+#]|\d+\.|```))")
+_SENTENCE_END = re.compile(
+    r"[.!?](?=\s|$)(?![^\n]*\|\s*$)|[。！？](?![^\n]*\|\s*$)|\n\s*\n|"
+    r"\n(?=\s*(?:[-*+#]|\d+\.|```))"
+)
 _BARE_MLPERF = re.compile(r"MLPerf(?!®)")
 
 
@@ -156,12 +176,22 @@ def unreferenced_claims(text: str) -> list[tuple[int, str]]:
             end = next(e for e in ends if e > match.start())
             if _kinds_between(text, start, end) & set(kinds):
                 continue
-            found.append((_line_of(text, match.start()), f"'{match.group().strip()}' outside a "
-                          "reference: a superlative, negative or comparison about the record is "
-                          f"written with [[{kinds[0]}:...]] in its sentence (or quotes a claim "
-                          "with [[claim:...]]), or not at all"))
+            found.append(
+                (
+                    _line_of(text, match.start()),
+                    f"'{match.group().strip()}' outside a "
+                    "reference: a superlative, negative or comparison about the record is "
+                    f"written with [[{kinds[0]}:...]] in its sentence (or quotes a claim "
+                    "with [[claim:...]]), or not at all",
+                )
+            )
     masked_all = _REFERENCE.sub(lambda m: " " * len(m.group(0)), text)
     for match in _BARE_MLPERF.finditer(masked_all):
-        found.append((_line_of(text, match.start()), "'MLPerf' without '®': MLCommons' messaging "
-                      "guidelines want the mark on every use (write MLPerf®)"))
+        found.append(
+            (
+                _line_of(text, match.start()),
+                "'MLPerf' without '®': MLCommons' messaging "
+                "guidelines want the mark on every use (write MLPerf®)",
+            )
+        )
     return sorted(found)

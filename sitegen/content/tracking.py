@@ -12,12 +12,13 @@ After a change, the build loads the site, hashes the dependencies of the last bu
 (`changed`), and renders exactly the pages that read one whose hash moved; every other page is
 hard-linked from the previous output. The tests build every kind of change both ways and
 compare the bytes with a cold build."""
+
 from __future__ import annotations
 
 from contextlib import contextmanager
 
-KEYS = "\0keys"      # a mapping's keys, in order (what exists, and how it is ordered)
-ALL = "\0all"        # every entry of a mapping
+KEYS = "\0keys"  # a mapping's keys, in order (what exists, and how it is ordered)
+ALL = "\0all"  # every entry of a mapping
 MISSING = "\0missing"
 
 

@@ -20,11 +20,12 @@ into a second folder of the same round, or short of the logs their round's rules
 
 Plain functions over the loaded record dicts; `record_index.RecordIndex` keeps the labels as a
 tracked map for the pages."""
+
 from __future__ import annotations
 
 from sitegen.content import round_rules as record_rules
 
-MIN_TIMES = 2                     # converged runs a result needs to be compared
+MIN_TIMES = 2  # converged runs a result needs to be compared
 
 
 def runs_key(record: dict) -> tuple | None:
@@ -69,8 +70,10 @@ def labels(records) -> dict[str, dict]:
         first_of_round: dict[str, dict] = {}
         for record in members:
             original = first_of_round.setdefault(record["round"], record)
-            entry = {"carried_over_from": origin["id"] if record["round"] != origin["round"] else None,
-                     "copy_of": original["id"] if original is not record else None}
+            entry = {
+                "carried_over_from": origin["id"] if record["round"] != origin["round"] else None,
+                "copy_of": original["id"] if original is not record else None,
+            }
             if entry["carried_over_from"] or entry["copy_of"]:
                 found[record["id"]] = entry
     return dict(sorted(found.items()))

@@ -2,6 +2,7 @@
 which page a result's accelerator belongs on, each family's variants with their official
 spellings and result counts, and the order of the accelerator index (by vendor, as in
 content/data/chips.yaml). Reads only what chips.annotate put on each result (`chip`)."""
+
 from __future__ import annotations
 
 from sitegen.content.chips import CPU_ONLY, UNCLASSIFIED, slug
@@ -39,24 +40,33 @@ def describe(entities: dict) -> None:
             chip = result.get("chip")
             if not chip:
                 continue
-            entity.chip = {"vendor": chip["vendor"], "vendor_name": chip["vendor_name"],
-                           "rank": chip["rank"][:2]}
-            variant = found.setdefault(chip["variant"], {"name": chip["variant"], "spellings": set(),
-                                                         "count": 0, "rank": chip["rank"]})
+            entity.chip = {
+                "vendor": chip["vendor"],
+                "vendor_name": chip["vendor_name"],
+                "rank": chip["rank"][:2],
+            }
+            variant = found.setdefault(
+                chip["variant"],
+                {"name": chip["variant"], "spellings": set(), "count": 0, "rank": chip["rank"]},
+            )
             variant["spellings"].add(result["accelerator_model"])
             variant["count"] += 1
-        entity.variants = [{**v, "spellings": sorted(v["spellings"])}
-                           for v in sorted(found.values(), key=lambda v: v["rank"])]
+        entity.variants = [
+            {**v, "spellings": sorted(v["spellings"])}
+            for v in sorted(found.values(), key=lambda v: v["rank"])
+        ]
 
 
 def ordered(entities: dict) -> dict:
     """Families in the order of chips.yaml (vendor, then family), then the unclassified
     strings by name, then CPU only."""
+
     def key(item):
         slug_, entity = item
         if entity.chip:
             return (0, entity.chip["rank"], "")
         return (1 if slug_ != CPU_ONLY else 2, [], entity.name.casefold())
+
     return dict(sorted(entities.items(), key=key))
 
 

@@ -2,17 +2,18 @@
 
 Speed-ups, price-performance ratios, percentages and claim verdicts live here, each with the
 arithmetic that produced it, so that pages can show their working."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
 
 from sitegen.base import fmt
-from sitegen.derive.references import slot
-from sitegen.derive import references as record_refs
-from sitegen.content.tracking import derived_list, derived_mapping
 from sitegen.content.model import Site
 from sitegen.content.schema import CHECK_KINDS  # noqa: F401 - the one list of check kinds
+from sitegen.content.tracking import derived_list, derived_mapping
+from sitegen.derive import references as record_refs
+from sitegen.derive.references import slot
 
 MINUTES = {"min": 1.0, "h": 60.0}
 
@@ -50,9 +51,13 @@ def reduction(site: Site, result_id: str, baseline_id: str) -> float:
     return (1 - minutes(result(site, result_id)) / minutes(result(site, baseline_id))) * 100
 
 
-def price_performance(site: Site, result_id: str, baseline_id: str,
-                      price_system: str | None = None, baseline_price_system: str | None = None
-                      ) -> float | None:
+def price_performance(
+    site: Site,
+    result_id: str,
+    baseline_id: str,
+    price_system: str | None = None,
+    baseline_price_system: str | None = None,
+) -> float | None:
     """(baseline time x baseline price) / (result time x result price); None without prices."""
     mine, baseline = result(site, result_id), result(site, baseline_id)
     price = site.first_price(price_system or mine["system"])
@@ -65,14 +70,14 @@ def price_performance(site: Site, result_id: str, baseline_id: str,
 @dataclass
 class Check:
     claim: dict
-    value: float | None            # the recomputed figure in the claim's unit, None if unchecked
-    verdict: str                   # consistent | differs | partly | unchecked (see VERDICTS)
-    steps: dict[str, list[str]] = field(default_factory=dict)   # lang -> lines of arithmetic
+    value: float | None  # the recomputed figure in the claim's unit, None if unchecked
+    verdict: str  # consistent | differs | partly | unchecked (see VERDICTS)
+    steps: dict[str, list[str]] = field(default_factory=dict)  # lang -> lines of arithmetic
     alternative: dict | None = None  # another reading of the data that matches the figure
-    records: list[str] = field(default_factory=list)   # record result ids used, linked on the page
-    unchecked_parts: list[dict] = field(default_factory=list)   # evidence that is not independent
-    agrees: bool | None = None     # for a partly checked claim: does the arithmetic agree?
-    divisions: tuple = ()          # the divisions of the results compared, when they differ
+    records: list[str] = field(default_factory=list)  # record result ids used, linked on the page
+    unchecked_parts: list[dict] = field(default_factory=list)  # evidence that is not independent
+    agrees: bool | None = None  # for a partly checked claim: does the arithmetic agree?
+    divisions: tuple = ()  # the divisions of the results compared, when they differ
 
     @property
     def difference(self) -> float | None:
@@ -101,10 +106,14 @@ def _steps_ratio(site, check, lang, value, unit) -> list[str]:
     lines = [say.get("check.speedup", "{line}").format(line=line)]
     if unit == "percent":
         gain = f"({fmt.figure(value, lang, 4)} − 1) × 100 = {fmt.percent((value - 1) * 100, lang)}"
-        cut = (f"(1 − {_time_text(site, r, lang)} ÷ {_time_text(site, b, lang)}) × 100 = "
-               f"{fmt.percent(reduction(site, r, b), lang)}")
-        lines += [say.get("check.gain", "{line}").format(line=gain),
-                  say.get("check.reduction", "{line}").format(line=cut)]
+        cut = (
+            f"(1 − {_time_text(site, r, lang)} ÷ {_time_text(site, b, lang)}) × 100 = "
+            f"{fmt.percent(reduction(site, r, b), lang)}"
+        )
+        lines += [
+            say.get("check.gain", "{line}").format(line=gain),
+            say.get("check.reduction", "{line}").format(line=cut),
+        ]
     return lines
 
 
@@ -137,19 +146,22 @@ def _compute(site: Site, claim: dict) -> tuple[float | None, dict[str, list[str]
 
 
 def _price_perf_steps(site: Site, check: dict):
-    value = price_performance(site, check["result"], check["baseline"], check.get("price"),
-                              check.get("baseline_price"))
+    value = price_performance(
+        site, check["result"], check["baseline"], check.get("price"), check.get("baseline_price")
+    )
     if value is None:
         return None, {}
     price = site.first_price(check.get("price") or result(site, check["result"])["system"])
     base = site.first_price(check.get("baseline_price") or result(site, check["baseline"])["system"])
-    if price is None or base is None:      # price_performance gave a value: both are priced
+    if price is None or base is None:  # price_performance gave a value: both are priced
         return None, {}
     steps = {}
     for lang in site.languages:
-        steps[lang] = [f"({_time_text(site, check['baseline'], lang)} × {fmt.usd(base['amount'], lang)})"
-                       f" ÷ ({_time_text(site, check['result'], lang)} × {fmt.usd(price['amount'], lang)})"
-                       f" = {fmt.ratio(value, lang, 4)}"]
+        steps[lang] = [
+            f"({_time_text(site, check['baseline'], lang)} × {fmt.usd(base['amount'], lang)})"
+            f" ÷ ({_time_text(site, check['result'], lang)} × {fmt.usd(price['amount'], lang)})"
+            f" = {fmt.ratio(value, lang, 4)}"
+        ]
     return value, steps
 
 
@@ -158,9 +170,13 @@ def _spec_steps(site: Site, check: dict):
     if not mine or not theirs:
         return None, {}
     value = mine["value"] / theirs["value"]
-    steps = {lang: [f"{fmt.quantity(mine['value'], mine['unit'], lang)} ÷ "
-                    f"{fmt.quantity(theirs['value'], theirs['unit'], lang)} = {fmt.ratio(value, lang, 4)}"]
-             for lang in site.languages}
+    steps = {
+        lang: [
+            f"{fmt.quantity(mine['value'], mine['unit'], lang)} ÷ "
+            f"{fmt.quantity(theirs['value'], theirs['unit'], lang)} = {fmt.ratio(value, lang, 4)}"
+        ]
+        for lang in site.languages
+    }
     return value, steps
 
 
@@ -186,11 +202,19 @@ def _scale_steps(site: Site, check: dict, kind: str):
     over = check["cpus_per_server"] if kind == "host_servers" else count
     value = (cpus if kind == "host_servers" else count) / (over if kind == "host_servers" else cpus)
     top, bottom = (cpus, over) if kind == "host_servers" else (count, cpus)
-    shown = (lambda lang: fmt.number(value, lang, 0) if value == int(value) else fmt.figure(value, lang)) \
-        if kind == "host_servers" else (lambda lang: fmt.ratio(value, lang, 4))
-    steps = {lang: [site.strings.get(lang, {}).get(f"check.{kind}", "{line}").format(
-        line=f"{fmt.number(top, lang, 0)} ÷ {fmt.number(bottom, lang, 0)} = {shown(lang)}")]
-        for lang in site.languages}
+    shown = (
+        (lambda lang: fmt.number(value, lang, 0) if value == int(value) else fmt.figure(value, lang))
+        if kind == "host_servers"
+        else (lambda lang: fmt.ratio(value, lang, 4))
+    )
+    steps = {
+        lang: [
+            site.strings.get(lang, {})
+            .get(f"check.{kind}", "{line}")
+            .format(line=f"{fmt.number(top, lang, 0)} ÷ {fmt.number(bottom, lang, 0)} = {shown(lang)}")
+        ]
+        for lang in site.languages
+    }
     return value, steps
 
 
@@ -199,8 +223,11 @@ def ranked(site: Site, check: dict) -> list[dict]:
     (with `nodes` nodes, when the check gives it), fastest first."""
     mine = _described(site, check["result"])
     nodes = check.get("nodes")
-    return [r for r in slot(site, mine["round"], mine["benchmark"], mine["division"])
-            if nodes is None or r.get("nodes") == nodes]
+    return [
+        r
+        for r in slot(site, mine["round"], mine["benchmark"], mine["division"])
+        if nodes is None or r.get("nodes") == nodes
+    ]
 
 
 def _fastest_steps(site: Site, claim: dict):
@@ -214,9 +241,14 @@ def _fastest_steps(site: Site, claim: dict):
         say = site.strings.get(lang, {})
         lines = [say.get("check.fastest", "{n}").format(n=fmt.number(len(order), lang, 0))]
         for r, key in zip(order[:2], ("check.fastest_first", "check.fastest_next")):
-            lines.append(say.get(key, "{line}").format(line=(
-                f"{r['submitter']} {r['system_name']}, {fmt.number(r['accelerator_count'], lang, 0)}"
-                f" × {r.get('accelerator_model') or ''}: {_time_text(site, r['id'], lang)}")))
+            lines.append(
+                say.get(key, "{line}").format(
+                    line=(
+                        f"{r['submitter']} {r['system_name']}, {fmt.number(r['accelerator_count'], lang, 0)}"
+                        f" × {r.get('accelerator_model') or ''}: {_time_text(site, r['id'], lang)}"
+                    )
+                )
+            )
         steps[lang] = lines
     return value, steps
 
@@ -225,9 +257,10 @@ def submission_results(site: Site, check: dict) -> list[dict]:
     """The record's results of one submitter in one round (each system entry of a submission
     is what an MLPerf ID names)."""
     who = check["submitter"].lower()
-    return sorted((r for r in site.record.values()
-                   if r["round"] == check["round"] and r["submitter"].lower() == who),
-                  key=lambda r: r["id"])
+    return sorted(
+        (r for r in site.record.values() if r["round"] == check["round"] and r["submitter"].lower() == who),
+        key=lambda r: r["id"],
+    )
 
 
 def _submission_steps(site: Site, claim: dict):
@@ -259,9 +292,17 @@ def _alternative(site: Site, claim: dict) -> dict | None:
 
 def _other_division(site: Site, result_id: str) -> dict | None:
     result = site.tables["results"][result_id]
-    return next((r for r in site.table("results")
-                 if r["system"] == result["system"] and r["benchmark"] == result["benchmark"]
-                 and r["round"] == result["round"] and r["division"] != result["division"]), None)
+    return next(
+        (
+            r
+            for r in site.table("results")
+            if r["system"] == result["system"]
+            and r["benchmark"] == result["benchmark"]
+            and r["round"] == result["round"]
+            and r["division"] != result["division"]
+        ),
+        None,
+    )
 
 
 def _evidence(site: Site, claim: dict) -> list[dict]:
@@ -271,36 +312,77 @@ def _evidence(site: Site, claim: dict) -> list[dict]:
     for key in ("result", "baseline"):
         ident = check.get(key)
         if ident and check["kind"] not in ("spec_ratio", "price"):
-            items.append({"what": "result", "id": ident, "source": f"mlperf-training-{result(site, ident)['round']}",
-                          "independent": True})
+            items.append(
+                {
+                    "what": "result",
+                    "id": ident,
+                    "source": f"mlperf-training-{result(site, ident)['round']}",
+                    "independent": True,
+                }
+            )
     if check["kind"] == "price_performance":
         results = [result(site, check["result"]), result(site, check["baseline"])]
-        for system in (check.get("price") or results[0]["system"], check.get("baseline_price") or results[1]["system"]):
+        for system in (
+            check.get("price") or results[0]["system"],
+            check.get("baseline_price") or results[1]["system"],
+        ):
             items.append(_price_evidence(site, claim, system))
     if check["kind"] == "price":
         items.append(_price_evidence(site, claim, check["system"]))
     if check["kind"] == "submission_ids":
         for found in submission_results(site, check):
-            items.append({"what": "result", "id": found["id"], "source": f"mlperf-training-{found['round']}",
-                          "independent": True})
+            items.append(
+                {
+                    "what": "result",
+                    "id": found["id"],
+                    "source": f"mlperf-training-{found['round']}",
+                    "independent": True,
+                }
+            )
         stated = {r.get("submission_id") for r in site.table("results") if r.get("submission_id")}
         unmatched = [i for i in claim.get("submission_ids") or [] if i not in stated]
-        if unmatched:   # no cited source says which result an ID names
-            items.append({"what": "submission_id", "id": ", ".join(unmatched),
-                          "source": claim["source"], "independent": False})
+        if unmatched:  # no cited source says which result an ID names
+            items.append(
+                {
+                    "what": "submission_id",
+                    "id": ", ".join(unmatched),
+                    "source": claim["source"],
+                    "independent": False,
+                }
+            )
     if check["kind"] == "fastest":
         items += _fastest_evidence(site, claim)
     if check["kind"] == "host_servers":
-        items.append({"what": "cpus_per_server", "id": check["result"], "source": claim["source"],
-                      "count": check["cpus_per_server"], "independent": False})
+        items.append(
+            {
+                "what": "cpus_per_server",
+                "id": check["result"],
+                "source": claim["source"],
+                "count": check["cpus_per_server"],
+                "independent": False,
+            }
+        )
     if claim.get("not_checked"):
-        items.append({"what": "statement", "id": claim["id"], "source": claim["source"],
-                      "text": claim["not_checked"], "independent": False})
+        items.append(
+            {
+                "what": "statement",
+                "id": claim["id"],
+                "source": claim["source"],
+                "text": claim["not_checked"],
+                "independent": False,
+            }
+        )
     if check["kind"] == "spec_ratio":
         for system in (check["system"], check["baseline"]):
             spec = site.spec(system, check["spec"]) or {}
-            items.append({"what": "spec", "id": system, "source": spec.get("source"),
-                          "independent": spec.get("source") not in (None, claim["source"])})
+            items.append(
+                {
+                    "what": "spec",
+                    "id": system,
+                    "source": spec.get("source"),
+                    "independent": spec.get("source") not in (None, claim["source"]),
+                }
+            )
     return items
 
 
@@ -308,13 +390,22 @@ def _fastest_evidence(site: Site, claim: dict) -> list[dict]:
     """The fastest and the next result ranked, and any result of the slot whose logs are
     missing: it has no time, so the ranking cannot place it."""
     check = claim["check"]
-    items = [{"what": "result", "id": r["id"], "source": f"mlperf-training-{r['round']}",
-              "independent": True} for r in ranked(site, check)[:2] if r["id"] != check["result"]]
+    items = [
+        {"what": "result", "id": r["id"], "source": f"mlperf-training-{r['round']}", "independent": True}
+        for r in ranked(site, check)[:2]
+        if r["id"] != check["result"]
+    ]
     mine = _described(site, check["result"])
     for r in record_refs.unscored(site, mine["round"], mine["benchmark"], mine["division"]):
         if check.get("nodes") is None or r.get("nodes") == check.get("nodes"):
-            items.append({"what": "unscored", "id": r["id"], "source": f"mlperf-training-{r['round']}",
-                          "independent": False})
+            items.append(
+                {
+                    "what": "unscored",
+                    "id": r["id"],
+                    "source": f"mlperf-training-{r['round']}",
+                    "independent": False,
+                }
+            )
     return items
 
 
@@ -323,8 +414,13 @@ def _price_evidence(site: Site, claim: dict, system: str) -> dict:
     other than the claim's own; an estimate is what some party said."""
     price = site.first_price(system) or {}
     independent = price.get("basis") == "list" and price.get("source") not in (None, claim["source"])
-    return {"what": "price", "id": system, "source": price.get("source"), "basis": price.get("basis"),
-            "independent": independent}
+    return {
+        "what": "price",
+        "id": system,
+        "source": price.get("source"),
+        "basis": price.get("basis"),
+        "independent": independent,
+    }
 
 
 def _divisions(site: Site, claim: dict) -> tuple:
@@ -342,12 +438,20 @@ def check_claim(site: Site, claim: dict) -> Check:
     weak = [e for e in evidence if not e["independent"]]
     if value is None or (evidence and len(weak) == len(evidence)):
         return Check(claim, value, "unchecked", steps, records=records, unchecked_parts=weak)
-    first = _is_fastest(site, claim)    # a result ranked below a scored one is not the fastest
+    first = _is_fastest(site, claim)  # a result ranked below a scored one is not the fastest
     agreed = agrees(value, claim["figure"]) and first
     divisions = _divisions(site, claim)
     if weak and first:
-        return Check(claim, value, "partly", steps, records=records, unchecked_parts=weak,
-                     agrees=agreed, divisions=divisions)
+        return Check(
+            claim,
+            value,
+            "partly",
+            steps,
+            records=records,
+            unchecked_parts=weak,
+            agrees=agreed,
+            divisions=divisions,
+        )
     verdict = "consistent" if agreed else "differs"
     alternative = _alternative(site, claim) if verdict == "differs" else None
     return Check(claim, value, verdict, steps, alternative, records, divisions=divisions)
@@ -361,9 +465,11 @@ def _is_fastest(site: Site, claim: dict) -> bool:
 
 def check_claims(site: Site) -> dict[str, Check]:
     """Every claim's check; a page that reads one depends on what that check read (deps.py)."""
+
     def each():
         for claim in site.table("claims"):
             yield claim["id"], partial(check_claim, site, claim)
+
     return derived_mapping(site.reads, each())
 
 
@@ -374,7 +480,7 @@ class Row:
     benchmark: str
     left: dict
     right: dict
-    speedup: float                  # right time / left time: how much faster `left` is
+    speedup: float  # right time / left time: how much faster `left` is
     price_performance: float | None
 
 
@@ -383,13 +489,18 @@ class Comparison:
     id: str
     left: str
     right: str
-    kind: str                        # same-round | generations
+    kind: str  # same-round | generations
     rows: list[Row]
 
 
 def _row(site: Site, left: dict, right: dict) -> Row:
-    return Row(left["benchmark"], left, right, speedup(site, left["id"], right["id"]),
-               price_performance(site, left["id"], right["id"]))
+    return Row(
+        left["benchmark"],
+        left,
+        right,
+        speedup(site, left["id"], right["id"]),
+        price_performance(site, left["id"], right["id"]),
+    )
 
 
 def _best(results: list[dict]) -> dict[tuple, dict]:
@@ -415,7 +526,7 @@ def _comparisons(site: Site) -> list[Comparison]:
     pairs: dict[tuple, list[Row]] = {}
     for slot_results in by_slot.values():
         for i, a in enumerate(slot_results):
-            for b in slot_results[i + 1:]:
+            for b in slot_results[i + 1 :]:
                 left, right = sorted((a, b), key=lambda r: r["system"])
                 pairs.setdefault((left["system"], right["system"]), []).append(_row(site, left, right))
     found = [Comparison(f"{l}-vs-{r}", l, r, "same-round", rows) for (l, r), rows in sorted(pairs.items())]
@@ -425,7 +536,7 @@ def _comparisons(site: Site) -> list[Comparison]:
 def _generations(site: Site, best: dict) -> list[Comparison]:
     """A newer generation against the older one of the same vendor and size, across rounds.
     Systems are grouped by (vendor, size) first, so no pair of systems is scanned twice."""
-    latest: dict[str, dict[tuple, dict]] = {}   # system -> (benchmark, division) -> latest result
+    latest: dict[str, dict[tuple, dict]] = {}  # system -> (benchmark, division) -> latest result
     for (system, benchmark, _rnd, division), r in sorted(best.items(), key=lambda kv: kv[0][2]):
         latest.setdefault(system, {})[(benchmark, division)] = r
     groups: dict[tuple, list[dict]] = {}
@@ -438,6 +549,7 @@ def _generations(site: Site, best: dict) -> list[Comparison]:
                 mine, theirs = latest.get(new["id"], {}), latest.get(old["id"], {})
                 rows = [_row(site, mine[slot], theirs[slot]) for slot in sorted(mine) if slot in theirs]
                 if rows:
-                    found.append(Comparison(f"{new['id']}-vs-{old['id']}", new["id"], old["id"],
-                                            "generations", rows))
+                    found.append(
+                        Comparison(f"{new['id']}-vs-{old['id']}", new["id"], old["id"], "generations", rows)
+                    )
     return sorted(found, key=lambda c: (c.left, c.right))

@@ -2,6 +2,7 @@
 across rounds, and the same system at other scales (scaling efficiency).
 
 Built once per language run from `site.record`; read only after."""
+
 from __future__ import annotations
 
 import re
@@ -14,10 +15,10 @@ from sitegen.derive import carryover, chip_views
 # Submitter folders renamed between rounds (DESIGN.md): grouped under the later name.
 SUBMITTER_RENAMES = {"qct": "quanta_cloud_technology"}
 _SPACE = re.compile(r"\s+")
-_JOINT = re.compile(r"\s*[+&]\s*|-|_")     # between the parts of a joint submitter's name
+_JOINT = re.compile(r"\s*[+&]\s*|-|_")  # between the parts of a joint submitter's name
 _JOINT_MARK = re.compile(r"[+&]|[a-z]-[a-z]")
 _SLUG = re.compile(r"[^a-z0-9]+")
-PAGE_ROWS = 150       # rows of one list page; more go on per-round pages
+PAGE_ROWS = 150  # rows of one list page; more go on per-round pages
 
 
 def submitter_key(name: str) -> str:
@@ -39,11 +40,11 @@ class Entity:
     """One submitter or chip family: its results, newest round first."""
 
     slug: str
-    name: str                       # as published in its latest round; a chip's family name
-    names: set = field(default_factory=set)   # every spelling published
+    name: str  # as published in its latest round; a chip's family name
+    names: set = field(default_factory=set)  # every spelling published
     results: list = field(default_factory=list)
-    chip: dict | None = None        # a chip family's vendor and order (chip_views.describe)
-    variants: list = field(default_factory=list)   # a chip family's variants, ditto
+    chip: dict | None = None  # a chip family's vendor and order (chip_views.describe)
+    variants: list = field(default_factory=list)  # a chip family's variants, ditto
 
     @property
     def rounds(self) -> list[str]:
@@ -87,18 +88,34 @@ class RecordIndex:
     def __init__(self, site):
         self.site = site
         order = {r: i for i, r in enumerate(site.rounds)}
-        ordered = sorted(site.record.values(), key=lambda r: (-order.get(r["round"], 0), r["benchmark"],
-                                                              r["value"] is None, r["value"] or 0, r["id"]))
-        self.submitters = _group(ordered, lambda r: submitter_key(r["submitter"]),
-                                 lambda r: r["submitter"], "submitter", named=True)
-        self.accelerators = _group(ordered, chip_views.family_key, chip_views.family_name,
-                                   "accelerator_model")
-        chip_views.describe(self.accelerators)       # chip families (chips.yaml), by vendor
+        ordered = sorted(
+            site.record.values(),
+            key=lambda r: (
+                -order.get(r["round"], 0),
+                r["benchmark"],
+                r["value"] is None,
+                r["value"] or 0,
+                r["id"],
+            ),
+        )
+        self.submitters = _group(
+            ordered,
+            lambda r: submitter_key(r["submitter"]),
+            lambda r: r["submitter"],
+            "submitter",
+            named=True,
+        )
+        self.accelerators = _group(
+            ordered, chip_views.family_key, chip_views.family_name, "accelerator_model"
+        )
+        chip_views.describe(self.accelerators)  # chip families (chips.yaml), by vendor
         self.accelerators = chip_views.ordered(self.accelerators)
-        self._by_submitter = {ident: e.slug for e in self.submitters.values() for ident in
-                              (r["id"] for r in e.results)}
-        self._by_accelerator = {ident: e.slug for e in self.accelerators.values() for ident in
-                                (r["id"] for r in e.results)}
+        self._by_submitter = {
+            ident: e.slug for e in self.submitters.values() for ident in (r["id"] for r in e.results)
+        }
+        self._by_accelerator = {
+            ident: e.slug for e in self.accelerators.values() for ident in (r["id"] for r in e.results)
+        }
         self.systems = group_systems(ordered)
         self._by_system = {r["id"]: system_key(r) for r in ordered}
         self._products = products_of(site)
@@ -111,12 +128,21 @@ class RecordIndex:
         self._changes: dict[str, list[dict]] = {}
         for change in getattr(site, "changelog", None) or []:
             self._changes.setdefault(change["id"], []).append(change)
-            if change["field"] == "id" and change["new"] != change["id"]:   # renamed: its new page
+            if change["field"] == "id" and change["new"] != change["id"]:  # renamed: its new page
                 self._changes.setdefault(change["new"], []).append(change)
         # each lookup a page makes is noted as a record of its own (deps.py)
-        for name in ("submitters", "accelerators", "_by_submitter", "_by_accelerator", "_changes",
-                     "systems", "_by_system", "_products", "_product_systems",
-                     "_carry"):
+        for name in (
+            "submitters",
+            "accelerators",
+            "_by_submitter",
+            "_by_accelerator",
+            "_changes",
+            "systems",
+            "_by_system",
+            "_products",
+            "_product_systems",
+            "_carry",
+        ):
             setattr(self, name, Tracked(getattr(self, name), ("index", name), site.reads))
 
     def submitter_of(self, result: dict) -> str:
@@ -163,20 +189,32 @@ class RecordIndex:
         if result["value"] is None or not result["accelerator_count"]:
             return []
         mine = chip_views.variant_key(result)
-        peers = [r for r in self.site.record_results(result["benchmark"], result["round"])
-                 if r["id"] != result["id"] and r["value"] is not None and r["accelerator_count"]
-                 and r["accelerator_count"] != result["accelerator_count"]
-                 and r["division"] == result["division"]
-                 and self.submitter_of(r) == self.submitter_of(result)
-                 and chip_views.variant_key(r) == mine]
+        peers = [
+            r
+            for r in self.site.record_results(result["benchmark"], result["round"])
+            if r["id"] != result["id"]
+            and r["value"] is not None
+            and r["accelerator_count"]
+            and r["accelerator_count"] != result["accelerator_count"]
+            and r["division"] == result["division"]
+            and self.submitter_of(r) == self.submitter_of(result)
+            and chip_views.variant_key(r) == mine
+        ]
         rows = []
         for peer in sorted(peers, key=lambda r: (r["accelerator_count"], r["value"], r["id"])):
             small, large = sorted((result, peer), key=lambda r: r["accelerator_count"])
             work_small = small["value"] * small["accelerator_count"]
             work_large = large["value"] * large["accelerator_count"]
-            rows.append({"peer": peer, "small": small, "large": large,
-                         "work_small": work_small, "work_large": work_large,
-                         "efficiency": work_small / work_large})
+            rows.append(
+                {
+                    "peer": peer,
+                    "small": small,
+                    "large": large,
+                    "work_small": work_small,
+                    "work_large": work_large,
+                    "efficiency": work_small / work_large,
+                }
+            )
         return rows
 
 
@@ -248,8 +286,14 @@ def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> l
     round says from which (`carried`: that round, else None): it is no new result, so the
     chart marks it instead of counting it as progress (carryover.py)."""
     rounds = site.record_rounds(benchmark_id)
-    closed = {r: [x for x in index.counted(site.record_results(benchmark_id, r))
-                  if x["division"] == "closed" and x["value"] is not None] for r in rounds}
+    closed = {
+        r: [
+            x
+            for x in index.counted(site.record_results(benchmark_id, r))
+            if x["division"] == "closed" and x["value"] is not None
+        ]
+        for r in rounds
+    }
     counts: dict[str, int] = {}
     for rows in closed.values():
         for x in rows:
@@ -257,7 +301,7 @@ def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> l
     top = [k for k, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if k != CPU_ONLY][:leaders]
     points = []
     for round_id in rounds:
-        rows = closed[round_id]       # fastest first
+        rows = closed[round_id]  # fastest first
         if rows:
             points.append(_point(index, round_id, None, rows[0]))
         for key in top:
@@ -269,5 +313,10 @@ def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> l
 
 def _point(index: RecordIndex, round_id: str, series, result: dict) -> dict:
     origin = index.carried_from(result)
-    return {"round": round_id, "series": series, "value": result["value"], "id": result["id"],
-            "carried": origin["round"] if origin else None}
+    return {
+        "round": round_id,
+        "series": series,
+        "value": result["value"],
+        "id": result["id"],
+        "carried": origin["round"] if origin else None,
+    }

@@ -5,6 +5,7 @@ the same scale, and in which rounds a submitter has results.
 
 Everything here reads `site.record` (every published result), never the curated `results`
 table, so that "fastest" and "no result" hold against the whole record and move with it."""
+
 from __future__ import annotations
 
 from sitegen.content.model import Site
@@ -15,34 +16,50 @@ from sitegen.derive.record_index import index_of
 def slot(site: Site, round_id: str, benchmark: str, division: str) -> list[dict]:
     """The scored results of one round, benchmark and division, fastest first; a copy of
     another result of the round (carryover.py) is counted once, as its original."""
-    return [r for r in index_of(site).counted(site.record_results(benchmark, round_id))
-            if r["division"] == division and r["value"] is not None]
+    return [
+        r
+        for r in index_of(site).counted(site.record_results(benchmark, round_id))
+        if r["division"] == division and r["value"] is not None
+    ]
 
 
-def fastest(site: Site, round_id: str, benchmark: str, division: str,
-            who: str | None = None) -> dict | None:
+def fastest(site: Site, round_id: str, benchmark: str, division: str, who: str | None = None) -> dict | None:
     """The fastest scored result there (of one submitter when `who` is given)."""
-    return next((r for r in slot(site, round_id, benchmark, division)
-                 if who is None or submitter_matches(r, who)), None)
+    return next(
+        (r for r in slot(site, round_id, benchmark, division) if who is None or submitter_matches(r, who)),
+        None,
+    )
 
 
-def unscored(site: Site, round_id: str, benchmark: str, division: str, who: str | None = None,
-             count: int | None = None) -> list[dict]:
+def unscored(
+    site: Site, round_id: str, benchmark: str, division: str, who: str | None = None, count: int | None = None
+) -> list[dict]:
     """The published results there without a score (of `who`, with `count` accelerators, when
     given): their logs are missing, or fewer than the round's rules require (carryover.py), so
     they have no time, and a "fastest" or "no result" over the scored ones must name them."""
-    return [r for r in index_of(site).counted(site.record_results(benchmark, round_id))
-            if r["division"] == division and r["value"] is None
-            and (who is None or submitter_matches(r, who))
-            and (count is None or r["accelerator_count"] == count)]
+    return [
+        r
+        for r in index_of(site).counted(site.record_results(benchmark, round_id))
+        if r["division"] == division
+        and r["value"] is None
+        and (who is None or submitter_matches(r, who))
+        and (count is None or r["accelerator_count"] == count)
+    ]
 
 
 def equal_scale(site: Site, result: dict, who: str) -> dict | None:
     """`who`'s fastest scored result with the same round, benchmark, division and number of
     accelerators as `result`; None when the record has none."""
-    return next((r for r in slot(site, result["round"], result["benchmark"], result["division"])
-                 if submitter_matches(r, who) and r["accelerator_count"] == result["accelerator_count"]
-                 and r["id"] != result["id"]), None)
+    return next(
+        (
+            r
+            for r in slot(site, result["round"], result["benchmark"], result["division"])
+            if submitter_matches(r, who)
+            and r["accelerator_count"] == result["accelerator_count"]
+            and r["id"] != result["id"]
+        ),
+        None,
+    )
 
 
 def equal_scale_others(site: Site, result: dict) -> list[dict]:
@@ -50,8 +67,10 @@ def equal_scale_others(site: Site, result: dict) -> list[dict]:
     and number of accelerators as `result`, fastest first ([[equal_scale:ID/all]])."""
     found: dict[str, dict] = {}
     for other in slot(site, result["round"], result["benchmark"], result["division"]):
-        if (other["accelerator_count"] == result["accelerator_count"]
-                and other["submitter"].lower() != result["submitter"].lower()):
+        if (
+            other["accelerator_count"] == result["accelerator_count"]
+            and other["submitter"].lower() != result["submitter"].lower()
+        ):
             found.setdefault(other["submitter"].lower(), other)
     return list(found.values())
 

@@ -1,4 +1,5 @@
 """Editors' commands: check without writing, scaffold a report, translation status."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -7,9 +8,9 @@ from pathlib import Path
 
 from sitegen.base.cache import READ_ONLY
 from sitegen.base.errors import ContentError, Problem
-from sitegen.editor.links import broken_links
-from sitegen.content.load import REPORT_NAME, RESERVED, load_site
 from sitegen.build.rendering import render_site
+from sitegen.content.load import REPORT_NAME, RESERVED, load_site
+from sitegen.editor.links import broken_links
 
 GUIDE = {
     "en": """<!--
@@ -31,7 +32,7 @@ HEADINGS = {"en": ("Key findings", "Details"), "zh": ("主要发现", "详细分
 def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]:
     """Everything a build checks, plus every internal link, without writing anything."""
     before = os.environ.get(READ_ONLY)
-    os.environ[READ_ONLY] = "1"      # the caches are read, never written
+    os.environ[READ_ONLY] = "1"  # the caches are read, never written
     try:
         site = load_site(content, strict=strict)
         files = render_site(site, templates)
@@ -54,11 +55,15 @@ class SlugRefused(ValueError):
 
 def new_report(content: Path, slug: str, languages: list[str], today: dt.date) -> list[Path]:
     if not REPORT_NAME.match(f"{slug}.en.md"):
-        raise SlugRefused(f"{slug!r} is no report slug: a slug is lowercase letters, digits and "
-                          "'-' (for example next-round)")
-    if slug in RESERVED["reports"]:        # the build would refuse the files it writes
-        raise SlugRefused(f"the slug '{slug}' would overwrite the generator's own page "
-                          "<lang>/reports/index.html; choose another")
+        raise SlugRefused(
+            f"{slug!r} is no report slug: a slug is lowercase letters, digits and "
+            "'-' (for example next-round)"
+        )
+    if slug in RESERVED["reports"]:  # the build would refuse the files it writes
+        raise SlugRefused(
+            f"the slug '{slug}' would overwrite the generator's own page "
+            "<lang>/reports/index.html; choose another"
+        )
     paths = [content / "reports" / f"{slug}.{lang}.md" for lang in languages]
     existing = [p for p in paths if p.exists()]
     if existing:
@@ -71,6 +76,8 @@ def new_report(content: Path, slug: str, languages: list[str], today: dt.date) -
 
 def _scaffold(lang: str, today: dt.date) -> str:
     findings, details = HEADINGS.get(lang, HEADINGS["en"])
-    return (f"---\ntitle: \"\"\ndate: {today.isoformat()}\nsummary: \"\"\nsources: []\n"
-            f"systems: []\nbenchmarks: []\nclaims: []\n---\n{GUIDE.get(lang, GUIDE['en'])}\n\n"
-            f"## {findings}\n\n## {details}\n")
+    return (
+        f"---\ntitle: \"\"\ndate: {today.isoformat()}\nsummary: \"\"\nsources: []\n"
+        f"systems: []\nbenchmarks: []\nclaims: []\n---\n{GUIDE.get(lang, GUIDE['en'])}\n\n"
+        f"## {findings}\n\n## {details}\n"
+    )

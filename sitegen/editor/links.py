@@ -1,5 +1,6 @@
 """Internal links of a rendered site, checked in memory: every href and src names a file of
 the site, and every #fragment an id on its target page."""
+
 from __future__ import annotations
 
 import posixpath
@@ -38,7 +39,7 @@ def _check(page: str, link: str, files: dict, ids: dict) -> str | None:
     if link.startswith("/"):
         return f"link '{link}' is root-absolute; it breaks from disk and under a sub-path"
     target, _, fragment = link.partition("#")
-    target = target.partition("?")[0]       # compare.html?add=<id>: the page is the file
+    target = target.partition("?")[0]  # compare.html?add=<id>: the page is the file
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), target)) if target else page
     if resolved not in files:
         return f"link '{link}' names no file of the site"

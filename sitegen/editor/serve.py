@@ -13,6 +13,7 @@ port is one line, with --port 0 picking a free one); `/en` redirects to `/en/`; 
 gets the site's own 404.html with status 404; HEAD answers as GET without the body; a Host
 header naming another host than the one it listens on is refused (DNS rebinding); long and
 malformed paths get an answer (400, 404 or 414), never a dropped connection."""
+
 from __future__ import annotations
 
 import errno
@@ -73,8 +74,8 @@ def reload_script(version: int) -> bytes:
     return RELOAD_SCRIPT.replace(b"{version}", str(version).encode(), 1)
 
 
-HOLD_SECONDS = 25.0   # a held /__build__?after= answers after this long even when nothing moved
-                      # (under the idle timeouts of browsers and proxies; the page asks again)
+HOLD_SECONDS = 25.0  # a held /__build__?after= answers after this long even when nothing moved
+# (under the idle timeouts of browsers and proxies; the page asks again)
 
 
 @dataclass
@@ -84,10 +85,10 @@ class BuildState:
     # pages rendered in memory after a report edit, served before the build has written them:
     # {output path: bytes}; replaced whole (never changed in place), emptied by each build
     overlay: dict = field(default_factory=dict)
-    watching: bool = False      # True once the file watcher runs: changes from now on rebuild
-    building: bool = False      # a build after a change is running
-    builds: int = 0             # builds ended (succeeded or failed): each may change `errors`
-    closing: bool = False       # the server is stopping: held requests answer at once
+    watching: bool = False  # True once the file watcher runs: changes from now on rebuild
+    building: bool = False  # a build after a change is running
+    builds: int = 0  # builds ended (succeeded or failed): each may change `errors`
+    closing: bool = False  # the server is stopping: held requests answer at once
     # guards the fields above; held /__build__ requests wait on it (changing() wakes them)
     lock: threading.Condition = field(default_factory=threading.Condition)
 
@@ -101,16 +102,26 @@ class BuildState:
 
     def as_json(self) -> bytes:
         with self.lock:
-            return json.dumps({"version": self.version, "errors": self.errors,
-                               "builds": self.builds, "watching": self.watching,
-                               "building": self.building}).encode()
+            return json.dumps(
+                {
+                    "version": self.version,
+                    "errors": self.errors,
+                    "builds": self.builds,
+                    "watching": self.watching,
+                    "building": self.building,
+                }
+            ).encode()
 
     def wait_for_change(self, version: int, builds: int | None, timeout: float) -> None:
         """Block until the version differs from `version`, the build count from `builds`
         (when given), the server is closing, or `timeout` seconds have passed."""
         with self.lock:
-            self.lock.wait_for(lambda: self.closing or self.version != version
-                               or (builds is not None and self.builds != builds), timeout)
+            self.lock.wait_for(
+                lambda: (
+                    self.closing or self.version != version or (builds is not None and self.builds != builds)
+                ),
+                timeout,
+            )
 
     def close(self) -> None:
         """Answer every held request now: the server is stopping."""
@@ -124,7 +135,7 @@ class PortBusy(Exception):
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     state: BuildState
-    allowed_hosts: frozenset = frozenset()   # empty: any Host (listening on every address)
+    allowed_hosts: frozenset = frozenset()  # empty: any Host (listening on every address)
     hold: float = HOLD_SECONDS
     server_version = "axledger"
     sys_version = ""
@@ -145,8 +156,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if url_path == "/__build__":
             held = held_until(query)
             if held is False:
-                return self._send(b"Bad query: after and builds are integers\n",
-                                  "text/plain; charset=utf-8", head, 400)
+                return self._send(
+                    b"Bad query: after and builds are integers\n", "text/plain; charset=utf-8", head, 400
+                )
             if isinstance(held, tuple):
                 self.state.wait_for_change(*held, timeout=self.hold)
             return self._send(self.state.as_json(), "application/json", head)
@@ -155,12 +167,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             version = self.state.version
         try:
             file = self._file(url_path)
-        except (OSError, ValueError):     # a name too long for the file system, a NUL byte
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
             file = None
         shown = self._overlay(url_path)
         if shown is not None:
-            return self._send(shown.replace(b"</body>", reload_script(version) + b"</body>", 1),
-                              "text/html; charset=utf-8", head)
+            return self._send(
+                shown.replace(b"</body>", reload_script(version) + b"</body>", 1),
+                "text/html; charset=utf-8",
+                head,
+            )
         if file == "redirect":
             location = urllib.parse.quote(url_path + "/") + (f"?{query}" if query else "")
             return self._send(b"", "text/plain", head, 301, {"Location": location})
@@ -168,7 +183,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self._not_found(head)
         try:
             body, kind = file.read_bytes(), self.guess_type(str(file))
-        except OSError:                   # removed or swapped out between the look and the read
+        except OSError:  # removed or swapped out between the look and the read
             return self._not_found(head)
         if file.suffix == ".html":
             body = body.replace(b"</body>", reload_script(version) + b"</body>", 1)
@@ -183,7 +198,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         parts = [p for p in posixpath.normpath(url_path).split("/") if p not in ("", ".", "..")]
         rel = "/".join(parts)
         return overlay.get(rel + "/index.html" if url_path.endswith("/") else rel) or (
-            overlay.get("index.html") if not parts else None)
+            overlay.get("index.html") if not parts else None
+        )
 
     def _target(self) -> tuple[str, str] | None:
         """(decoded path, query) of the request, or None when it is not a plain local path."""
@@ -221,8 +237,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         host = (self.headers.get("Host") or "").strip().lower()
         return host in self.allowed_hosts
 
-    def _send(self, body: bytes, kind: str, head: bool = False, status: int = 200,
-              headers: dict | None = None) -> None:
+    def _send(
+        self, body: bytes, kind: str, head: bool = False, status: int = 200, headers: dict | None = None
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Cache-Control", "no-store")
@@ -287,26 +304,35 @@ class Server6(Server):
     address_family = socket.AF_INET6
 
 
-def make_server(out: Path, state: BuildState, host: str = "127.0.0.1", port: int = 8000,
-                hold: float = HOLD_SECONDS) -> http.server.ThreadingHTTPServer:
+def make_server(
+    out: Path, state: BuildState, host: str = "127.0.0.1", port: int = 8000, hold: float = HOLD_SECONDS
+) -> http.server.ThreadingHTTPServer:
     """A server bound to host:port (port 0: a free one), not yet serving; a /__build__?after=
     request is held at most `hold` seconds."""
     server_class = Server6 if ":" in host else Server
     try:
-        server = server_class((host, port), functools.partial(Handler, directory=str(out)),
-                              bind_and_activate=False)
+        server = server_class(
+            (host, port), functools.partial(Handler, directory=str(out)), bind_and_activate=False
+        )
         server.server_bind()
         server.server_activate()
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            raise PortBusy(f"port {port} on {host} is in use by another program: stop it, or "
-                           "choose another port with --port N (--port 0 picks a free one)") from None
-        raise PortBusy(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
-                       "check --host and --port") from None
+            raise PortBusy(
+                f"port {port} on {host} is in use by another program: stop it, or "
+                "choose another port with --port N (--port 0 picks a free one)"
+            ) from None
+        raise PortBusy(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}; check --host and --port"
+        ) from None
     server.RequestHandlerClass = functools.partial(
-        type("SiteHandler", (Handler,), {"state": state, "hold": hold,
-                                         "allowed_hosts": allowed_hosts(host, server.server_address[1])}),
-        directory=str(out))
+        type(
+            "SiteHandler",
+            (Handler,),
+            {"state": state, "hold": hold, "allowed_hosts": allowed_hosts(host, server.server_address[1])},
+        ),
+        directory=str(out),
+    )
     return server
 
 
@@ -318,6 +344,7 @@ def rebuild(build_once, state: BuildState, say, shown: bool = False) -> bool:
     line naming the path, and any other exception (a bug in the generator) shows its type and
     message, with the traceback in the terminal. True when the build succeeded."""
     from sitegen.base.errors import ContentError
+
     try:
         message = build_once()
     except ContentError as exc:
@@ -326,24 +353,25 @@ def rebuild(build_once, state: BuildState, say, shown: bool = False) -> bool:
         where = exc.filename if exc.filename is not None else "?"
         errors, detail, count = [f"{where}: {exc.strerror or exc}"], "", 1
     except Exception as exc:  # noqa: BLE001 - the server outlives every build
-        errors = [f"internal error: {type(exc).__name__}: {exc}".rstrip(": "),
-                  "(a bug in the generator: the traceback is in the terminal)"]
+        errors = [
+            f"internal error: {type(exc).__name__}: {exc}".rstrip(": "),
+            "(a bug in the generator: the traceback is in the terminal)",
+        ]
         detail, count = traceback.format_exc(), 1
     else:
         with state.changing():
             state.errors = []
             state.overlay = {}
             state.builds += 1
-            if not shown:            # a preview already reloaded the page with these bytes
+            if not shown:  # a preview already reloaded the page with these bytes
                 state.version += 1
         say(message)
         return True
-    with state.changing():         # the pages show the errors
+    with state.changing():  # the pages show the errors
         state.errors = errors
         state.overlay = {}
         state.builds += 1
-    say(detail + "\n".join(errors) + f"\nbuild failed: {count} problem(s); "
-        "serving the last good site")
+    say(detail + "\n".join(errors) + f"\nbuild failed: {count} problem(s); serving the last good site")
     return False
 
 
@@ -372,15 +400,24 @@ def _quietly(function) -> None:
         pass
 
 
-def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
-          host: str = "127.0.0.1", stop: threading.Event | None = None,
-          state: BuildState | None = None, preview=None, warm=None) -> None:
+def serve(
+    build_once,
+    out: Path,
+    watch: list[Path],
+    port: int,
+    say=print,
+    host: str = "127.0.0.1",
+    stop: threading.Event | None = None,
+    state: BuildState | None = None,
+    preview=None,
+    warm=None,
+) -> None:
     """Serve until Ctrl+C (or until `stop` is set: the tests run it in a thread). After a
     change, `preview(changed paths)` may give pages rendered in memory ({output path: bytes}),
     served at once; the full build follows and writes the output as always. `warm()`, run once
     beside the server when it starts, makes the first preview as quick as the next ones."""
     state = state if state is not None else BuildState()
-    server = make_server(out, state, host, port)     # a busy port fails before the build
+    server = make_server(out, state, host, port)  # a busy port fails before the build
     serving = False
     try:
         rebuild(build_once, state, say)
@@ -391,6 +428,7 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
         shown = f"[{host}]" if ":" in host else host
         say(f"serving {out} at http://{shown}:{server.server_address[1]}/ (Ctrl+C stops)")
         from sitegen.editor.watching import changes as watch_changes
+
         # an empty set arrives every timeout_ms: it shows the watcher is running.
         # watchfiles yields once a step passes with no new (kind, path) pair, so a save is seen
         # 25-50 ms after it; debounce only caps the grouping of a steady stream of changes.
@@ -409,7 +447,7 @@ def serve(build_once, out: Path, watch: list[Path], port: int, say=print,
     except KeyboardInterrupt:
         pass
     finally:
-        state.close()               # the held requests answer now, not in 25 s
+        state.close()  # the held requests answer now, not in 25 s
         if serving:
             server.shutdown()
         server.server_close()

@@ -3,6 +3,7 @@
 Two vendors, two systems, one benchmark, two results, a claim, a report and a page, in English
 and Chinese, with the shipped interface strings: it builds as it is, and every file shows the
 format (docs/content-format.md describes each)."""
+
 from __future__ import annotations
 
 import shutil
@@ -148,9 +149,8 @@ claims: [c-ppr]
 Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]] [[source:s-official]]。
 """,
     "pages/methodology.en.md": "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n"
-                               "## Time to train\n\nText.\n",
-    "pages/methodology.zh.md": "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n"
-                               "## 训练时间\n\n正文。\n",
+    "## Time to train\n\nText.\n",
+    "pages/methodology.zh.md": "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n",
 }
 GITIGNORE = "/output/\n/.cache/\n"
 

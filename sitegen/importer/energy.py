@@ -19,6 +19,7 @@ takes glob's order, which the file system decides; sorting makes re-imports byte
 The logs are written to a temporary folder so that the official parser reads them from files,
 as the summarizer does.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -37,9 +38,11 @@ def power_files(fileset: set, folder: str) -> list[str]:
 def run_logs(power: list[str], folder: str, result_name: str) -> tuple[list[str], list[str]]:
     """(node_*.txt, sw_*.txt) of one run, directly in power/<result name>/."""
     inside = f"{folder}/power/{result_name}/"
-    names = [p[len(inside):] for p in power if p.startswith(inside) and "/" not in p[len(inside):]]
+    names = [p[len(inside) :] for p in power if p.startswith(inside) and "/" not in p[len(inside) :]]
+
     def pick(stem: str) -> list[str]:
         return [inside + n for n in sorted(names) if n.startswith(stem) and n.endswith(".txt")]
+
     return pick("node_"), pick("sw_")
 
 
@@ -48,8 +51,16 @@ def result_name(log_path: str) -> str:
     return log_path.rpartition("/")[2].split(".")[0]
 
 
-def energy(source, fileset: set, record: dict, logs: list[str], datas: list[bytes],
-           minutes: list, ruleset: str, most_failed: int) -> tuple[dict | None, list[str]]:
+def energy(
+    source,
+    fileset: set,
+    record: dict,
+    logs: list[str],
+    datas: list[bytes],
+    minutes: list,
+    ruleset: str,
+    most_failed: int,
+) -> tuple[dict | None, list[str]]:
     """({'value': joules, 'unit': 'J'} or None, notes) for one scored result folder."""
     folder = record["path"]
     power = power_files(fileset, folder)
@@ -60,30 +71,34 @@ def energy(source, fileset: set, record: dict, logs: list[str], datas: list[byte
     for path, data in counted:
         nodes, switches = run_logs(power, folder, result_name(path))
         if not nodes:
-            return None, [f"{folder}: power logs but none for {result_name(path)} "
-                          f"(no power/{result_name(path)}/node_*.txt); energy not scored"]
+            return None, [
+                f"{folder}: power logs but none for {result_name(path)} "
+                f"(no power/{result_name(path)}/node_*.txt); energy not scored"
+            ]
         plan.append((path, data, nodes, switches))
     said = io.StringIO()
     try:
-        with contextlib.redirect_stdout(said):   # the official code prints its warnings
+        with contextlib.redirect_stdout(said):  # the official code prints its warnings
             value = official_energy(source, plan, len(logs) - len(counted), most_failed, ruleset)
-    except Exception as exc:   # the official code's own errors (no power start, bad lines)
+    except Exception as exc:  # the official code's own errors (no power start, bad lines)
         return None, [f"{folder}: energy not scored: mlperf_logging: {type(exc).__name__}: {exc}"]
-    notes = [f"{folder}: mlperf_logging (energy): {line}"
-             for line in sorted(set(said.getvalue().splitlines())) if line.strip()]
+    notes = [
+        f"{folder}: mlperf_logging (energy): {line}"
+        for line in sorted(set(said.getvalue().splitlines()))
+        if line.strip()
+    ]
     if value is None:
-        return None, notes + [f"{folder}: energy not scored: no run left after dropping "
-                              "fastest and slowest"]
+        return None, notes + [f"{folder}: energy not scored: no run left after dropping fastest and slowest"]
     return {"value": value * (record["scaling"] or 1.0), "unit": UNIT}, notes
 
 
-def official_energy(source, plan: list, dropped: int, most_failed: int,
-                    ruleset: str) -> float | None:
+def official_energy(source, plan: list, dropped: int, most_failed: int, ruleset: str) -> float | None:
     from mlperf_logging.compliance_checker.mlp_parser import parse_file
     from mlperf_logging.result_summarizer import result_summarizer as summ
 
     scores, powers = [], []
     with tempfile.TemporaryDirectory(prefix="sitegen-power-") as tmp:
+
         def local(path: str, data: bytes | None = None) -> str:
             target = Path(tmp) / path.replace("/", "_")
             target.write_bytes(source.read(path) if data is None else data)
@@ -96,11 +111,9 @@ def official_energy(source, plan: list, dropped: int, most_failed: int,
             scores.append(time_to_train_ms / 60 / 1000)
             total = 0
             for node in nodes:
-                total += summ._compute_power_node(parse_file(local(node), ruleset)[0],
-                                                  time_to_train_ms)
+                total += summ._compute_power_node(parse_file(local(node), ruleset)[0], time_to_train_ms)
             for switch in switches:
-                total += summ._compute_power_sw(parse_file(local(switch), ruleset)[0],
-                                                time_to_train_ms)
+                total += summ._compute_power_sw(parse_file(local(switch), ruleset)[0], time_to_train_ms)
             powers.append(total)
     index = [i[0] for i in sorted(enumerate(scores), key=lambda x: x[1])]
     return summ._index_olympic_average(powers, index, dropped, most_failed)

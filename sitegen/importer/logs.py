@@ -14,6 +14,7 @@ A run's time is (first run_stop - the last run_start before it), as mlperf_loggi
 queries it. A run fails when run_start or run_stop is missing or corrupt or run_stop's status is
 not success; a bare run_stop (v0.5, v0.6) counts as success.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -23,18 +24,21 @@ from typing import NamedTuple
 
 
 class Run(NamedTuple):
-    minutes: float | None      # None: the run failed
-    reason: str                # why it failed ('' when it did not)
-    division: str | None       # submission_division, when the log has one
-    benchmark: str | None      # submission_benchmark, when the log has one
+    minutes: float | None  # None: the run failed
+    reason: str  # why it failed ('' when it did not)
+    division: str | None  # submission_division, when the log has one
+    benchmark: str | None  # submission_benchmark, when the log has one
 
 
-MLLOG_RE = re.compile(
-    rb'"key":\s*"(run_start|run_stop|submission_division|submission_benchmark)"')
-MLL_RE = re.compile(rb":::MLL ([0-9.]+) (run_start|run_stop|eval_result|submission_division"
-                    rb"|submission_benchmark)\b:?[ \t]*([^\r\n]*)")
-MLP05_RE = re.compile(rb":::MLPv0\.5\.0 (\S+) ([0-9.]+) \([^)\n]*\) (run_start|run_stop)\b:?"
-                      rb"[ \t]*([^\r\n]*)")
+MLLOG_RE = re.compile(rb'"key":\s*"(run_start|run_stop|submission_division|submission_benchmark)"')
+MLL_RE = re.compile(
+    rb":::MLL ([0-9.]+) (run_start|run_stop|eval_result|submission_division"
+    rb"|submission_benchmark)\b:?[ \t]*([^\r\n]*)"
+)
+MLP05_RE = re.compile(
+    rb":::MLPv0\.5\.0 (\S+) ([0-9.]+) \([^)\n]*\) (run_start|run_stop)\b:?"
+    rb"[ \t]*([^\r\n]*)"
+)
 PRIVATE_RE = re.compile(rb"MLPerf: (\S+) \[(\d\d/\d\d/\d\d \d\d:\d\d:\d\d)\], (run_start|run_stop)")
 STATUS_RE = re.compile(r"""['"]status['"]\s*:\s*['"]?(\w+)""")
 STAMP_RE = re.compile(r"""['"]timestamp['"]\s*:\s*([0-9.]+)""")
@@ -83,10 +87,11 @@ def run_from_span(events, scale: float, division, benchmark) -> Run:
 
 # --- v0.7 on: :::MLLOG {json} ----------------------------------------------------------------
 
+
 def line_around(data: bytes, start: int, end: int) -> bytes:
     first = data.rfind(b"\n", 0, start) + 1
     last = data.find(b"\n", end)
-    return data[first:last if last >= 0 else len(data)]
+    return data[first : last if last >= 0 else len(data)]
 
 
 def mllog_event(line: bytes) -> dict | None:
@@ -94,7 +99,7 @@ def mllog_event(line: bytes) -> dict | None:
     instead (Alibaba's v0.7 PAI logs: mlperf_logging's parser rejects those lines)."""
     at = line.rfind(TOKEN)
     try:
-        event = json.loads(line[at + len(TOKEN):].decode("latin-1")) if at >= 0 else None
+        event = json.loads(line[at + len(TOKEN) :].decode("latin-1")) if at >= 0 else None
         float(event["time_ms"] if "time_ms" in event else event["time_s"])
         return event if isinstance(event, dict) else None
     except (ValueError, KeyError, TypeError):
@@ -118,13 +123,21 @@ def mllog_run(data: bytes) -> Run:
         units.add(unit)
         events.append((key, float(event[unit]), str(meta.get("status", ""))))
     if len(units) > 1:
-        return failed("run_start and run_stop in different time units",
-                      facts.get("submission_division"), facts.get("submission_benchmark"))
-    return run_from_span(events, 60.0 if units == {"time_s"} else 60000.0,
-                         facts.get("submission_division"), facts.get("submission_benchmark"))
+        return failed(
+            "run_start and run_stop in different time units",
+            facts.get("submission_division"),
+            facts.get("submission_benchmark"),
+        )
+    return run_from_span(
+        events,
+        60.0 if units == {"time_s"} else 60000.0,
+        facts.get("submission_division"),
+        facts.get("submission_benchmark"),
+    )
 
 
 # --- v0.6: :::MLL <seconds> <key>: <value> ---------------------------------------------------
+
 
 def eval_timestamp(text: str) -> float | None:
     """eval_result's metadata timestamp (JSON or a single-quoted Python dict)."""
@@ -136,7 +149,7 @@ def mll_status(key: str, text: str) -> str:
     if key != "run_stop":
         return ""
     found = STATUS_RE.search(text)
-    return found.group(1) if found else "success"   # a bare run_stop: success
+    return found.group(1) if found else "success"  # a bare run_stop: success
 
 
 def mll_value(text: str):
@@ -173,6 +186,7 @@ def minigo_run(events, seconds: float | None, division) -> Run:
 
 # --- v0.5: :::MLPv0.5.0 <bench> <seconds> (<file:line>) <key>: <value> -----------------------
 
+
 def mlp05_status(key: str, text: str) -> str:
     if key != "run_stop" or not text.strip():
         return "success"
@@ -191,11 +205,11 @@ def mlp05_run(data: bytes) -> Run:
 
 # --- Alibaba's private v0.6 format ----------------------------------------------------------
 
+
 def private_run(data: bytes) -> Run:
     events, benchmark = [], None
     for match in PRIVATE_RE.finditer(data):
         benchmark = benchmark or match.group(1).decode("latin-1")
         when = dt.datetime.strptime(match.group(2).decode(), "%m/%d/%y %H:%M:%S")
-        events.append((match.group(3).decode(), when.replace(tzinfo=dt.UTC).timestamp(),
-                       "success"))
+        events.append((match.group(3).decode(), when.replace(tzinfo=dt.UTC).timestamp(), "success"))
     return run_from_span(events, 60.0, None, benchmark)

@@ -5,6 +5,7 @@ import: written, it would replace a published round with nothing. A re-import th
 renames or changes a published result (a corrected log upstream, a truncated copy of one) lists
 every change, each at its line in the stored file, and writes nothing until the editor runs it
 again with --accept-changes; the changes accepted go to the data changelog as before."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,17 +29,20 @@ def source_problems(results: list[dict]) -> list[str]:
         if "error" in result:
             problems.append(result["error"])
         elif not result["records"]:
-            problems.append(f"{result['path']}: holds no results (no <submitter>/results/"
-                            "<system>/<benchmark>/result_*.txt): an empty clone, an empty folder "
-                            "or the wrong path")
+            problems.append(
+                f"{result['path']}: holds no results (no <submitter>/results/"
+                "<system>/<benchmark>/result_*.txt): an empty clone, an empty folder "
+                "or the wrong path"
+            )
     return problems
 
 
 def stop_on_sources(results: list[dict], out: Path) -> None:
     problems = source_problems(results)
     if problems:
-        raise ImportStopped(problems, f"import failed: {len(problems)} source(s) cannot be "
-                                      f"imported; {out} left as it was")
+        raise ImportStopped(
+            problems, f"import failed: {len(problems)} source(s) cannot be imported; {out} left as it was"
+        )
 
 
 def stop_on_changes(log: list[dict], out: Path) -> None:
@@ -46,9 +50,12 @@ def stop_on_changes(log: list[dict], out: Path) -> None:
     if not log:
         return
     lines = change_lines(log, out)
-    raise ImportStopped(lines, f"import stopped: {len(log)} change(s) to published results; "
-                               f"{out} left as it was; review them and run again with "
-                               "--accept-changes to write them (the data changelog records them)")
+    raise ImportStopped(
+        lines,
+        f"import stopped: {len(log)} change(s) to published results; "
+        f"{out} left as it was; review them and run again with "
+        "--accept-changes to write them (the data changelog records them)",
+    )
 
 
 def change_lines(log: list[dict], out: Path) -> list[str]:
@@ -87,7 +94,7 @@ def field_lines(path: Path) -> dict[str, dict[str, int]]:
         return found
     for number, line in enumerate(text.splitlines(), start=1):
         if line.startswith("- id: "):
-            current = found.setdefault(line[len("- id: "):].strip().strip('"'), {})
+            current = found.setdefault(line[len("- id: ") :].strip().strip('"'), {})
             current["id"] = number
         elif current is not None and line.startswith("  ") and ":" in line:
             current.setdefault(line[2:].split(":", 1)[0], number)

@@ -6,6 +6,7 @@ from the path (`..._v1.0`). One bad folder never blocks a round: it is skipped w
 naming the folder and file, and every skip is listed in `import-report.md`.
 Per-round rules live in record_rules.py, log parsing per era in record_logs.py.
 """
+
 from __future__ import annotations
 
 import ast
@@ -18,8 +19,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from sitegen.content import chips
-from sitegen.importer import review
 from sitegen.content import round_rules as rules
+from sitegen.importer import review
 from sitegen.importer import write as write_mod
 from sitegen.importer.energy import energy as energy_of
 from sitegen.importer.logs import parse_run
@@ -28,16 +29,51 @@ from sitegen.importer.sources import open_source, round_of
 LOG_RE = re.compile(r"^result_[^/]*\.txt$")
 OTHER_LOG_RE = re.compile(r"^[^/]*\.log$")
 LFS_HEAD = b"version https://git-lfs.github.com/spec/"
-FIELDS = ("id", "round", "benchmark", "benchmark_folder", "division", "category", "submitter",
-          "system_folder", "system_name", "accelerator_model", "accelerator_count", "nodes",
-          "host_cpu_model", "host_cpu_count", "framework", "status", "value", "unit", "scaling",
-          "runs", "runs_failed", "runs_required", "energy", "path", "system_path", "duplicate_logs",
-          "resubmission_of", "logs_digest")
-ROUND_FIELDS = ("id", "repository", "commit", "commit_date", "published", "ruleset", "results",
-                "logs_missing", "skipped")
+FIELDS = (
+    "id",
+    "round",
+    "benchmark",
+    "benchmark_folder",
+    "division",
+    "category",
+    "submitter",
+    "system_folder",
+    "system_name",
+    "accelerator_model",
+    "accelerator_count",
+    "nodes",
+    "host_cpu_model",
+    "host_cpu_count",
+    "framework",
+    "status",
+    "value",
+    "unit",
+    "scaling",
+    "runs",
+    "runs_failed",
+    "runs_required",
+    "energy",
+    "path",
+    "system_path",
+    "duplicate_logs",
+    "resubmission_of",
+    "logs_digest",
+)
+ROUND_FIELDS = (
+    "id",
+    "repository",
+    "commit",
+    "commit_date",
+    "published",
+    "ruleset",
+    "results",
+    "logs_missing",
+    "skipped",
+)
 
 
 # --- finding results --------------------------------------------------------------------------
+
 
 def locate(folder: str) -> dict | None:
     """Submitter, entry folders, system folder and benchmark folder of a result folder:
@@ -49,9 +85,14 @@ def locate(folder: str) -> dict | None:
     prefix = parts[:at][1:] if re.fullmatch(r"v\d+\.\d+(\.\d+)?", parts[0]) else parts[:at]
     if not prefix:
         return None
-    return {"submitter": prefix[0], "entries": prefix[1:], "system": parts[at + 1],
-            "extra": parts[at + 2:-1], "bench": parts[-1] if len(parts) > at + 2 else None,
-            "base": "/".join(parts[:at])}
+    return {
+        "submitter": prefix[0],
+        "entries": prefix[1:],
+        "system": parts[at + 1],
+        "extra": parts[at + 2 : -1],
+        "bench": parts[-1] if len(parts) > at + 2 else None,
+        "base": "/".join(parts[:at]),
+    }
 
 
 def result_folders(files: list[str]) -> dict[str, list[str]]:
@@ -83,8 +124,7 @@ def other_log_folders(files: list[str], with_logs: dict) -> dict[str, list[str]]
     for path in files:
         folder, _, name = path.rpartition("/")
         loc = locate(folder) if folder else None
-        if OTHER_LOG_RE.match(name) and loc and loc["bench"] and not loc["extra"] \
-                and folder not in with_logs:
+        if OTHER_LOG_RE.match(name) and loc and loc["bench"] and not loc["extra"] and folder not in with_logs:
             found.setdefault(folder, []).append(path)
     return {k: sorted(v, key=other_log_order) for k, v in found.items()}
 
@@ -127,8 +167,10 @@ def find_system(loc: dict, files: set, index: dict) -> tuple[str | None, str]:
 # A results folder whose name matches no system description: the submitter's one description
 # that the facts of the folder name and the logs single out (match_system).
 
-PLATFORM_RE = re.compile(rb'"key":\s*"submission_platform"[^\n]*?"value":\s*"([^"\n]*)"'
-                         rb'|"value":\s*"([^"\n]*)"[^\n]*?"key":\s*"submission_platform"')
+PLATFORM_RE = re.compile(
+    rb'"key":\s*"submission_platform"[^\n]*?"value":\s*"([^"\n]*)"'
+    rb'|"value":\s*"([^"\n]*)"[^\n]*?"key":\s*"submission_platform"'
+)
 
 
 def log_platform(data: bytes | None) -> str | None:
@@ -141,8 +183,10 @@ def folder_clues(name: str) -> tuple[set[int], set[str]]:
     """The numbers (a total accelerator count) and the words with a digit and a letter (an
     accelerator model, `v100`) of a folder name such as `v100-256`."""
     tokens = re.findall(r"[a-z0-9]+", name.lower())
-    return ({int(t) for t in tokens if t.isdigit()},
-            {t for t in tokens if re.search(r"\d", t) and re.search(r"[a-z]", t)})
+    return (
+        {int(t) for t in tokens if t.isdigit()},
+        {t for t in tokens if re.search(r"\d", t) and re.search(r"[a-z]", t)},
+    )
 
 
 def model_words(model: str | None) -> set[str]:
@@ -156,16 +200,28 @@ def match_system(ctx: dict, loc: dict, logs: list[str]) -> tuple[str | None, str
     model name has the word `v100`); a description must fit every clue there is, and exactly
     one may. (path or None, why)."""
     prefix = f"{loc['base']}/systems/"
-    paths = sorted(p for p in ctx["fileset"] if p.startswith(prefix) and "/" not in
-                   p[len(prefix):] and p.lower().endswith(".json"))
+    paths = sorted(
+        p
+        for p in ctx["fileset"]
+        if p.startswith(prefix) and "/" not in p[len(prefix) :] and p.lower().endswith(".json")
+    )
     facts = {p: read_system(ctx["source"], p, loc["submitter"])[0] for p in paths}
     facts = {p: f for p, f in facts.items() if f is not None}
     platform = log_platform(ctx["source"].read(logs[0])) if logs else None
     counts, words = folder_clues(loc["system"])
-    named = {p for p, f in facts.items() if platform and platform.lower() in
-             (f["system_name"].lower(), p[len(prefix):-5].lower())}
-    fitting = {p for p, f in facts.items() if counts and words and f["accelerator_count"] in counts
-               and words & model_words(f["accelerator_model"])}
+    named = {
+        p
+        for p, f in facts.items()
+        if platform and platform.lower() in (f["system_name"].lower(), p[len(prefix) : -5].lower())
+    }
+    fitting = {
+        p
+        for p, f in facts.items()
+        if counts
+        and words
+        and f["accelerator_count"] in counts
+        and words & model_words(f["accelerator_model"])
+    }
     chosen = (named & fitting) or (fitting if not named else named if not fitting else set())
     if len(chosen) != 1:
         return None, ""
@@ -175,15 +231,19 @@ def match_system(ctx: dict, loc: dict, logs: list[str]) -> tuple[str | None, str
         clues.append(f"the logs' submission_platform {platform!r}")
     if path in fitting:
         f = facts[path]
-        clues.append(f"the folder name's {', '.join(sorted(words))} x "
-                     f"{', '.join(str(c) for c in sorted(counts))} ({f['nodes']} nodes, "
-                     f"{f['accelerator_count']} x {f['accelerator_model']})")
-    return path, (f"system described in {path} (no {loc['base']}/systems/{loc['system']}.json; "
-                  f"the only one of the {len(facts)} in {prefix} that fits "
-                  + " and ".join(clues) + ")")
+        clues.append(
+            f"the folder name's {', '.join(sorted(words))} x "
+            f"{', '.join(str(c) for c in sorted(counts))} ({f['nodes']} nodes, "
+            f"{f['accelerator_count']} x {f['accelerator_model']})"
+        )
+    return path, (
+        f"system described in {path} (no {loc['base']}/systems/{loc['system']}.json; "
+        f"the only one of the {len(facts)} in {prefix} that fits " + " and ".join(clues) + ")"
+    )
 
 
 # --- system descriptions ----------------------------------------------------------------------
+
 
 def to_int(value) -> int | None:
     try:
@@ -207,32 +267,39 @@ def system_facts(desc: dict, submitter_folder: str) -> dict:
         return entry_facts(desc, submitter_folder)
     nodes, per_node = to_int(desc.get("number_of_nodes")), to_int(desc.get("accelerators_per_node"))
     count = times(nodes, per_node)
-    return {"division": desc.get("division", desc.get("divison")), "status": desc.get("status"),
-            "submitter": text(desc.get("submitter")) or submitter_folder,
-            "system_name": text(desc.get("system_name")),
-            "accelerator_model": text(desc.get("accelerator_model_name")) or None if count else None,
-            "accelerator_count": count, "nodes": nodes,
-            "host_cpu_model": text(desc.get("host_processor_model_name")) or None,
-            "host_cpu_count": times(nodes, to_int(desc.get("host_processors_per_node"))),
-            "framework": text(desc.get("framework"))}
+    return {
+        "division": desc.get("division", desc.get("divison")),
+        "status": desc.get("status"),
+        "submitter": text(desc.get("submitter")) or submitter_folder,
+        "system_name": text(desc.get("system_name")),
+        "accelerator_model": text(desc.get("accelerator_model_name")) or None if count else None,
+        "accelerator_count": count,
+        "nodes": nodes,
+        "host_cpu_model": text(desc.get("host_processor_model_name")) or None,
+        "host_cpu_count": times(nodes, to_int(desc.get("host_processors_per_node"))),
+        "framework": text(desc.get("framework")),
+    }
 
 
 def entry_facts(desc: dict, submitter_folder: str) -> dict:
     """v0.5/v0.6 entry.json: `nodes` is a list of node groups."""
     groups = [g for g in desc["nodes"] if isinstance(g, dict)] or [{}]
     nodes = sum(to_int(g.get("num_nodes")) or 0 for g in groups)
-    count = sum((to_int(g.get("num_nodes")) or 0) * (to_int(g.get("num_accelerators")) or 0)
-                for g in groups)
+    count = sum((to_int(g.get("num_nodes")) or 0) * (to_int(g.get("num_accelerators")) or 0) for g in groups)
     cpu = text(groups[0].get("cpu"))
     sockets = re.match(r"^(\d+)\s*x\s*", cpu)
-    return {"division": desc.get("division"), "status": desc.get("status"),
-            "submitter": text(desc.get("submitter")) or submitter_folder,
-            "system_name": text(desc.get("hardware")),
-            "accelerator_model": text(groups[0].get("accelerator")) or None if count else None,
-            "accelerator_count": count, "nodes": nodes,
-            "host_cpu_model": cpu[sockets.end():] if sockets else cpu or None,
-            "host_cpu_count": times(nodes, int(sockets.group(1))) if sockets else None,
-            "framework": text(desc.get("framework"))}
+    return {
+        "division": desc.get("division"),
+        "status": desc.get("status"),
+        "submitter": text(desc.get("submitter")) or submitter_folder,
+        "system_name": text(desc.get("hardware")),
+        "accelerator_model": text(groups[0].get("accelerator")) or None if count else None,
+        "accelerator_count": count,
+        "nodes": nodes,
+        "host_cpu_model": cpu[sockets.end() :] if sockets else cpu or None,
+        "host_cpu_count": times(nodes, int(sockets.group(1))) if sockets else None,
+        "framework": text(desc.get("framework")),
+    }
 
 
 def read_system(source, path: str, submitter_folder: str) -> tuple[dict | None, str]:
@@ -271,16 +338,15 @@ def keyed_lines(body: str) -> dict | None:
         entry["nodes"] = [ast.literal_eval(nodes) if isinstance(nodes, str) else nodes]
     except (ValueError, SyntaxError, KeyError, AttributeError, TypeError):
         return None
-    entry.update(division=values.get("division"), status=values.get("status"),
-                 submitter=values.get("org"))
+    entry.update(division=values.get("division"), status=values.get("status"), submitter=values.get("org"))
     return entry
 
 
 # --- one result -------------------------------------------------------------------------------
 
+
 def result_id(round_id: str, loc: dict) -> str:
-    parts = [round_id, loc["submitter"], *loc["entries"], loc["system"], *loc["extra"],
-             loc["bench"] or ""]
+    parts = [round_id, loc["submitter"], *loc["entries"], loc["system"], *loc["extra"], loc["bench"] or ""]
     return re.sub(r"[^a-z0-9.-]", "-", "-".join(p for p in parts if p).lower())
 
 
@@ -316,13 +382,29 @@ def scaling_of(source, folder: str, files: set) -> tuple[float | None, str]:
 
 
 def base_record(round_id: str, folder: str, loc: dict, facts: dict, system_path: str) -> dict:
-    record = {k: facts[k] for k in ("submitter", "system_name", "accelerator_model",
-                                    "accelerator_count", "nodes", "host_cpu_model",
-                                    "host_cpu_count", "framework")}
-    record.update(id=result_id(round_id, loc), round=round_id, system_folder=loc["system"],
-                  division=rules.division(facts["division"]),
-                  category=rules.category(facts["status"]), unit="min",
-                  path=folder, system_path=system_path)
+    record = {
+        k: facts[k]
+        for k in (
+            "submitter",
+            "system_name",
+            "accelerator_model",
+            "accelerator_count",
+            "nodes",
+            "host_cpu_model",
+            "host_cpu_count",
+            "framework",
+        )
+    }
+    record.update(
+        id=result_id(round_id, loc),
+        round=round_id,
+        system_folder=loc["system"],
+        division=rules.division(facts["division"]),
+        category=rules.category(facts["status"]),
+        unit="min",
+        path=folder,
+        system_path=system_path,
+    )
     return record
 
 
@@ -343,12 +425,17 @@ def score_logs(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> 
     if not bench_folder:
         return f"{record['path']}: no benchmark folder and no submission_benchmark in the logs", []
     failures = [f"{p.rpartition('/')[2]} ({r.reason})" for p, r in zip(logs, runs) if r.reason]
-    notes = [f"{record['path']}: {len(failures)} of {len(runs)} runs failed: "
-             + ", ".join(failures)] if failures else []
-    if not record["benchmark_folder"]:   # logs straight in results/<system>/: id from the logs
+    notes = (
+        [f"{record['path']}: {len(failures)} of {len(runs)} runs failed: " + ", ".join(failures)]
+        if failures
+        else []
+    )
+    if not record["benchmark_folder"]:  # logs straight in results/<system>/: id from the logs
         record["id"] = result_id(ctx["round"], {**ctx["locs"][record["path"]], "bench": bench_folder})
-        notes.append(f"{record['path']}: no benchmark folder; benchmark {bench_folder} from the "
-                     "logs' submission_benchmark")
+        notes.append(
+            f"{record['path']}: no benchmark folder; benchmark {bench_folder} from the "
+            "logs' submission_benchmark"
+        )
     record["benchmark_folder"] = bench_folder
     record["benchmark"] = rules.benchmark_id(ctx["round"], bench_folder)
     record["runs"] = [r.minutes for r in runs]
@@ -364,8 +451,16 @@ def score_logs(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> 
 
 def add_energy(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> list[str]:
     """The `energy` field where the folder has power logs (record_energy.py); notes."""
-    found, notes = energy_of(ctx["source"], ctx["fileset"], record, logs, datas, record["runs"],
-                             rules.ROUNDS[ctx["round"]].ruleset, rules.max_failed(record["benchmark"]))
+    found, notes = energy_of(
+        ctx["source"],
+        ctx["fileset"],
+        record,
+        logs,
+        datas,
+        record["runs"],
+        rules.ROUNDS[ctx["round"]].ruleset,
+        rules.max_failed(record["benchmark"]),
+    )
     if found is not None:
         record["energy"] = found
     return notes
@@ -374,9 +469,11 @@ def add_energy(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> 
 def division_notes(record: dict, runs, logs: list[str]) -> list[str]:
     said = {rules.division(r.division) for r in runs if r.division} - {None}
     if said and said != {record["division"]}:
-        return [f"{record['path']}: logs say division {', '.join(sorted(said))}; the system "
-                f"description {record['system_path']} says {record['division']} (used, as the "
-                "summarizer does)"]
+        return [
+            f"{record['path']}: logs say division {', '.join(sorted(said))}; the system "
+            f"description {record['system_path']} says {record['division']} (used, as the "
+            "summarizer does)"
+        ]
     return []
 
 
@@ -384,8 +481,7 @@ def import_folder(ctx: dict, folder: str, logs: list[str]) -> dict:
     """{'record': ... or None, 'skip': reason or '', 'notes': [...]} for one result folder."""
     loc = locate(folder)
     if loc is None:
-        return {"record": None, "skip": f"{folder}: not inside a <submitter>/results/ folder",
-                "notes": []}
+        return {"record": None, "skip": f"{folder}: not inside a <submitter>/results/ folder", "notes": []}
     system_path, where = find_system(loc, ctx["fileset"], ctx["systems"])
     if system_path is None:
         system_path, matched = match_system(ctx, loc, logs)
@@ -402,14 +498,23 @@ def import_folder(ctx: dict, folder: str, logs: list[str]) -> dict:
         return {"record": None, "skip": f"{folder}: {why}", "notes": []}
     notes = [f"{folder}: {where}"] if where else []
     if folder in ctx["other_logs"]:
-        notes.append(f"{folder}: no result_*.txt; its *.log files taken as the result logs: "
-                     + ", ".join(p.rpartition("/")[2] for p in logs))
+        notes.append(
+            f"{folder}: no result_*.txt; its *.log files taken as the result logs: "
+            + ", ".join(p.rpartition("/")[2] for p in logs)
+        )
     return finish_record(ctx, record, loc, logs, notes)
 
 
 def finish_record(ctx: dict, record: dict, loc: dict, logs: list[str], notes: list[str]) -> dict:
-    record.update(benchmark_folder=loc["bench"], status="scored", value=None, runs=None,
-                  runs_failed=None, scaling=None, duplicate_logs=duplicates(ctx["source"], logs))
+    record.update(
+        benchmark_folder=loc["bench"],
+        status="scored",
+        value=None,
+        runs=None,
+        runs_failed=None,
+        scaling=None,
+        duplicate_logs=duplicates(ctx["source"], logs),
+    )
     record["scaling"], why = scaling_of(ctx["source"], record["path"], ctx["fileset"])
     notes += [why] if why else []
     datas, missing = read_logs(ctx["source"], logs)
@@ -419,8 +524,7 @@ def finish_record(ctx: dict, record: dict, loc: dict, logs: list[str], notes: li
     if not skip:
         more += add_energy(ctx, record, datas, logs)
         record["logs_digest"] = logs_digest(ctx["source"].digest(p) for p in logs)
-    return {"record": None if skip else record, "skip": skip, "notes": notes + more,
-            "missing": []}
+    return {"record": None if skip else record, "skip": skip, "notes": notes + more, "missing": []}
 
 
 def logs_digest(blob_ids) -> str:
@@ -432,21 +536,29 @@ def logs_digest(blob_ids) -> str:
 
 def logs_missing(ctx: dict, record: dict, missing: list[str], notes: list[str]) -> dict:
     folder = record["benchmark_folder"] or "unknown"
-    record.update(status="logs missing", benchmark_folder=folder,
-                  benchmark=rules.benchmark_id(ctx["round"], folder),
-                  runs_required=rules.runs_required(ctx["round"], rules.benchmark_id(ctx["round"], folder)))
+    record.update(
+        status="logs missing",
+        benchmark_folder=folder,
+        benchmark=rules.benchmark_id(ctx["round"], folder),
+        runs_required=rules.runs_required(ctx["round"], rules.benchmark_id(ctx["round"], folder)),
+    )
     names = ", ".join(p.rpartition("/")[2] for p in missing)
     return {"record": record, "skip": "", "notes": notes, "missing": [f"{record['path']}: {names}"]}
 
 
 # --- one round --------------------------------------------------------------------------------
 
+
 def import_round(path: str) -> dict:
     """Everything one source gives: round facts, records, skips and notes (picklable)."""
     root, round_id = Path(path), round_of(Path(path))
     if round_id not in rules.ROUNDS:
-        return {"path": path, "round": round_id, "error": f"{path}: cannot tell which round "
-                "this is (the path names none of " + ", ".join(rules.ROUNDS) + ")"}
+        return {
+            "path": path,
+            "round": round_id,
+            "error": f"{path}: cannot tell which round "
+            "this is (the path names none of " + ", ".join(rules.ROUNDS) + ")",
+        }
     if not root.is_dir():
         return {"path": path, "round": round_id, "error": f"{path}: not a folder or repository"}
     try:
@@ -463,32 +575,47 @@ def read_round(source, round_id: str, path: str) -> dict:
     files = source.files()
     with_logs = result_folders(files)
     other_logs = other_log_folders(files, with_logs)
-    ctx = {"round": round_id, "source": source, "fileset": set(files),
-           "systems": system_index(files), "other_logs": set(other_logs), "locs": {}}
+    ctx = {
+        "round": round_id,
+        "source": source,
+        "fileset": set(files),
+        "systems": system_index(files),
+        "other_logs": set(other_logs),
+        "locs": {},
+    }
     with_logs.update(other_logs)
     outcomes = [import_folder(ctx, folder, logs) for folder, logs in sorted(with_logs.items())]
     skips = [o["skip"] for o in outcomes if o["skip"]]
-    skips += [f"{folder}: no result_*.txt logs (holds {', '.join(sorted(names)[:5])})"
-              for folder, names in sorted(empty_benchmark_folders(files, with_logs).items())]
+    skips += [
+        f"{folder}: no result_*.txt logs (holds {', '.join(sorted(names)[:5])})"
+        for folder, names in sorted(empty_benchmark_folders(files, with_logs).items())
+    ]
     records, collisions = unique_records([o["record"] for o in outcomes if o["record"]])
-    return {"path": path, "round": round_id, "folders": len(with_logs), "commit": source.commit,
-            "commit_date": source.commit_date, "records": records, "skips": skips + collisions,
-            "notes": [n for o in outcomes for n in o["notes"]],
-            "missing": [m for o in outcomes for m in o.get("missing", [])]}
+    return {
+        "path": path,
+        "round": round_id,
+        "folders": len(with_logs),
+        "commit": source.commit,
+        "commit_date": source.commit_date,
+        "records": records,
+        "skips": skips + collisions,
+        "notes": [n for o in outcomes for n in o["notes"]],
+        "missing": [m for o in outcomes for m in o.get("missing", [])],
+    }
 
 
 def unique_records(records: list[dict]) -> tuple[list[dict], list[str]]:
     by_id, skips = {}, []
     for record in records:
         if record["id"] in by_id:
-            skips.append(f"{record['path']}: id {record['id']} already used by "
-                         f"{by_id[record['id']]['path']}")
+            skips.append(f"{record['path']}: id {record['id']} already used by {by_id[record['id']]['path']}")
         else:
             by_id[record["id"]] = record
     return [by_id[k] for k in sorted(by_id)], skips
 
 
 # --- the whole import -------------------------------------------------------------------------
+
 
 def default_dirs(mirror: Path = Path("/work/.mirror")) -> list[Path]:
     dirs = [mirror / f"mlcommons+training_results_{r}" / "repo" for r in rules.ROUNDS]
@@ -504,8 +631,7 @@ def import_all(paths: list[Path], workers: int = 2, progress=None) -> list[dict]
     def finished(result: dict) -> dict:
         done.append(result)
         if progress is not None:
-            progress(round_progress(result, len(done), len(names),
-                                    time.perf_counter() - started))
+            progress(round_progress(result, len(done), len(names), time.perf_counter() - started))
         return result
 
     if workers <= 1 or len(names) <= 1:
@@ -522,12 +648,15 @@ def round_progress(result: dict, done: int, total: int, seconds: float) -> str:
     where = f"[{done}/{total} rounds, {seconds:.1f} s]"
     if "error" in result:
         return f"{where} {result['round']}: not imported: {result['error']}"
-    return (f"{where} {result['round']}: {result['folders']} result folders read, "
-            f"{len(result['records'])} results, {len(result['skips'])} skipped")
+    return (
+        f"{where} {result['round']}: {result['folders']} result folders read, "
+        f"{len(result['records'])} results, {len(result['skips'])} skipped"
+    )
 
 
-def import_record(paths: list[Path], out: Path, workers: int = 2, progress=None,
-                  accept_changes: bool = False) -> dict:
+def import_record(
+    paths: list[Path], out: Path, workers: int = 2, progress=None, accept_changes: bool = False
+) -> dict:
     """Import every source into `out` (content/data/record); returns counts for the CLI.
     `progress(line)`: told of each round as it is read (see import_all). Raises
     record_review.ImportStopped, writing nothing, when a source cannot be imported or holds
@@ -538,21 +667,24 @@ def import_record(paths: list[Path], out: Path, workers: int = 2, progress=None,
     stored = stored_rounds(out)
     note_resubmissions(results, stored)
     old = {r["round"]: stored.get(r["round"], []) for r in results}
-    log = sum((write_mod.changes(old[r["round"]], r["records"], r["commit_date"])
-               for r in results), [])
+    log = sum((write_mod.changes(old[r["round"]], r["records"], r["commit_date"]) for r in results), [])
     if not accept_changes:
         review.stop_on_changes(log, out)
     write_outputs(out, results, results, log)
-    return {"rounds": len(results), "results": sum(len(r["records"]) for r in results),
-            "skipped": sum(len(r["skips"]) for r in results), "changes": len(log),
-            "logs_missing": sum(len(r["missing"]) for r in results)}
+    return {
+        "rounds": len(results),
+        "results": sum(len(r["records"]) for r in results),
+        "skipped": sum(len(r["skips"]) for r in results),
+        "changes": len(log),
+        "logs_missing": sum(len(r["missing"]) for r in results),
+    }
 
 
 def stored_rounds(out: Path) -> dict[str, list[dict]]:
     """round -> its results as written before (content/data/record/results-<round>.yaml)."""
     found = {}
     for path in sorted(out.glob("results-v*.yaml")):
-        round_id = path.stem[len("results-"):]
+        round_id = path.stem[len("results-") :]
         if round_id in rules.ROUNDS:
             found[round_id] = write_mod.load_list(path)
     return found
@@ -574,7 +706,8 @@ def note_resubmissions(good: list[dict], stored: dict[str, list[dict]]) -> None:
                 record["resubmission_of"] = earlier
                 importing[round_id]["notes"].append(
                     f"{record['path']}: logs byte-identical to {earlier} (a resubmission; "
-                    "scored as published)")
+                    "scored as published)"
+                )
         for record in records[round_id]:
             if record.get("logs_digest"):
                 first.setdefault(record["logs_digest"], record["id"])
@@ -589,9 +722,12 @@ def drop_repeated_rounds(results: list[dict]) -> list[dict]:
     seen, kept = set(), []
     for result in results:
         if "error" not in result and result["round"] in seen:
-            result = {"path": result["path"], "round": result["round"],
-                      "error": f"{result['path']}: round {result['round']} was already imported "
-                               "from another source in this run"}
+            result = {
+                "path": result["path"],
+                "round": result["round"],
+                "error": f"{result['path']}: round {result['round']} was already imported "
+                "from another source in this run",
+            }
         seen.add(result["round"]) if "error" not in result else None
         kept.append(result)
     return kept
@@ -599,10 +735,17 @@ def drop_repeated_rounds(results: list[dict]) -> list[dict]:
 
 def round_entry(result: dict) -> dict:
     info = rules.ROUNDS[result["round"]]
-    return {"id": result["round"], "repository": info.repository, "commit": result["commit"],
-            "commit_date": result["commit_date"], "published": info.published,
-            "ruleset": info.ruleset, "results": len(result["records"]),
-            "logs_missing": len(result["missing"]), "skipped": len(result["skips"])}
+    return {
+        "id": result["round"],
+        "repository": info.repository,
+        "commit": result["commit"],
+        "commit_date": result["commit_date"],
+        "published": info.published,
+        "ruleset": info.ruleset,
+        "results": len(result["records"]),
+        "logs_missing": len(result["missing"]),
+        "skipped": len(result["skips"]),
+    }
 
 
 def write_outputs(out: Path, results: list[dict], good: list[dict], log: list[dict]) -> None:
@@ -611,12 +754,13 @@ def write_outputs(out: Path, results: list[dict], good: list[dict], log: list[di
     ordered = [entries[k] for k in sorted(entries, key=rules.round_key)]
     write_mod.write_if_changed(out / "rounds.yaml", write_mod.dump(ordered, ROUND_FIELDS))
     for result in good:
-        write_mod.write_if_changed(out / f"results-{result['round']}.yaml",
-                                   write_mod.dump(result["records"], FIELDS))
+        write_mod.write_if_changed(
+            out / f"results-{result['round']}.yaml", write_mod.dump(result["records"], FIELDS)
+        )
     report = out / "import-report.md"
     previous = report.read_text("utf-8") if report.is_file() else ""
-    every = [r for rows in stored_rounds(out).values() for r in rows]   # as just written
-    chip_lines = chips.report_lines(out.parent.parent, every)   # content/ holds data/record/
+    every = [r for rows in stored_rounds(out).values() for r in rows]  # as just written
+    chip_lines = chips.report_lines(out.parent.parent, every)  # content/ holds data/record/
     write_mod.write_if_changed(report, write_mod.report_text(results, previous, chip_lines))
     log = sorted(log, key=lambda e: (str(e["date"]), e["id"], e["field"]), reverse=True)
     history = write_mod.load_list(out / "changelog.yaml")

@@ -1,6 +1,7 @@
 """Where the importer reads a round: one small "list files / read bytes" interface with two
 implementations, a bare git directory at HEAD (one long-lived `git cat-file --batch`) and a plain
 folder such as a clone (commit facts from git when it is a work tree). Nothing is written."""
+
 from __future__ import annotations
 
 import hashlib
@@ -19,19 +20,29 @@ class GitSource:
         self.commit = self._git("rev-parse", "HEAD").strip()
         self.commit_date = self._git("log", "-1", "--format=%cs", self.commit).strip()
         self.blobs = self._tree()
-        self.batch = subprocess.Popen(["git", "--git-dir", self.git_dir, "cat-file", "--batch"],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.batch = subprocess.Popen(
+            ["git", "--git-dir", self.git_dir, "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
 
     def _git(self, *args: str) -> str:
-        return subprocess.run(["git", "--git-dir", self.git_dir, *args], check=True,
-                              capture_output=True).stdout.decode("utf-8", "replace")
+        return subprocess.run(
+            ["git", "--git-dir", self.git_dir, *args], check=True, capture_output=True
+        ).stdout.decode("utf-8", "replace")
 
     def _tree(self) -> dict[str, str]:
-        out = subprocess.run(["git", "--git-dir", self.git_dir, "ls-tree", "-r", "-z", self.commit],
-                             check=True, capture_output=True).stdout
+        out = subprocess.run(
+            ["git", "--git-dir", self.git_dir, "ls-tree", "-r", "-z", self.commit],
+            check=True,
+            capture_output=True,
+        ).stdout
         entries = (line.split(b"\t", 1) for line in out.split(b"\0") if line)
-        return {path.decode("utf-8", "replace"): meta.split()[2].decode()
-                for meta, path in entries if meta.split()[1] == b"blob"}
+        return {
+            path.decode("utf-8", "replace"): meta.split()[2].decode()
+            for meta, path in entries
+            if meta.split()[1] == b"blob"
+        }
 
     def files(self) -> list[str]:
         return sorted(self.blobs)
@@ -60,13 +71,17 @@ class FolderSource:
 
     def __init__(self, root: Path):
         self.root = root
-        self.paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                            if p.is_file() and ".git" not in p.relative_to(root).parts)
+        self.paths = sorted(
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*")
+            if p.is_file() and ".git" not in p.relative_to(root).parts
+        )
         self.commit, self.commit_date = self._head()
 
     def _head(self) -> tuple[str | None, str | None]:
-        run = subprocess.run(["git", "-C", str(self.root), "log", "-1", "--format=%H %cs"],
-                             capture_output=True, text=True)
+        run = subprocess.run(
+            ["git", "-C", str(self.root), "log", "-1", "--format=%H %cs"], capture_output=True, text=True
+        )
         parts = run.stdout.split() if run.returncode == 0 else []
         return (parts[0], parts[1]) if len(parts) == 2 else (None, None)
 
@@ -77,7 +92,7 @@ class FolderSource:
         data = self.read(path)
         if data is None:
             return "missing:" + path
-        return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()   # git's blob id
+        return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()  # git's blob id
 
     def read(self, path: str) -> bytes | None:
         try:

@@ -1,5 +1,6 @@
 """Write the record files (docs/record-format.md): deterministic YAML, the import report and
 the changelog. Same input, same bytes; nothing reads the clock."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,10 @@ from sitegen.content import round_rules as rules
 PLAIN_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9 _.,/()+-]*$")
 DATE_RE = re.compile(r"^\d{4}-\d\d-\d\d$")
 YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"}
-HEADER = ("# Written by the importer (python build.py import-record; sitegen/record_import.py)"
-          "\n# from the official MLCommons records. Do not edit: see docs/record-format.md.\n")
+HEADER = (
+    "# Written by the importer (python build.py import-record; sitegen/record_import.py)"
+    "\n# from the official MLCommons records. Do not edit: see docs/record-format.md.\n"
+)
 
 
 def scalar(value) -> str:
@@ -47,8 +50,14 @@ def float_text(value: float) -> str:
 def string_text(value: str) -> str:
     if DATE_RE.match(value):
         return value
-    if PLAIN_RE.match(value) and value.lower() not in YAML_WORDS and not looks_numeric(value) \
-            and not value.endswith(" ") and ": " not in value and " #" not in value:
+    if (
+        PLAIN_RE.match(value)
+        and value.lower() not in YAML_WORDS
+        and not looks_numeric(value)
+        and not value.endswith(" ")
+        and ": " not in value
+        and " #" not in value
+    ):
         return value
     return json.dumps(value, ensure_ascii=False)
 
@@ -94,10 +103,26 @@ def load_list(path: Path) -> list[dict]:
 # What a correction upstream can change. `benchmark` is left out: it is derived from the
 # folder by the importer's rules (record_rules.py), so a new rule there is not a change of a
 # published result; `benchmark_folder` (what the logs or the folder say) is compared instead.
-CHANGE_FIELDS = ("value", "runs", "runs_failed", "status", "scaling", "energy", "division",
-                 "category", "submitter", "system_name", "accelerator_model", "accelerator_count",
-                 "nodes", "host_cpu_model", "host_cpu_count", "framework", "benchmark_folder",
-                 "runs_required")
+CHANGE_FIELDS = (
+    "value",
+    "runs",
+    "runs_failed",
+    "status",
+    "scaling",
+    "energy",
+    "division",
+    "category",
+    "submitter",
+    "system_name",
+    "accelerator_model",
+    "accelerator_count",
+    "nodes",
+    "host_cpu_model",
+    "host_cpu_count",
+    "framework",
+    "benchmark_folder",
+    "runs_required",
+)
 
 
 def changes(old: list[dict], new: list[dict], date) -> list[dict]:
@@ -112,19 +137,21 @@ def changes(old: list[dict], new: list[dict], date) -> list[dict]:
         found += field_changes(before.get(record["id"]), record, record["id"], date)
     for prior, twin in gone(old, new, after):
         if twin is None:
-            found.append({"date": date, "id": prior["id"], "field": "result",
-                          "old": prior.get("path"), "new": None})
+            found.append(
+                {"date": date, "id": prior["id"], "field": "result", "old": prior.get("path"), "new": None}
+            )
             continue
-        found.append({"date": date, "id": prior["id"], "field": "id", "old": prior["id"],
-                      "new": twin["id"]})
+        found.append({"date": date, "id": prior["id"], "field": "id", "old": prior["id"], "new": twin["id"]})
         found += field_changes(prior, twin, twin["id"], date)
     return found
 
 
 def field_changes(prior: dict | None, record: dict, ident: str, date) -> list[dict]:
-    return [{"date": date, "id": ident, "field": field, "old": prior.get(field),
-             "new": record.get(field)}
-            for field in (CHANGE_FIELDS if prior else ()) if prior.get(field) != record.get(field)]
+    return [
+        {"date": date, "id": ident, "field": field, "old": prior.get(field), "new": record.get(field)}
+        for field in (CHANGE_FIELDS if prior else ())
+        if prior.get(field) != record.get(field)
+    ]
 
 
 def gone(old: list[dict], new: list[dict], after: dict) -> list[tuple[dict, dict | None]]:
@@ -134,9 +161,10 @@ def gone(old: list[dict], new: list[dict], after: dict) -> list[tuple[dict, dict
     fresh = [r for r in new if r["id"] not in ids]
     pairs = []
     for prior in (r for r in old if r.get("id") not in after):
-        twin = next((r for r in fresh if prior.get("logs_digest")
-                     and r.get("logs_digest") == prior["logs_digest"]), None) \
-            or next((r for r in fresh if r["path"] == prior.get("path")), None)
+        twin = next(
+            (r for r in fresh if prior.get("logs_digest") and r.get("logs_digest") == prior["logs_digest"]),
+            None,
+        ) or next((r for r in fresh if r["path"] == prior.get("path")), None)
         if twin is not None:
             fresh.remove(twin)
         pairs.append((prior, twin))
@@ -165,41 +193,53 @@ def changelog_text(entries: list[dict]) -> str:
 
 # --- the import report ------------------------------------------------------------------------
 
+
 def bullet_list(title: str, items: list[str]) -> list[str]:
     if not items:
         return [f"{title}: none.", ""]
-    return [f"{title} ({len(items)}):", ""] + [f"- `{i}`" if "`" not in i else f"- {i}"
-                                              for i in items] + [""]
+    return [f"{title} ({len(items)}):", ""] + [f"- `{i}`" if "`" not in i else f"- {i}" for i in items] + [""]
 
 
 def round_section(result: dict) -> list[str]:
     if "error" in result:
-        return [f"## {result['round'] or result['path']}", "",
-                f"Not imported: {result['error']}", ""]
+        return [f"## {result['round'] or result['path']}", "", f"Not imported: {result['error']}", ""]
     info = rules.ROUNDS[result["round"]]
-    dupes = [f"{r['path']}: {', '.join(r['duplicate_logs'])}"
-             for r in result["records"] if r.get("duplicate_logs")]
-    lines = [f"## {result['round']}", "", f"Source `{result['path']}`: {info.repository} at "
-             f"commit {result['commit'] or 'unknown'} ({result['commit_date'] or 'no date'}), "
-             f"ruleset {info.ruleset}.", "",
-             f"Results written: {len(result['records'])} "
-             f"({sum(r['status'] == 'scored' for r in result['records'])} scored, "
-             f"{len(result['missing'])} with logs missing); folders skipped: "
-             f"{len(result['skips'])}.", ""]
+    dupes = [
+        f"{r['path']}: {', '.join(r['duplicate_logs'])}" for r in result["records"] if r.get("duplicate_logs")
+    ]
+    lines = [
+        f"## {result['round']}",
+        "",
+        f"Source `{result['path']}`: {info.repository} at "
+        f"commit {result['commit'] or 'unknown'} ({result['commit_date'] or 'no date'}), "
+        f"ruleset {info.ruleset}.",
+        "",
+        f"Results written: {len(result['records'])} "
+        f"({sum(r['status'] == 'scored' for r in result['records'])} scored, "
+        f"{len(result['missing'])} with logs missing); folders skipped: "
+        f"{len(result['skips'])}.",
+        "",
+    ]
     lines += bullet_list("Skipped folders", result["skips"])
     lines += bullet_list("Results with logs missing in the snapshot (not scored)", result["missing"])
     lines += bullet_list("Folders with byte-identical logs (scored as published)", dupes)
-    lines += bullet_list("Notes (failed runs, system files found elsewhere, log/system "
-                         "disagreements)", result["notes"])
+    lines += bullet_list(
+        "Notes (failed runs, system files found elsewhere, log/system disagreements)", result["notes"]
+    )
     return lines + rule_notes(result)
 
 
 def rule_notes(result: dict) -> list[str]:
-    short = [f"{r['path']}: {len(r['runs'])} logs, the rules name {r['runs_required']}"
-             for r in result["records"] if r["status"] == "scored" and r["runs_required"]
-             and len(r["runs"]) < r["runs_required"]]
-    return bullet_list("Scored from fewer logs than the round's rules name (as the summarizer, "
-                       "which scores the logs it finds)", short)
+    short = [
+        f"{r['path']}: {len(r['runs'])} logs, the rules name {r['runs_required']}"
+        for r in result["records"]
+        if r["status"] == "scored" and r["runs_required"] and len(r["runs"]) < r["runs_required"]
+    ]
+    return bullet_list(
+        "Scored from fewer logs than the round's rules name (as the summarizer, "
+        "which scores the logs it finds)",
+        short,
+    )
 
 
 DIFFERENCES = """\
@@ -255,12 +295,17 @@ def report_text(results: list[dict], previous: str = "", chip_lines: list[str] =
     for result in results:
         key = result["round"] if result.get("round") in rules.ROUNDS else result["path"]
         sections[key] = "\n".join(round_section(result)).rstrip("\n") + "\n"
-    lines = ["# MLPerf Training record: import report", "",
-             "Written by `python build.py import-record`. Every skipped folder, every result "
-             "with logs missing and every difference from mlperf_logging's summarizer is listed.",
-             "", DIFFERENCES.strip(), "", *chip_lines]
-    ordered = sorted(sections, key=lambda k: (0, rules.round_key(k)) if k in rules.ROUNDS
-                     else (1, (0, 0)))
+    lines = [
+        "# MLPerf Training record: import report",
+        "",
+        "Written by `python build.py import-record`. Every skipped folder, every result "
+        "with logs missing and every difference from mlperf_logging's summarizer is listed.",
+        "",
+        DIFFERENCES.strip(),
+        "",
+        *chip_lines,
+    ]
+    ordered = sorted(sections, key=lambda k: (0, rules.round_key(k)) if k in rules.ROUNDS else (1, (0, 0)))
     return "\n".join(lines) + "\n" + "\n".join(sections[k] for k in ordered)
 
 
@@ -268,5 +313,8 @@ def kept_sections(previous: str) -> dict[str, str]:
     """round -> its section in an earlier report (only rounds the round table knows)."""
     marks = list(ROUND_HEADING.finditer(previous))
     ends = [m.start() for m in marks[1:]] + [len(previous)]
-    return {m.group(1): previous[m.start():end].rstrip("\n") + "\n"
-            for m, end in zip(marks, ends) if m.group(1) in rules.ROUNDS}
+    return {
+        m.group(1): previous[m.start() : end].rstrip("\n") + "\n"
+        for m, end in zip(marks, ends)
+        if m.group(1) in rules.ROUNDS
+    }

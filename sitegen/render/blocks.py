@@ -1,4 +1,5 @@
 """Tables placed by the author with a fenced ```results block: selection, then HTML."""
+
 from __future__ import annotations
 
 from html import escape
@@ -19,10 +20,18 @@ def selection_note(site, t, rows: list[dict], page: Page) -> str:
     total = sum(1 for b, rnd in slots for r in site.record_results(b, rnd) if r["division"] in divisions)
     links = t("ref.list_separator").join(
         f'<a href="{escape(page.link(urls.leaderboard(page.lang, b, rnd)))}">'
-        f'{escape(site.get("benchmarks", b)["name"][page.lang])} {escape(rnd)}</a>' for b, rnd in slots)
+        f'{escape(site.get("benchmarks", b)["name"][page.lang])} {escape(rnd)}</a>'
+        for b, rnd in slots
+    )
     mark = "\x00"
-    text = escape(t("block.selection", n=fmt.number(len(rows), page.lang, 0),
-                    total=fmt.number(total, page.lang, 0), links=mark)).replace(mark, links)
+    text = escape(
+        t(
+            "block.selection",
+            n=fmt.number(len(rows), page.lang, 0),
+            total=fmt.number(total, page.lang, 0),
+            links=mark,
+        )
+    ).replace(mark, links)
     return f'<p class="note block-selection">{text}</p>'
 
 
@@ -49,10 +58,19 @@ def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> s
     view on a phone), submitter, round, division, framework, accelerators, runs (failed). The submitter tells apart two submitters' runs of the same software on the same
     hardware (Baidu's and Graphcore's PaddlePaddle runs of v2.0)."""
     lang = page.lang
-    head = "".join(f'<th scope="col"{cls}>{escape(t(key))}</th>' for key, cls in (
-        ("col.system", ""), ("col.time_min", ' class="num answer"'), ("col.submitter", ""),
-        ("col.round", ""), ("col.division", ""), ("col.framework", ""),
-        ("col.accelerators", ' class="num"'), ("col.runs", ' class="num"')))
+    head = "".join(
+        f'<th scope="col"{cls}>{escape(t(key))}</th>'
+        for key, cls in (
+            ("col.system", ""),
+            ("col.time_min", ' class="num answer"'),
+            ("col.submitter", ""),
+            ("col.round", ""),
+            ("col.division", ""),
+            ("col.framework", ""),
+            ("col.accelerators", ' class="num"'),
+            ("col.runs", ' class="num"'),
+        )
+    )
     body = []
     for r in rows:
         system = site.get("systems", r["system"])
@@ -63,8 +81,11 @@ def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> s
             f'<td>{escape(r.get("submitter") or "–")}</td><td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
             f'<td>{escape(r["framework"])}</td>'
             f'<td class="num">{escape(fmt.number(r.get("accelerator_count") or system["accelerator_count"], lang, 0))}</td>'
-            f'<td class="num">{escape(_runs_cell(site, r, lang))}</td></tr>')
+            f'<td class="num">{escape(_runs_cell(site, r, lang))}</td></tr>'
+        )
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
-    return (f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(caption or t("col.results"))}">'
-            f'<table class="data sortable">{caption_html}<thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></div>')
+    return (
+        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(caption or t("col.results"))}">'
+        f'<table class="data sortable">{caption_html}<thead><tr>{head}</tr></thead>'
+        f'<tbody>{"".join(body)}</tbody></table></div>'
+    )

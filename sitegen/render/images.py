@@ -5,6 +5,7 @@ is published only as Cloudflare's svg-hush filter leaves it (py-svg-hush: an all
 elements and attributes; scripts, event handlers, animation of links, foreignObject and
 external references removed), and a file of any other type than the raster images below is
 refused (an .html or .xml "image" would run its scripts)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -27,9 +28,9 @@ def publishable(path: Path) -> bytes:
 
 
 def sanitised_svg(data: bytes) -> bytes:
-    from py_svg_hush import filter_svg      # here: only a site with an SVG image needs it
+    from py_svg_hush import filter_svg  # here: only a site with an SVG image needs it
+
     try:
         return filter_svg(data)
     except ValueError as exc:
-        raise NotPublishable(f"is not a well-formed SVG file ({exc}); save it again as SVG") \
-            from None
+        raise NotPublishable(f"is not a well-formed SVG file ({exc}); save it again as SVG") from None

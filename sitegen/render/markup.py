@@ -3,6 +3,7 @@
 Order matters: data references are swapped for placeholders, the editor's Markdown is
 converted and sanitised with nh3 (no <script>, no on...= handler, no javascript: URL), and only
 then are the placeholders replaced by HTML the generator built itself."""
+
 from __future__ import annotations
 
 import posixpath
@@ -15,39 +16,84 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from sitegen.derive import figures as derive
-from sitegen.base import fmt
-from sitegen.base import languages
-from sitegen.derive import references as record_refs
-from sitegen.content.references import (SHORTCODE, parse_rounds, parse_slot,
-                                        rounds_of)
-from sitegen.base import urls
-from sitegen.render import images
+from sitegen.base import fmt, languages, urls
 from sitegen.base.errors import Problem
 from sitegen.content.readers import YamlProblem, load_yaml
+from sitegen.content.references import SHORTCODE, parse_rounds, parse_slot, rounds_of
 from sitegen.content.schema import bad_character, suggest
+from sitegen.derive import figures as derive
+from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import index_of
+from sitegen.render import images
 
 if TYPE_CHECKING:
-    import markdown    # imported where first used (new_markdown)
+    import markdown  # imported where first used (new_markdown)
 
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 # A block or a reference, in one pass over the text, so that every line is the editor's own.
-PIECE = re.compile(r"(?P<block>^```(?P<bkind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$)"
-                   r"|\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]", re.M | re.S)
+PIECE = re.compile(
+    r"(?P<block>^```(?P<bkind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$)"
+    r"|\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]",
+    re.M | re.S,
+)
 LOOKS_LIKE_REF = re.compile(r"\[\[\s*[a-z_]+\s*:")
 EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=", re.I)
 IMG_SRC = re.compile(r'<img\b[^>]*?\bsrc="(?P<src>[^"]*)"')
 CROSS_DIVISION = {"en": "across divisions", "zh": "跨组别比较"}
 SMALL = ' class="cross-division"'
 
-ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "del", "div", "em", "h2", "h3",
-                "h4", "h5", "h6", "hr", "i", "img", "li", "ol", "p", "pre", "span", "strong",
-                "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul", "dl", "dt", "dd",
-                "figure", "figcaption", "caption", "small", "mark", "q", "cite"}
-ALLOWED_ATTRS = {"*": {"id", "class", "title", "lang"}, "a": {"href"},
-                 "img": {"src", "alt", "width", "height"}, "td": {"align"}, "th": {"align"},
-                 "ol": {"start"}}
+ALLOWED_TAGS = {
+    "a",
+    "abbr",
+    "b",
+    "blockquote",
+    "br",
+    "code",
+    "del",
+    "div",
+    "em",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "i",
+    "img",
+    "li",
+    "ol",
+    "p",
+    "pre",
+    "span",
+    "strong",
+    "sub",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+    "dl",
+    "dt",
+    "dd",
+    "figure",
+    "figcaption",
+    "caption",
+    "small",
+    "mark",
+    "q",
+    "cite",
+}
+ALLOWED_ATTRS = {
+    "*": {"id", "class", "title", "lang"},
+    "a": {"href"},
+    "img": {"src", "alt", "width", "height"},
+    "td": {"align"},
+    "th": {"align"},
+    "ol": {"start"},
+}
 
 
 @dataclass
@@ -61,9 +107,9 @@ class Page:
     file: str = ""
     first_line: int = 1
     problems: list = field(default_factory=list)
-    files: dict = field(default_factory=dict)   # extra output files a block made (chart data, SVG)
+    files: dict = field(default_factory=dict)  # extra output files a block made (chart data, SVG)
     has_charts: bool = False
-    cacheable: bool = True     # False when the body uses files outside the data (local images)
+    cacheable: bool = True  # False when the body uses files outside the data (local images)
 
     def link(self, target: str) -> str:
         return urls.relative(self.path, target)
@@ -77,14 +123,17 @@ class Page:
 
 
 def new_markdown() -> markdown.Markdown:
-    import markdown    # here, not with the module: a build with nothing to do needs no Markdown
+    import markdown  # here, not with the module: a build with nothing to do needs no Markdown
     from markdown.extensions.toc import slugify_unicode
+
     return markdown.Markdown(
         extensions=["tables", "footnotes", "attr_list", "fenced_code", "sane_lists", "toc"],
-        extension_configs={"toc": {"slugify": slugify_unicode, "permalink": False,
-                                   "toc_depth": "2-3"},
-                           "footnotes": {"BACKLINK_TITLE": "↩ %d"}},
-        output_format="html")
+        extension_configs={
+            "toc": {"slugify": slugify_unicode, "permalink": False, "toc_depth": "2-3"},
+            "footnotes": {"BACKLINK_TITLE": "↩ %d"},
+        },
+        output_format="html",
+    )
 
 
 def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) -> tuple[str, list]:
@@ -94,7 +143,7 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
     marker = _marker(text)
     source = text
 
-    def line_at(offset: int) -> int:             # an offset in the editor's own text
+    def line_at(offset: int) -> int:  # an offset in the editor's own text
         return page.first_line + source.count("\n", 0, offset)
 
     def keep(html: str) -> str:
@@ -119,18 +168,28 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
         if _too_many_brackets(source, page):
             return "", []
         converted = md.convert(text)
-    except RecursionError:           # emphasis, quotes or lists nested thousands deep
+    except RecursionError:  # emphasis, quotes or lists nested thousands deep
         md.reset()
-        page.fail(page.first_line, "the text nests too deeply for Markdown (emphasis, quotes or "
-                                   "lists thousands of levels deep); simplify it")
+        page.fail(
+            page.first_line,
+            "the text nests too deeply for Markdown (emphasis, quotes or "
+            "lists thousands of levels deep); simplify it",
+        )
         return "", []
     import nh3
-    html = nh3.clean(converted, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRS,
-                     url_schemes={"http", "https", "mailto"}, link_rel=None)
+
+    html = nh3.clean(
+        converted,
+        tags=ALLOWED_TAGS,
+        attributes=ALLOWED_ATTRS,
+        url_schemes={"http", "https", "mailto"},
+        link_rel=None,
+    )
     html = IMG_SRC.sub(lambda m: _image(m, page, source, line_at), html)
     # the editor's own tables scroll on a phone instead of widening the page
     html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
-        "</table>", "</table></div>")
+        "</table>", "</table></div>"
+    )
     return _stackable(_fill(html, marker, parts)), md.toc_tokens
 
 
@@ -145,23 +204,27 @@ def _stackable(html: str) -> str:
     """The editor's tables become stacked rows on a phone (style.css, table.stack): each body
     cell carries its column's name in data-label, shown before it when the header row is
     hidden. On a wider screen, in print and without CSS the table is the same."""
+
     def stack(match):
         inner = match.group("inner")
         head, sep, body = inner.partition("</thead>")
         if not sep:
             return match.group(0)
-        labels = [escape(html_unescape(TAG.sub("", m.group("text"))).strip(), quote=True)
-                  for m in HEAD_CELL.finditer(head)]
+        labels = [
+            escape(html_unescape(TAG.sub("", m.group("text"))).strip(), quote=True)
+            for m in HEAD_CELL.finditer(head)
+        ]
 
         def row(rmatch):
             cells = iter(labels)
-            return BODY_CELL.sub(lambda c: f'<td data-label="{next(cells, "")}"',
-                                 rmatch.group(0))
+            return BODY_CELL.sub(lambda c: f'<td data-label="{next(cells, "")}"', rmatch.group(0))
+
         return f'<table class="stack">{head}</thead>{BODY_ROW.sub(row, body)}</table>'
+
     return TABLE.sub(stack, html)
 
 
-MAX_BRACKETS = 200   # '[' on one line: Python-Markdown's link patterns slow down steeply past it
+MAX_BRACKETS = 200  # '[' on one line: Python-Markdown's link patterns slow down steeply past it
 
 
 def _too_many_brackets(text: str, page: Page) -> bool:
@@ -173,8 +236,10 @@ def _too_many_brackets(text: str, page: Page) -> bool:
     for number, line in enumerate(text.split("\n")):
         count = line.count("[") - 2 * len(SHORTCODE.findall(line))
         if count > MAX_BRACKETS:
-            page.fail(page.first_line + number, f"{count} '[' on one line (at most "
-                                                f"{MAX_BRACKETS}); Markdown would take minutes over them")
+            page.fail(
+                page.first_line + number,
+                f"{count} '[' on one line (at most {MAX_BRACKETS}); Markdown would take minutes over them",
+            )
             return True
     return False
 
@@ -195,12 +260,13 @@ def _fill(html: str, marker: str, parts: list[str]) -> str:
 
     def swap(match):
         n = int(match.group(1))
-        if n >= len(parts):          # cannot happen: the mark is not in the editor's text
+        if n >= len(parts):  # cannot happen: the mark is not in the editor's text
             return match.group(0)
         whole = match.group(0)
         if whole.startswith("<p>") and whole.endswith("</p>"):
             return parts[n]
         return whole[:3] * whole.startswith("<p>") + parts[n] + whole[-4:] * whole.endswith("</p>")
+
     return token.sub(swap, html)
 
 
@@ -210,12 +276,17 @@ def _check_raw(text: str, spans: list[tuple[int, int]], page: Page, line_at) -> 
     for match in LOOKS_LIKE_REF.finditer(text):
         if match.start() in starts or any(a <= match.start() < b for a, b in spans):
             continue
-        snippet = text[match.start():match.start() + 40].split("\n")[0]
-        page.fail(line_at(match.start()), f"unclosed or malformed data reference '{snippet}': "
-                                          "write [[kind:id]], closed with ']]', without spaces")
+        snippet = text[match.start() : match.start() + 40].split("\n")[0]
+        page.fail(
+            line_at(match.start()),
+            f"unclosed or malformed data reference '{snippet}': "
+            "write [[kind:id]], closed with ']]', without spaces",
+        )
     for match in EXTERNAL_SCRIPT.finditer(text):
-        page.fail(line_at(match.start()), "a script from elsewhere is not allowed in a report; "
-                                          "the site loads nothing from outside")
+        page.fail(
+            line_at(match.start()),
+            "a script from elsewhere is not allowed in a report; the site loads nothing from outside",
+        )
 
 
 def _image(match, page: Page, source: str, line_at) -> str:
@@ -224,12 +295,14 @@ def _image(match, page: Page, source: str, line_at) -> str:
     at = source.find(src)
     line = line_at(at) if at >= 0 else page.first_line
     if re.match(r"^(?:[a-z][a-z0-9+.-]*:|//)", src, re.I):
-        page.fail(line, f"external image '{src}': the site loads nothing from outside; save the "
-                        "image under content/ and link it relatively")
+        page.fail(
+            line,
+            f"external image '{src}': the site loads nothing from outside; save the "
+            "image under content/ and link it relatively",
+        )
         return match.group(0)
-    if posixpath.normpath(posixpath.join(posixpath.dirname(page.path), src)).startswith(
-            urls.ASSETS + "/"):
-        return match.group(0)        # one of the site's own files (its logo, say)
+    if posixpath.normpath(posixpath.join(posixpath.dirname(page.path), src)).startswith(urls.ASSETS + "/"):
+        return match.group(0)  # one of the site's own files (its logo, say)
     root = Path(page.site.root).resolve()
     path = ((root.parent / page.file).parent / src.split("#")[0].split("?")[0]).resolve()
     if not path.is_relative_to(root) or not path.is_file():
@@ -274,9 +347,12 @@ def _block_params(match, page: Page, line: int) -> dict | None:
         page.fail(line, f"{kind} block must hold 'field: value' lines")
         return None
     lines = getattr(params, "lines", None) or {}
-    bad = [(lines.get(key, line), f"{kind} block: '{key}': {why}")
-           for key, value in params.items() for why in _bad_texts(value)]
-    for at, message in bad[:1]:         # one is enough: the block is not drawn
+    bad = [
+        (lines.get(key, line), f"{kind} block: '{key}': {why}")
+        for key, value in params.items()
+        for why in _bad_texts(value)
+    ]
+    for at, message in bad[:1]:  # one is enough: the block is not drawn
         page.fail(at, message)
     return None if bad else params
 
@@ -296,8 +372,10 @@ def _bad_texts(value) -> list[str]:
 def _record(page: Page, table: str, ident: str, line: int) -> dict | None:
     record = page.site.tables.get(table, {}).get(ident)
     if record is None:
-        page.fail(line, f"unknown {table[:-1]} '{ident}' in [[...]]"
-                  + suggest(ident, page.site.tables.get(table, {})))
+        page.fail(
+            line,
+            f"unknown {table[:-1]} '{ident}' in [[...]]" + suggest(ident, page.site.tables.get(table, {})),
+        )
     return record
 
 
@@ -305,12 +383,10 @@ def _any_result(page: Page, ident: str, line: int) -> dict | None:
     """A curated result, or else any scored result of the whole record."""
     found = page.site.tables["results"].get(ident) or page.site.record.get(ident)
     if found is not None and found.get("value") is None:
-        page.fail(line, f"result '{ident}' has its logs missing: it has no official time to "
-                        "show in [[...]]")
+        page.fail(line, f"result '{ident}' has its logs missing: it has no official time to show in [[...]]")
         return None
     if found is None:
-        page.fail(line, f"unknown result '{ident}' in [[...]]"
-                  + suggest(ident, page.site.tables["results"]))
+        page.fail(line, f"unknown result '{ident}' in [[...]]" + suggest(ident, page.site.tables["results"]))
         return None
     return found
 
@@ -331,7 +407,7 @@ def _result(page, arg, line):
     if not result:
         return ""
     value = fmt.duration(result["value"], result["unit"], page.lang)
-    if arg not in page.site.tables["results"]:     # a record result without a site system
+    if arg not in page.site.tables["results"]:  # a record result without a site system
         return _link(page, urls.result(page.lang, arg), value)
     target = urls.system(page.lang, result["system"]) + "#" + urls.anchor("result", arg)
     return _link(page, target, value)
@@ -343,8 +419,11 @@ def _claim(page, arg, line, recomputed=False):
     1.56× is 1.6× when the vendor wrote one decimal), so a sentence can set them side by side."""
     arg, _, option = arg.partition("|")
     if option not in ("", "as_stated") or (option and not recomputed):
-        return page.fail(line, f"[[{'check' if recomputed else 'claim'}:{arg}|{option}]]: unknown "
-                               "option (known: [[check:ID|as_stated]])")
+        return page.fail(
+            line,
+            f"[[{'check' if recomputed else 'claim'}:{arg}|{option}]]: unknown "
+            "option (known: [[check:ID|as_stated]])",
+        )
     claim = _record(page, "claims", arg, line)
     if not claim:
         return ""
@@ -355,8 +434,7 @@ def _claim(page, arg, line, recomputed=False):
     else:
         value = claim["figure"]
     stated = not recomputed or option == "as_stated"
-    text = fmt.quantity(value, claim["unit"], page.lang,
-                        fmt.decimals_of(claim["figure"]) if stated else None)
+    text = fmt.quantity(value, claim["unit"], page.lang, fmt.decimals_of(claim["figure"]) if stated else None)
     return _link(page, urls.claims(page.lang) + "#" + urls.anchor("claim", arg), text)
 
 
@@ -366,25 +444,35 @@ def _comparable(page, a: dict, b: dict, kind: str, arg: str, flag: str, line: in
     if flag not in ("", "cross-division"):
         return not page.fail(line, f"{where}: unknown option '{flag}' (known: cross-division)")
     if a["benchmark"] != b["benchmark"]:
-        return not page.fail(line, f"{where}: '{a['id']}' is {a['benchmark']} and '{b['id']}' is "
-                                   f"{b['benchmark']}; a ratio compares one benchmark")
+        return not page.fail(
+            line,
+            f"{where}: '{a['id']}' is {a['benchmark']} and '{b['id']}' is "
+            f"{b['benchmark']}; a ratio compares one benchmark",
+        )
     if a["division"] != b["division"] and flag != "cross-division":
-        return not page.fail(line, f"{where}: '{a['id']}' is in the {a['division']} division and "
-                                   f"'{b['id']}' in the {b['division']}; write "
-                                   f"[[{kind}:{arg}|cross-division]] to compare them, and the "
-                                   "page says so")
+        return not page.fail(
+            line,
+            f"{where}: '{a['id']}' is in the {a['division']} division and "
+            f"'{b['id']}' in the {b['division']}; write "
+            f"[[{kind}:{arg}|cross-division]] to compare them, and the "
+            "page says so",
+        )
     return True
 
 
 def _derived(page, arg, line, kind):
-    arg, _, flag = arg.partition("|")      # A/B|cross-division
-    pair, _, prices = arg.partition("@")   # ppr may name the prices: A/B@SYSTEM/SYSTEM
+    arg, _, flag = arg.partition("|")  # A/B|cross-division
+    pair, _, prices = arg.partition("@")  # ppr may name the prices: A/B@SYSTEM/SYSTEM
     a, b = _pair(page, pair, line)
     if not a or not _comparable(page, a, b, kind, arg, flag, line):
         return ""
     # a CJK language brackets the note with full-width parentheses and no space before them
     note = languages.pick(CROSS_DIVISION, page.lang)
-    note = f"<small{SMALL}>（{note}）</small>" if languages.get(page.lang).cjk else f" <small{SMALL}>({note})</small>"
+    note = (
+        f"<small{SMALL}>（{note}）</small>"
+        if languages.get(page.lang).cjk
+        else f" <small{SMALL}>({note})</small>"
+    )
     label = note if a["division"] != b["division"] else ""
     if kind == "speedup":
         text = fmt.ratio(derive.speedup(page.site, a["id"], b["id"]), page.lang)
@@ -395,8 +483,11 @@ def _derived(page, arg, line, kind):
     else:
         price_a, _, price_b = prices.partition("/")
         if not (price_a or a.get("system")) or not (price_b or b.get("system")):
-            return page.fail(line, f"[[ppr:{arg}]]: a record result without a site system needs "
-                                   "its price named (A/B@SYSTEM/SYSTEM)")
+            return page.fail(
+                line,
+                f"[[ppr:{arg}]]: a record result without a site system needs "
+                "its price named (A/B@SYSTEM/SYSTEM)",
+            )
         for ident in (p for p in (price_a, price_b) if p):
             if not _record(page, "systems", ident, line):
                 return ""
@@ -456,22 +547,34 @@ def _say(page, key: str, **values) -> str:
 def _record_result(page, result: dict, with_scale: bool = True) -> str:
     """A record result as a reader checks it: its time linked to its page, who ran it, on how
     many of which accelerator, and its runs."""
-    time = _link(page, urls.result(page.lang, result["id"]),
-                 fmt.duration(result["value"], result["unit"], page.lang))
+    time = _link(
+        page, urls.result(page.lang, result["id"]), fmt.duration(result["value"], result["unit"], page.lang)
+    )
     details = [escape(result["submitter"]), escape(result["system_name"])]
     if with_scale:
         details.append(escape(_scale_text(page, result)))
-    if result.get("category") and result["category"] != "available":   # preview, research
-        details.append(escape(_say(page, "ref.category",
-                                   category=_say(page, "category." + result["category"]).lower())))
+    if result.get("category") and result["category"] != "available":  # preview, research
+        details.append(
+            escape(_say(page, "ref.category", category=_say(page, "category." + result["category"]).lower()))
+        )
     index = index_of(page.site)
     earlier, copied = index.carried_from(result), index.copy_of(result)
-    if earlier is not None:          # the same runs as an earlier round's result (carryover.py)
-        details.append(_say(page, "ref.carried", round=_link(
-            page, urls.result(page.lang, earlier["id"]), earlier["round"])))
-    if copied is not None:           # the same runs in another folder of its round
-        details.append(_say(page, "ref.copy", result=_link(
-            page, urls.result(page.lang, copied["id"]), copied["system_name"])))
+    if earlier is not None:  # the same runs as an earlier round's result (carryover.py)
+        details.append(
+            _say(
+                page,
+                "ref.carried",
+                round=_link(page, urls.result(page.lang, earlier["id"]), earlier["round"]),
+            )
+        )
+    if copied is not None:  # the same runs in another folder of its round
+        details.append(
+            _say(
+                page,
+                "ref.copy",
+                result=_link(page, urls.result(page.lang, copied["id"]), copied["system_name"]),
+            )
+        )
     details.append(_runs_text(page, result))
     return _say(page, "ref.result", time=time, details=_say(page, "ref.separator").join(details))
 
@@ -480,8 +583,9 @@ def _scale_text(page, result: dict) -> str:
     """'3,456 × TPU', or CPUs only."""
     count = result["accelerator_count"] or 0
     if count and result["accelerator_model"]:
-        return _say(page, "ref.scale", count=fmt.number(count, page.lang, 0),
-                    accelerator=result["accelerator_model"])
+        return _say(
+            page, "ref.scale", count=fmt.number(count, page.lang, 0), accelerator=result["accelerator_model"]
+        )
     return _say(page, "ref.cpu_only")
 
 
@@ -491,8 +595,9 @@ def _runs_text(page, result: dict) -> str:
         return escape(_say(page, "ref.logs_missing"))
     runs, failed = counted
     key = "ref.runs_failed" if failed else "ref.runs_none_failed"
-    return escape(_say(page, key, runs=fmt.number(runs, page.lang, 0),
-                       failed=fmt.number(failed, page.lang, 0)))
+    return escape(
+        _say(page, key, runs=fmt.number(runs, page.lang, 0), failed=fmt.number(failed, page.lang, 0))
+    )
 
 
 def _unscored_text(page, results: list[dict]) -> str:
@@ -502,23 +607,33 @@ def _unscored_text(page, results: list[dict]) -> str:
         return ""
     links = []
     for result in sorted(results, key=lambda r: (-(r["accelerator_count"] or 0), r["id"])):
-        links.append(_link(page, urls.result(page.lang, result["id"]), _say(
-            page, "ref.unscored_item", submitter=result["submitter"],
-            scale=_scale_text(page, result))))
+        links.append(
+            _link(
+                page,
+                urls.result(page.lang, result["id"]),
+                _say(
+                    page, "ref.unscored_item", submitter=result["submitter"], scale=_scale_text(page, result)
+                ),
+            )
+        )
     return _say(page, "ref.unscored", results=_say(page, "ref.list_separator").join(links))
 
 
 def _slot_text(page, round_id: str, benchmark: str, division: str) -> str:
     name = page.site.tables["benchmarks"].get(benchmark, {}).get("name", {}).get(page.lang, benchmark)
-    return _say(page, "ref.slot", round=round_id, benchmark=name,
-                division=_strings(page)["division." + division].lower())
+    return _say(
+        page,
+        "ref.slot",
+        round=round_id,
+        benchmark=name,
+        division=_strings(page)["division." + division].lower(),
+    )
 
 
 def _fastest(page, arg, line):
     parsed = parse_slot(arg)
     if not parsed:
-        return page.fail(line, f"[[fastest:{arg}]]: write <round>/<benchmark>/<closed|open>"
-                               "[/<submitter>]")
+        return page.fail(line, f"[[fastest:{arg}]]: write <round>/<benchmark>/<closed|open>[/<submitter>]")
     found = record_refs.fastest(page.site, *parsed)
     if found is None:
         where = f" of submitter '{parsed[3]}'" if parsed[3] else ""
@@ -531,26 +646,49 @@ def _equal_scale(page, arg, line):
     ident, _, who = arg.partition("/")
     result = page.site.record.get(ident)
     if result is None or not who:
-        return page.fail(line, f"[[equal_scale:{arg}]]: write <record result id>/<submitter|all> "
-                               f"naming a result of content/data/record/")
+        return page.fail(
+            line,
+            f"[[equal_scale:{arg}]]: write <record result id>/<submitter|all> "
+            f"naming a result of content/data/record/",
+        )
     if who == "all":
         return _equal_scale_others(page, result)
     if not page.site.has_submitter(who):
         return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
     found = record_refs.equal_scale(page.site, result, who)
-    missing = _unscored_text(page, [r for r in record_refs.unscored(
-        page.site, result["round"], result["benchmark"], result["division"], who,
-        result["accelerator_count"]) if r["id"] != result["id"]])
+    missing = _unscored_text(
+        page,
+        [
+            r
+            for r in record_refs.unscored(
+                page.site,
+                result["round"],
+                result["benchmark"],
+                result["division"],
+                who,
+                result["accelerator_count"],
+            )
+            if r["id"] != result["id"]
+        ],
+    )
     if found is None and missing:
-        text = _say(page, "ref.equal_scale_unscored", submitter=escape(who.replace("_", " ")),
-                    count=fmt.number(result["accelerator_count"] or 0, page.lang, 0),
-                    slot=escape(_slot_text(page, result["round"], result["benchmark"],
-                                           result["division"])))
+        text = _say(
+            page,
+            "ref.equal_scale_unscored",
+            submitter=escape(who.replace("_", " ")),
+            count=fmt.number(result["accelerator_count"] or 0, page.lang, 0),
+            slot=escape(_slot_text(page, result["round"], result["benchmark"], result["division"])),
+        )
         return f'<span class="derived record-ref">{text}{missing}</span>'
     if found is None:
         count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
-        text = _say(page, "ref.no_equal_scale", submitter=who.replace("_", " "), count=count,
-                    slot=_slot_text(page, result["round"], result["benchmark"], result["division"]))
+        text = _say(
+            page,
+            "ref.no_equal_scale",
+            submitter=who.replace("_", " "),
+            count=count,
+            slot=_slot_text(page, result["round"], result["benchmark"], result["division"]),
+        )
         return f'<span class="derived record-ref">{escape(text)}</span>'
     return f'<span class="derived record-ref">{_record_result(page, found)}{missing}</span>'
 
@@ -558,17 +696,28 @@ def _equal_scale(page, arg, line):
 def _equal_scale_others(page, result: dict) -> str:
     """Every other submitter's fastest result at `result`'s scale, or the record's "none"."""
     found = record_refs.equal_scale_others(page.site, result)
-    missing = _unscored_text(page, [r for r in record_refs.unscored(
-        page.site, result["round"], result["benchmark"], result["division"],
-        count=result["accelerator_count"]) if r["submitter"].lower() != result["submitter"].lower()])
+    missing = _unscored_text(
+        page,
+        [
+            r
+            for r in record_refs.unscored(
+                page.site,
+                result["round"],
+                result["benchmark"],
+                result["division"],
+                count=result["accelerator_count"],
+            )
+            if r["submitter"].lower() != result["submitter"].lower()
+        ],
+    )
     slot = _slot_text(page, result["round"], result["benchmark"], result["division"])
     count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
     if not found:
-        text = escape(_say(page, "ref.no_equal_scale_others", submitter=result["submitter"],
-                           count=count, slot=slot))
+        text = escape(
+            _say(page, "ref.no_equal_scale_others", submitter=result["submitter"], count=count, slot=slot)
+        )
         return f'<span class="derived record-ref">{text}{missing}</span>'
-    listed = _say(page, "ref.list_separator").join(_record_result(page, r)
-                                                  for r in found)
+    listed = _say(page, "ref.list_separator").join(_record_result(page, r) for r in found)
     text = _say(page, "ref.equal_scale_others", count=count, slot=escape(slot), results=listed)
     return f'<span class="derived record-ref">{text}{missing}</span>'
 
@@ -600,8 +749,9 @@ def _rounds(page, arg, line):
         links = [_link(page, urls.round_page(page.lang, r), r) for r in found]
         listed = _say(page, "ref.list_separator").join(links)
         key = "ref.rounds_of" if who else "ref.rounds_all"
-        text = _say(page, key, submitter=escape(name), rounds=listed,
-                    count=fmt.number(len(found), page.lang, 0))
+        text = _say(
+            page, key, submitter=escape(name), rounds=listed, count=fmt.number(len(found), page.lang, 0)
+        )
     return f'<span class="derived record-ref">{text}</span>'
 
 
@@ -611,27 +761,39 @@ KINDS = {
     "result": _result,
     "claim": lambda page, arg, line: _claim(page, arg, line),
     "check": lambda page, arg, line: _claim(page, arg, line, recomputed=True),
-    **{k: (lambda kind: lambda page, arg, line: _derived(page, arg, line, kind))(k)
-       for k in ("speedup", "improvement", "reduction", "ppr")},
-    **{k: (lambda kind: lambda page, arg, line: _system_value(page, arg, line, kind))(k)
-       for k in ("price", "spec", "count")},
-    **{k: (lambda kind: lambda page, arg, line: _named(page, arg, line, kind))(k)
-       for k in ("system", "benchmark")},
+    **{
+        k: (lambda kind: lambda page, arg, line: _derived(page, arg, line, kind))(k)
+        for k in ("speedup", "improvement", "reduction", "ppr")
+    },
+    **{
+        k: (lambda kind: lambda page, arg, line: _system_value(page, arg, line, kind))(k)
+        for k in ("price", "spec", "count")
+    },
+    **{
+        k: (lambda kind: lambda page, arg, line: _named(page, arg, line, kind))(k)
+        for k in ("system", "benchmark")
+    },
     "source": _source,
     "fastest": _fastest,
     "equal_scale": _equal_scale,
     "runs": _runs,
     "rounds": _rounds,
 }
+
+
 def shortcode(kind: str, arg: str, page: Page, line: int) -> str:
     render = KINDS.get(kind)
     if render is None:
-        return page.fail(line, f"unknown data reference [[{kind}:...]]" + (
-            suggest(kind, KINDS) or " (see docs/content-format.md)"))
+        return page.fail(
+            line,
+            f"unknown data reference [[{kind}:...]]"
+            + (suggest(kind, KINDS) or " (see docs/content-format.md)"),
+        )
     return render(page, arg, line)
 
 
 def rich_text(text: str, page: Page) -> Markup:
     """Plain data text (a claim's note, say) with its [[...]] figures filled in; never markup."""
-    return Markup(SHORTCODE.sub(lambda m: shortcode(m.group("kind"), m.group("arg"), page, 0),
-                                str(escape(text))))
+    return Markup(
+        SHORTCODE.sub(lambda m: shortcode(m.group("kind"), m.group("arg"), page, 0), str(escape(text)))
+    )

@@ -1,25 +1,32 @@
 """One function per page kind. Each returns {output path: bytes} for one language."""
+
 from __future__ import annotations
 
 from markupsafe import Markup
 
-from sitegen.render import blocks
-from sitegen.render.charts import plan as chart_data
-from sitegen.render.charts import blocks as charts
-from sitegen.derive import figures as derive
-from sitegen.base import languages
-from sitegen.base import urls
-from sitegen.base import npm
-from sitegen.render.charts import progress as record_chart
-from sitegen.derive.record_index import system_label
-from sitegen.render.markup import Page, render_body, rich_text
+from sitegen.base import languages, npm, urls
 from sitegen.content.model import Report, Site
+from sitegen.derive import figures as derive
+from sitegen.derive.record_index import index_of, system_label
+from sitegen.render import blocks
+from sitegen.render.charts import blocks as charts
+from sitegen.render.charts import plan as chart_data
+from sitegen.render.charts import progress as record_chart
+from sitegen.render.markup import Page, render_body, rich_text
 from sitegen.render.theme import Strings, Theme, absolute, base_context, base_url, render_template
-from sitegen.derive.record_index import index_of
 
 
-def _page(theme: Theme, site: Site, lang: str, t: Strings, path: str, template: str,
-          title: str, crumbs: list[tuple[str, str]] = (), **extra) -> dict[str, bytes]:
+def _page(
+    theme: Theme,
+    site: Site,
+    lang: str,
+    t: Strings,
+    path: str,
+    template: str,
+    title: str,
+    crumbs: list[tuple[str, str]] = (),
+    **extra,
+) -> dict[str, bytes]:
     context = base_context(site, lang, path, t, title)
     context["breadcrumbs"] = [(t("nav.home"), urls.home(lang)), *crumbs]
     context.update(extra)
@@ -35,13 +42,16 @@ def record_summary(site: Site, benchmark_id: str) -> list[tuple[str, dict | None
     """Each round of a benchmark with its fastest scored closed-division result (or None)."""
     summary = []
     for round_id in site.record_rounds(benchmark_id):
-        closed = [r for r in index_of(site).counted(site.record_results(benchmark_id, round_id))
-                  if r["division"] == "closed" and r["value"] is not None]     # a copy once
+        closed = [
+            r
+            for r in index_of(site).counted(site.record_results(benchmark_id, round_id))
+            if r["division"] == "closed" and r["value"] is not None
+        ]  # a copy once
         summary.append((round_id, closed[0] if closed else None))
     return summary
 
 
-LONG_TABLE = 40     # rows of a results block before it is called too long
+LONG_TABLE = 40  # rows of a results block before it is called too long
 
 
 def block_renderer(site: Site, t: Strings):
@@ -54,15 +64,21 @@ def block_renderer(site: Site, t: Strings):
         if rows is None:
             return ""
         if len(rows) > LONG_TABLE:
-            page.warn(line, f"results block: {len(rows)} rows, more than a reader takes in "
-                            f"({LONG_TABLE}); narrow it with round, division or systems")
-        return (blocks.results_table(site, rows, page, t, params.get("caption", ""))
-                + blocks.selection_note(site, t, rows, page))
+            page.warn(
+                line,
+                f"results block: {len(rows)} rows, more than a reader takes in "
+                f"({LONG_TABLE}); narrow it with round, division or systems",
+            )
+        return blocks.results_table(site, rows, page, t, params.get("caption", "")) + blocks.selection_note(
+            site, t, rows, page
+        )
+
     return render
 
 
-def body_html(site: Site, report: Report, path: str, checks: dict, t: Strings, bodies,
-              problems: list) -> tuple[Markup, list, Page]:
+def body_html(
+    site: Site, report: Report, path: str, checks: dict, t: Strings, bodies, problems: list
+) -> tuple[Markup, list, Page]:
     """The report's body as HTML, from the cache when neither it nor any data changed."""
     if report.pending:
         return Markup(""), [], Page(site, report.lang, path, checks)
@@ -70,10 +86,10 @@ def body_html(site: Site, report: Report, path: str, checks: dict, t: Strings, b
     key = bodies.cache.key(path, report.source.rel, str(report.body_line), report.body)
     cached = bodies.cache.get(key)
     if cached is None or len(cached) != 5:
-        with site.reads.collect() as reads:       # what the body read, said again on a hit
+        with site.reads.collect() as reads:  # what the body read, said again on a hit
             html, toc = render_body(bodies.md, report.body, page, block_renderer(site, t))
         cached = (html, toc, page.files, page.has_charts, frozenset(reads))
-        if not page.problems and page.cacheable:    # warnings are said again on every build
+        if not page.problems and page.cacheable:  # warnings are said again on every build
             bodies.cache.put(key, cached)
     problems.extend(page.problems)
     html, toc, page.files, page.has_charts, reads = cached
@@ -87,20 +103,44 @@ def report_page(theme, site, lang, t, report: Report, checks, bodies, problems):
     crumbs = [(t("nav.reports"), urls.reports(lang))]
     rounds = [s.removeprefix("mlperf-training-") for s in report.meta.get("sources") or []]
     findings = _findings(site, report, path, checks, problems)
-    files = _page(theme, site, lang, t, path, "report.html", report.title, crumbs,
-                  report=report, body=html, toc=toc, has_charts=page.has_charts,
-                  findings=findings,
-                  attribution=_attribution(site, rounds),
-                  claims=[checks[c] for c in report.meta.get("claims") or []],
-                  sources=[site.get("sources", s) for s in report.meta.get("sources") or []])
+    files = _page(
+        theme,
+        site,
+        lang,
+        t,
+        path,
+        "report.html",
+        report.title,
+        crumbs,
+        report=report,
+        body=html,
+        toc=toc,
+        has_charts=page.has_charts,
+        findings=findings,
+        attribution=_attribution(site, rounds),
+        claims=[checks[c] for c in report.meta.get("claims") or []],
+        sources=[site.get("sources", s) for s in report.meta.get("sources") or []],
+    )
     return {**page.files, **files}
 
 
 def plain_page(theme, site, lang, t, report: Report, checks, bodies, problems):
     path = f"{lang}/{report.slug}.html"
     html, toc, page = body_html(site, report, path, checks, t, bodies, problems)
-    files = _page(theme, site, lang, t, path, "page.html", report.title, [],
-                  report=report, body=html, toc=toc, has_charts=page.has_charts)
+    files = _page(
+        theme,
+        site,
+        lang,
+        t,
+        path,
+        "page.html",
+        report.title,
+        [],
+        report=report,
+        body=html,
+        toc=toc,
+        has_charts=page.has_charts,
+    )
     return {**page.files, **files}
 
 
@@ -117,35 +157,50 @@ def _findings(site, report: Report, path: str, checks, problems: list | None = N
 
 
 def home_page(theme, site, lang, t, checks):
-    verdicts = {v: sum(1 for c in checks.values() if c.verdict == v)
-                for v in derive.VERDICTS}
+    verdicts = {v: sum(1 for c in checks.values() if c.verdict == v) for v in derive.VERDICTS}
     reports = site.reports_in(lang)
     featured = [r for r in reports if r.meta.get("featured")] or reports[:3]
     path = urls.home(lang)
     # The three most recent findings: the first finding of each of the newest reports with any.
     recent = []
-    for report in reports:                    # newest first
+    for report in reports:  # newest first
         found = _findings(site, report, path, checks)
         if found:
             recent.append((report, found[0]))
         if len(recent) == 3:
             break
     headline = Markup(record_chart.home_figure(site, t, lang, path) if site.rounds else "")
-    context = dict(reports=reports[:5], featured=featured, verdicts=verdicts,
-                   tagline=site.config["tagline"][lang], recent=recent, headline=headline,
-                   # the headline chart shows official results: credited like every such page
-                   attribution=_attribution(site, site.rounds) if headline else [],
-                   # the record in one click each: every round and benchmark page, and the
-                   # indexes of submitters and accelerators (a result is at most 3 clicks away)
-                   record_rounds=list(reversed(site.rounds)) if site.rounds else [],
-                   record_benchmarks=[b for b in site.table("benchmarks")
-                                      if site.rounds and site.record_rounds(b["id"])])
-    return _page(theme, site, lang, t, urls.home(lang), "home.html",
-                 site.config["title"][lang], **context)
+    context = dict(
+        reports=reports[:5],
+        featured=featured,
+        verdicts=verdicts,
+        tagline=site.config["tagline"][lang],
+        recent=recent,
+        headline=headline,
+        # the headline chart shows official results: credited like every such page
+        attribution=_attribution(site, site.rounds) if headline else [],
+        # the record in one click each: every round and benchmark page, and the
+        # indexes of submitters and accelerators (a result is at most 3 clicks away)
+        record_rounds=list(reversed(site.rounds)) if site.rounds else [],
+        record_benchmarks=[
+            b for b in site.table("benchmarks") if site.rounds and site.record_rounds(b["id"])
+        ],
+    )
+    return _page(theme, site, lang, t, urls.home(lang), "home.html", site.config["title"][lang], **context)
 
 
 def reports_index(theme, site, lang, t):
-    return _page(theme, site, lang, t, urls.reports(lang), "reports.html", t("nav.reports"), [], reports=site.reports_in(lang))
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.reports(lang),
+        "reports.html",
+        t("nav.reports"),
+        [],
+        reports=site.reports_in(lang),
+    )
 
 
 def system_page(theme, site, lang, t, system: dict, checks, comparisons):
@@ -153,17 +208,29 @@ def system_page(theme, site, lang, t, system: dict, checks, comparisons):
     data/mlperf_systems.yaml says it is (without a record: its rows of data/results.yaml)."""
     index = index_of(site) if site.rounds else None
     descriptions = [index.systems[key] for key in index.product_systems(system["id"])] if index else []
-    found = ([r for d in descriptions for r in d.results] if index
-             else site.results_for(system=system["id"]))
+    found = [r for d in descriptions for r in d.results] if index else site.results_for(system=system["id"])
     results = sorted(found, key=lambda r: (r["benchmark"], r["round"], r["division"], r["id"]))
     claims = [c for c in checks.values() if system["id"] in _claim_systems(site, c.claim)]
     path = urls.system(lang, system["id"])
-    return _page(theme, site, lang, t, path, "system.html", system["name"][lang],
-                 [(t("nav.systems"), urls.systems(lang))], system=system, results=results,
-                 descriptions=descriptions, index=index, system_label=system_label,
-                 claims=claims, reports=site.reports_citing("systems", system["id"], lang),
-                 attribution=_attribution(site, [r["round"] for r in results]),
-                 comparisons=[c for c in comparisons if system["id"] in (c.left, c.right)])
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        path,
+        "system.html",
+        system["name"][lang],
+        [(t("nav.systems"), urls.systems(lang))],
+        system=system,
+        results=results,
+        descriptions=descriptions,
+        index=index,
+        system_label=system_label,
+        claims=claims,
+        reports=site.reports_citing("systems", system["id"], lang),
+        attribution=_attribution(site, [r["round"] for r in results]),
+        comparisons=[c for c in comparisons if system["id"] in (c.left, c.right)],
+    )
 
 
 def _claim_systems(site: Site, claim: dict) -> set[str]:
@@ -179,9 +246,17 @@ def _claim_systems(site: Site, claim: dict) -> set[str]:
 
 
 def benchmarks_index(theme, site, lang, t):
-    return _page(theme, site, lang, t, urls.benchmarks(lang), "benchmarks.html",
-                 t("nav.benchmarks"), [],
-                 benchmarks=sorted(site.table("benchmarks"), key=lambda b: b["id"]))
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.benchmarks(lang),
+        "benchmarks.html",
+        t("nav.benchmarks"),
+        [],
+        benchmarks=sorted(site.table("benchmarks"), key=lambda b: b["id"]),
+    )
 
 
 def benchmark_page(theme, site, lang, t, benchmark: dict):
@@ -195,74 +270,147 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
     path = urls.benchmark(lang, benchmark["id"])
     page = Page(site, lang, path, {}, "content/data/results.yaml")
     chart = Markup("" if site.rounds else charts.benchmark_chart(site, t, benchmark, page))
-    progress = Markup(record_chart.progress_figure(site, t, lang, benchmark, path)
-                      if site.rounds else "")
+    progress = Markup(record_chart.progress_figure(site, t, lang, benchmark, path) if site.rounds else "")
     if progress:
         page.files[charts.BUNDLE] = npm.script(npm.VEGA)
-    files = _page(theme, site, lang, t, path, "benchmark.html",
-                  benchmark["name"][lang], [(t("nav.benchmarks"), urls.benchmarks(lang))],
-                  benchmark=benchmark, groups=groups, chart=chart, progress=progress,
-                  has_charts=page.has_charts or bool(progress),
-                  summary=record_summary(site, benchmark["id"]),
-                  index=index_of(site) if site.rounds else None,
-                  attribution=_attribution(site, [*site.record_rounds(benchmark["id"]),
-                                                  *(r["round"] for r in results)]),
-                  reports=site.reports_citing("benchmarks", benchmark["id"], lang))
+    files = _page(
+        theme,
+        site,
+        lang,
+        t,
+        path,
+        "benchmark.html",
+        benchmark["name"][lang],
+        [(t("nav.benchmarks"), urls.benchmarks(lang))],
+        benchmark=benchmark,
+        groups=groups,
+        chart=chart,
+        progress=progress,
+        has_charts=page.has_charts or bool(progress),
+        summary=record_summary(site, benchmark["id"]),
+        index=index_of(site) if site.rounds else None,
+        attribution=_attribution(
+            site, [*site.record_rounds(benchmark["id"]), *(r["round"] for r in results)]
+        ),
+        reports=site.reports_citing("benchmarks", benchmark["id"], lang),
+    )
     return {**page.files, **files}
 
 
 def claims_page(theme, site, lang, t, checks):
     ordered = sorted(checks.values(), key=lambda c: (c.claim["source"], c.claim["id"]))
     cited_by = {c.claim["id"]: site.reports_citing("claims", c.claim["id"], lang) for c in ordered}
-    rounds = [site.tables["results"][c.claim["check"][k]]["round"] for c in ordered
-              for k in ("result", "baseline") if c.claim["check"].get(k) in site.tables["results"]]
+    rounds = [
+        site.tables["results"][c.claim["check"][k]]["round"]
+        for c in ordered
+        for k in ("result", "baseline")
+        if c.claim["check"].get(k) in site.tables["results"]
+    ]
     # filters (claims-filter.js; without JavaScript the form stays hidden, the page complete)
-    vendors = {c.claim["id"]: sorted({site.get("systems", s)["vendor"] for s in _claim_systems(site, c.claim)
-                                       if s in site.tables["systems"]}) for c in ordered}
+    vendors = {
+        c.claim["id"]: sorted(
+            {
+                site.get("systems", s)["vendor"]
+                for s in _claim_systems(site, c.claim)
+                if s in site.tables["systems"]
+            }
+        )
+        for c in ordered
+    }
     sources = {c.claim["source"] for c in ordered}
     filters = [
-        ("source", "claims.source", [(s["id"], s["publisher"]) for s in site.table("sources") if s["id"] in sources]),
-        ("vendor", "col.vendor", [(v, site.get("vendors", v)["name"][lang])
-                                  for v in sorted({v for vs in vendors.values() for v in vs})]),
+        (
+            "source",
+            "claims.source",
+            [(s["id"], s["publisher"]) for s in site.table("sources") if s["id"] in sources],
+        ),
+        (
+            "vendor",
+            "col.vendor",
+            [
+                (v, site.get("vendors", v)["name"][lang])
+                for v in sorted({v for vs in vendors.values() for v in vs})
+            ],
+        ),
         ("verdict", "claims.filter.verdict", [(v, t("verdict." + v)) for v in derive.VERDICTS]),
     ]
-    return _page(theme, site, lang, t, urls.claims(lang), "claims.html", t("nav.claims"), [],
-                 checks=ordered, cited_by=cited_by, attribution=_attribution(site, rounds),
-                 vendors=vendors, filters=filters)
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.claims(lang),
+        "claims.html",
+        t("nav.claims"),
+        [],
+        checks=ordered,
+        cited_by=cited_by,
+        attribution=_attribution(site, rounds),
+        vendors=vendors,
+        filters=filters,
+    )
 
 
 def sources_page(theme, site, lang, t):
     ordered = sorted(site.table("sources"), key=lambda s: (s["kind"], str(s.get("date")), s["id"]))
-    return _page(theme, site, lang, t, urls.sources(lang), "sources.html", t("nav.sources"), [], sources=ordered)
+    return _page(
+        theme, site, lang, t, urls.sources(lang), "sources.html", t("nav.sources"), [], sources=ordered
+    )
 
 
 def glossary_page(theme, site, lang, t):
     terms = sorted(site.table("glossary"), key=lambda g: g["term"][lang].lower())
-    return _page(theme, site, lang, t, urls.glossary(lang), "glossary.html", t("nav.glossary"), [], terms=terms)
+    return _page(
+        theme, site, lang, t, urls.glossary(lang), "glossary.html", t("nav.glossary"), [], terms=terms
+    )
 
 
 def not_found_page(theme, site, lang, t):
-    return _page(theme, site, lang, t, f"{lang}/404.html", "404.html", t("404.title"),
-                 noindex=True)     # served for any missing page: never a page of its own
+    return _page(
+        theme, site, lang, t, f"{lang}/404.html", "404.html", t("404.title"), noindex=True
+    )  # served for any missing page: never a page of its own
 
 
 def chooser_page(theme, site):
     """The root index.html: pick a language, no JavaScript needed."""
-    choices = [(lang, languages.html_lang(lang), site.config["title"][lang], site.config["tagline"][lang],
-                urls.home(lang)) for lang in site.languages]
+    choices = [
+        (
+            lang,
+            languages.html_lang(lang),
+            site.config["title"][lang],
+            site.config["tagline"][lang],
+            urls.home(lang),
+        )
+        for lang in site.languages
+    ]
     default = site.config["default_language"]
-    context = {"choices": choices, "html_lang": languages.html_lang(default),
-               "names": {code: languages.get(code).name for code in site.languages},
-               "title": site.config["title"][default], "path": "index.html",
-               "link": lambda target: urls.relative("index.html", target),
-               "asset": lambda name: urls.asset(name), "base_url": site.config.get("base_url"),
-               # with a base URL, the alternates are absolute (search engines ignore relative ones)
-               "alternate": lambda target: absolute(site, target) if base_url(site) else target,
-               "description": site.config["tagline"][default]}
+    context = {
+        "choices": choices,
+        "html_lang": languages.html_lang(default),
+        "names": {code: languages.get(code).name for code in site.languages},
+        "title": site.config["title"][default],
+        "path": "index.html",
+        "link": lambda target: urls.relative("index.html", target),
+        "asset": lambda name: urls.asset(name),
+        "base_url": site.config.get("base_url"),
+        # with a base URL, the alternates are absolute (search engines ignore relative ones)
+        "alternate": lambda target: absolute(site, target) if base_url(site) else target,
+        "description": site.config["tagline"][default],
+    }
     return {"index.html": render_template(theme, "chooser.html", context)}
 
 
 def status_page(theme, site, lang, t, gaps):
     """The editors' translation status; reachable by its address, not from the navigation."""
-    return _page(theme, site, lang, t, f"{lang}/editors/status.html", "status.html",
-                 t("status.title"), [], gaps=gaps, noindex=True)
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        f"{lang}/editors/status.html",
+        "status.html",
+        t("status.title"),
+        [],
+        gaps=gaps,
+        noindex=True,
+    )

@@ -23,6 +23,7 @@ Links and addresses (base_url is `site.config["base_url"]`, optional):
   URIs, no scripts; links to other pages of the site become absolute base_url links, or plain
   text without base_url, so that the file has no relative link that could break.
 """
+
 from __future__ import annotations
 
 import base64
@@ -35,10 +36,7 @@ import re
 import urllib.parse
 import uuid
 
-from sitegen.base import fmt
-from sitegen.base import languages
-from sitegen.base import npm
-from sitegen.base import urls
+from sitegen.base import fmt, languages, npm, urls
 from sitegen.render.theme import Strings, absolute, base_url, missing_strings
 
 
@@ -48,6 +46,7 @@ class _Etree:
 
     def __getattr__(self, name):
         from lxml import etree as real
+
         globals()["etree"] = real
         return getattr(real, name)
 
@@ -104,7 +103,7 @@ def _midnight(day: dt.date) -> dt.datetime:
 
 
 def _collapse(text: str) -> str:
-    return " ".join(text.split())   # str.split() splits on exactly the characters \s matches
+    return " ".join(text.split())  # str.split() splits on exactly the characters \s matches
 
 
 def _shorten(text: str, limit: int) -> str:
@@ -128,6 +127,7 @@ def _page_paths(pages, lang: str) -> list[str]:
 
 # --- search -------------------------------------------------------------------------------------
 
+
 def page_kind(path: str) -> str | None:
     """What kind of page an output path is; None for pages that are not searched (404)."""
     parts = path.split("/")[1:]
@@ -145,9 +145,13 @@ def page_kind(path: str) -> str | None:
             return folder
         if name == "index.html":
             return "list"
-        return {"reports": "report", "systems": "system", "benchmarks": "benchmark",
-                "submitters": "submitter",
-                "accelerators": "accelerator"}.get(folder, "page")
+        return {
+            "reports": "report",
+            "systems": "system",
+            "benchmarks": "benchmark",
+            "submitters": "submitter",
+            "accelerators": "accelerator",
+        }.get(folder, "page")
     if parts == ["glossary.html"]:
         return "glossary"
     if len(parts) == 3 and parts[0] in ("benchmarks", "submitters", "accelerators"):
@@ -169,7 +173,7 @@ ROBOTS_NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"
 def noindex(page: bytes) -> bool:
     """Whether a rendered page asks to stay out of search engines (templates/base.html writes
     the robots tag at the top of <head>, so a byte search finds it without parsing the page)."""
-    head = page[:page.find(b"</head>")]
+    head = page[: page.find(b"</head>")]
     return ROBOTS_NOINDEX.search(head) is not None
 
 
@@ -205,7 +209,7 @@ def _unwrap(el) -> None:
         previous.tail = (previous.tail or "") + text
     else:
         parent.text = (parent.text or "") + text
-    parent[index:index + 1] = children
+    parent[index : index + 1] = children
 
 
 def _not_searched(el) -> bool:
@@ -214,8 +218,12 @@ def _not_searched(el) -> bool:
     if el.tag in ("svg", "script", "style", "template", "h1"):
         return True
     classes = (el.get("class") or "").split()
-    return ((el.tag == "nav" and "toc" in classes) or "chart-downloads" in classes
-            or "chart-data" in classes or el.get("data-nosearch") is not None)
+    return (
+        (el.tag == "nav" and "toc" in classes)
+        or "chart-downloads" in classes
+        or "chart-data" in classes
+        or el.get("data-nosearch") is not None
+    )
 
 
 def search_document(path: str, doc, kind: str, label: str, tagline: str = "") -> dict:
@@ -225,8 +233,7 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
         main = doc.find(".//body")
     heading = main.find(".//h1")
     title_el = doc.find(".//title")
-    title = _text(heading) if heading is not None else (
-        _text(title_el) if title_el is not None else path)
+    title = _text(heading) if heading is not None else (_text(title_el) if title_el is not None else path)
     meta = doc.find("head/meta[@name='description']")
     description = meta.get("content", "") if meta is not None else ""
     for drop in [el for el in main.iter() if _not_searched(el)]:
@@ -236,14 +243,27 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
         snippet = _collapse(description)
     else:
         # The first paragraph of running text: not a caption, a note in a figure or a table cell.
-        first = next((p for p in main.xpath(".//p[normalize-space()]")
-                      if not p.xpath("ancestor::figure | ancestor::table | ancestor::aside"
-                                     " | ancestor::details | ancestor::nav")), None)
+        first = next(
+            (
+                p
+                for p in main.xpath(".//p[normalize-space()]")
+                if not p.xpath(
+                    "ancestor::figure | ancestor::table | ancestor::aside | ancestor::details | ancestor::nav"
+                )
+            ),
+            None,
+        )
         snippet = _text(first) if first is not None else text or _collapse(description)
     if kind in TEXT_KEPT:
         text = _shorten(text, TEXT_KEPT[kind])
-    return {"url": path, "title": title, "snippet": _shorten(snippet, 220), "text": text,
-            "kind": kind, "label": label}
+    return {
+        "url": path,
+        "title": title,
+        "snippet": _shorten(snippet, 220),
+        "text": text,
+        "kind": kind,
+        "label": label,
+    }
 
 
 def search_entry(site, path: str, data: bytes, lang: str, t) -> dict | None:
@@ -254,8 +274,7 @@ def search_entry(site, path: str, data: bytes, lang: str, t) -> dict | None:
     kind = page_kind(path)
     if kind is None or kind in NOT_SEARCHED or noindex(data):
         return None
-    doc = search_document(path, _parse(data), kind, t(f"search.kind.{kind}"),
-                          site.config["tagline"][lang])
+    doc = search_document(path, _parse(data), kind, t(f"search.kind.{kind}"), site.config["tagline"][lang])
     doc["lang"] = lang
     return doc
 
@@ -270,28 +289,37 @@ def search_index(lang: str, docs: list[dict], record: dict | None = None) -> dic
     `record`, the record's results and leaderboards (record_search.record_rows), are compact
     rows beside the documents."""
     docs = sorted(docs, key=lambda doc: doc["url"])
-    script = (f"/* Search index of the {lang} pages, written by sitegen/reader.py. */\n"
-              f"window.SEARCH_DOCS = {_json(docs)};\n"
-              "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
-              f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n")
+    script = (
+        f"/* Search index of the {lang} pages, written by sitegen/reader.py. */\n"
+        f"window.SEARCH_DOCS = {_json(docs)};\n"
+        "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
+        f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n"
+    )
     if record:
-        script += ("window.SEARCH_RECORD_BY_LANG = window.SEARCH_RECORD_BY_LANG || {};\n"
-                   f"window.SEARCH_RECORD_BY_LANG[{json.dumps(lang)}] = {_json(record)};\n")
-    return {urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
-            urls.asset(f"search-{lang}.js"): script.encode("utf-8")}
+        script += (
+            "window.SEARCH_RECORD_BY_LANG = window.SEARCH_RECORD_BY_LANG || {};\n"
+            f"window.SEARCH_RECORD_BY_LANG[{json.dumps(lang)}] = {_json(record)};\n"
+        )
+    return {
+        urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
+        urls.asset(f"search-{lang}.js"): script.encode("utf-8"),
+    }
 
 
 def search_fold_file() -> dict[str, bytes]:
     """The script that folds Chinese scripts in search (languages.script_fold): one file for
     every language, so that documents and queries of all of them fold alike."""
     table = json.dumps(dict(languages.script_fold()), ensure_ascii=False, separators=(",", ":"))
-    script = ("/* Traditional -> Simplified characters for search (OpenCC tw2s, one to one),"
-              " written by sitegen/reader.py. */\n"
-              f"window.SEARCH_FOLD = {table};\n")
+    script = (
+        "/* Traditional -> Simplified characters for search (OpenCC tw2s, one to one),"
+        " written by sitegen/reader.py. */\n"
+        f"window.SEARCH_FOLD = {table};\n"
+    )
     return {urls.asset("search-fold.js"): script.encode("utf-8")}
 
 
 # --- feeds --------------------------------------------------------------------------------------
+
 
 def _feed_id(site, name: str) -> str:
     """A stable urn:uuid for a feed or an entry, from the site's name and the page path."""
@@ -320,19 +348,17 @@ def feed_file(site, lang: str) -> dict[str, bytes]:
     fg.subtitle(site.config["tagline"][lang])
     fg.language(languages.html_lang(lang))
     fg.author(name=site.config["title"][lang])
-    fg.link(href=href(urls.home(lang)), rel="alternate", type="text/html",
-            hreflang=languages.html_lang(lang))
+    fg.link(href=href(urls.home(lang)), rel="alternate", type="text/html", hreflang=languages.html_lang(lang))
     fg.link(href=href(feed_path), rel="self", type="application/atom+xml")
     fg.generator(FEED_GENERATOR)
     fg.updated(updated)
-    for report in reports:           # newest first, as reports_in orders them
+    for report in reports:  # newest first, as reports_in orders them
         page = urls.report(lang, report.slug)
         entry = fg.add_entry(order="append")
         entry.id(_feed_id(site, page))
         entry.title(report.title)
         entry.summary(report.meta.get("summary") or report.title)
-        entry.link(href=href(page), rel="alternate", type="text/html",
-                   hreflang=languages.html_lang(lang))
+        entry.link(href=href(page), rel="alternate", type="text/html", hreflang=languages.html_lang(lang))
         when = _midnight(report.date) if report.date else updated
         entry.published(when)
         entry.updated(when)
@@ -355,8 +381,7 @@ def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
     robots += f"Sitemap: {root}sitemap.xml\n"
     listed = ["index.html"] if "index.html" in pages else []
     for lang in site.languages:
-        listed += [p for p in _page_paths(pages, lang)
-                   if page_kind(p) is not None and p not in hidden]
+        listed += [p for p in _page_paths(pages, lang) if page_kind(p) is not None and p not in hidden]
     known = _known_dates(site)
     entries = [_sitemap_url(site, root, path, pages, known) for path in listed]
     chunks, chunk, size = [], [], 0
@@ -377,15 +402,16 @@ def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
         etree.SubElement(entry, f"{{{SITEMAP_NS}}}loc").text = root + name
         if newest:
             etree.SubElement(entry, f"{{{SITEMAP_NS}}}lastmod").text = newest.isoformat()
-    files["sitemap.xml"] = etree.tostring(index, pretty_print=True, xml_declaration=True,
-                                          encoding="UTF-8")
+    files["sitemap.xml"] = etree.tostring(index, pretty_print=True, xml_declaration=True, encoding="UTF-8")
     files["robots.txt"] = robots.encode("utf-8")
     return files
 
 
 def _urlset(entries: list[bytes]) -> bytes:
-    head = (f'<?xml version=\'1.0\' encoding=\'UTF-8\'?>\n<urlset xmlns="{SITEMAP_NS}" '
-            f'xmlns:xhtml="{XHTML_NS}">\n').encode()
+    head = (
+        f'<?xml version=\'1.0\' encoding=\'UTF-8\'?>\n<urlset xmlns="{SITEMAP_NS}" '
+        f'xmlns:xhtml="{XHTML_NS}">\n'
+    ).encode()
     return head + b"".join(entries) + b"</urlset>\n"
 
 
@@ -401,12 +427,18 @@ def _sitemap_url(site, root: str, path: str, pages: set[str], known) -> bytes:
         twins = [(code, twin) for code, twin in twins if twin in pages]
         if len(twins) >= 2:
             for code, twin in twins:
-                etree.SubElement(url, f"{{{XHTML_NS}}}link", rel="alternate",
-                                 hreflang=languages.html_lang(code), href=root + twin)
+                etree.SubElement(
+                    url,
+                    f"{{{XHTML_NS}}}link",
+                    rel="alternate",
+                    hreflang=languages.html_lang(code),
+                    href=root + twin,
+                )
             fallback = urls.twin(path, site.config["default_language"])
             if fallback in pages:
-                etree.SubElement(url, f"{{{XHTML_NS}}}link", rel="alternate",
-                                 hreflang="x-default", href=root + fallback)
+                etree.SubElement(
+                    url, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default", href=root + fallback
+                )
     text = etree.tostring(url, pretty_print=True, encoding="UTF-8").decode()
     # each <url> carries its own namespace declarations when serialised alone: drop them
     text = text.replace(f' xmlns="{SITEMAP_NS}"', "").replace(f' xmlns:xhtml="{XHTML_NS}"', "")
@@ -451,6 +483,7 @@ def _lastmod(site, path: str, known):
 
 # --- the root 404 page --------------------------------------------------------------------------
 
+
 def stylesheet(theme) -> str:
     path = theme.file("static/style.css")
     css = path.read_text("utf-8") if path is not None else ""
@@ -472,23 +505,32 @@ def _static_bytes(theme, pages: dict, path: str) -> bytes | None:
     if path in pages:
         return pages[path]
     if path.startswith(urls.ASSETS + "/"):
-        file = theme.file("static/" + path[len(urls.ASSETS) + 1:])
+        file = theme.file("static/" + path[len(urls.ASSETS) + 1 :])
         if file is not None:
             return file.read_bytes()
     return None
 
 
-MEDIA_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg",
-               ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
-               ".avif": "image/avif", ".ico": "image/x-icon", ".csv": "text/csv;charset=utf-8",
-               ".json": "application/json", ".txt": "text/plain;charset=utf-8",
-               ".woff2": "font/woff2", ".woff": "font/woff"}
+MEDIA_TYPES = {
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".avif": "image/avif",
+    ".ico": "image/x-icon",
+    ".csv": "text/csv;charset=utf-8",
+    ".json": "application/json",
+    ".txt": "text/plain;charset=utf-8",
+    ".woff2": "font/woff2",
+    ".woff": "font/woff",
+}
 
 
 def _data_uri(name: str, data: bytes) -> str:
     """A data: URI; the media type comes from a fixed table (not the machine's mimetypes)."""
-    kind = MEDIA_TYPES.get(posixpath.splitext(name.partition("#")[0])[1].lower(),
-                           "application/octet-stream")
+    kind = MEDIA_TYPES.get(posixpath.splitext(name.partition("#")[0])[1].lower(), "application/octet-stream")
     return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
 
@@ -512,7 +554,8 @@ def root_not_found(site, theme, strings: dict) -> dict[str, bytes]:
             f'<h1 id="nf-{lang}">{esc(t("404.title"))}</h1>\n'
             f'<p>{esc(t("404.text"))}</p>\n'
             f'<p><a href="{esc(href(urls.home(lang)))}" hreflang="{code}">'
-            f'{esc(site.config["title"][lang])} · {esc(t("nav.home"))}</a></p>\n</section>')
+            f'{esc(site.config["title"][lang])} · {esc(t("nav.home"))}</a></p>\n</section>'
+        )
     titles = " · ".join(strings[lang]("404.title") for lang in site.languages)
     page = (
         "<!DOCTYPE html>\n"
@@ -520,18 +563,23 @@ def root_not_found(site, theme, strings: dict) -> dict[str, bytes]:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(titles)}</title>\n"
         '<meta name="robots" content="noindex">\n'
-        + (f'<link rel="icon" href="{_data_uri("favicon.svg", icon)}" type="image/svg+xml">\n'
-           if icon else "")
+        + (
+            f'<link rel="icon" href="{_data_uri("favicon.svg", icon)}" type="image/svg+xml">\n'
+            if icon
+            else ""
+        )
         + "<!-- Served by static hosts for any missing address. Links are absolute when the site "
-          "has a base_url; otherwise relative to the site root, which only works for missing "
-          "addresses at the root. The stylesheet is inlined so the page is styled anywhere. -->\n"
+        "has a base_url; otherwise relative to the site root, which only works for missing "
+        "addresses at the root. The stylesheet is inlined so the page is styled anywhere. -->\n"
         f"<style>\n{stylesheet(theme)}</style>\n</head>\n"
         '<body class="chooser">\n<main id="main">\n' + "\n".join(sections) + "\n</main>\n"
-        "</body>\n</html>\n")
+        "</body>\n</html>\n"
+    )
     return {"404.html": page.encode("utf-8")}
 
 
 # --- single-file reports ------------------------------------------------------------------------
+
 
 def single_file_path(lang: str, slug: str) -> str:
     """Outside the language folders (like the root 404): a copy that stands alone, with no
@@ -543,10 +591,29 @@ def single_file_path(lang: str, slug: str) -> str:
 SVG_BLOCK = re.compile(r"<svg\b.*?</svg>", re.S | re.I)
 URL_ATTRS = ("href", "src", "action", "poster", "data", "cite", "srcset")
 # Elements that can carry a link or an embedded resource (HTML's URL attributes).
-URL_TAGS = ("a", "area", "link", "img", "source", "video", "audio", "track", "embed", "object",
-            "iframe", "input", "image", "blockquote", "q", "del", "ins", "form", "base")
+URL_TAGS = (
+    "a",
+    "area",
+    "link",
+    "img",
+    "source",
+    "video",
+    "audio",
+    "track",
+    "embed",
+    "object",
+    "iframe",
+    "input",
+    "image",
+    "blockquote",
+    "q",
+    "del",
+    "ins",
+    "form",
+    "base",
+)
 HANDLER = re.compile(rb"""\son[a-z]+=""")  # our HTML writes attribute names in lower case
-DATA_LINK_LIMIT = 256 * 1024   # linked data files up to this size are inlined as data: URIs
+DATA_LINK_LIMIT = 256 * 1024  # linked data files up to this size are inlined as data: URIs
 
 
 def single_file_copy(site, theme, files: dict[str, bytes], report, css: str, t) -> dict[str, bytes]:
@@ -555,8 +622,7 @@ def single_file_copy(site, theme, files: dict[str, bytes], report, css: str, t) 
     path = urls.report(report.lang, report.slug)
     if report.pending or path not in files:
         return {}
-    return {single_file_path(report.lang, report.slug):
-            single_file(site, theme, files, report, path, css, t)}
+    return {single_file_path(report.lang, report.slug): single_file(site, theme, files, report, path, css, t)}
 
 
 def _not_in_single_file(el) -> bool:
@@ -565,10 +631,12 @@ def _not_in_single_file(el) -> bool:
     if tag in ("script", "noscript", "form", "template"):
         return True
     classes = el.get("class") or ""
-    return ((tag == "header" and "site-header" in classes)
-            or (tag == "nav" and "breadcrumbs" in classes)
-            or (tag == "a" and "skip" in classes)
-            or "single-link" in classes.split())
+    return (
+        (tag == "header" and "site-header" in classes)
+        or (tag == "nav" and "breadcrumbs" in classes)
+        or (tag == "a" and "skip" in classes)
+        or "single-link" in classes.split()
+    )
 
 
 def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
@@ -610,7 +678,7 @@ def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
             value = el.get(attr)
             if value is not None:
                 _rewrite_attr(el, attr, value, path, root, theme, pages)
-    if HANDLER.search(pages[path]):     # never in our templates, nor in sanitised Markdown
+    if HANDLER.search(pages[path]):  # never in our templates, nor in sanitised Markdown
         for el in doc.iter():
             for attr in [a for a in el.attrib if a.startswith("on")]:
                 del el.attrib[attr]
@@ -639,7 +707,7 @@ def _is_external(ref: str) -> bool:
 def _rewrite_attr(el, attr, value, page, root, theme, pages) -> None:
     value = value.strip()
     if attr == "srcset":
-        del el.attrib[attr]          # the inlined src is enough
+        del el.attrib[attr]  # the inlined src is enough
         return
     if value.lower().startswith("javascript:"):
         del el.attrib[attr]
@@ -667,7 +735,7 @@ def _rewrite_attr(el, attr, value, page, root, theme, pages) -> None:
         return
     if tag == "a" and not file.endswith(".html") and len(pages.get(file) or b"") <= DATA_LINK_LIMIT:
         data = _static_bytes(theme, pages, file)
-        if data is not None:          # a chart's data (CSV, JSON, SVG): carried inside the file
+        if data is not None:  # a chart's data (CSV, JSON, SVG): carried inside the file
             el.set(attr, _data_uri(file, data))
             el.set("download", posixpath.basename(file))
             return
@@ -687,7 +755,7 @@ def _rewrite_svg_links(svg: str, page: str, root: str | None) -> str:
             return match.group(0)
         if root:
             return f" {name}={quote}{html.escape(root + _resolve(page, html.unescape(value)))}{quote}"
-        return ""       # no base_url: the element stays, without a link that would break
+        return ""  # no base_url: the element stays, without a link that would break
 
     return re.sub(r"""\s((?:xlink:)?href)=(["'])(.*?)\2""", fix, svg)
 
@@ -712,8 +780,7 @@ def _archive_note(site, report, page: str, root: str | None, t):
     strong = etree.SubElement(first, "strong")
     strong.text = t("single.archived")
     day = _site_date(site) or report.date
-    strong.tail = (_gap(strong.text) + t("single.as_of", date=fmt.date(day, report.lang))
-                   if day else "")
+    strong.tail = _gap(strong.text) + t("single.as_of", date=fmt.date(day, report.lang)) if day else ""
     second = etree.SubElement(note, "p")
     second.text = t("single.original") + _gap(t("single.original"))
     if root:

@@ -1,6 +1,7 @@
 """Stage 3: turn the model into files. Returns {output path: bytes}; writes nothing.
 
 One jinja2 environment per build; each page kind is one function in `pages.py`."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,19 +9,17 @@ from pathlib import Path
 
 import jinja2
 
-from sitegen.base import cache
-from sitegen.base import fmt
-from sitegen.base import languages
-from sitegen.base import urls
+from sitegen.base import cache, fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
-from sitegen.render.markup import Page, rich_text
 from sitegen.content.model import Site
+from sitegen.render.markup import Page, rich_text
+
 
 @dataclass
 class Theme:
     env: jinja2.Environment
     folder: Path
-    folders: tuple[Path, ...] = ()   # searched in order: a content folder's own templates first
+    folders: tuple[Path, ...] = ()  # searched in order: a content folder's own templates first
 
     def file(self, rel: str) -> Path | None:
         """The first of the theme's folders that holds `rel`, as a path; None if none does."""
@@ -66,13 +65,16 @@ def load_theme(templates: Path, override: Path | None = None, reads=None) -> The
     """The templates; `override` (a content folder's templates/) replaces single files of them.
     With `reads` (a site's deps.Reads), every template a page uses is noted as read."""
     folders = tuple(f for f in (override, templates) if f is not None and f.is_dir()) or (templates,)
-    env = TrackingEnvironment(loader=jinja2.FileSystemLoader([str(f) for f in folders]),
-                             autoescape=jinja2.select_autoescape(["html", "xml"]),
-                             undefined=jinja2.StrictUndefined, trim_blocks=True,
-                             lstrip_blocks=True, keep_trailing_newline=True,
-                             auto_reload=False,  # one environment per build: no stat per page
-                             bytecode_cache=TemplateCache(
-                                 cache.cache_root() / f"templates-{jinja2.__version__}"))
+    env = TrackingEnvironment(
+        loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+        autoescape=jinja2.select_autoescape(["html", "xml"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,  # one environment per build: no stat per page
+        bytecode_cache=TemplateCache(cache.cache_root() / f"templates-{jinja2.__version__}"),
+    )
     env.reads = reads
     return Theme(env, templates, folders)
 
@@ -81,6 +83,7 @@ def theme_dependency(theme: Theme, tag: tuple, key):
     """The current value of a dependency on the theme (deps.py): a template's bytes, or all
     static files (inlined into single-file copies); deps.MISSING when there is none."""
     from sitegen.content.tracking import MISSING
+
     if tag == ("template",):
         path = theme.file(key)
         return path.read_bytes() if path is not None else MISSING
@@ -114,23 +117,36 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
     """What every page template gets: language, links to its twins, navigation."""
     link = lambda target: urls.relative(path, target)  # noqa: E731 - one-line closure
     return {
-        "lang": lang, "html_lang": languages.html_lang(lang), "path": path, "t": t, "link": link,
+        "lang": lang,
+        "html_lang": languages.html_lang(lang),
+        "path": path,
+        "t": t,
+        "link": link,
         "language": languages.get(lang),
-        "gap": languages.gap(lang),   # between two sentences
+        "gap": languages.gap(lang),  # between two sentences
         "site_languages": {code: languages.get(code) for code in site.languages},
         "search_fold": languages.needs_script_fold(site.languages),
-        "title": title, "site": site, "site_title": site.config["title"][lang],
-        "asset": lambda name: link(urls.asset(name)), "urls": urls, "fmt": fmt,
-        "twins": [(other, languages.html_lang(other), link(urls.twin(path, other)),
-                   languages.get(other).name) for other in site.other_languages(lang)],
+        "title": title,
+        "site": site,
+        "site_title": site.config["title"][lang],
+        "asset": lambda name: link(urls.asset(name)),
+        "urls": urls,
+        "fmt": fmt,
+        "twins": [
+            (other, languages.html_lang(other), link(urls.twin(path, other)), languages.get(other).name)
+            for other in site.other_languages(lang)
+        ],
         "alternates": alternates(site, path),
         "canonical": absolute(site, path) if base_url(site) else None,
-        "base_url": site.config.get("base_url"), "nav": _nav(lang, site.has_record()), "breadcrumbs": [],
-        "has_charts": False, "noindex": False,
-        "attribution": [],   # rounds of the MLPerf record a page shows (the footer credits them)
+        "base_url": site.config.get("base_url"),
+        "nav": _nav(lang, site.has_record()),
+        "breadcrumbs": [],
+        "has_charts": False,
+        "noindex": False,
+        "attribution": [],  # rounds of the MLPerf record a page shows (the footer credits them)
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
         "rich": lambda text: rich_text(text, Page(site, lang, path, {})),
-        "quote_marks": lambda text: languages.quote_marks(text, lang),   # around a source's words
+        "quote_marks": lambda text: languages.quote_marks(text, lang),  # around a source's words
     }
 
 
@@ -148,30 +164,48 @@ def absolute(site, path: str) -> str:
 def alternates(site: Site, path: str) -> list[tuple[str, str]]:
     """(hreflang, href) of the page in every language and x-default (the default language);
     absolute when the site has a base URL, else relative to the page."""
-    href = ((lambda target: absolute(site, target)) if base_url(site)
-            else (lambda target: urls.relative(path, target)))
+    href = (
+        (lambda target: absolute(site, target))
+        if base_url(site)
+        else (lambda target: urls.relative(path, target))
+    )
     default = urls.twin(path, site.config["default_language"])
-    return ([(languages.html_lang(code), href(urls.twin(path, code))) for code in site.languages]
-            + [("x-default", href(default))])
+    return [(languages.html_lang(code), href(urls.twin(path, code))) for code in site.languages] + [
+        ("x-default", href(default))
+    ]
 
 
 def _nav(lang: str, rounds: bool) -> list[tuple[str, str]]:
     """The main navigation; MLPerf rounds when the site has the whole record."""
-    record = [("nav.rounds", urls.rounds(lang)),
-              ("nav.compare", urls.compare_results(lang))] if rounds else []
-    return [("nav.home", urls.home(lang)), ("nav.reports", urls.reports(lang)),
-            ("nav.systems", urls.systems(lang)), ("nav.benchmarks", urls.benchmarks(lang)),
-            *record, ("nav.claims", urls.claims(lang)),
-            ("nav.sources", urls.sources(lang)), ("nav.methodology", urls.methodology(lang)),
-            ("nav.glossary", urls.glossary(lang))]
+    record = (
+        [("nav.rounds", urls.rounds(lang)), ("nav.compare", urls.compare_results(lang))] if rounds else []
+    )
+    return [
+        ("nav.home", urls.home(lang)),
+        ("nav.reports", urls.reports(lang)),
+        ("nav.systems", urls.systems(lang)),
+        ("nav.benchmarks", urls.benchmarks(lang)),
+        *record,
+        ("nav.claims", urls.claims(lang)),
+        ("nav.sources", urls.sources(lang)),
+        ("nav.methodology", urls.methodology(lang)),
+        ("nav.glossary", urls.glossary(lang)),
+    ]
 
 
 def render_template(theme: Theme, name: str, context: dict) -> bytes:
-    try:    # an included template is compiled while the page renders
+    try:  # an included template is compiled while the page renders
         return theme.env.get_template(name).render(**context).encode("utf-8")
     except jinja2.TemplateSyntaxError as exc:
-        raise ContentError([Problem(template_path(theme, exc.filename or exc.name or name),
-                                    exc.lineno, f"template syntax error: {exc.message}")]) from None
+        raise ContentError(
+            [
+                Problem(
+                    template_path(theme, exc.filename or exc.name or name),
+                    exc.lineno,
+                    f"template syntax error: {exc.message}",
+                )
+            ]
+        ) from None
 
 
 def template_path(theme: Theme, filename: str) -> str:
@@ -201,7 +235,10 @@ def static_files(theme: Theme) -> dict[str, bytes]:
 
 
 def missing_strings(all_strings: list[Strings]) -> None:
-    problems = [Problem(s.file, None, f"missing interface string '{key}': add it to this file")
-                for s in all_strings for key in sorted(s.missing)]
+    problems = [
+        Problem(s.file, None, f"missing interface string '{key}': add it to this file")
+        for s in all_strings
+        for key in sorted(s.missing)
+    ]
     if problems:
         raise ContentError(problems)

@@ -1,4 +1,5 @@
 """Editors' commands: check, new report, status, serve with live reload."""
+
 import json
 import socket
 import threading
@@ -6,7 +7,8 @@ import time
 import urllib.request
 
 import build
-from project import TEMPLATES, REPORT_EN, REPORT_ZH, write_project
+
+from project import REPORT_EN, REPORT_ZH, TEMPLATES, write_project
 
 
 def run(capsys, *argv):
@@ -16,7 +18,9 @@ def run(capsys, *argv):
 
 
 def test_check_writes_nothing_and_finds_dead_links(tmp_path, capsys):
-    content = write_project(tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + "\n[gone](../nowhere.html)\n"})
+    content = write_project(
+        tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + "\n[gone](../nowhere.html)\n"}
+    )
     out = tmp_path / "out"
     status, _, err = run(capsys, "--content", content, "--out", out, "check")
     assert status == 1 and not out.exists()
@@ -28,13 +32,15 @@ def test_check_passes_a_record_site_whose_pages_link_with_a_query(tmp_path, caps
     """Result pages link compare.html?add=<id>: the file is compare.html (the query is the
     page's own business), so `check` passes what `build` passes."""
     from record_sample import write_record_project
+
     content = write_record_project(tmp_path)
     status, _, err = run(capsys, "--content", content, "--out", tmp_path / "out", "check")
     assert status == 0, err
     # and a query on a missing page is still a dead link
     report = (content / "reports" / "acme-vs-zenith.en.md").read_text("utf-8")
-    broken = write_record_project(tmp_path / "b", {
-        "reports/acme-vs-zenith.en.md": report + "\n[gone](../nowhere.html?add=x)\n"})
+    broken = write_record_project(
+        tmp_path / "b", {"reports/acme-vs-zenith.en.md": report + "\n[gone](../nowhere.html?add=x)\n"}
+    )
     status, _, err = run(capsys, "--content", broken, "--out", tmp_path / "out", "check")
     assert status == 1 and "link '../nowhere.html?add=x' names no file of the site" in err
 
@@ -54,19 +60,27 @@ def test_new_report_refuses_a_slug_the_build_would_refuse(tmp_path, capsys):
     content = write_project(tmp_path)
     before = sorted(p.relative_to(content) for p in content.rglob("*"))
     status, _, err = run(capsys, "--content", content, "new", "report", "index")
-    assert status == 2                      # a usage error, as the README says
-    assert err.strip().splitlines() == ["error: the slug 'index' would overwrite the generator's "
-                                        "own page <lang>/reports/index.html; choose another; "
-                                        "nothing created"]
+    assert status == 2  # a usage error, as the README says
+    assert err.strip().splitlines() == [
+        "error: the slug 'index' would overwrite the generator's "
+        "own page <lang>/reports/index.html; choose another; "
+        "nothing created"
+    ]
     assert sorted(p.relative_to(content) for p in content.rglob("*")) == before
 
 
 def test_status_lists_what_lacks_a_language(tmp_path, capsys):
-    content = write_project(tmp_path, {
-        "reports/acme-vs-zenith.zh.md": None,
-        "reports/acme-vs-zenith.en.md": REPORT_EN.replace("claims: [c-ppr]", "claims: [c-ppr]\npending: [zh]"),
-        "data/glossary.yaml": "- id: ttt\n  term: {en: Time to train, zh: 训练用时}\n"
-                              "  definition: {en: Minutes to reach the target., zh: Minutes to reach the quality target.}\n"})
+    content = write_project(
+        tmp_path,
+        {
+            "reports/acme-vs-zenith.zh.md": None,
+            "reports/acme-vs-zenith.en.md": REPORT_EN.replace(
+                "claims: [c-ppr]", "claims: [c-ppr]\npending: [zh]"
+            ),
+            "data/glossary.yaml": "- id: ttt\n  term: {en: Time to train, zh: 训练用时}\n"
+            "  definition: {en: Minutes to reach the target., zh: Minutes to reach the quality target.}\n",
+        },
+    )
     status, out, _ = run(capsys, "--content", content, "status")
     assert status == 0
     assert "reports/acme-vs-zenith.zh.md: report 'acme-vs-zenith' lacks zh" in out
@@ -101,22 +115,30 @@ def wait_for(predicate, seconds=90):  # generous: CI machines are slow and share
 def test_serve_rebuilds_reloads_and_survives_errors(tmp_path, monkeypatch):
     from sitegen.build.pipeline import build as build_site
     from sitegen.editor.serve import serve
+
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out, port = write_project(tmp_path), tmp_path / "out", free_port()
     messages = []
-    threading.Thread(target=serve, daemon=True, args=(
-        lambda: str(build_site(content, TEMPLATES, out)), out, [content], port, messages.append)).start()
+    threading.Thread(
+        target=serve,
+        daemon=True,
+        args=(lambda: str(build_site(content, TEMPLATES, out)), out, [content], port, messages.append),
+    ).start()
     base = f"http://127.0.0.1:{port}"
     page = wait_for(lambda: _try(get, f"{base}/zh/reports/acme-vs-zenith.html"))
     assert 'fetch("/__build__"' in page and "主要发现" in page
     wait_for(lambda: json.loads(get(f"{base}/__build__"))["watching"])
     version = json.loads(get(f"{base}/__build__"))["version"]
 
-    (content / "reports" / "acme-vs-zenith.zh.md").write_text(REPORT_ZH.replace("主要发现", "新的发现"), "utf-8")
+    (content / "reports" / "acme-vs-zenith.zh.md").write_text(
+        REPORT_ZH.replace("主要发现", "新的发现"), "utf-8"
+    )
     wait_for(lambda: json.loads(get(f"{base}/__build__"))["version"] > version)
     assert "新的发现" in get(f"{base}/zh/reports/acme-vs-zenith.html")
 
-    (content / "reports" / "acme-vs-zenith.zh.md").write_text(REPORT_ZH.replace("[[result:r-acme]]", "[[result:nope]]"), "utf-8")
+    (content / "reports" / "acme-vs-zenith.zh.md").write_text(
+        REPORT_ZH.replace("[[result:r-acme]]", "[[result:nope]]"), "utf-8"
+    )
     errors = wait_for(lambda: json.loads(get(f"{base}/__build__"))["errors"])
     assert errors == ["content/reports/acme-vs-zenith.zh.md:12: unknown result 'nope' in [[...]]"]
     assert "新的发现" in get(f"{base}/zh/reports/acme-vs-zenith.html")  # the last good site

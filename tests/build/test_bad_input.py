@@ -1,4 +1,5 @@
 """Every kind of editor mistake: one clear message with file and line, exit 1, output untouched."""
+
 from __future__ import annotations
 
 import hashlib
@@ -6,6 +7,7 @@ import hashlib
 import pytest
 
 import build
+
 from project import FILES, REPORT_EN, RESULTS, write_project
 
 ZH_STRINGS_WITHOUT_HOME = None  # filled in by the test that needs it
@@ -21,71 +23,97 @@ def tree_digest(folder):
 CASES = {
     "yaml-syntax": (
         {"data/systems.yaml": FILES["data/systems.yaml"].replace("family: acme", "family: [acme")},
-        "content/data/systems.yaml:5: YAML syntax error: did not find expected ',' or ']'"),
+        "content/data/systems.yaml:5: YAML syntax error: did not find expected ',' or ']'",
+    ),
     "missing-field": (
         {"data/results.yaml": RESULTS.replace("  value: 30.0\n", "", 1)},
-        "content/data/results.yaml:1: record 'r-acme': missing required field 'value'"),
+        "content/data/results.yaml:1: record 'r-acme': missing required field 'value'",
+    ),
     "negative-time": (
         {"data/results.yaml": RESULTS.replace("value: 30.0", "value: -30.0")},
-        "content/data/results.yaml:7: record 'r-acme': field 'value': -30.0 must be greater than zero"),
+        "content/data/results.yaml:7: record 'r-acme': field 'value': -30.0 must be greater than zero",
+    ),
     "unknown-unit": (
         {"data/results.yaml": RESULTS.replace("unit: min", "unit: parsecs", 1)},
-        "content/data/results.yaml:8: record 'r-acme': field 'unit': 'parsecs' is not one of: min, h"),
+        "content/data/results.yaml:8: record 'r-acme': field 'unit': 'parsecs' is not one of: min, h",
+    ),
     "bad-date": (
         {"data/sources.yaml": FILES["data/sources.yaml"].replace("2021-06-30", "2021-13-45", 1)},
-        "content/data/sources.yaml:5: record 's-article': field 'date': '2021-13-45' is not a date (write YYYY-MM-DD)"),
+        "content/data/sources.yaml:5: record 's-article': field 'date': '2021-13-45' is not a date (write YYYY-MM-DD)",
+    ),
     "wrong-type": (
-        {"data/systems.yaml": FILES["data/systems.yaml"].replace("accelerator_count: 16", "accelerator_count: sixteen")},
-        "content/data/systems.yaml:7: record 'acme-16': field 'accelerator_count': 'sixteen' is not a number"),
+        {
+            "data/systems.yaml": FILES["data/systems.yaml"].replace(
+                "accelerator_count: 16", "accelerator_count: sixteen"
+            )
+        },
+        "content/data/systems.yaml:7: record 'acme-16': field 'accelerator_count': 'sixteen' is not a number",
+    ),
     "unknown-system": (
         {"data/results.yaml": RESULTS.replace("system: zenith-8", "system: dgx-a200")},
-        "content/data/results.yaml:15: record 'r-zenith': unknown system 'dgx-a200'"),
+        "content/data/results.yaml:15: record 'r-zenith': unknown system 'dgx-a200'",
+    ),
     "duplicate-id": (
         {"data/results.yaml": RESULTS.replace("id: r-zenith", "id: r-acme")},
-        "content/data/results.yaml:11: duplicate id 'r-acme' (first used on line 1)"),
+        "content/data/results.yaml:11: duplicate id 'r-acme' (first used on line 1)",
+    ),
     "one-language-only": (
         {"reports/acme-vs-zenith.zh.md": None},
         "content/reports/acme-vs-zenith.en.md: report 'acme-vs-zenith' has no zh version: write "
-        "acme-vs-zenith.zh.md, or add 'pending: [zh]' to the front matter"),
+        "acme-vs-zenith.zh.md, or add 'pending: [zh]' to the front matter",
+    ),
     "not-utf8": (
         {"reports/acme-vs-zenith.zh.md": FILES["reports/acme-vs-zenith.zh.md"].encode("gb18030")},
-        "content/reports/acme-vs-zenith.zh.md:2: byte 0xb6 (column 13) is not UTF-8; save the file as UTF-8"),
+        "content/reports/acme-vs-zenith.zh.md:2: byte 0xb6 (column 13) is not UTF-8; save the file as UTF-8",
+    ),
     "mojibake": (
         {"reports/acme-vs-zenith.en.md": REPORT_EN.replace("Acme trains", "Acme鈥檚 system trains")},
         "content/reports/acme-vs-zenith.en.md:12: mojibake '鈥檚': the text was decoded with the "
-        "wrong encoding; retype it or fix it as UTF-8"),
+        "wrong encoding; retype it or fix it as UTF-8",
+    ),
     "scrape-noise": (
         {"reports/acme-vs-zenith.en.md": REPORT_EN.replace("Acme trains", "91视频APP trains")},
-        "content/reports/acme-vs-zenith.en.md:12: scrape noise '91视频APP' must not reach the site"),
+        "content/reports/acme-vs-zenith.en.md:12: scrape noise '91视频APP' must not reach the site",
+    ),
     "missing-interface-string": (
         {"i18n/zh.yaml": "__DROP__nav.home"},
-        "content/i18n/zh.yaml: missing interface string 'nav.home' (the other language has it)"),
+        "content/i18n/zh.yaml: missing interface string 'nav.home' (the other language has it)",
+    ),
     "no-front-matter": (
         {"reports/acme-vs-zenith.en.md": "## Just a body\n"},
         "content/reports/acme-vs-zenith.en.md:1: missing front matter: start the file with a '---' "
-        "line, the YAML fields, and another '---' line"),
+        "line, the YAML fields, and another '---' line",
+    ),
     "unknown-source-in-front-matter": (
         {"reports/acme-vs-zenith.en.md": REPORT_EN.replace("sources: [s-article", "sources: [s-nowhere")},
-        "content/reports/acme-vs-zenith.en.md:5: front matter 'sources': unknown source 's-nowhere'"),
+        "content/reports/acme-vs-zenith.en.md:5: front matter 'sources': unknown source 's-nowhere'",
+    ),
     "unknown-result-in-text": (
         {"reports/acme-vs-zenith.en.md": REPORT_EN.replace("[[result:r-zenith]]", "[[result:r-nobody]]")},
-        "content/reports/acme-vs-zenith.en.md:12: unknown result 'r-nobody' in [[...]]"),
+        "content/reports/acme-vs-zenith.en.md:12: unknown result 'r-nobody' in [[...]]",
+    ),
     "empty-selection": (
         {"reports/acme-vs-zenith.en.md": REPORT_EN.replace("round: v1.0", "round: v9.9")},
-        "content/reports/acme-vs-zenith.en.md:14: results block: the selection matches no result"),
+        "content/reports/acme-vs-zenith.en.md:14: results block: the selection matches no result",
+    ),
     "csv-unknown-system": (
-        {"data/results.yaml": None,
-         "data/results.csv": "id,round,division,category,system,benchmark,value,unit,framework,source\n"
-                             "r-acme,v1.0,closed,available,acme-16,bert,30,min,AcmeFlow,s-official\n"
-                             "r-zenith,v1.0,closed,available,zenith-9,bert,20,min,ZenTorch,s-official\n"},
-        "content/data/results.csv:3: record 'r-zenith': unknown system 'zenith-9' (did you mean 'zenith-8'?)"),
+        {
+            "data/results.yaml": None,
+            "data/results.csv": "id,round,division,category,system,benchmark,value,unit,framework,source\n"
+            "r-acme,v1.0,closed,available,acme-16,bert,30,min,AcmeFlow,s-official\n"
+            "r-zenith,v1.0,closed,available,zenith-9,bert,20,min,ZenTorch,s-official\n",
+        },
+        "content/data/results.csv:3: record 'r-zenith': unknown system 'zenith-9' (did you mean 'zenith-8'?)",
+    ),
     "bad-report-name": (
         {"reports/Acme Report.en.md": REPORT_EN},
         "content/reports/Acme Report.en.md: a report file is named <slug>.<lang>.md with a "
-        "lowercase slug and a language among en, zh"),
+        "lowercase slug and a language among en, zh",
+    ),
     "claim-check-incomplete": (
         {"data/claims.yaml": FILES["data/claims.yaml"].replace(", baseline: r-zenith", "")},
-        "content/data/claims.yaml:1: claim 'c-ppr': check of kind 'price_performance' needs 'baseline'"),
+        "content/data/claims.yaml:1: claim 'c-ppr': check of kind 'price_performance' needs 'baseline'",
+    ),
 }
 
 
@@ -95,8 +123,7 @@ def apply_changes(tmp_path, changes):
     for rel, marker in drop.items():
         key = marker.removeprefix("__DROP__")
         path = content / rel
-        lines = [line for line in path.read_text("utf-8").splitlines(True)
-                 if not line.startswith(key + ":")]
+        lines = [line for line in path.read_text("utf-8").splitlines(True) if not line.startswith(key + ":")]
         path.write_text("".join(lines), "utf-8")
     return content
 
@@ -125,9 +152,15 @@ def test_bad_input_is_reported_and_output_kept(case, tmp_path, previous_output, 
 
 
 def test_all_problems_of_a_run_are_listed_together(tmp_path, capsys):
-    content = apply_changes(tmp_path, {
-        "data/results.yaml": RESULTS.replace("value: 30.0", "value: -1").replace("system: zenith-8", "system: nope"),
-        "reports/acme-vs-zenith.zh.md": None})
+    content = apply_changes(
+        tmp_path,
+        {
+            "data/results.yaml": RESULTS.replace("value: 30.0", "value: -1").replace(
+                "system: zenith-8", "system: nope"
+            ),
+            "reports/acme-vs-zenith.zh.md": None,
+        },
+    )
     assert build.main(["--content", str(content), "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
     assert "build failed: 3 problem(s); output left as it was" in err
@@ -137,9 +170,15 @@ def test_all_problems_of_a_run_are_listed_together(tmp_path, capsys):
 
 
 def test_pending_translation_gets_a_page_that_says_so(tmp_path):
-    content = apply_changes(tmp_path, {
-        "reports/acme-vs-zenith.zh.md": None,
-        "reports/acme-vs-zenith.en.md": REPORT_EN.replace("claims: [c-ppr]", "claims: [c-ppr]\npending: [zh]")})
+    content = apply_changes(
+        tmp_path,
+        {
+            "reports/acme-vs-zenith.zh.md": None,
+            "reports/acme-vs-zenith.en.md": REPORT_EN.replace(
+                "claims: [c-ppr]", "claims: [c-ppr]\npending: [zh]"
+            ),
+        },
+    )
     out = tmp_path / "out"
     assert build.main(["--content", str(content), "--out", str(out), "-q"]) == 0
     page = (out / "zh/reports/acme-vs-zenith.html").read_text("utf-8")
@@ -148,10 +187,13 @@ def test_pending_translation_gets_a_page_that_says_so(tmp_path):
 
 
 def test_script_and_handlers_in_a_report_never_reach_the_page(tmp_path):
-    evil = ('\n<script>alert(1)</script>\n\n<p onclick="steal()">hi</p>\n\n'
-            '[click](javascript:alert(2)) <img src="../images/x.png" onerror="boom()">\n')
-    content = apply_changes(tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + evil,
-                                       "images/x.png": b"\x89PNG\r\n\x1a\n"})
+    evil = (
+        '\n<script>alert(1)</script>\n\n<p onclick="steal()">hi</p>\n\n'
+        '[click](javascript:alert(2)) <img src="../images/x.png" onerror="boom()">\n'
+    )
+    content = apply_changes(
+        tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + evil, "images/x.png": b"\x89PNG\r\n\x1a\n"}
+    )
     out = tmp_path / "out"
     assert build.main(["--content", str(content), "--out", str(out), "-q"]) == 0
     page = (out / "en/reports/acme-vs-zenith.html").read_text("utf-8")
@@ -163,6 +205,7 @@ def test_script_and_handlers_in_a_report_never_reach_the_page(tmp_path):
 
 def test_strict_turns_warnings_into_failures(tmp_path, capsys):
     from sitegen.base.errors import Problems
+
     problems = Problems(tmp_path / "content")
     problems.warn(tmp_path / "content" / "site.yaml", 3, "something to look at")
     with pytest.raises(Exception) as raised:

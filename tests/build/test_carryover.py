@@ -2,6 +2,7 @@
 (sitegen/carryover.py): the detection on plain records, the labels on a built site (result
 page, leaderboard, round page, CSV, progress chart), and the shipped record's known cases.
 Expected values come from the sample YAML written here, not from the output."""
+
 import csv
 import io
 import re
@@ -10,22 +11,31 @@ from pathlib import Path
 import pytest
 import yaml
 
+from sitegen.base.errors import Problems
+from sitegen.build.pipeline import build
+from sitegen.content import round_rules as record_rules
+from sitegen.content.load import load_site
+from sitegen.content.record import load_record
+from sitegen.derive import carryover
+from sitegen.derive.record_index import progress
+
 from project import TEMPLATES
 from record_sample import V10, V11, _result, write_record_project
-from sitegen.derive import carryover
-from sitegen.content import round_rules as record_rules
-from sitegen.base.errors import Problems
-from sitegen.content.load import load_site
-from sitegen.build.pipeline import build
-from sitegen.content.record import load_record
-from sitegen.derive.record_index import progress
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def rec(ident, rnd, runs, *, benchmark="bert", path=None, required=5, status="scored"):
-    return {"id": ident, "round": rnd, "benchmark": benchmark, "runs": runs, "status": status,
-            "runs_required": required, "value": 1.0, "path": path or f"X/results/{ident}/{benchmark}"}
+    return {
+        "id": ident,
+        "round": rnd,
+        "benchmark": benchmark,
+        "runs": runs,
+        "status": status,
+        "runs_required": required,
+        "value": 1.0,
+        "path": path or f"X/results/{ident}/{benchmark}",
+    }
 
 
 RUNS = [10.25, 10.5, 10.75, 11.0, 11.5]
@@ -33,30 +43,43 @@ RUNS = [10.25, 10.5, 10.75, 11.0, 11.5]
 
 # --- detection -----------------------------------------------------------------------------------
 
+
 def test_an_exact_repeat_in_a_later_round_is_carried_over_from_the_first():
     first = rec("v1.0-a-x-bert", "v1.0", RUNS)
-    again = rec("v1.1-a-x-bert", "v1.1", list(reversed(RUNS)))      # file order does not matter
+    again = rec("v1.1-a-x-bert", "v1.1", list(reversed(RUNS)))  # file order does not matter
     third = rec("v2.0-a-x-bert", "v2.0", RUNS)
     found = carryover.labels([third, again, first])
-    assert found == {"v1.1-a-x-bert": {"carried_over_from": "v1.0-a-x-bert", "copy_of": None},
-                     "v2.0-a-x-bert": {"carried_over_from": "v1.0-a-x-bert", "copy_of": None}}
+    assert found == {
+        "v1.1-a-x-bert": {"carried_over_from": "v1.0-a-x-bert", "copy_of": None},
+        "v2.0-a-x-bert": {"carried_over_from": "v1.0-a-x-bert", "copy_of": None},
+    }
 
 
 def test_a_repeat_under_another_folder_name_is_carried_over():
     # as Intel's v1.0 DLRM repeats its v0.7 runs under 8380H folder names instead of cpx
-    first = rec("v0.7-intel-1-node-4s-cpx-pytorch-dlrm", "v0.7", RUNS, benchmark="dlrm",
-                path="Intel/results/1-node-4s-cpx-pytorch/dlrm")
-    renamed = rec("v1.0-intel-1-node-4s-8380h-pytorch-dlrm", "v1.0", RUNS, benchmark="dlrm",
-                  path="Intel/results/1-node-4s-8380H-pytorch/dlrm")
+    first = rec(
+        "v0.7-intel-1-node-4s-cpx-pytorch-dlrm",
+        "v0.7",
+        RUNS,
+        benchmark="dlrm",
+        path="Intel/results/1-node-4s-cpx-pytorch/dlrm",
+    )
+    renamed = rec(
+        "v1.0-intel-1-node-4s-8380h-pytorch-dlrm",
+        "v1.0",
+        RUNS,
+        benchmark="dlrm",
+        path="Intel/results/1-node-4s-8380H-pytorch/dlrm",
+    )
     found = carryover.labels([first, renamed])
     assert found["v1.0-intel-1-node-4s-8380h-pytorch-dlrm"]["carried_over_from"] == first["id"]
 
 
 def test_a_near_miss_is_not_a_repeat():
     first = rec("v1.0-a-x-bert", "v1.0", RUNS)
-    close = rec("v1.1-a-x-bert", "v1.1", RUNS[:-1] + [11.5 + 1e-9])     # one run a hair apart
-    fewer = rec("v1.1-b-x-bert", "v1.1", RUNS[:-1])                     # a run fewer
-    failed = rec("v1.1-c-x-bert", "v1.1", RUNS[:-1] + [None])           # the last run failed
+    close = rec("v1.1-a-x-bert", "v1.1", RUNS[:-1] + [11.5 + 1e-9])  # one run a hair apart
+    fewer = rec("v1.1-b-x-bert", "v1.1", RUNS[:-1])  # a run fewer
+    failed = rec("v1.1-c-x-bert", "v1.1", RUNS[:-1] + [None])  # the last run failed
     assert carryover.labels([first, close, fewer, failed]) == {}
 
 
@@ -72,8 +95,10 @@ def test_a_within_round_copy_names_the_folder_nearest_the_top_then_the_first_id(
     nested = rec("v1.0-habana-sys-resnet-bert", "v1.0", RUNS, path="Habana/results/SYS/resnet/bert")
     other = rec("v1.0-aaa-sys-bert", "v1.0", RUNS, path="Aaa/results/SYS/resnet/bert")
     found = carryover.labels([nested, other, top])
-    assert found == {"v1.0-habana-sys-resnet-bert": {"carried_over_from": None, "copy_of": top["id"]},
-                     "v1.0-aaa-sys-bert": {"carried_over_from": None, "copy_of": top["id"]}}
+    assert found == {
+        "v1.0-habana-sys-resnet-bert": {"carried_over_from": None, "copy_of": top["id"]},
+        "v1.0-aaa-sys-bert": {"carried_over_from": None, "copy_of": top["id"]},
+    }
     # same depth: the first id is the original (smc before smc-ac-power)
     smc = rec("v4.0-smc-1x-bert", "v4.0", RUNS, path="smc/results/1x/bert")
     power = rec("v4.0-smc-ac-power-1x-bert", "v4.0", RUNS, path="smc-ac-power/results/1x/bert")
@@ -111,31 +136,55 @@ def test_minigo_needed_ten_runs_in_v05_and_v06():
 
 # --- a built site ----------------------------------------------------------------------------------
 
-ACME_RUNS = yaml.safe_load(V10)[0]["runs"]                   # v1.0-acme-acme16-bert
-GIANT = yaml.safe_load(V10)[2]                                # v1.0-bigco-giant-bert: v1.0's fastest
-CARRIED = "v1.1-bigco-giant2-bert"       # v1.0's fastest again in v1.1, under another folder
-NEAR = "v1.1-zenith-zen8-bert"           # v1.0 zenith8's runs but one, a hair apart
-COPY = "v1.0-acmepower-acme16-bert"      # acme16's runs under another submitter folder
-SHORT = "v1.0-zenith-zenith4-bert"       # 3 logs, the rules ask for 5
+ACME_RUNS = yaml.safe_load(V10)[0]["runs"]  # v1.0-acme-acme16-bert
+GIANT = yaml.safe_load(V10)[2]  # v1.0-bigco-giant-bert: v1.0's fastest
+CARRIED = "v1.1-bigco-giant2-bert"  # v1.0's fastest again in v1.1, under another folder
+NEAR = "v1.1-zenith-zen8-bert"  # v1.0 zenith8's runs but one, a hair apart
+COPY = "v1.0-acmepower-acme16-bert"  # acme16's runs under another submitter folder
+SHORT = "v1.0-zenith-zenith4-bert"  # 3 logs, the rules ask for 5
 ZENITH_RUNS = yaml.safe_load(V10)[4]["runs"]
-V10_MORE = V10 + "".join([
-    _result(COPY, "v1.0", "AcmePower", "acme16", "bert", 30.123456, ACME_RUNS),
-    _result(SHORT, "v1.0", "Zenith", "zenith4", "bert", 41.0, [40.0, 41.0, 42.0], count=4,
-            model="Zenith Z1"),
-])
-V11_MORE = V11 + "".join([
-    _result(CARRIED, "v1.1", "BigCo", "giant2", "bert", GIANT["value"], GIANT["runs"],
-            count=1024, model="Big B9"),
-    _result(NEAR, "v1.1", "Zenith", "zen8", "bert", 20.046, ZENITH_RUNS[:-1] + [ZENITH_RUNS[-1] + 1e-6],
-            count=8, model="Zenith Z1"),
-])
+V10_MORE = V10 + "".join(
+    [
+        _result(COPY, "v1.0", "AcmePower", "acme16", "bert", 30.123456, ACME_RUNS),
+        _result(
+            SHORT, "v1.0", "Zenith", "zenith4", "bert", 41.0, [40.0, 41.0, 42.0], count=4, model="Zenith Z1"
+        ),
+    ]
+)
+V11_MORE = V11 + "".join(
+    [
+        _result(
+            CARRIED,
+            "v1.1",
+            "BigCo",
+            "giant2",
+            "bert",
+            GIANT["value"],
+            GIANT["runs"],
+            count=1024,
+            model="Big B9",
+        ),
+        _result(
+            NEAR,
+            "v1.1",
+            "Zenith",
+            "zen8",
+            "bert",
+            20.046,
+            ZENITH_RUNS[:-1] + [ZENITH_RUNS[-1] + 1e-6],
+            count=8,
+            model="Zenith Z1",
+        ),
+    ]
+)
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     folder = tmp_path_factory.mktemp("carry")
-    content = write_record_project(folder, {"data/record/results-v1.0.yaml": V10_MORE,
-                                            "data/record/results-v1.1.yaml": V11_MORE})
+    content = write_record_project(
+        folder, {"data/record/results-v1.0.yaml": V10_MORE, "data/record/results-v1.1.yaml": V11_MORE}
+    )
     out = folder / "out"
     build(content, TEMPLATES, out)
     return content, out
@@ -149,8 +198,9 @@ def text_of(html):
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
-@pytest.mark.parametrize("lang, said", [("en", "Carried over from v1.0: the same runs as "),
-                                        ("zh", "沿用v1.0的成绩：与")])
+@pytest.mark.parametrize(
+    "lang, said", [("en", "Carried over from v1.0: the same runs as "), ("zh", "沿用v1.0的成绩：与")]
+)
 def test_result_page_says_carried_over_and_links_the_original(built, lang, said):
     html = page(built[1], f"{lang}/results/{CARRIED}.html")
     note = re.search(r'<p class="carry-note">(.*?)</p>', html).group(1)
@@ -167,13 +217,17 @@ def test_result_page_says_copy_of(built, lang, said):
     assert 'class="carry-note"' not in page(built[1], f"{lang}/results/v1.0-acme-acme16-bert.html")
 
 
-@pytest.mark.parametrize("lang, said", [("en", "Not scored: 3 of 5 required logs."),
-                                        ("zh", "未计成绩：规则要求5份日志，这里只有3份。")])
+@pytest.mark.parametrize(
+    "lang, said",
+    [("en", "Not scored: 3 of 5 required logs."), ("zh", "未计成绩：规则要求5份日志，这里只有3份。")],
+)
 def test_a_short_result_is_listed_with_its_reason_and_not_scored(built, lang, said):
     html = page(built[1], f"{lang}/results/{SHORT}.html")
     assert said in re.sub(r"<[^>]+>", "", re.search(r'<p class="score">(.*?)</p>', html).group(1))
     board = page(built[1], f"{lang}/benchmarks/bert/v1.0.html")
-    row = re.search(rf'<tr[^>]*><th scope="row"><a href="../../results/{SHORT}.html">.*?</tr>', board).group(0)
+    row = re.search(rf'<tr[^>]*><th scope="row"><a href="../../results/{SHORT}.html">.*?</tr>', board).group(
+        0
+    )
     assert ("日志不足" if lang == "zh" else "too few logs") in row and "data-value=\"41.0\"" not in row
 
 
@@ -185,7 +239,7 @@ def test_leaderboard_marks_carried_and_copies_and_counts_a_copy_once(built, lang
     assert ("（沿用v1.0）" if lang == "zh" else "(carried over from v1.0)") in row
     v10 = page(built[1], f"{lang}/benchmarks/bert/v1.0.html")
     bert_v10 = [r for r in yaml.safe_load(V10_MORE) if r["benchmark"] == "bert"]
-    counted = len(bert_v10) - 1                                    # the copy counts once
+    counted = len(bert_v10) - 1  # the copy counts once
     intro = text_of(re.search(r"<h1>.*?</h1>\s*<p>(.*?)</p>", v10, re.S).group(1))
     assert intro.startswith(f"共{counted}项成绩" if lang == "zh" else f"{counted} results,")
     copy_row = re.search(rf'<th scope="row"><a href="../../results/{COPY}.html">.*?</th>', v10).group(0)
@@ -193,8 +247,9 @@ def test_leaderboard_marks_carried_and_copies_and_counts_a_copy_once(built, lang
 
 
 def test_csv_names_what_was_carried_over_and_copied(built):
-    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(
-        page(built[1], "downloads/mlperf-training-all.csv")))}
+    rows = {
+        r["id"]: r for r in csv.DictReader(io.StringIO(page(built[1], "downloads/mlperf-training-all.csv")))
+    }
     assert rows[CARRIED]["carried_over_from"] == GIANT["id"] and rows[CARRIED]["copy_of"] == ""
     assert rows[COPY]["copy_of"] == "v1.0-acme-acme16-bert" and rows[COPY]["carried_over_from"] == ""
     assert rows[NEAR]["carried_over_from"] == rows[NEAR]["copy_of"] == ""
@@ -213,12 +268,14 @@ def test_progress_marks_a_round_whose_best_is_carried_over(built):
 
 def test_a_fastest_reference_is_not_a_copy(built):
     from sitegen.derive import references as record_refs
+
     site = load_site(built[0])
     slot = record_refs.slot(site, "v1.0", "bert", "closed")
     assert COPY not in [r["id"] for r in slot] and SHORT not in [r["id"] for r in slot]
 
 
 # --- the shipped record --------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def shipped():
@@ -229,35 +286,56 @@ def shipped():
 
 def test_the_fastest_closed_resnet_of_v40_is_carried_over_from_v30(shipped):
     records, found = shipped
-    best = min((r for r in records.values() if r["round"] == "v4.0" and r["benchmark"] == "resnet"
-                and r["division"] == "closed" and r["value"] is not None), key=lambda r: r["value"])
+    best = min(
+        (
+            r
+            for r in records.values()
+            if r["round"] == "v4.0"
+            and r["benchmark"] == "resnet"
+            and r["division"] == "closed"
+            and r["value"] is not None
+        ),
+        key=lambda r: r["value"],
+    )
     assert (best["accelerator_count"], f"{best['value']:.3g}") == (3584, "0.183")
     origin = records[found[best["id"]]["carried_over_from"]]
     assert origin["round"] == "v3.0" and sorted(origin["runs"]) == sorted(best["runs"])
-    v31 = next(r for r in records.values() if r["round"] == "v3.1" and r["benchmark"] == "resnet"
-               and r["runs"] and None not in r["runs"] and sorted(r["runs"]) == sorted(best["runs"]))
+    v31 = next(
+        r
+        for r in records.values()
+        if r["round"] == "v3.1"
+        and r["benchmark"] == "resnet"
+        and r["runs"]
+        and None not in r["runs"]
+        and sorted(r["runs"]) == sorted(best["runs"])
+    )
     assert found[v31["id"]]["carried_over_from"] == origin["id"]
 
 
 def test_the_shipped_record_short_and_renamed_cases(shipped):
     records, found = shipped
-    assert found["v1.0-intel-1-node-4s-8380h-pytorch-dlrm"]["carried_over_from"] == \
-        "v0.7-intel-1-node-4s-cpx-pytorch-dlrm"
+    assert (
+        found["v1.0-intel-1-node-4s-8380h-pytorch-dlrm"]["carried_over_from"]
+        == "v0.7-intel-1-node-4s-cpx-pytorch-dlrm"
+    )
     short = sorted(i for i, r in records.items() if r["status"] == "too few logs")
-    assert short == ["v1.0-supermicro-as-4142gs-tnr-unet3d"]          # 22 of 40 logs
-    assert records["v0.6-intel-clx-8260l-2s-x32-minigo"]["status"] == "scored"   # 10 of 10
+    assert short == ["v1.0-supermicro-as-4142gs-tnr-unet3d"]  # 22 of 40 logs
+    assert records["v0.6-intel-clx-8260l-2s-x32-minigo"]["status"] == "scored"  # 10 of 10
 
 
 # --- incremental builds ----------------------------------------------------------------------------
+
 
 def test_editing_the_original_rebuilds_the_pages_it_was_carried_to(tmp_path, monkeypatch):
     """The labels are derived from other results' runs: an edit of v1.0's result must reach
     the v1.1 page that named it (SITEGEN_VERIFY_REUSE checks every page taken unrendered)."""
     from test_bad_input import tree_digest
+
     monkeypatch.setenv("SITEGEN_VERIFY_REUSE", "1")
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
-    content = write_record_project(tmp_path / "p", {"data/record/results-v1.0.yaml": V10_MORE,
-                                                    "data/record/results-v1.1.yaml": V11_MORE})
+    content = write_record_project(
+        tmp_path / "p", {"data/record/results-v1.0.yaml": V10_MORE, "data/record/results-v1.1.yaml": V11_MORE}
+    )
     out = tmp_path / "out"
     build(content, TEMPLATES, out)
     assert "carry-note" in page(out, f"en/results/{CARRIED}.html")

@@ -1,4 +1,5 @@
 """Charts: the spec built for a block, the SVG and data files, bad blocks, the cache, the browser."""
+
 from __future__ import annotations
 
 import csv
@@ -14,18 +15,21 @@ from pathlib import Path
 import pytest
 
 import build
-from project import FILES, REPORT_EN, REPORT_ZH, RESULTS, write_project
-from sitegen.render.charts import plan as chart_data
-from sitegen.render.charts import draw as chart_render
-from sitegen.render.charts import blocks as charts
 from sitegen.content.load import load_site
+from sitegen.render.charts import blocks as charts
+from sitegen.render.charts import draw as chart_render
+from sitegen.render.charts import plan as chart_data
 from sitegen.render.theme import Strings
+
+from project import FILES, REPORT_EN, REPORT_ZH, RESULTS, write_project
 
 ROOT = Path(__file__).resolve().parents[2]
 CHART = "\n```chart\nbenchmark: bert\nround: v1.0\n{extra}```\n"
 # REPORT_EN ends on line 17; the blank line is 18, so a chart block appended starts on line 19
 CHART_LINE = 19
-MORE_RESULTS = RESULTS + """\
+MORE_RESULTS = (
+    RESULTS
+    + """\
 - id: r-acme-v11
   round: v1.1
   division: closed
@@ -57,6 +61,7 @@ MORE_RESULTS = RESULTS + """\
   framework: AcmeFlow
   source: s-official
 """
+)
 
 
 @pytest.fixture(autouse=True)
@@ -88,6 +93,7 @@ def plan_for(tmp_path, params: dict, lang: str = "zh", changes: dict | None = No
 
 # ---- the spec ------------------------------------------------------------------------------
 
+
 def test_spec_of_a_time_chart_in_chinese(tmp_path):
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "round": "v1.0"})
     spec = chart_render.build_spec(plan, validate=True)
@@ -99,31 +105,63 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
     assert enc["color"]["scale"] == {"domain": ["艾克米", "天顶"], "range": ["#0072B2", "#009E73"]}
     assert enc["color"]["legend"]["title"] == "厂商"
     assert [(t["field"], t["title"]) for t in enc["tooltip"]] == [
-        ("system", "系统"), ("round", "轮次"), ("division", "组别"), ("benchmark", "基准测试"),
-        ("framework", "框架"), ("accelerators", "加速器数量"),
-        ("value_text", "训练时间（分钟，越低越好）"), ("source", "来源")]
+        ("system", "系统"),
+        ("round", "轮次"),
+        ("division", "组别"),
+        ("benchmark", "基准测试"),
+        ("framework", "框架"),
+        ("accelerators", "加速器数量"),
+        ("value_text", "训练时间（分钟，越低越好）"),
+        ("source", "来源"),
+    ]
     # bar labels: times by fmt's three-significant-digit rule, written into the data
     assert labels["mark"]["type"] == "text" and labels["encoding"]["text"]["field"] == "value_label"
     assert labels["transform"] == [{"calculate": "datum.value_text", "as": "value_label"}]
     assert [(row["value"], row["value_text"]) for row in spec["data"]["values"]] == [
-        (20.0, "20.0"), (30.0, "30.0")]
+        (20.0, "20.0"),
+        (30.0, "30.0"),
+    ]
     assert spec["data"]["values"] == [
-        {"label": "Zenith 8", "system": "Zenith 8", "vendor": "天顶", "benchmark": "BERT-Large",
-         "round": "v1.0", "division": "封闭组", "accelerators": 8, "framework": "ZenTorch",
-         "value": 20.0, "result": "r-zenith", "source": "Official results", "value_text": "20.0"},
-        {"label": "Acme 16", "system": "Acme 16", "vendor": "艾克米", "benchmark": "BERT-Large",
-         "round": "v1.0", "division": "封闭组", "accelerators": 16, "framework": "AcmeFlow",
-         "value": 30.0, "result": "r-acme", "source": "Official results", "value_text": "30.0"}]
+        {
+            "label": "Zenith 8",
+            "system": "Zenith 8",
+            "vendor": "天顶",
+            "benchmark": "BERT-Large",
+            "round": "v1.0",
+            "division": "封闭组",
+            "accelerators": 8,
+            "framework": "ZenTorch",
+            "value": 20.0,
+            "result": "r-zenith",
+            "source": "Official results",
+            "value_text": "20.0",
+        },
+        {
+            "label": "Acme 16",
+            "system": "Acme 16",
+            "vendor": "艾克米",
+            "benchmark": "BERT-Large",
+            "round": "v1.0",
+            "division": "封闭组",
+            "accelerators": 16,
+            "framework": "AcmeFlow",
+            "value": 30.0,
+            "result": "r-acme",
+            "source": "Official results",
+            "value_text": "30.0",
+        },
+    ]
     assert spec["config"]["locale"]["number"]["thousands"] == ","
     assert spec["background"] == "transparent"
     assert plan.caption == "BERT-Large训练时间，MLPerf® Training v1.0，封闭组"
 
 
 def test_spec_of_a_speedup_chart_has_a_baseline_rule(tmp_path):
-    _, plan = plan_for(tmp_path, {"benchmark": "bert", "metric": "speedup", "baseline": "zenith-8"},
-                       lang="en")
+    _, plan = plan_for(
+        tmp_path, {"benchmark": "bert", "metric": "speedup", "baseline": "zenith-8"}, lang="en"
+    )
     spec = chart_render.build_spec(plan, validate=True)
-    assert [row["value"] for row in spec["data"]["values"]] == [1.0, 0.6667]   # best first
+    assert [row["value"] for row in spec["data"]["values"]] == [1.0, 0.6667]  # best first
     # the bars and tooltips show fmt's texts: three significant digits, as every figure
     # (20 / 30 = 0.667; the times 20.0 and 30.0), never Vega's own rounding
     assert [row["value_text"] for row in spec["data"]["values"]] == ["1.00", "0.667"]
@@ -136,8 +174,12 @@ def test_spec_of_a_speedup_chart_has_a_baseline_rule(tmp_path):
 
 
 def test_both_divisions_are_split_and_said(tmp_path):
-    _, plan = plan_for(tmp_path, {"benchmark": "bert", "round": "v1.0"}, lang="en",
-                       changes={"data/results.yaml": MORE_RESULTS})
+    _, plan = plan_for(
+        tmp_path,
+        {"benchmark": "bert", "round": "v1.0"},
+        lang="en",
+        changes={"data/results.yaml": MORE_RESULTS},
+    )
     spec = chart_render.build_spec(plan, validate=True)
     assert [part["title"]["text"] for part in spec["vconcat"]] == ["Closed", "Open"]
     assert spec["title"]["text"] == "Closed and open divisions"
@@ -145,34 +187,53 @@ def test_both_divisions_are_split_and_said(tmp_path):
 
 
 def test_change_chart_draws_lines_per_system(tmp_path):
-    _, plan = plan_for(tmp_path, {"benchmark": "bert", "metric": "change", "division": "closed"},
-                       lang="en", changes={"data/results.yaml": MORE_RESULTS})
+    _, plan = plan_for(
+        tmp_path,
+        {"benchmark": "bert", "metric": "change", "division": "closed"},
+        lang="en",
+        changes={"data/results.yaml": MORE_RESULTS},
+    )
     spec = chart_render.build_spec(plan, validate=True)
     line, points, names = spec["layer"]
     assert line["mark"]["type"] == "line" and line["encoding"]["x"]["sort"] == ["v1.0", "v1.1"]
     assert [(r["label"], r["round"], r["change_pct"]) for r in spec["data"]["values"]] == [
-        ("Zenith 8", "v1.0", 0.0), ("Zenith 8", "v1.1", -3.75),
-        ("Acme 16", "v1.0", 0.0), ("Acme 16", "v1.1", -18.33)]
-    assert names["mark"]["type"] == "text"    # each line named at its last point
+        ("Zenith 8", "v1.0", 0.0),
+        ("Zenith 8", "v1.1", -3.75),
+        ("Acme 16", "v1.0", 0.0),
+        ("Acme 16", "v1.1", -18.33),
+    ]
+    assert names["mark"]["type"] == "text"  # each line named at its last point
 
 
 def test_scaling_chart_divides_speedup_by_size(tmp_path):
-    bigger = FILES["data/systems.yaml"] + FILES["data/systems.yaml"].split("- id: zenith-8")[0] \
-        .replace("acme-16", "acme-64").replace("Acme 16", "Acme 64").replace("count: 16", "count: 64")
-    results = RESULTS + RESULTS.split("- id: r-zenith")[0].replace("r-acme", "r-acme-64") \
-        .replace("system: acme-16", "system: acme-64").replace("value: 30.0", "value: 10.0")
-    _, plan = plan_for(tmp_path, {"benchmark": "bert", "metric": "scaling"}, lang="en",
-                       changes={"data/systems.yaml": bigger, "data/results.yaml": results})
+    bigger = FILES["data/systems.yaml"] + FILES["data/systems.yaml"].split("- id: zenith-8")[0].replace(
+        "acme-16", "acme-64"
+    ).replace("Acme 16", "Acme 64").replace("count: 16", "count: 64")
+    results = RESULTS + RESULTS.split("- id: r-zenith")[0].replace("r-acme", "r-acme-64").replace(
+        "system: acme-16", "system: acme-64"
+    ).replace("value: 30.0", "value: 10.0")
+    _, plan = plan_for(
+        tmp_path,
+        {"benchmark": "bert", "metric": "scaling"},
+        lang="en",
+        changes={"data/systems.yaml": bigger, "data/results.yaml": results},
+    )
     spec = chart_render.build_spec(plan, validate=True)
     assert [(r["system"], r["accelerators"], r["value"]) for r in spec["data"]["values"]] == [
-        ("Acme 16", 16, 100.0), ("Acme 64", 64, 75.0)]          # 3x faster on 4x the size
+        ("Acme 16", 16, 100.0),
+        ("Acme 64", 64, 75.0),
+    ]  # 3x faster on 4x the size
     assert spec["layer"][0]["encoding"]["x"]["scale"]["type"] == "log"
-    assert spec["layer"][2]["encoding"]["y"] == {"datum": 100}    # linear scaling, for reference
+    assert spec["layer"][2]["encoding"]["y"] == {"datum": 100}  # linear scaling, for reference
 
 
 def test_grouped_bars_put_rounds_side_by_side(tmp_path):
-    _, plan = plan_for(tmp_path, {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"},
-                       lang="en", changes={"data/results.yaml": MORE_RESULTS})
+    _, plan = plan_for(
+        tmp_path,
+        {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"},
+        lang="en",
+        changes={"data/results.yaml": MORE_RESULTS},
+    )
     bars = chart_render.build_spec(plan, validate=True)["layer"][0]
     assert bars["encoding"]["yOffset"] == {"field": "series", "sort": ["v1.0", "v1.1"], "type": "nominal"}
     assert bars["encoding"]["y"]["sort"] == ["Zenith 8", "Acme 16"]
@@ -181,25 +242,30 @@ def test_grouped_bars_put_rounds_side_by_side(tmp_path):
 def test_same_input_same_spec(tmp_path):
     _, first = plan_for(tmp_path, {"benchmark": "bert"})
     _, second = plan_for(tmp_path / "again", {"benchmark": "bert"})
-    assert json.dumps(chart_render.build_spec(first, validate=True)) == json.dumps(chart_render.build_spec(second))
+    assert json.dumps(chart_render.build_spec(first, validate=True)) == json.dumps(
+        chart_render.build_spec(second)
+    )
 
 
 # ---- the page: SVG, text alternative, table, files ----------------------------------------
 
+
 def test_chinese_page_has_chinese_svg_text_and_all_parts(tmp_path):
     out = build_tiny(tmp_path, with_chart(zh=True))
     html = (out / "zh/reports/acme-vs-zenith.html").read_text("utf-8")
-    figure = html[html.index('<figure class="chart"'):html.index("</figure>")]
+    figure = html[html.index('<figure class="chart"') : html.index("</figure>")]
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", figure)
     assert "训练时间（分钟，越低越好）" in texts and "天顶" in texts
-    assert 'role="img" aria-label="条形图：BERT-Large训练时间，MLPerf® Training v1.0，封闭组。' \
-           'Zenith 8 20.0分钟；Acme 16 30.0分钟。"' in figure
+    assert (
+        'role="img" aria-label="条形图：BERT-Large训练时间，MLPerf® Training v1.0，封闭组。'
+        'Zenith 8 20.0分钟；Acme 16 30.0分钟。"' in figure
+    )
     assert 'fill="currentColor"' in figure and "#767676" not in figure.split("<script")[0]
     assert '<figcaption><span class="chart-caption">BERT-Large训练时间' in figure
     assert 'href="../sources/index.html#source-s-official"' in figure
     assert '<summary>本图的数据</summary>' in html
     assert '<a href="../systems/zenith-8.html#result-r-zenith">Zenith 8</a>' in html
-    assert '<td class="num answer" data-value="20.0">20.0</td>' in html   # in view on a phone
+    assert '<td class="num answer" data-value="20.0">20.0</td>' in html  # in view on a phone
     assert 'href="charts/acme-vs-zenith-1.csv" download' in html
     # the interactive library loads only on a button press (chart-load.js), never on load
     assert 'data-bundle="../../assets/vega-bundle.js"' in html
@@ -210,21 +276,24 @@ def test_chinese_page_has_chinese_svg_text_and_all_parts(tmp_path):
 def test_csv_and_json_hold_exactly_the_plotted_data(tmp_path):
     out = build_tiny(tmp_path, with_chart())
     html = (out / "en/reports/acme-vs-zenith.html").read_text("utf-8")
-    spec_text = re.search(r'<script type="application/json" class="chart-spec">(.*?)</script>',
-                          html).group(1)
+    spec_text = re.search(r'<script type="application/json" class="chart-spec">(.*?)</script>', html).group(1)
     plotted = json.loads(spec_text)["data"]["values"]
-    rows = list(csv.DictReader(io.StringIO(
-        (out / "en/reports/charts/acme-vs-zenith-1.csv").read_text("utf-8"))))
+    rows = list(
+        csv.DictReader(io.StringIO((out / "en/reports/charts/acme-vs-zenith-1.csv").read_text("utf-8")))
+    )
     # value_text is only the bar's label (fmt.time_number of value), not data
     assert [{k: str(v) for k, v in row.items() if k != "value_text"} for row in plotted] == rows
     assert json.loads((out / "en/reports/charts/acme-vs-zenith-1.json").read_text("utf-8")) == [
-        {k: v for k, v in row.items() if k != "value_text"} for row in plotted]
+        {k: v for k, v in row.items() if k != "value_text"} for row in plotted
+    ]
 
 
 def test_two_charts_on_a_page_share_no_id(tmp_path):
     extra = "metric: price_performance\nbaseline: zenith-8\n"
-    out = build_tiny(tmp_path, {"reports/acme-vs-zenith.en.md":
-                                REPORT_EN + CHART.format(extra="") + CHART.format(extra=extra)})
+    out = build_tiny(
+        tmp_path,
+        {"reports/acme-vs-zenith.en.md": REPORT_EN + CHART.format(extra="") + CHART.format(extra=extra)},
+    )
     html = (out / "en/reports/acme-vs-zenith.html").read_text("utf-8")
     ids = re.findall(r'\bid="([^"]+)"', html)
     assert len(ids) == len(set(ids))
@@ -233,19 +302,26 @@ def test_two_charts_on_a_page_share_no_id(tmp_path):
 
 
 def test_svg_ids_are_prefixed_with_the_chart_id(monkeypatch):
-    monkeypatch.setattr(chart_render, "raw_svg", lambda spec: '<svg a="1"><clipPath id="clip1"/>'
-                        '<g clip-path="url(#clip1)"/><use href="#clip1"/></svg>')
+    monkeypatch.setattr(
+        chart_render,
+        "raw_svg",
+        lambda spec: (
+            '<svg a="1"><clipPath id="clip1"/><g clip-path="url(#clip1)"/><use href="#clip1"/></svg>'
+        ),
+    )
     svg = chart_render.page_svg({}, "chart-2")
     assert 'id="chart-2-clip1"' in svg and "url(#chart-2-clip1)" in svg and 'href="#chart-2-clip1"' in svg
 
 
 def test_results_block_takes_the_chart_selection_fields(tmp_path):
     block = "```results\nbenchmark: [bert]\nround: [v1.0, v1.1]\ndivision: both\n```\n"
-    out = build_tiny(tmp_path, {"data/results.yaml": MORE_RESULTS,
-                                "reports/acme-vs-zenith.en.md": REPORT_EN + "\n" + block})
+    out = build_tiny(
+        tmp_path,
+        {"data/results.yaml": MORE_RESULTS, "reports/acme-vs-zenith.en.md": REPORT_EN + "\n" + block},
+    )
     html = (out / "en/reports/acme-vs-zenith.html").read_text("utf-8")
-    assert html.count("#result-r-acme-v11") == 1               # only the new block has v1.1
-    assert html.count("#result-r-acme-open") == 2              # both blocks include the open one
+    assert html.count("#result-r-acme-v11") == 1  # only the new block has v1.1
+    assert html.count("#result-r-acme-open") == 2  # both blocks include the open one
 
 
 def test_benchmark_page_charts_the_fastest_vendor_per_round(tmp_path):
@@ -255,39 +331,57 @@ def test_benchmark_page_charts_the_fastest_vendor_per_round(tmp_path):
     assert "each point is the vendor&#x27;s fastest system" in html
     rows = list(csv.DictReader(io.StringIO((out / "en/benchmarks/charts/bert-1.csv").read_text("utf-8"))))
     assert [(r["label"], r["round"], r["value"]) for r in rows] == [
-        ("Zenith", "v1.0", "20.0"), ("Zenith", "v1.1", "19.25"),
-        ("Acme", "v1.0", "30.0"), ("Acme", "v1.1", "24.5")]
+        ("Zenith", "v1.0", "20.0"),
+        ("Zenith", "v1.1", "19.25"),
+        ("Acme", "v1.0", "30.0"),
+        ("Acme", "v1.1", "24.5"),
+    ]
 
 
 # ---- bad blocks ----------------------------------------------------------------------------
 
 BAD = {
     "unknown-system": ("systems: [zenith-9]\n", "chart block: unknown system 'zenith-9'"),
-    "unknown-metric": ("metric: speed\n", "chart block: unknown metric 'speed' (known: change, "
-                                          "price_performance, scaling, speedup, time)"),
-    "unknown-kind": ("kind: pie\n", "chart block: unknown kind 'pie' (known: bars, grouped_bars, "
-                                    "lines, scaling)"),
-    "unknown-field": ("colour: red\n", "chart block: unknown field 'colour' (known: baseline, "
-                                       "benchmark, caption, division, kind, metric, per, round, "
-                                       "systems, title)"),
-    "missing-baseline": ("metric: speedup\n", "chart block: metric 'speedup' needs 'baseline: "
-                                              "<system id>'"),
-    "unknown-baseline": ("metric: speedup\nbaseline: zenith-9\n",
-                         "chart block: unknown baseline system 'zenith-9'"),
+    "unknown-metric": (
+        "metric: speed\n",
+        "chart block: unknown metric 'speed' (known: change, price_performance, scaling, speedup, time)",
+    ),
+    "unknown-kind": (
+        "kind: pie\n",
+        "chart block: unknown kind 'pie' (known: bars, grouped_bars, lines, scaling)",
+    ),
+    "unknown-field": (
+        "colour: red\n",
+        "chart block: unknown field 'colour' (known: baseline, "
+        "benchmark, caption, division, kind, metric, per, round, "
+        "systems, title)",
+    ),
+    "missing-baseline": ("metric: speedup\n", "chart block: metric 'speedup' needs 'baseline: <system id>'"),
+    "unknown-baseline": (
+        "metric: speedup\nbaseline: zenith-9\n",
+        "chart block: unknown baseline system 'zenith-9'",
+    ),
     "empty-selection": ("division: open\n", "chart block: the selection matches no result"),
-    "bad-division": ("division: all\n", "chart block: division must be closed, open or both, "
-                                        "not 'all'"),
-    "no-scaling-family": ("metric: scaling\n", "chart block: scaling needs systems of one "
-                                               "family in at least two sizes"),
-    "no-second-round": ("metric: change\n", "chart block: change needs a system with results "
-                                            "in at least two rounds"),
+    "bad-division": ("division: all\n", "chart block: division must be closed, open or both, not 'all'"),
+    "no-scaling-family": (
+        "metric: scaling\n",
+        "chart block: scaling needs systems of one family in at least two sizes",
+    ),
+    "no-second-round": (
+        "metric: change\n",
+        "chart block: change needs a system with results in at least two rounds",
+    ),
 }
 
 
 # a problem that names a field is reported on that field's line (the extra fields start on line
 # 22); one about the whole selection on the block's first line
-BAD_LINE = {"unknown-baseline": CHART_LINE + 4, "empty-selection": CHART_LINE,
-            "no-scaling-family": CHART_LINE, "no-second-round": CHART_LINE}
+BAD_LINE = {
+    "unknown-baseline": CHART_LINE + 4,
+    "empty-selection": CHART_LINE,
+    "no-scaling-family": CHART_LINE,
+    "no-second-round": CHART_LINE,
+}
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
@@ -303,16 +397,20 @@ def test_bad_chart_block_fails_with_file_and_line(case, tmp_path, capsys):
 
 def test_baseline_without_a_result_in_the_slot(tmp_path, capsys):
     extra = "round: v1.0\nmetric: speedup\nbaseline: zenith-8\ndivision: both\n"
-    changes = {"data/results.yaml": MORE_RESULTS,
-               "reports/acme-vs-zenith.en.md": REPORT_EN + CHART.format(extra="").replace(
-                   "round: v1.0\n", extra)}
+    changes = {
+        "data/results.yaml": MORE_RESULTS,
+        "reports/acme-vs-zenith.en.md": REPORT_EN + CHART.format(extra="").replace("round: v1.0\n", extra),
+    }
     content = write_project(tmp_path / "bad", changes)
     assert build.main(["--content", str(content), "--out", str(tmp_path / "out")]) == 1
-    assert (f"content/reports/acme-vs-zenith.en.md:{CHART_LINE + 4}: chart block: baseline 'zenith-8' "
-            "has no result for bert v1.0 open") in capsys.readouterr().err.splitlines()
+    assert (
+        f"content/reports/acme-vs-zenith.en.md:{CHART_LINE + 4}: chart block: baseline 'zenith-8' "
+        "has no result for bert v1.0 open"
+    ) in capsys.readouterr().err.splitlines()
 
 
 # ---- the cache and lazy imports ------------------------------------------------------------
+
 
 def test_svg_is_rendered_once_then_read_from_the_cache(tmp_path, monkeypatch, chart_cache):
     _, plan = plan_for(tmp_path, {"benchmark": "bert"})
@@ -327,7 +425,7 @@ def test_svg_is_rendered_once_then_read_from_the_cache(tmp_path, monkeypatch, ch
     changed = json.loads(json.dumps(spec))
     changed["layer"][0]["mark"] = {"type": "bar", "opacity": 0.9}
     chart_render.page_svg(changed, "chart-1")
-    assert len(calls) == 2             # a different spec is rendered again
+    assert len(calls) == 2  # a different spec is rendered again
 
 
 class OnlyFields:
@@ -341,11 +439,15 @@ class OnlyFields:
         return getattr(self._plan, name)
 
 
-@pytest.mark.parametrize("params", [{"benchmark": "bert"},
-                                    {"benchmark": "bert", "metric": "speedup", "baseline": "zenith-8",
-                                     "division": "closed"},
-                                    {"benchmark": "bert", "metric": "change", "division": "closed"},
-                                    {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"benchmark": "bert"},
+        {"benchmark": "bert", "metric": "speedup", "baseline": "zenith-8", "division": "closed"},
+        {"benchmark": "bert", "metric": "change", "division": "closed"},
+        {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"},
+    ],
+)
 def test_the_spec_cache_key_holds_everything_a_spec_is_made_of(tmp_path, params):
     _, plan = plan_for(tmp_path, params, lang="en", changes={"data/results.yaml": MORE_RESULTS})
     guarded = OnlyFields(plan, chart_render.SPEC_FIELDS)
@@ -353,11 +455,13 @@ def test_the_spec_cache_key_holds_everything_a_spec_is_made_of(tmp_path, params)
     assert chart_render.narrow_spec(guarded) == chart_render.narrow_spec(plan)
 
 
-KINDS = [{"benchmark": "bert"},
-         {"benchmark": "bert", "metric": "speedup", "baseline": "zenith-8", "division": "closed"},
-         {"benchmark": "bert", "metric": "change", "division": "closed"},
-         {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"},
-         {"benchmark": "bert", "division": "closed", "kind": "lines"}]
+KINDS = [
+    {"benchmark": "bert"},
+    {"benchmark": "bert", "metric": "speedup", "baseline": "zenith-8", "division": "closed"},
+    {"benchmark": "bert", "metric": "change", "division": "closed"},
+    {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"},
+    {"benchmark": "bert", "division": "closed", "kind": "lines"},
+]
 
 
 @pytest.mark.parametrize("params", KINDS)
@@ -366,11 +470,14 @@ def test_passed_through_fields_only_reach_the_spec_as_data(tmp_path, monkeypatch
     whose rows differ only there gives the spec a fresh build gives, from the cache, building
     nothing and drawing nothing."""
     import dataclasses
+
     _, plan = plan_for(tmp_path, params, lang="en", changes={"data/results.yaml": MORE_RESULTS})
     assert all(set(chart_render.PASSED_THROUGH) <= set(row) for row in plan.rows)
     before = [chart_render.page_svg(spec, "c") for spec in chart_render.specs(plan)]
-    rows = [{**row, **{name: f"{row[name]} edited {i}" for name in chart_render.PASSED_THROUGH}}
-            for i, row in enumerate(plan.rows)]
+    rows = [
+        {**row, **{name: f"{row[name]} edited {i}" for name in chart_render.PASSED_THROUGH}}
+        for i, row in enumerate(plan.rows)
+    ]
     edited = dataclasses.replace(plan, rows=rows)
     built, drawn = [], []
     real_build, real_convert = chart_render.build_spec, chart_render._convert
@@ -392,12 +499,13 @@ def test_the_static_drawing_leaves_out_what_only_the_interactive_view_shows(tmp_
     spec = chart_render.build_spec(plan)
     drawn = chart_render.static(spec)
     assert "tooltip" in json.dumps(spec) and "tooltip" not in json.dumps(drawn)
-    assert all("framework" not in row and "label" in row and "value" in row
-               for row in drawn["data"]["values"])
+    assert all(
+        "framework" not in row and "label" in row and "value" in row for row in drawn["data"]["values"]
+    )
     assert drawn["config"]["aria"] is False
     svg = chart_render.raw_svg(spec)
     assert "aria-label" not in svg and plan.rows[0]["framework"] not in svg
-    assert plan.rows[0]["label"] in svg                     # what the marks show is drawn
+    assert plan.rows[0]["label"] in svg  # what the marks show is drawn
 
 
 def test_specs_are_built_once_then_read_from_the_cache(tmp_path, monkeypatch, chart_cache):
@@ -408,13 +516,13 @@ def test_specs_are_built_once_then_read_from_the_cache(tmp_path, monkeypatch, ch
     monkeypatch.setattr(chart_render, "build_spec", lambda p, **kw: built.append(1) or real(p, **kw))
     first = chart_render.specs(plan)
     made = len(built)
-    assert made >= 2                                   # the wide spec and the narrow one(s)
-    assert first == fresh                              # the same as built without the cache
-    assert chart_render.specs(plan) == first and len(built) == made     # from the cache
-    plan.caption = "not drawn"                          # a field the specs are not made of
+    assert made >= 2  # the wide spec and the narrow one(s)
+    assert first == fresh  # the same as built without the cache
+    assert chart_render.specs(plan) == first and len(built) == made  # from the cache
+    plan.caption = "not drawn"  # a field the specs are not made of
     chart_render.specs(plan)
     assert len(built) == made
-    plan.axis_title = "Another axis title"              # one they are made of
+    plan.axis_title = "Another axis title"  # one they are made of
     wide, _ = chart_render.specs(plan)
     assert len(built) > made and "Another axis title" in json.dumps(wide)
 
@@ -429,7 +537,7 @@ def tree_digest(folder: Path) -> str:
 def test_output_is_the_same_with_and_without_the_cache(tmp_path, monkeypatch):
     changes = with_chart(zh=True)
     cold = build_tiny(tmp_path, changes, "cold")
-    warm = build_tiny(tmp_path, changes, "warm")              # same cache folder, now filled
+    warm = build_tiny(tmp_path, changes, "warm")  # same cache folder, now filled
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "other-cache"))
     fresh = build_tiny(tmp_path, changes, "fresh")
     assert tree_digest(cold) == tree_digest(warm) == tree_digest(fresh)
@@ -437,27 +545,49 @@ def test_output_is_the_same_with_and_without_the_cache(tmp_path, monkeypatch):
 
 def test_a_build_without_charts_imports_neither_altair_nor_vl_convert(tmp_path):
     content = write_project(tmp_path / "plain")
-    code = ("import sys; from pathlib import Path; from sitegen.build.pipeline import build; "
-            f"build(Path({str(content)!r}), Path({str(ROOT / 'templates')!r}), "
-            f"Path({str(tmp_path / 'out')!r})); "
-            "print(sorted(m for m in ('altair', 'vl_convert') if m in sys.modules))")
+    code = (
+        "import sys; from pathlib import Path; from sitegen.build.pipeline import build; "
+        f"build(Path({str(content)!r}), Path({str(ROOT / 'templates')!r}), "
+        f"Path({str(tmp_path / 'out')!r})); "
+        "print(sorted(m for m in ('altair', 'vl_convert') if m in sys.modules))"
+    )
     env = {**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")}
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, text=True,
-                            capture_output=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, text=True, capture_output=True, check=True
+    )
     assert result.stdout.strip().splitlines()[-1] == "[]"
     assert not (tmp_path / "out/assets/vega-bundle.js").exists()
     assert "vega-bundle.js" not in (tmp_path / "out/en/reports/acme-vs-zenith.html").read_text("utf-8")
 
 
 def test_summary_lists_at_most_twelve_values():
-    plan = chart_data.Plan(lang="en", metric="time", kind="bars",
-                           rows=[{"label": f"S{i}", "value": float(i)} for i in range(14)],
-                           results=[], order=[], rounds=[], series_order=[], vendors=[],
-                           division_names=[], both_divisions=False, axis_title="",
-                           axis_format="", caption="Cap", title="", text={})
+    plan = chart_data.Plan(
+        lang="en",
+        metric="time",
+        kind="bars",
+        rows=[{"label": f"S{i}", "value": float(i)} for i in range(14)],
+        results=[],
+        order=[],
+        rounds=[],
+        series_order=[],
+        vendors=[],
+        division_names=[],
+        both_divisions=False,
+        axis_title="",
+        axis_format="",
+        caption="Cap",
+        title="",
+        text={},
+    )
+
     def t(key, **values):
-        return {"chart.more": "and {n} more", "chart.aria": "{kind}: {caption}. {values}.",
-                "chart.value_sep": "; ", "chart.kind.bars": "Bar chart"}[key].format(**values)
+        return {
+            "chart.more": "and {n} more",
+            "chart.aria": "{kind}: {caption}. {values}.",
+            "chart.value_sep": "; ",
+            "chart.kind.bars": "Bar chart",
+        }[key].format(**values)
+
     text = charts.summary(t, plan)
     assert text.startswith("Bar chart: Cap. S0 0.00 min; S1 1.00 min;") and text.endswith("; and 2 more.")
 
@@ -465,8 +595,14 @@ def test_summary_lists_at_most_twelve_values():
 # ---- in the browser ------------------------------------------------------------------------
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def _browser_or_skip():
@@ -500,7 +636,7 @@ def test_chart_page_from_file_url_is_interactive_without_errors(tmp_path, scheme
             page.on("request", lambda r: remote.append(r.url) if not r.url.startswith("file:") else None)
             page.goto(page_url)
             page.wait_for_load_state("networkidle")
-            assert page.evaluate("typeof window.vegaEmbed") == "undefined"   # not on load
+            assert page.evaluate("typeof window.vegaEmbed") == "undefined"  # not on load
             page.locator("figure.chart button.chart-open").first.click()
             page.wait_for_selector("figure.chart.is-interactive", timeout=15000)
             page.locator("figure.chart .mark-rect path").first.hover()
@@ -515,14 +651,14 @@ def test_chart_page_from_file_url_is_interactive_without_errors(tmp_path, scheme
 
 
 def _check_sorting(page):
-    header = page.locator("details.chart-data th").nth(5)     # the value column
+    header = page.locator("details.chart-data th").nth(5)  # the value column
     page.locator("details.chart-data summary").click()
     header.locator("button").click()
     assert header.get_attribute("aria-sort") == "ascending"
     header.locator("button").click()
     assert header.get_attribute("aria-sort") == "descending"
     first = page.locator("details.chart-data tbody tr th").first.inner_text()
-    assert first == "Acme 16"                                   # 30 min before 20 min
+    assert first == "Acme 16"  # 30 min before 20 min
 
 
 def test_the_browser_libraries_are_the_versions_the_svgs_are_drawn_with():
@@ -532,6 +668,7 @@ def test_the_browser_libraries_are_the_versions_the_svgs_are_drawn_with():
     import vl_convert
 
     from sitegen.base import npm
+
     assert "v" + npm.package_info("vega-lite")["version"] == altair.SCHEMA_VERSION
     assert npm.package_info("vega")["version"] == vl_convert.get_vega_version()
     assert npm.package_info("vega-embed")["version"] == vl_convert.get_vega_embed_version()
@@ -544,17 +681,18 @@ def test_the_phone_layout_is_measured_once_per_drawing_shape(tmp_path, monkeypat
     only the tooltips show (a framework) is fitted without drawing, to the same spec a fresh
     measurement gives."""
     import dataclasses
+
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "round": "v1.0"}, lang="en")
     drawn = []
     real = chart_render._convert
     monkeypatch.setattr(chart_render, "_convert", lambda spec: drawn.append(1) or real(spec))
     chart_render.narrow_spec(plan)
-    assert drawn                                       # measured by drawing, the first time
+    assert drawn  # measured by drawing, the first time
     rows = [{**row, "framework": row["framework"] + " 2"} for row in plan.rows]
     edited = dataclasses.replace(plan, rows=rows)
     drawn.clear()
     narrow = chart_render.narrow_spec(edited)
-    assert drawn == []                                  # the framework moves nothing
+    assert drawn == []  # the framework moves nothing
     assert [r["framework"] for r in narrow["data"]["values"]] == [r["framework"] for r in rows]
     # the same as measuring afresh
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "fresh"))

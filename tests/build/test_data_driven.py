@@ -1,6 +1,8 @@
 """Adding a system and a result to the data makes its pages appear, with no other change."""
-from project import FILES, RESULTS, TEMPLATES, write_project
+
 from sitegen.build.pipeline import build
+
+from project import FILES, RESULTS, TEMPLATES, write_project
 
 NEW_SYSTEM = """\
 - id: nova-4
@@ -30,13 +32,18 @@ NEW_RESULT = """\
 
 def test_a_new_system_and_result_get_their_pages(tmp_path, monkeypatch):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
-    content = write_project(tmp_path, {"data/systems.yaml": FILES["data/systems.yaml"] + NEW_SYSTEM,
-                                       "data/results.yaml": RESULTS + NEW_RESULT})
+    content = write_project(
+        tmp_path,
+        {
+            "data/systems.yaml": FILES["data/systems.yaml"] + NEW_SYSTEM,
+            "data/results.yaml": RESULTS + NEW_RESULT,
+        },
+    )
     out = tmp_path / "out"
     build(content, TEMPLATES, out)
     for lang in ("en", "zh"):
         system = (out / lang / "systems" / "nova-4.html").read_text("utf-8")
         assert 'id="result-r-nova"' in system
-        assert ">45.0</td>" in system                         # its time, in the results table
+        assert ">45.0</td>" in system  # its time, in the results table
         assert "nova-4.html" in (out / lang / "systems" / "index.html").read_text("utf-8")
         assert "Nova 4" in (out / lang / "benchmarks" / "bert.html").read_text("utf-8")

@@ -1,6 +1,7 @@
 """The fast paths of a rebuild give exactly what the slow ones give: the output folder's
 state, the stat-first tree digest, the remembered library versions and the parse cache of
 load_site (cold cache == warm cache, damaged or read-only cache == no cache)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -10,16 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from project import write_project
-from record_sample import V10, write_record_project
 from sitegen.base import cache
+from sitegen.base.errors import ContentError
 from sitegen.build import manifest
 from sitegen.content import parsecache
-from sitegen.base.errors import ContentError
 from sitegen.content.load import load_site
 
+from project import write_project
+from record_sample import V10, write_record_project
 
 # --- references: the slow implementations these replace ------------------------------------------
+
 
 def reference_state(out: Path) -> dict:
     state = {}
@@ -28,7 +30,11 @@ def reference_state(out: Path) -> dict:
             path = os.path.join(root, name)
             info = os.stat(path)
             state[os.path.relpath(path, out).replace(os.sep, "/")] = [
-                info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+                info.st_size,
+                info.st_mtime_ns,
+                info.st_ctime_ns,
+                info.st_ino,
+            ]
     return state
 
 
@@ -46,14 +52,20 @@ def own_cache(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv("SITEGEN_CACHE", str(folder))
     monkeypatch.delenv(cache.READ_ONLY, raising=False)
-    monkeypatch.setattr(cache, "RACY_NS", 0)      # remember files however new they are
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # remember files however new they are
     cache._stat_tables.clear()
     return folder
 
 
 def _tree(root: Path) -> Path:
-    for rel, text in {"a.txt": "a", "b/c.txt": "cc", "b/d/e.html": "<p>e</p>", "b-x/f": "f",
-                      "b/d/g h.txt": "space", "ü/ö.txt": "umlaut"}.items():
+    for rel, text in {
+        "a.txt": "a",
+        "b/c.txt": "cc",
+        "b/d/e.html": "<p>e</p>",
+        "b-x/f": "f",
+        "b/d/g h.txt": "space",
+        "ü/ö.txt": "umlaut",
+    }.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, "utf-8")
@@ -65,6 +77,7 @@ def _tree(root: Path) -> Path:
 
 # --- output_state ---------------------------------------------------------------------------------
 
+
 def test_output_state_is_the_walk(tmp_path):
     out = _tree(tmp_path / "out")
     assert manifest.output_state(out) == reference_state(out)
@@ -73,15 +86,16 @@ def test_output_state_is_the_walk(tmp_path):
 
 # --- tree_digest ----------------------------------------------------------------------------------
 
+
 def test_tree_digest_cold_and_warm_equal_the_reference(tmp_path, own_cache):
     tree = _tree(tmp_path / "tree")
     other = _tree(tmp_path / "other")
     expected = reference_digest(tree, other, extra="x")
-    assert cache.tree_digest(tree, other, extra="x") == expected      # cold table
+    assert cache.tree_digest(tree, other, extra="x") == expected  # cold table
     assert (own_cache / cache.STAT_HASHES).is_file()
-    assert cache.tree_digest(tree, other, extra="x") == expected      # warm table
+    assert cache.tree_digest(tree, other, extra="x") == expected  # warm table
     cache._stat_tables.clear()
-    assert cache.tree_digest(tree, other, extra="x") == expected      # read from the file
+    assert cache.tree_digest(tree, other, extra="x") == expected  # read from the file
 
 
 def test_same_size_edit_with_mtime_put_back_is_hashed_again(tmp_path, own_cache):
@@ -89,7 +103,7 @@ def test_same_size_edit_with_mtime_put_back_is_hashed_again(tmp_path, own_cache)
     before = cache.tree_digest(tree)
     path = tree / "b" / "c.txt"
     info = path.stat()
-    path.write_text("dd", "utf-8")                         # same size
+    path.write_text("dd", "utf-8")  # same size
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # same mtime; ctime moves on
     assert path.stat().st_size == info.st_size and path.stat().st_mtime_ns == info.st_mtime_ns
     after = cache.tree_digest(tree)
@@ -98,7 +112,7 @@ def test_same_size_edit_with_mtime_put_back_is_hashed_again(tmp_path, own_cache)
 
 
 def test_recent_files_are_not_remembered(tmp_path, own_cache, monkeypatch):
-    monkeypatch.setattr(cache, "RACY_NS", 10 ** 18)      # everything counts as just written
+    monkeypatch.setattr(cache, "RACY_NS", 10**18)  # everything counts as just written
     tree = _tree(tmp_path / "tree")
     assert cache.tree_digest(tree) == reference_digest(tree)
     assert not (own_cache / cache.STAT_HASHES).exists()
@@ -112,13 +126,14 @@ def test_damaged_stat_table_is_not_trusted(tmp_path, own_cache, damage):
     table = own_cache / cache.STAT_HASHES
     data = table.read_bytes()
     if damage == "truncated":
-        table.write_bytes(data[:len(data) // 2])
+        table.write_bytes(data[: len(data) // 2])
     elif damage == "flipped":
         table.write_bytes(data[:-5] + bytes([data[-5] ^ 1]) + data[-4:])
     elif damage == "garbage":
         table.write_bytes(b"\0" * 100)
-    else:                                            # sealed, but wrong in every entry
+    else:  # sealed, but wrong in every entry
         import pickle
+
         entries = cache.unseal(data)
         wrong = {path: (*entry[:4], b"\1" * 32) for path, entry in entries.items()}
         table.write_bytes(cache.seal(pickle.dumps(["not", wrong])))
@@ -144,10 +159,12 @@ def test_file_digests(tmp_path, own_cache):
     for _ in range(2):
         assert cache.file_digests(paths) == {
             tree / "a.txt": hashlib.sha256(b"a").hexdigest(),
-            tree / "link-to-file": hashlib.sha256(b"a").hexdigest()}
+            tree / "link-to-file": hashlib.sha256(b"a").hexdigest(),
+        }
 
 
 # --- the libraries' versions ----------------------------------------------------------------------
+
 
 def test_versions_are_remembered_and_damage_is_a_miss(own_cache):
     expected = cache._read_versions()
@@ -158,11 +175,13 @@ def test_versions_are_remembered_and_damage_is_a_miss(own_cache):
     stored.write_bytes(stored.read_bytes()[:-3])
     assert cache._versions() == expected
     import pickle
+
     stored.write_bytes(cache.seal(pickle.dumps(("another key", "markdown=0"))))
     assert cache._versions() == expected
 
 
 # --- the parse cache of load_site -----------------------------------------------------------------
+
 
 def same(a, b) -> bool:
     """Deep equality that also compares types and the line tables of YAML mappings."""
@@ -175,8 +194,9 @@ def same(a, b) -> bool:
     if isinstance(a, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
-        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
-                   if f.name != "reads")
+        return all(
+            same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a) if f.name != "reads"
+        )
     return a == b
 
 
@@ -191,6 +211,7 @@ def counted(monkeypatch):
         counts["hits"] += self.hits - hits
         counts["misses"] += self.misses - misses
         return value
+
     monkeypatch.setattr(parsecache.ParseCache, "parse", counting)
     return counts
 
@@ -213,7 +234,7 @@ def test_warm_load_equals_cold_load(tmp_path, own_cache, counted, kind):
     assert counted["hits"] and not counted["misses"]
     assert same(cold, warm)
     assert cold.warnings == warm.warnings
-    for strict in (True, False):     # and with the cache left out altogether
+    for strict in (True, False):  # and with the cache left out altogether
         counted.update(hits=0)
         assert same(_load(content, strict), _load(content, strict))
 
@@ -223,8 +244,10 @@ def test_warnings_are_replayed(tmp_path, own_cache, counted):
     (content / "data" / "sources.yaml").write_text(
         (content / "data" / "sources.yaml").read_text("utf-8")
         + "- id: never-cited\n  kind: article\n  title: Never cited\n  publisher: Test Weekly\n"
-          "  date: 2021-06-30\n  language: en\n  url: https://example.org/never\n"
-          "  takes: {en: Nothing., zh: 没有。}\n", "utf-8")
+        "  date: 2021-06-30\n  language: en\n  url: https://example.org/never\n"
+        "  takes: {en: Nothing., zh: 没有。}\n",
+        "utf-8",
+    )
     cold = _load(content)
     warm = _load(content)
     assert counted["hits"]
@@ -232,22 +255,27 @@ def test_warnings_are_replayed(tmp_path, own_cache, counted):
     assert any("never-cited" in p.message for p in cold.warnings)
 
 
-@pytest.mark.parametrize("rel, text", [
-    ("data/record/results-v1.0.yaml", V10.replace("  unit: min", "  unit: minutes", 1)),
-    ("data/record/results-v1.0.yaml", V10.replace("\n  round:", "\n   round:", 1)),
-    ("data/record/results-v1.0.yaml", b"\xff\xfe" + V10.encode()),
-    ("data/systems.yaml", "- id: [unclosed\n"),
-    ("reports/acme-vs-zenith.en.md", "no front matter\n"),
-])
+@pytest.mark.parametrize(
+    "rel, text",
+    [
+        ("data/record/results-v1.0.yaml", V10.replace("  unit: min", "  unit: minutes", 1)),
+        ("data/record/results-v1.0.yaml", V10.replace("\n  round:", "\n   round:", 1)),
+        ("data/record/results-v1.0.yaml", b"\xff\xfe" + V10.encode()),
+        ("data/systems.yaml", "- id: [unclosed\n"),
+        ("reports/acme-vs-zenith.en.md", "no front matter\n"),
+    ],
+)
 def test_broken_file_is_never_cached_as_good(tmp_path, own_cache, counted, rel, text):
     content = write_record_project(tmp_path, {rel: text})
     first = _load(content)
     assert isinstance(first, list) and first, "expected errors"
     assert all(p.line or p.path for p in first)
     again = _load(content)
-    assert again == first                          # the same messages, files and lines
-    stored = [parsecache.ParseCache.entry_path(kind, f"content/{rel}")
-              for kind in ("record-results", "table-systems", "markdown")]
+    assert again == first  # the same messages, files and lines
+    stored = [
+        parsecache.ParseCache.entry_path(kind, f"content/{rel}")
+        for kind in ("record-results", "table-systems", "markdown")
+    ]
     assert not any(path.exists() for path in stored)
 
 
@@ -258,8 +286,9 @@ def test_damaged_entries_are_parsed_again(tmp_path, own_cache, counted):
     assert entries
     for number, path in enumerate(entries):
         data = path.read_bytes()
-        path.write_bytes(data[:len(data) // 2] if number % 2 else
-                         data[:40] + bytes([data[40] ^ 0xFF]) + data[41:])
+        path.write_bytes(
+            data[: len(data) // 2] if number % 2 else data[:40] + bytes([data[40] ^ 0xFF]) + data[41:]
+        )
     counted.update(hits=0, misses=0)
     damaged = _load(content)
     assert not counted["hits"] and counted["misses"]
@@ -296,6 +325,7 @@ def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_c
     cache key cannot hold the languages of whichever site this process loaded last (a
     three-language site, then a two-language one twice: the second load missed site.yaml)."""
     from test_languages import THREE
+
     _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
     content = write_project(tmp_path / "two")
     cold = _load(content)
@@ -309,18 +339,20 @@ def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
     """Two sites with byte-identical data files and the same displayed paths, one with a third
     (converted) language: the localised text parsed for the first is not the second's."""
     from test_languages import THREE
+
     two = _load(write_project(tmp_path / "two"))
     three = _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
     assert counted["misses"]
-    assert "zh-hant" in three.table("claims")[0]["statement"], \
+    assert "zh-hant" in three.table("claims")[0]["statement"], (
         "the three-language site got the two-language parse"
+    )
     assert "zh-hant" not in two.table("claims")[0]["statement"]
 
 
 # --- compiled templates (render.TemplateCache) ------------------------------------------------------
 
-def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path, own_cache,
-                                                                       monkeypatch):
+
+def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path, own_cache, monkeypatch):
     import jinja2
 
     from sitegen.render.theme import load_theme
@@ -328,8 +360,9 @@ def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path,
     templates = Path(__file__).resolve().parents[2] / "templates"
     compiled = []
     real = jinja2.Environment.compile
-    monkeypatch.setattr(jinja2.Environment, "compile",
-                        lambda self, *a, **k: compiled.append(1) or real(self, *a, **k))
+    monkeypatch.setattr(
+        jinja2.Environment, "compile", lambda self, *a, **k: compiled.append(1) or real(self, *a, **k)
+    )
 
     names = ("base.html", "404.html", "home.html")
 
@@ -342,18 +375,19 @@ def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path,
     first = len(compiled)
     folder = next(own_cache.glob("templates-*"))
     entries = sorted(folder.iterdir())
-    assert first == len(names) == len(entries)     # each compiled template stored, sealed
+    assert first == len(names) == len(entries)  # each compiled template stored, sealed
     compiled.clear()
     get_all()
-    assert not compiled                              # all read back from the cache
-    for number, path in enumerate(entries):         # truncated, or one byte changed
+    assert not compiled  # all read back from the cache
+    for number, path in enumerate(entries):  # truncated, or one byte changed
         data = path.read_bytes()
-        path.write_bytes(data[:len(data) // 2] if number % 2 else
-                         data[:40] + bytes([data[40] ^ 0xFF]) + data[41:])
+        path.write_bytes(
+            data[: len(data) // 2] if number % 2 else data[:40] + bytes([data[40] ^ 0xFF]) + data[41:]
+        )
     get_all()
-    assert len(compiled) == first                    # none of the damaged ones was run
-    assert all(cache.unseal_bytes(path.read_bytes()) for path in entries)   # and stored again
-    monkeypatch.setenv(cache.READ_ONLY, "1")         # `check`: reads, never writes
+    assert len(compiled) == first  # none of the damaged ones was run
+    assert all(cache.unseal_bytes(path.read_bytes()) for path in entries)  # and stored again
+    monkeypatch.setenv(cache.READ_ONLY, "1")  # `check`: reads, never writes
     for path in entries:
         path.unlink()
     get_all()

@@ -1,5 +1,6 @@
 """The faults of issue 29: each pinned with its exact message, its exit code, and the bytes of
 the output and the content before and after."""
+
 from __future__ import annotations
 
 import hashlib
@@ -13,8 +14,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from project import TEMPLATES, write_project
 from sitegen.build.outdir import MARKER
+
+from project import TEMPLATES, write_project
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,13 +36,27 @@ def snapshot(folder: Path) -> dict[str, str]:
 
 
 def command(content: Path, out: Path) -> list[str]:
-    return [sys.executable, str(ROOT / "build.py"), "-q", "--content", str(content),
-            "--templates", str(TEMPLATES), "--out", str(out)]
+    return [
+        sys.executable,
+        str(ROOT / "build.py"),
+        "-q",
+        "--content",
+        str(content),
+        "--templates",
+        str(TEMPLATES),
+        "--out",
+        str(out),
+    ]
 
 
 def start(content: Path, out: Path, cache: Path) -> subprocess.Popen:
-    return subprocess.Popen(command(content, out), env={**os.environ, "SITEGEN_CACHE": str(cache)},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        command(content, out),
+        env={**os.environ, "SITEGEN_CACHE": str(cache)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 # ---- 1. two builds of one output folder with two caches ---------------------------------------
@@ -66,16 +82,20 @@ def test_two_builds_with_two_caches_never_publish_a_partial_output(tmp_path):
     report = content / "reports" / "acme-vs-zenith.en.md"
     original = report.read_text("utf-8")
     expected = {}
-    for number in (0, 1):                      # what a build alone makes of each version
+    for number in (0, 1):  # what a build alone makes of each version
         _variant(report, original, number)
         alone = tmp_path / f"alone-{number}"
-        subprocess.run(command(content, alone), check=True,
-                       env={**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache-alone")})
+        subprocess.run(
+            command(content, alone),
+            check=True,
+            env={**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache-alone")},
+        )
         expected[number] = snapshot(alone)
     assert expected[0] != expected[1] and MARKER in expected[0]
     out = tmp_path / "site"
-    refused = ("error: another build (process {}) is writing {} right now; run this one again "
-               "when it has finished\n")
+    refused = (
+        "error: another build (process {}) is writing {} right now; run this one again when it has finished\n"
+    )
     for pair in range(PAIRS):
         number = pair % 2
         _variant(report, original, number)
@@ -83,23 +103,26 @@ def test_two_builds_with_two_caches_never_publish_a_partial_output(tmp_path):
         # kept of both versions: it can start later and finish first
         shutil.rmtree(tmp_path / "cache-a", ignore_errors=True)
         first = start(content, out, tmp_path / "cache-a")
-        if pair % 3:                           # else both at once
+        if pair % 3:  # else both at once
             while first.poll() is None and not list(tmp_path.glob(".site.tmp-*")):
                 time.sleep(0.002)
         second = start(content, out, tmp_path / "cache-b")
         results = [(process.wait(), *process.communicate()) for process in (first, second)]
         found = snapshot(out)
-        assert found == expected[number], (f"pair {pair}: {len(found)} of "
-                                           f"{len(expected[number])} entries, marker: "
-                                           f"{MARKER in found}; {results}")
+        assert found == expected[number], (
+            f"pair {pair}: {len(found)} of "
+            f"{len(expected[number])} entries, marker: "
+            f"{MARKER in found}; {results}"
+        )
         assert sorted(code for code, _, _ in results) in ([0, 0], [0, 2]), (pair, results)
         for (code, _, err), other in zip(results, (second, first)):
             if code == 2:
                 assert err == refused.format(other.pid, out), (pair, results)
     assert not list(tmp_path.glob(".site.*")), "a staging folder or lock file is left"
-    for cache in ("cache-a", "cache-b"):       # the next build of either cache is correct
-        subprocess.run(command(content, out), check=True,
-                       env={**os.environ, "SITEGEN_CACHE": str(tmp_path / cache)})
+    for cache in ("cache-a", "cache-b"):  # the next build of either cache is correct
+        subprocess.run(
+            command(content, out), check=True, env={**os.environ, "SITEGEN_CACHE": str(tmp_path / cache)}
+        )
         assert snapshot(out) == expected[number]
 
 
@@ -113,6 +136,7 @@ V11_BERT_ID = "v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert"
 
 def import_cli(content: Path, capsys, *argv) -> tuple[int, list[str]]:
     import build
+
     code = build.main(["-q", "--content", str(content), "import-record", *map(str, argv)])
     return code, capsys.readouterr().err.splitlines()
 
@@ -145,22 +169,26 @@ def _missing(tmp_path: Path) -> Path:
     return tmp_path / "nowhere" / V11
 
 
-NO_RESULTS = ("{}: holds no results (no <submitter>/results/<system>/<benchmark>/result_*.txt): "
-              "an empty clone, an empty folder or the wrong path")
+NO_RESULTS = (
+    "{}: holds no results (no <submitter>/results/<system>/<benchmark>/result_*.txt): "
+    "an empty clone, an empty folder or the wrong path"
+)
 
 
-@pytest.mark.parametrize("make, says", [(_empty_folder, NO_RESULTS), (_empty_clone, NO_RESULTS),
-                                        (_missing, "{}: not a folder or repository")])
-def test_an_empty_or_missing_source_is_an_error_and_the_record_stays(record, tmp_path, capsys,
-                                                                      make, says):
+@pytest.mark.parametrize(
+    "make, says",
+    [(_empty_folder, NO_RESULTS), (_empty_clone, NO_RESULTS), (_missing, "{}: not a folder or repository")],
+)
+def test_an_empty_or_missing_source_is_an_error_and_the_record_stays(record, tmp_path, capsys, make, says):
     """Before: the round's results were replaced by none, `commit: null`, exit 0."""
     content, _, out = record
     before = snapshot(content)
     assert "- id: " + V11_BERT_ID in (out / "results-v1.1.yaml").read_text()
     source = make(tmp_path)
-    assert import_cli(content, capsys, source) == (1, [
-        says.format(source),
-        f"import failed: 1 source(s) cannot be imported; {out} left as it was"])
+    assert import_cli(content, capsys, source) == (
+        1,
+        [says.format(source), f"import failed: 1 source(s) cannot be imported; {out} left as it was"],
+    )
     assert snapshot(content) == before
 
 
@@ -169,9 +197,10 @@ def test_one_bad_source_among_good_ones_writes_nothing(record, tmp_path, capsys)
     before = snapshot(content)
     empty = tmp_path / "empty" / "training_results_v5.0"
     empty.mkdir(parents=True)
-    assert import_cli(content, capsys, source, empty) == (1, [
-        NO_RESULTS.format(empty),
-        f"import failed: 1 source(s) cannot be imported; {out} left as it was"])
+    assert import_cli(content, capsys, source, empty) == (
+        1,
+        [NO_RESULTS.format(empty), f"import failed: 1 source(s) cannot be imported; {out} left as it was"],
+    )
     assert snapshot(content) == before
 
 
@@ -225,24 +254,32 @@ def test_a_truncated_log_that_moves_a_score_waits_for_accept_changes(record, cap
     before = snapshot(content)
     code, err = import_cli(content, capsys, source)
     assert code == 1
-    assert [line.split(": ")[0] for line in err[:-1]] == [         # in the file's order
-        f"{stored}:{at['value']}", f"{stored}:{at['runs']}", f"{stored}:{at['runs_failed']}"]
+    assert [line.split(": ")[0] for line in err[:-1]] == [  # in the file's order
+        f"{stored}:{at['value']}",
+        f"{stored}:{at['runs']}",
+        f"{stored}:{at['runs_failed']}",
+    ]
     assert err[2] == f"{stored}:{at['runs_failed']}: {V11_BERT_ID}: runs_failed 0 -> 1"
     old, new = err[0].split(f"{V11_BERT_ID}: value ")[1].split(" -> ")
     assert float(old) == pytest.approx(_olympic(times), rel=1e-12)
-    kept = sorted(times[:3] + times[4:])[1:]        # the failed run is the worst one dropped
+    kept = sorted(times[:3] + times[4:])[1:]  # the failed run is the worst one dropped
     assert float(new) == pytest.approx(sum(kept) / len(kept), rel=1e-12)
-    assert abs(float(new) / float(old) - 1) > 0.001               # the score moved
+    assert abs(float(new) / float(old) - 1) > 0.001  # the score moved
     assert err[1].startswith(f"{stored}:{at['runs']}: {V11_BERT_ID}: runs [")
-    assert err[1].split(" -> ")[1].split(", ")[3] == "null"        # run 3 failed
-    assert err[-1] == (f"import stopped: 3 change(s) to published results; {out} left as it "
-                       "was; review them and run again with --accept-changes to write them "
-                       "(the data changelog records them)")
+    assert err[1].split(" -> ")[1].split(", ")[3] == "null"  # run 3 failed
+    assert err[-1] == (
+        f"import stopped: 3 change(s) to published results; {out} left as it "
+        "was; review them and run again with --accept-changes to write them "
+        "(the data changelog records them)"
+    )
     assert snapshot(content) == before
     assert import_cli(content, capsys, "--accept-changes", source) == (0, [])
     log = yaml.safe_load((out / "changelog.yaml").read_text())
     assert sorted((e["id"], e["field"]) for e in log) == [
-        (V11_BERT_ID, "runs"), (V11_BERT_ID, "runs_failed"), (V11_BERT_ID, "value")]
+        (V11_BERT_ID, "runs"),
+        (V11_BERT_ID, "runs_failed"),
+        (V11_BERT_ID, "value"),
+    ]
     value = next(e for e in log if e["field"] == "value")
     assert (value["old"], value["new"]) == (float(old), float(new))
     assert yaml.safe_load(stored.read_text())[0]["value"] == float(new)
@@ -252,18 +289,23 @@ def test_a_result_removed_upstream_waits_for_accept_changes(record, tmp_path, ca
     content, source, out = record
     other = source / "NVIDIA/results/other_sys/bert"
     shutil.copytree(source / V11_BERT, other)
-    shutil.copyfile(source / "NVIDIA/systems/dgxa100_ngc21.09_pytorch.json",
-                    source / "NVIDIA/systems/other_sys.json")
-    assert import_cli(content, capsys, source) == (0, [])     # a new result: no question
+    shutil.copyfile(
+        source / "NVIDIA/systems/dgxa100_ngc21.09_pytorch.json", source / "NVIDIA/systems/other_sys.json"
+    )
+    assert import_cli(content, capsys, source) == (0, [])  # a new result: no question
     stored = out / "results-v1.1.yaml"
     at = _lines_of(stored, "v1.1-nvidia-other-sys-bert")
     shutil.rmtree(other.parent)
     before = snapshot(content)
-    assert import_cli(content, capsys, source) == (1, [
-        f"{stored}:{at['id']}: v1.1-nvidia-other-sys-bert: removed (no longer in the source; "
-        "was NVIDIA/results/other_sys/bert)",
-        f"import stopped: 1 change(s) to published results; {out} left as it was; review them "
-        "and run again with --accept-changes to write them (the data changelog records them)"])
+    assert import_cli(content, capsys, source) == (
+        1,
+        [
+            f"{stored}:{at['id']}: v1.1-nvidia-other-sys-bert: removed (no longer in the source; "
+            "was NVIDIA/results/other_sys/bert)",
+            f"import stopped: 1 change(s) to published results; {out} left as it was; review them "
+            "and run again with --accept-changes to write them (the data changelog records them)",
+        ],
+    )
     assert snapshot(content) == before
 
 
@@ -275,14 +317,19 @@ REPORT = "content/reports/acme-vs-zenith.en.md"
 
 
 def _line_of(path: Path, start: str) -> int:
-    return next(n for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1)
-                if line.startswith(start))
+    return next(
+        n for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1) if line.startswith(start)
+    )
 
 
 def _run(content: Path, out: Path, cache: Path, *argv) -> tuple[int, list[str]]:
     """The command in its own process: vl-convert aborted the process (exit 134)."""
-    done = subprocess.run([*command(content, out), *argv], capture_output=True, text=True,
-                          env={**os.environ, "SITEGEN_CACHE": str(cache)})
+    done = subprocess.run(
+        [*command(content, out), *argv],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SITEGEN_CACHE": str(cache)},
+    )
     return done.returncode, done.stderr.splitlines()
 
 
@@ -294,26 +341,31 @@ def built(tmp_path):
     return content, out, cache, snapshot(out)
 
 
-@pytest.mark.parametrize("escape, code_point, kind", [
-    ("\\0", "U+0000", "control character U+0000 in the text"),
-    ("\\x1b", "U+001B", "control character U+001B in the text"),
-    ("\\uFFFE", "U+FFFE", "U+FFFE in the text is no character")])
-@pytest.mark.parametrize("field, block", [("title", "chart"), ("caption", "chart"),
-                                          ("caption", "results")])
-def test_a_control_character_in_a_block_is_a_file_line_error(built, escape, code_point, kind,
-                                                             field, block):
+@pytest.mark.parametrize(
+    "escape, code_point, kind",
+    [
+        ("\\0", "U+0000", "control character U+0000 in the text"),
+        ("\\x1b", "U+001B", "control character U+001B in the text"),
+        ("\\uFFFE", "U+FFFE", "U+FFFE in the text is no character"),
+    ],
+)
+@pytest.mark.parametrize("field, block", [("title", "chart"), ("caption", "chart"), ("caption", "results")])
+def test_a_control_character_in_a_block_is_a_file_line_error(built, escape, code_point, kind, field, block):
     content, out, cache, before = built
     report = content / "reports" / "acme-vs-zenith.en.md"
-    report.write_text(REPORT_EN + f'\n```{block}\nbenchmark: bert\nround: v1.0\n'
-                      f'{field}: "A{escape}B"\n```\n', "utf-8")
+    report.write_text(
+        REPORT_EN + f'\n```{block}\nbenchmark: bert\nround: v1.0\n{field}: "A{escape}B"\n```\n', "utf-8"
+    )
     sources = snapshot(content)
     line = _line_of(report, f'{field}: "A')
     message = f"{REPORT}:{line}: {block} block: '{field}': {kind}; remove it"
     for argv in ((), ("check",)):
         code, err = _run(content, out, cache, *argv)
         failed = "check failed" if argv else "build failed"
-        assert (code, err) == (1, [message, f"{failed}: 1 problem(s)" + (
-            "" if argv else "; output left as it was")]), (argv, err[-3:])
+        assert (code, err) == (
+            1,
+            [message, f"{failed}: 1 problem(s)" + ("" if argv else "; output left as it was")],
+        ), (argv, err[-3:])
     assert snapshot(out) == before and snapshot(content) == sources
 
 
@@ -321,13 +373,22 @@ def test_a_control_character_in_an_interface_string_is_a_file_line_error(built):
     content, out, cache, before = built
     strings = content / "i18n" / "en.yaml"
     text = strings.read_text("utf-8")
-    strings.write_text(text.replace("chart.axis.time: Time to train (min, lower is better)",
-                                    'chart.axis.time: "Time to train\\x1b"'), "utf-8")
+    strings.write_text(
+        text.replace(
+            "chart.axis.time: Time to train (min, lower is better)", 'chart.axis.time: "Time to train\\x1b"'
+        ),
+        "utf-8",
+    )
     sources = snapshot(content)
     line = _line_of(strings, "chart.axis.time:")
-    assert _run(content, out, cache) == (1, [
-        f"content/i18n/en.yaml:{line}: string 'chart.axis.time': control character U+001B in "
-        "the text; remove it", "build failed: 1 problem(s); output left as it was"])
+    assert _run(content, out, cache) == (
+        1,
+        [
+            f"content/i18n/en.yaml:{line}: string 'chart.axis.time': control character U+001B in "
+            "the text; remove it",
+            "build failed: 1 problem(s); output left as it was",
+        ],
+    )
     assert snapshot(out) == before and snapshot(content) == sources
 
 
@@ -335,12 +396,17 @@ def test_a_noncharacter_in_a_data_field_is_a_file_line_error(built):
     """U+FFFE by a YAML escape passed the data fields' check (control characters only)."""
     content, out, cache, before = built
     report = content / "reports" / "acme-vs-zenith.en.md"
-    report.write_text(REPORT_EN.replace("title: Acme against Zenith",
-                                        'title: "Acme\\uFFFE against Zenith"'), "utf-8")
+    report.write_text(
+        REPORT_EN.replace("title: Acme against Zenith", 'title: "Acme\\uFFFE against Zenith"'), "utf-8"
+    )
     sources = snapshot(content)
-    assert _run(content, out, cache) == (1, [
-        f"{REPORT}:2: field 'title': U+FFFE in the text is no character; remove it",
-        "build failed: 1 problem(s); output left as it was"])
+    assert _run(content, out, cache) == (
+        1,
+        [
+            f"{REPORT}:2: field 'title': U+FFFE in the text is no character; remove it",
+            "build failed: 1 problem(s); output left as it was",
+        ],
+    )
     assert snapshot(out) == before and snapshot(content) == sources
 
 
@@ -363,8 +429,9 @@ EVIL_SVG = """<?xml version="1.0"?>
 
 
 def _with_image(tmp_path: Path, name: str, data: bytes, alt: str = "A chart") -> tuple[Path, int]:
-    content = write_project(tmp_path, {"reports/acme-vs-zenith.en.md":
-                                       REPORT_EN + f"\n![{alt}](../images/{name})\n"})
+    content = write_project(
+        tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + f"\n![{alt}](../images/{name})\n"}
+    )
     (content / "images").mkdir()
     (content / "images" / name).write_bytes(data)
     return content, _line_of(content / "reports" / "acme-vs-zenith.en.md", f"![{alt}]")
@@ -373,33 +440,59 @@ def _with_image(tmp_path: Path, name: str, data: bytes, alt: str = "A chart") ->
 def test_an_svg_image_is_published_without_scripts_handlers_or_external_references(tmp_path):
     content, _ = _with_image(tmp_path, "evil.svg", EVIL_SVG.encode())
     outs = []
-    for n in (1, 2):                       # each cold: the same bytes
+    for n in (1, 2):  # each cold: the same bytes
         outs.append(tmp_path / f"out{n}")
         assert _run(content, outs[-1], tmp_path / f"cache{n}") == (0, [])
     published = (outs[0] / "media" / "images" / "evil.svg").read_bytes()
     assert published == (outs[1] / "media" / "images" / "evil.svg").read_bytes()
     text = published.decode("utf-8")
-    for gone in ("<script", "alert('script')", "alert('html')", "onload", "onclick",
-                 "javascript:", "evil.example", "foreignObject", "attributeName", "onmouseover"):
-        assert gone not in text, gone      # (a <set> without attributeName sets nothing)
-    assert '<rect fill="#0072B2" height="10" width="10"/>' in text      # the drawing stays
+    for gone in (
+        "<script",
+        "alert('script')",
+        "alert('html')",
+        "onload",
+        "onclick",
+        "javascript:",
+        "evil.example",
+        "foreignObject",
+        "attributeName",
+        "onmouseover",
+    ):
+        assert gone not in text, gone  # (a <set> without attributeName sets nothing)
+    assert '<rect fill="#0072B2" height="10" width="10"/>' in text  # the drawing stays
     assert "Acme 艾克米" in text
-    assert 'src="../../media/images/evil.svg"' in (outs[0] / "en" / "reports" /
-                                                    "acme-vs-zenith.html").read_text()
+    assert (
+        'src="../../media/images/evil.svg"'
+        in (outs[0] / "en" / "reports" / "acme-vs-zenith.html").read_text()
+    )
 
 
-@pytest.mark.parametrize("name, data, why", [
-    ("evil.html", b"<script>alert(1)</script>",
-     "is not an image type the site publishes (.avif, .gif, .jpeg, .jpg, .png, .webp, .svg)"),
-    ("broken.svg", b"<svg xmlns='http://www.w3.org/2000/svg'><rect></svg>",
-     "is not a well-formed SVG file (XML parsing error); save it again as SVG")])
+@pytest.mark.parametrize(
+    "name, data, why",
+    [
+        (
+            "evil.html",
+            b"<script>alert(1)</script>",
+            "is not an image type the site publishes (.avif, .gif, .jpeg, .jpg, .png, .webp, .svg)",
+        ),
+        (
+            "broken.svg",
+            b"<svg xmlns='http://www.w3.org/2000/svg'><rect></svg>",
+            "is not a well-formed SVG file (XML parsing error); save it again as SVG",
+        ),
+    ],
+)
 def test_an_image_the_site_cannot_publish_is_a_file_line_error(built, tmp_path, name, data, why):
     _, out, cache, before = built
     content, line = _with_image(tmp_path / "bad", name, data)
     sources = snapshot(content)
-    assert _run(content, out, cache) == (1, [
-        f"{REPORT}:{line}: image '../images/{name}' {why}",
-        "build failed: 1 problem(s); output left as it was"])
+    assert _run(content, out, cache) == (
+        1,
+        [
+            f"{REPORT}:{line}: image '../images/{name}' {why}",
+            "build failed: 1 problem(s); output left as it was",
+        ],
+    )
     assert snapshot(out) == before and snapshot(content) == sources
 
 
@@ -407,7 +500,6 @@ def test_an_image_the_site_cannot_publish_is_a_file_line_error(built, tmp_path, 
 
 import http.client  # noqa: E402
 import threading  # noqa: E402
-
 
 
 def _wait_for(condition, timeout=120):
@@ -433,13 +525,17 @@ def serving(tmp_path, monkeypatch):
     """`serve` of a tiny project in a thread: (content, port, state, what it said)."""
     from sitegen.cli import parse_args, run_build
     from sitegen.editor.serve import BuildState, serve
+
     content, out = write_project(tmp_path), tmp_path / "output"
     args = parse_args(["--content", str(content), "--out", str(out), "-q"])
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     said, stop, state = [], threading.Event(), BuildState()
-    thread = threading.Thread(target=serve, args=(lambda: run_build(args), out, [content], 0),
-                              kwargs={"say": said.append, "stop": stop, "state": state},
-                              daemon=True)
+    thread = threading.Thread(
+        target=serve,
+        args=(lambda: run_build(args), out, [content], 0),
+        kwargs={"say": said.append, "stop": stop, "state": state},
+        daemon=True,
+    )
     thread.start()
     _wait_for(lambda: state.watching and any(s.startswith("serving ") for s in said))
     port = int(next(s for s in said if s.startswith("serving ")).split(":")[-1].split("/")[0])
@@ -456,15 +552,16 @@ def test_serve_recovers_when_the_content_folder_is_removed_and_made_again(servin
     builds, version = state.builds, state.version
     shutil.rmtree(content)
     _wait_for(lambda: state.builds > builds and state.errors)
-    assert state.version == version                     # the last good site stays up
+    assert state.version == version  # the last good site stays up
     assert _get(port, "/en/")[0] == 200
-    write_project(tmp_path)                             # the folder made again, whole
+    write_project(tmp_path)  # the folder made again, whole
     _wait_for(lambda: state.errors == [] and state.version > version)
     version = state.version
     marker = "Edited after the folder came back."
     (content / "pages" / "methodology.en.md").write_text(
-        (content / "pages" / "methodology.en.md").read_text() + f"\n{marker}\n")
-    _wait_for(lambda: state.version > version)          # an edit in the new folder is built
+        (content / "pages" / "methodology.en.md").read_text() + f"\n{marker}\n"
+    )
+    _wait_for(lambda: state.version > version)  # an edit in the new folder is built
     assert marker.encode() in _get(port, "/en/methodology.html")[1]
     assert state.errors == []
 
@@ -474,6 +571,7 @@ def test_serve_answers_200_connections_opened_at_once(tmp_path):
     20 s (3 runs each of 10 s and 20 s bounds by hand; the new backlog: every answer within
     0.3 s)."""
     from sitegen.editor.serve import BuildState, make_server
+
     out = tmp_path / "out"
     (out / "en").mkdir(parents=True)
     page = b"<!doctype html><html><body>" + b"ledger " * 3000 + b"</body></html>"
@@ -487,8 +585,9 @@ def test_serve_answers_200_connections_opened_at_once(tmp_path):
         start.wait()
         try:
             answers.append(_get(port, "/en/"))
-        except OSError as exc:                          # timed out, refused, reset
+        except OSError as exc:  # timed out, refused, reset
             answers.append((type(exc).__name__, b""))
+
     try:
         threads = [threading.Thread(target=one) for _ in range(count)]
         for thread in threads:
@@ -500,7 +599,7 @@ def test_serve_answers_200_connections_opened_at_once(tmp_path):
         server.server_close()
     failed = [status for status, _ in answers if status != 200]
     assert len(answers) == count and failed == [], f"{len(failed)} of {count}: {failed[:5]}"
-    assert all(body.startswith(page[:-len(b"</body></html>")]) for _, body in answers)
+    assert all(body.startswith(page[: -len(b"</body></html>")]) for _, body in answers)
 
 
 # ---- 9. messages and exit codes: full disk, a placeholder typo, a FIFO, a bad slug, immutable --
@@ -509,8 +608,7 @@ import errno  # noqa: E402
 import re  # noqa: E402
 
 import build  # noqa: E402
-from sitegen.build import pipeline
-from sitegen.build import write  # noqa: E402
+from sitegen.build import pipeline, write  # noqa: E402
 
 FULL = "No space left on device"
 
@@ -534,6 +632,7 @@ def site(tmp_path, monkeypatch, capsys):
 def _full_disk(monkeypatch, failing) -> None:
     """open() in the writer gives a file whose write fails as a full disk does: ENOSPC, no
     file name (the kernel's write error names none), for each path `failing(path)` picks."""
+
     class Full:
         def __enter__(self):
             return self
@@ -545,8 +644,12 @@ def _full_disk(monkeypatch, failing) -> None:
             raise OSError(errno.ENOSPC, FULL)
 
     real = open
-    monkeypatch.setattr(write, "open", lambda path, mode="r", *a, **k: Full() if failing(
-        str(path)) else real(path, mode, *a, **k), raising=False)
+    monkeypatch.setattr(
+        write,
+        "open",
+        lambda path, mode="r", *a, **k: Full() if failing(str(path)) else real(path, mode, *a, **k),
+        raising=False,
+    )
 
 
 @pytest.mark.parametrize("name", ["en/reports/acme-vs-zenith.html", MARKER])
@@ -558,10 +661,14 @@ def test_a_full_disk_names_the_file_and_leaves_nothing(site, tmp_path, capsys, m
     _full_disk(monkeypatch, lambda path: path.endswith("/" + name))
     code, err = _main(capsys, "--content", content, "--out", out)
     assert code == 1 and len(err) == 1, err
-    assert re.fullmatch(re.escape(f"error: {tmp_path}/.site.tmp-") + r"[a-z0-9_]{8}"
-                        + re.escape(f"/{name}: {FULL}; output left as it was"), err[0]), err
+    assert re.fullmatch(
+        re.escape(f"error: {tmp_path}/.site.tmp-")
+        + r"[a-z0-9_]{8}"
+        + re.escape(f"/{name}: {FULL}; output left as it was"),
+        err[0],
+    ), err
     assert snapshot(out) == before and snapshot(content) == sources
-    assert not list(tmp_path.glob(".site.*"))             # no staging folder, no lock file
+    assert not list(tmp_path.glob(".site.*"))  # no staging folder, no lock file
 
 
 def test_a_cache_that_cannot_be_saved_after_publishing_is_a_warning(site, capsys, monkeypatch):
@@ -572,29 +679,42 @@ def test_a_cache_that_cannot_be_saved_after_publishing_is_a_warning(site, capsys
 
     def full(*args):
         raise OSError(errno.ENOSPC, FULL, str(manifest))
+
     monkeypatch.setattr(pipeline, "save_manifest", full)
-    assert _main(capsys, "--content", content, "--out", out) == (0, [
-        f"warning: the build cache was not saved ({manifest}: {FULL}); the output is complete, "
-        "and the next build renders every page again"])
+    assert _main(capsys, "--content", content, "--out", out) == (
+        0,
+        [
+            f"warning: the build cache was not saved ({manifest}: {FULL}); the output is complete, "
+            "and the next build renders every page again"
+        ],
+    )
     assert b"One more sentence." in (out / "en" / "reports" / "acme-vs-zenith.html").read_bytes()
     monkeypatch.undo()
     code = build.main(["--content", str(content), "--out", str(out)])
-    assert code == 0 and capsys.readouterr().out.startswith("built ")   # not "nothing changed"
+    assert code == 0 and capsys.readouterr().out.startswith("built ")  # not "nothing changed"
 
 
 def test_a_placeholder_typo_in_en_yaml_is_reported_in_en_yaml(site, capsys):
     """Before: at zh.yaml's line, whatever the file with the typo."""
     content, out, before = site
     strings = content / "i18n" / "en.yaml"
-    strings.write_text(strings.read_text("utf-8").replace(
-        'claims.filter.count: "{shown} of {total} claims shown"',
-        'claims.filter.count: "{shown} of {totl} claims shown"'), "utf-8")
+    strings.write_text(
+        strings.read_text("utf-8").replace(
+            'claims.filter.count: "{shown} of {total} claims shown"',
+            'claims.filter.count: "{shown} of {totl} claims shown"',
+        ),
+        "utf-8",
+    )
     sources = snapshot(content)
     line = _line_of(strings, "claims.filter.count:")
-    assert _main(capsys, "--content", content, "--out", out) == (1, [
-        f"content/i18n/en.yaml:{line}: string 'claims.filter.count': placeholder {{totl}} does "
-        "not match the zh text ({shown}, {total}) (did you mean 'total'?)",
-        "build failed: 1 problem(s); output left as it was"])
+    assert _main(capsys, "--content", content, "--out", out) == (
+        1,
+        [
+            f"content/i18n/en.yaml:{line}: string 'claims.filter.count': placeholder {{totl}} does "
+            "not match the zh text ({shown}, {total}) (did you mean 'total'?)",
+            "build failed: 1 problem(s); output left as it was",
+        ],
+    )
     assert snapshot(out) == before and snapshot(content) == sources
 
 
@@ -606,12 +726,16 @@ def test_a_placeholder_mismatch_no_other_string_explains_is_said_in_both_files(s
     at = next(line for line in text.splitlines() if line.startswith(key + ":"))
     strings.write_text(text.replace(at, at.replace("{details}", "{detials}")), "utf-8")
     zh_line, en_line = _line_of(strings, key + ":"), _line_of(content / "i18n" / "en.yaml", key + ":")
-    assert _main(capsys, "--content", content, "--out", out) == (1, [
-        f"content/i18n/en.yaml:{en_line}: string '{key}': placeholder {{details}} does not match "
-        "the zh text ({detials}, {time}) (did you mean 'detials'?)",
-        f"content/i18n/zh.yaml:{zh_line}: string '{key}': placeholder {{detials}} does not match "
-        "the en text ({details}, {time}) (did you mean 'details'?)",
-        "build failed: 2 problem(s); output left as it was"])
+    assert _main(capsys, "--content", content, "--out", out) == (
+        1,
+        [
+            f"content/i18n/en.yaml:{en_line}: string '{key}': placeholder {{details}} does not match "
+            "the zh text ({detials}, {time}) (did you mean 'detials'?)",
+            f"content/i18n/zh.yaml:{zh_line}: string '{key}': placeholder {{detials}} does not match "
+            "the en text ({details}, {time}) (did you mean 'details'?)",
+            "build failed: 2 problem(s); output left as it was",
+        ],
+    )
     assert snapshot(out) == before
 
 
@@ -630,8 +754,10 @@ def test_a_fifo_or_a_link_loop_added_alone_is_an_error(tmp_path, capsys, monkeyp
     else:
         odd.symlink_to(odd.name)
         said = "cannot read file: Too many levels of symbolic links"
-    assert _main(capsys, "--content", content, "--out", out) == (1, [
-        f"content/reports/{kind}.en.md: {said}", "build failed: 1 problem(s); output left as it was"])
+    assert _main(capsys, "--content", content, "--out", out) == (
+        1,
+        [f"content/reports/{kind}.en.md: {said}", "build failed: 1 problem(s); output left as it was"],
+    )
     assert snapshot(out) == before
 
 
@@ -639,9 +765,13 @@ def test_new_report_with_a_bad_slug_is_a_usage_error(tmp_path, capsys):
     """Before: exit 1; the README says 2 for a usage error."""
     content = write_project(tmp_path)
     before = snapshot(content)
-    assert _main(capsys, "--content", content, "new", "report", "Bad Slug") == (2, [
-        "error: 'Bad Slug' is no report slug: a slug is lowercase letters, digits and '-' (for "
-        "example next-round); nothing created"])
+    assert _main(capsys, "--content", content, "new", "report", "Bad Slug") == (
+        2,
+        [
+            "error: 'Bad Slug' is no report slug: a slug is lowercase letters, digits and '-' (for "
+            "example next-round); nothing created"
+        ],
+    )
     assert snapshot(content) == before
 
 
@@ -655,12 +785,17 @@ def test_an_immutable_output_folder_leaves_nothing_beside_it(site, tmp_path, cap
         if Path(source) == out:
             raise PermissionError(errno.EPERM, "Operation not permitted", str(source), str(target))
         return real(source, target, *args, **kwargs)
+
     monkeypatch.setattr(write, "_exchange", lambda a, b: False)
     monkeypatch.setattr(os, "rename", immutable)
     code, err = _main(capsys, "--content", content, "--out", out)
     monkeypatch.undo()
-    assert (code, err) == (1, [
-        f"error: {out}: Operation not permitted: the build cannot move the folder aside to put "
-        f"the new site in its place (is it immutable? lsattr -d {out}); output left as it was"])
+    assert (code, err) == (
+        1,
+        [
+            f"error: {out}: Operation not permitted: the build cannot move the folder aside to put "
+            f"the new site in its place (is it immutable? lsattr -d {out}); output left as it was"
+        ],
+    )
     assert snapshot(out) == before
     assert not list(tmp_path.glob(".site.*"))

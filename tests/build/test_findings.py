@@ -1,5 +1,6 @@
 """Issue 17, the answer first: a report's `findings` box and the home page's headline chart
 and recent findings, on the shipped content."""
+
 import re
 
 import pytest
@@ -20,9 +21,9 @@ def test_report_findings_box_comes_first_with_computed_numbers(shipped_site, lan
     html = (shipped_site / lang / "reports" / f"{SLUG}.html").read_text()
     box = _box(html)
     assert heading in box
-    assert "[[" not in box                                   # every reference computed
+    assert "[[" not in box  # every reference computed
     assert re.search(r'<span class="derived">\d+(\.\d+)?(×|倍)</span>', box)
-    assert re.search(rf'<a href="[^"]+#result-[^"]+">[\d.]+ ?{unit}</a>', box)   # linked figures
+    assert re.search(rf'<a href="[^"]+#result-[^"]+">[\d.]+ ?{unit}</a>', box)  # linked figures
     assert html.index("findings-box") < html.index('class="body"')
     if 'class="toc"' in html:
         assert html.index("findings-box") < html.index('class="toc"')
@@ -42,14 +43,15 @@ def test_home_headline_chart_and_findings_before_the_list(shipped_site, lang):
     findings = html.index("recent-findings")
     latest = html.index('id="latest"')
     assert chart < findings < latest
-    assert html.count("<svg") >= 2 and "chart-narrow" in html          # wide and narrow layouts
+    assert html.count("<svg") >= 2 and "chart-narrow" in html  # wide and narrow layouts
     assert len(re.findall(r'<li><p>', html[findings:latest])) == 3
     assert "[[" not in html
-    assert "vega" not in html.lower() and "chart-spec" not in html     # no interactive library
+    assert "vega" not in html.lower() and "chart-spec" not in html  # no interactive library
     scripts = re.findall(r'<script[^>]*src="([^"]+)"', html)
     assets = sum((home.parent / s).stat().st_size for s in scripts)
-    css = sum((home.parent / s).stat().st_size
-              for s in re.findall(r'<link rel="stylesheet" href="([^"]+)"', html))
+    css = sum(
+        (home.parent / s).stat().st_size for s in re.findall(r'<link rel="stylesheet" href="([^"]+)"', html)
+    )
     assert home.stat().st_size + assets + css < 500_000
 
 
@@ -66,4 +68,6 @@ def test_fact_check_filters_are_hidden_without_javascript(shipped_site):
     assert form and all(f'data-filter-field="{f}"' in form.group(0) for f in ("source", "vendor", "verdict"))
     assert "claims-filter.js" in html
     claims = re.findall(r'<article class="claim[^>]*>', html)
-    assert claims and all("data-f-source=" in c and "data-f-verdict=" in c and 'id="claim-' in c for c in claims)
+    assert claims and all(
+        "data-f-source=" in c and "data-f-verdict=" in c and 'id="claim-' in c for c in claims
+    )

@@ -5,22 +5,27 @@ a change meant to alter the site regenerates it on purpose, and its diff shows w
 
     python -m pytest tests/build/test_golden.py --update-golden
 """
+
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
 
+from sitegen.build.pipeline import build
+
 from project import TEMPLATES
 from record_sample import write_record_project
-from sitegen.build.pipeline import build
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "sample-site.txt"
 
 
 def manifest(out: Path) -> str:
     """One line per file, sorted by path: '<sha256>  <path>' (sha256sum's form)."""
-    lines = [f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(out).as_posix()}"
-             for p in sorted(out.rglob("*")) if p.is_file()]
+    lines = [
+        f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(out).as_posix()}"
+        for p in sorted(out.rglob("*"))
+        if p.is_file()
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -1,7 +1,10 @@
 """Incremental builds must give exactly the bytes of a cold build."""
-from project import TEMPLATES, REPORT_EN, write_project
-from sitegen.build.pipeline import build
+
 from test_bad_input import tree_digest
+
+from sitegen.build.pipeline import build
+
+from project import REPORT_EN, TEMPLATES, write_project
 
 
 def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch):
@@ -49,6 +52,7 @@ def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_pat
     """Big sites render each language in its own process, which writes its files straight into
     the staging folder; the output must not depend on that, cold or incremental."""
     import sitegen.build.rendering as pipeline
+
     content = write_project(tmp_path / "a")
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache"))
     build(content, TEMPLATES, tmp_path / "serial")
@@ -72,6 +76,7 @@ def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_pat
 def test_compiled_code_is_not_an_input(tmp_path, monkeypatch):
     """__pycache__ is written by whichever process imports first: never a reason to rebuild."""
     from sitegen.base.cache import tree_digest
+
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     code = tmp_path / "code"
     code.mkdir()
@@ -88,18 +93,28 @@ def test_a_state_keeps_its_keys_and_drops_the_unread_ones_when_compacted():
     """next_state: a reused unit keeps its key indexes; a fresh unit's new key is added; past
     COMPACT_AT times the live keys, the keys no unit reads are dropped and all renumbered."""
     from sitegen.build import state as deps
-    a, b, c, d = (("rec", "t", "a"), "x"), (("rec", "t", "b"), "x"), (("table", "t"), "c"), (("table", "t"), "d")
+
+    a, b, c, d = (
+        (("rec", "t", "a"), "x"),
+        (("rec", "t", "b"), "x"),
+        (("table", "t"), "c"),
+        (("table", "t"), "d"),
+    )
     values = {a: 1, b: 2, c: 3, d: 4}
-    value = lambda tag, key: values.get((tag, key), 0)     # noqa: E731
-    old = deps.State("in", {"u1": deps.Unit({"u1.html": "1"}, (0, 1)),
-                            "u2": deps.Unit({"u2.html": "2"}, (2,))},
-                     [a, b, c], [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(3)],
-                     {}, 3)
+    value = lambda tag, key: values.get((tag, key), 0)  # noqa: E731
+    old = deps.State(
+        "in",
+        {"u1": deps.Unit({"u1.html": "1"}, (0, 1)), "u2": deps.Unit({"u2.html": "2"}, (2,))},
+        [a, b, c],
+        [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(3)],
+        {},
+        3,
+    )
     units = {"u1": (old.units["u1"], False), "u3": (deps.Unit({"u3.html": "3"}, {d, a}), True)}
-    kept = deps.next_state("in", old, list(old.hashes), {}, units, value)      # 4 keys <= 1.5 * 3
+    kept = deps.next_state("in", old, list(old.hashes), {}, units, value)  # 4 keys <= 1.5 * 3
     assert kept.keys == [a, b, c, d] and tuple(kept.units["u1"].deps) == (0, 1)
     assert tuple(kept.units["u3"].deps) == (0, 3) and kept.hashes[3] == deps.fingerprint(4)
-    old.live = 2                                                                # 4 keys > 1.5 * 2
+    old.live = 2  # 4 keys > 1.5 * 2
     compacted = deps.next_state("in", old, list(old.hashes), {}, units, value)
     assert compacted.keys == [a, b, d] and compacted.live == 3
     assert [compacted.keys[i] for i in compacted.units["u3"].deps] == [a, d]
@@ -111,10 +126,14 @@ def test_a_record_s_fingerprint_is_its_value_however_its_objects_are_shared():
     parse cache gives) or two (as YAML gives): marshal's format 4 told them apart, and an edit
     to one result rendered the pages of every unchanged result of its file again."""
     from sitegen.build import state as deps
+
     one = "".join(["PopART ", "SDK"])
     shared = {"framework": one, "software": one, "runs": [1.5, 2.5]}
-    apart = {"framework": "".join(["PopART", " SDK"]), "software": "".join(["Pop", "ART SDK"]),
-             "runs": [1.5, 2.5]}
+    apart = {
+        "framework": "".join(["PopART", " SDK"]),
+        "software": "".join(["Pop", "ART SDK"]),
+        "runs": [1.5, 2.5],
+    }
     assert shared == apart
     assert deps.record_fingerprint(shared) == deps.record_fingerprint(apart)
     assert deps.record_fingerprint(shared) != deps.record_fingerprint({**apart, "software": "x"})

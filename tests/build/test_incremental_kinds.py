@@ -5,18 +5,20 @@ Each incremental build runs with SITEGEN_VERIFY_REUSE=1: every page it takes fro
 build is rendered as well and must be byte for byte what it took (a dependency the tracking
 missed stops the build). Then a cold build of the same content, with a fresh cache, must give
 the same tree."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
+from test_bad_input import tree_digest
+
+from sitegen.build.pipeline import build
 
 from project import TEMPLATES
 from record_sample import ROUNDS, write_record_project
-from sitegen.build.pipeline import build
-from test_bad_input import tree_digest
 
-V11_ROUND = ROUNDS[ROUNDS.index("- id: v1.1"):]
+V11_ROUND = ROUNDS[ROUNDS.index("- id: v1.1") :]
 V11_MAPPING = "v1.1/Acme/acme16: acme-16\n"
 COUNT_CORRECTION = """\
 - id: v1.0-bigco-giant-bert
@@ -41,7 +43,7 @@ def _drop_round_v11(content) -> None:
 
 def _add_round_v11(content, saved: dict) -> None:
     (content / "data/record/results-v1.1.yaml").write_text(saved["results"], "utf-8")
-    _edit(content / "data/record/rounds.yaml", ROUNDS[:ROUNDS.index("- id: v1.1")], ROUNDS)
+    _edit(content / "data/record/rounds.yaml", ROUNDS[: ROUNDS.index("- id: v1.1")], ROUNDS)
     (content / "data/mlperf_systems.yaml").write_text(saved["mapping"], "utf-8")
 
 
@@ -49,31 +51,58 @@ def _template_override(content) -> None:
     folder = content / "templates"
     folder.mkdir(exist_ok=True)
     text = (TEMPLATES / "result.html").read_text("utf-8")
-    (folder / "result.html").write_text(text.replace("</main>", "<p>Override marker.</p></main>", 1)
-                                        if "</main>" in text else text + "\n{# override #}\n", "utf-8")
+    (folder / "result.html").write_text(
+        text.replace("</main>", "<p>Override marker.</p></main>", 1)
+        if "</main>" in text
+        else text + "\n{# override #}\n",
+        "utf-8",
+    )
 
 
 CHANGES = {
     # kind: (change, text the output must now hold, at most this share of units rendered)
-    "report text": (lambda c: _edit(c / "reports/acme-vs-zenith.en.md", "\n## ",
-                                    "\nOne more sentence for the test.\n\n## "),
-                    "One more sentence for the test.", 0.1),
-    "data record": (lambda c: _edit(c / "data/systems.yaml", "A small test system.",
-                                    "A small tested system."), "A small tested system.", 0.5),
-    "record result": (lambda c: _edit(c / "data/record/results-v1.1.yaml", "AcmeFlow 1.0",
-                                      "AcmeFlow 1.1"), "AcmeFlow 1.1", 0.5),
+    "report text": (
+        lambda c: _edit(
+            c / "reports/acme-vs-zenith.en.md", "\n## ", "\nOne more sentence for the test.\n\n## "
+        ),
+        "One more sentence for the test.",
+        0.1,
+    ),
+    "data record": (
+        lambda c: _edit(c / "data/systems.yaml", "A small test system.", "A small tested system."),
+        "A small tested system.",
+        0.5,
+    ),
+    "record result": (
+        lambda c: _edit(c / "data/record/results-v1.1.yaml", "AcmeFlow 1.0", "AcmeFlow 1.1"),
+        "AcmeFlow 1.1",
+        0.5,
+    ),
     "template": (_template_override, None, 0.5),
-    "i18n string": (lambda c: _edit(c / "i18n/en.yaml", re.search(r"\nnav\.glossary: .*\n", (
-        c / "i18n/en.yaml").read_text("utf-8")).group(0), "\nnav.glossary: Terms of the trade\n"),
-                    "Terms of the trade", 1.0),
+    "i18n string": (
+        lambda c: _edit(
+            c / "i18n/en.yaml",
+            re.search(r"\nnav\.glossary: .*\n", (c / "i18n/en.yaml").read_text("utf-8")).group(0),
+            "\nnav.glossary: Terms of the trade\n",
+        ),
+        "Terms of the trade",
+        1.0,
+    ),
     "a deletion (a round)": (_drop_round_v11, None, 1.0),
     # chips.yaml and a count correction (results_curated.yaml) change what the record's results
     # carry (`chip`, `accelerator_count`): the pages that read those fields follow
-    "chip variant": (lambda c: _edit(c / "data/chips.yaml", "- variant: B9", "- variant: B9 SXM"),
-                     "B9 SXM", 0.5),
-    "count correction": (lambda c: (c / "data/results_curated.yaml").write_text(
-        (c / "data/results_curated.yaml").read_text("utf-8") + COUNT_CORRECTION, "utf-8"),
-        "(the official description says 1,024)", 0.5),
+    "chip variant": (
+        lambda c: _edit(c / "data/chips.yaml", "- variant: B9", "- variant: B9 SXM"),
+        "B9 SXM",
+        0.5,
+    ),
+    "count correction": (
+        lambda c: (c / "data/results_curated.yaml").write_text(
+            (c / "data/results_curated.yaml").read_text("utf-8") + COUNT_CORRECTION, "utf-8"
+        ),
+        "(the official description says 1,024)",
+        0.5,
+    ),
 }
 
 
@@ -113,13 +142,15 @@ def test_each_kind_of_change_matches_a_cold_build(project, tmp_path, monkeypatch
     cache_of_incremental = str(tmp_path / "cache")
     assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "a"))
     monkeypatch.setenv("SITEGEN_CACHE", cache_of_incremental)
-    assert build(content, TEMPLATES, out).skipped          # and then nothing is left to do
+    assert build(content, TEMPLATES, out).skipped  # and then nothing is left to do
 
 
 def test_a_new_round_after_its_deletion(project, tmp_path, monkeypatch):
     content, out, first = project
-    saved = {"results": (content / "data/record/results-v1.1.yaml").read_text("utf-8"),
-             "mapping": (content / "data/mlperf_systems.yaml").read_text("utf-8")}
+    saved = {
+        "results": (content / "data/record/results-v1.1.yaml").read_text("utf-8"),
+        "mapping": (content / "data/mlperf_systems.yaml").read_text("utf-8"),
+    }
     _drop_round_v11(content)
     dropped = build(content, TEMPLATES, out)
     assert not (out / "en/rounds/v1.1.html").exists() or dropped.units_rendered > 0
@@ -156,12 +187,13 @@ def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatc
     (deps.COMPACT_AT): compacted at every build (0.5), or not for a long time, two incremental
     builds in a row (each checked by SITEGEN_VERIFY_REUSE) still equal a cold build."""
     from sitegen.build import state as deps
+
     monkeypatch.setattr(deps, "COMPACT_AT", compact_at)
     compacted = []
     real = deps._compacted
     monkeypatch.setattr(deps, "_compacted", lambda *a: compacted.append(1) or real(*a))
     content, out, first = project
-    _template_override(content)          # new dependencies: a template of the site's own
+    _template_override(content)  # new dependencies: a template of the site's own
     assert build(content, TEMPLATES, out).units_reused > 0
     CHANGES["report text"][0](content)
     again = build(content, TEMPLATES, out)

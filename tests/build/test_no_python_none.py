@@ -3,6 +3,7 @@ said `None · v1.0 · Closed · 30.0 min`, in both languages and in the search i
 page of the starter (`init`) and of the shipped site is scanned: the text a reader sees (no
 script or style), the attributes a reader meets (alt, title, aria-label, placeholder, meta
 content), the search index, the feeds and the CSV downloads."""
+
 from __future__ import annotations
 
 import csv
@@ -15,9 +16,10 @@ import lxml.etree
 import lxml.html
 
 import build
+
 from project import TEMPLATES
 
-NONE = re.compile(r"\bNone\b(?! of )")          # "None of them can be checked" is English
+NONE = re.compile(r"\bNone\b(?! of )")  # "None of them can be checked" is English
 INDEX = "window.SEARCH_DOCS ="
 SHOWN_ATTRIBUTES = ("alt", "title", "aria-label", "placeholder", "content", "label")
 
@@ -26,18 +28,22 @@ def _html_texts(path: Path) -> list[str]:
     doc = lxml.html.fromstring(path.read_bytes())
     for hidden in doc.xpath("//script|//style|//template"):
         hidden.drop_tree()
-    return [doc.text_content()] + [value for element in doc.iter() if isinstance(element.tag, str)
-                                   for name, value in element.attrib.items()
-                                   if name in SHOWN_ATTRIBUTES]
+    return [doc.text_content()] + [
+        value
+        for element in doc.iter()
+        if isinstance(element.tag, str)
+        for name, value in element.attrib.items()
+        if name in SHOWN_ATTRIBUTES
+    ]
 
 
 def _index_texts(path: Path) -> list[str]:
     """The strings of a search index (`window.SEARCH_DOCS = [...];`)."""
     text = path.read_text("utf-8")
     start = text.find(INDEX)
-    if start < 0:                       # search.js, search-fold.js: code, not an index
+    if start < 0:  # search.js, search-fold.js: code, not an index
         return []
-    docs, _ = json.JSONDecoder().raw_decode(text[start + len(INDEX):].lstrip())
+    docs, _ = json.JSONDecoder().raw_decode(text[start + len(INDEX) :].lstrip())
     return [value for doc in docs for value in doc.values() if isinstance(value, str)]
 
 
@@ -49,8 +55,7 @@ def _texts(path: Path) -> list[str]:
     if path.suffix == ".xml":
         return list(lxml.etree.fromstring(path.read_bytes()).itertext())
     if path.suffix == ".csv":
-        return [cell for row in csv.reader(io.StringIO(path.read_text("utf-8-sig")))
-                for cell in row]
+        return [cell for row in csv.reader(io.StringIO(path.read_text("utf-8-sig"))) for cell in row]
     return []
 
 
@@ -62,7 +67,7 @@ def python_nones(out: Path) -> list[str]:
             continue
         for text in _texts(path):
             for match in NONE.finditer(text):
-                around = text[max(0, match.start() - 50):match.end() + 30].replace("\n", " ")
+                around = text[max(0, match.start() - 50) : match.end() + 30].replace("\n", " ")
                 found.append(f"{path.relative_to(out)}: ...{around}...")
     return found
 
@@ -74,20 +79,37 @@ def test_the_scan_finds_a_python_none(tmp_path):
     (tmp_path / "assets").mkdir()
     (tmp_path / "en" / "a.html").write_text(
         '<html><body><p>None of them can be checked.</p><p>Acme · <img alt="None" src="x.png">'
-        '</p><dd>None · v1.0 · Closed</dd><script>var x = "None";</script></body></html>')
+        '</p><dd>None · v1.0 · Closed</dd><script>var x = "None";</script></body></html>'
+    )
     (tmp_path / "assets" / "search-en.js").write_text(
-        'window.SEARCH_DOCS = [{"title": "None \\u00b7 v1.0", "url": "x"}];\n')
+        'window.SEARCH_DOCS = [{"title": "None \\u00b7 v1.0", "url": "x"}];\n'
+    )
     assert [line.split(":")[0] for line in python_nones(tmp_path)] == [
-        "assets/search-en.js", "en/a.html", "en/a.html"]
+        "assets/search-en.js",
+        "en/a.html",
+        "en/a.html",
+    ]
 
 
 def test_the_starter_site_shows_no_python_none(tmp_path, monkeypatch):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     assert build.main(["-q", "init", str(tmp_path / "site")]) == 0
     out = tmp_path / "out"
-    assert build.main(["-q", "--content", str(tmp_path / "site" / "content"), "--templates",
-                       str(TEMPLATES), "--out", str(out)]) == 0
-    assert (out / "en" / "claims" / "index.html").is_file()       # the page that showed it
+    assert (
+        build.main(
+            [
+                "-q",
+                "--content",
+                str(tmp_path / "site" / "content"),
+                "--templates",
+                str(TEMPLATES),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    assert (out / "en" / "claims" / "index.html").is_file()  # the page that showed it
     assert python_nones(out) == []
 
 

@@ -1,6 +1,7 @@
 """The output folder: a build replaces only a folder it made, one build at a time, and neither a
 refusal, a fault nor Ctrl-C costs the editor a file. Every case pins the exact message, the exit
 code, and that every file around is byte-for-byte as it was (nothing created, nothing lost)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -15,9 +16,10 @@ from pathlib import Path
 import pytest
 
 import build
-from project import TEMPLATES, write_project
 from sitegen.build import outdir
 from sitegen.build.outdir import MARKER, BuildLock, OutputRefused
+
+from project import TEMPLATES, write_project
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,8 +57,7 @@ def world(tmp_path, monkeypatch):
 
 
 def run(content: Path, templates: Path, out: Path | str, capsys) -> tuple[int, list[str]]:
-    code = build.main(["-q", "--content", str(content), "--templates", str(templates),
-                       "--out", str(out)])
+    code = build.main(["-q", "--content", str(content), "--templates", str(templates), "--out", str(out)])
     return code, capsys.readouterr().err.splitlines()
 
 
@@ -75,8 +76,7 @@ def test_refuses_the_content_folder(world, capsys):
 
 def test_refuses_a_folder_inside_the_content(world, capsys):
     content = world[2]
-    refused(world, content / "reports",
-            f"it is inside the content folder ({content})", capsys)
+    refused(world, content / "reports", f"it is inside the content folder ({content})", capsys)
 
 
 def test_refuses_the_repository_root(world, capsys):
@@ -92,14 +92,12 @@ def test_refuses_a_parent_of_the_content(world, capsys):
 def test_refuses_the_generators_own_checkout(world, capsys):
     # checked by its text alone: the guard refuses before anything is made or removed
     with pytest.raises(OutputRefused, match=f"it is or holds the repository \\({ROOT}\\)"):
-        outdir.guard(ROOT, content=world[2], templates=world[3], repos=[ROOT],
-                     cache=world[0] / "cache")
+        outdir.guard(ROOT, content=world[2], templates=world[3], repos=[ROOT], cache=world[0] / "cache")
 
 
 def test_refuses_the_templates_folder(world, capsys):
     templates = world[3]
-    refused(world, templates / "partials",
-            f"it is inside the templates folder ({templates})", capsys)
+    refused(world, templates / "partials", f"it is inside the templates folder ({templates})", capsys)
 
 
 def test_refuses_the_home_folder(world, capsys):
@@ -108,8 +106,9 @@ def test_refuses_the_home_folder(world, capsys):
 
 def test_refuses_the_root_folder(world):
     with pytest.raises(OutputRefused, match=r"^refusing to build into /: it is the root folder$"):
-        outdir.guard(Path("/"), content=world[2], templates=world[3], repos=[world[1]],
-                     cache=world[0] / "cache")
+        outdir.guard(
+            Path("/"), content=world[2], templates=world[3], repos=[world[1]], cache=world[0] / "cache"
+        )
 
 
 def test_refuses_the_build_cache(world, capsys):
@@ -128,9 +127,14 @@ def test_refuses_a_folder_with_other_files(world, capsys):
     target = world[0] / "photos"
     target.mkdir()
     (target / "cat.jpg").write_bytes(b"\xff\xd8 not really")
-    refused(world, target, "the folder is not empty and was not made by this generator (no "
-            ".sitegen-output file); choose a new or empty folder with --out, or move its files "
-            "away yourself", capsys)
+    refused(
+        world,
+        target,
+        "the folder is not empty and was not made by this generator (no "
+        ".sitegen-output file); choose a new or empty folder with --out, or move its files "
+        "away yourself",
+        capsys,
+    )
 
 
 def test_refuses_an_old_looking_output_with_a_file_of_the_users(world, capsys):
@@ -139,9 +143,14 @@ def test_refuses_an_old_looking_output_with_a_file_of_the_users(world, capsys):
     assert run(content, templates, out, capsys)[0] == 0
     (out / MARKER).unlink()
     (out / "notes.txt").write_text("mine")
-    refused(world, out, "the folder is not empty and was not made by this generator (no "
-            ".sitegen-output file); choose a new or empty folder with --out, or move its files "
-            "away yourself", capsys)
+    refused(
+        world,
+        out,
+        "the folder is not empty and was not made by this generator (no "
+        ".sitegen-output file); choose a new or empty folder with --out, or move its files "
+        "away yourself",
+        capsys,
+    )
 
 
 def test_refuses_a_read_only_output_folder(world, capsys):
@@ -151,14 +160,19 @@ def test_refuses_a_read_only_output_folder(world, capsys):
     out = tmp / "output"
     assert run(content, templates, out, capsys)[0] == 0
     (content / "reports" / "acme-vs-zenith.en.md").write_text(
-        (content / "reports" / "acme-vs-zenith.en.md").read_text("utf-8") + "\nOne more line.\n", "utf-8")
+        (content / "reports" / "acme-vs-zenith.en.md").read_text("utf-8") + "\nOne more line.\n", "utf-8"
+    )
     out.chmod(0o555)
     try:
-        refused(world, out, f"the folder is read-only; make it writable (chmod u+w {out}) to let "
-                "the build replace it", capsys)
+        refused(
+            world,
+            out,
+            f"the folder is read-only; make it writable (chmod u+w {out}) to let the build replace it",
+            capsys,
+        )
     finally:
         out.chmod(0o755)
-    assert run(content, templates, out, capsys)[0] == 0    # writable again: built as usual
+    assert run(content, templates, out, capsys)[0] == 0  # writable again: built as usual
 
 
 def test_builds_into_a_new_folder_and_marks_it(world, capsys):
@@ -167,7 +181,7 @@ def test_builds_into_a_new_folder_and_marks_it(world, capsys):
     assert run(content, templates, out, capsys) == (0, [])
     assert (out / MARKER).read_bytes() == outdir.MARKER_TEXT
     assert (out / "index.html").is_file()
-    assert sorted(p.name for p in (tmp / "new").iterdir()) == ["site"]   # no staging left
+    assert sorted(p.name for p in (tmp / "new").iterdir()) == ["site"]  # no staging left
 
 
 def test_builds_into_an_empty_folder(world, capsys):
@@ -193,11 +207,13 @@ def test_a_second_build_at_once_is_refused_and_creates_nothing(world, capsys):
     out = tmp / "site"
     before = snapshot(tmp)
     with BuildLock(out.resolve()):
-        assert (tmp / ".site.lock").read_text() == str(os.getpid())   # beside the folder
+        assert (tmp / ".site.lock").read_text() == str(os.getpid())  # beside the folder
         code, err = run(content, templates, out, capsys)
     assert code == 2
-    assert err == [f"error: another build (process {os.getpid()}) is writing {out} right now; "
-                   "run this one again when it has finished"]
+    assert err == [
+        f"error: another build (process {os.getpid()}) is writing {out} right now; "
+        "run this one again when it has finished"
+    ]
     assert snapshot(tmp) == before and not out.exists()
 
 
@@ -210,7 +226,7 @@ def test_staging_folders_of_a_killed_build_are_removed(world, capsys):
     (left / "en" / "index.html").write_text("half a page")
     empty = tmp / ".site.tmp-emptyone"
     empty.mkdir()
-    users = tmp / ".site.tmp-mine"          # same pattern, but not the generator's: kept
+    users = tmp / ".site.tmp-mine"  # same pattern, but not the generator's: kept
     users.mkdir()
     (users / "draft.md").write_text("mine")
     assert run(content, templates, out, capsys) == (0, [])
@@ -238,7 +254,7 @@ def test_a_same_size_edit_of_the_output_is_not_called_up_to_date(world, capsys):
     assert run(content, templates, out, capsys)[0] == 0
     page = out / "en" / "index.html"
     good, info = page.read_bytes(), page.stat()
-    page.write_bytes(good.replace(b"<html", b"<HTML", 1))     # same size, same mtime
+    page.write_bytes(good.replace(b"<html", b"<HTML", 1))  # same size, same mtime
     os.utime(page, ns=(info.st_atime_ns, info.st_mtime_ns))
     assert run(content, templates, out, capsys) == (0, [])
     assert page.read_bytes() == good
@@ -249,14 +265,28 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_output(world, tmp_path):
     previous output byte for byte, no staging folder left."""
     _, _, content, templates = world
     out = tmp_path / "site"
-    command = [sys.executable, str(ROOT / "build.py"), "-q", "--content", str(content),
-               "--templates", str(templates), "--out", str(out)]
+    command = [
+        sys.executable,
+        str(ROOT / "build.py"),
+        "-q",
+        "--content",
+        str(content),
+        "--templates",
+        str(templates),
+        "--out",
+        str(out),
+    ]
     env = {**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")}
     subprocess.run(command, check=True, env=env)
     before = snapshot(out)
-    shutil.rmtree(tmp_path / "cache")       # a cold build, so there is time to interrupt it
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    shutil.rmtree(tmp_path / "cache")  # a cold build, so there is time to interrupt it
+    process = subprocess.Popen(
+        command,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob(".site.tmp-*")) and process.poll() is None:
         assert time.monotonic() < deadline
@@ -266,6 +296,8 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_output(world, tmp_path):
     if process.returncode == 0:
         pytest.fail("the build finished before the interrupt arrived; the test proves nothing")
     assert (process.returncode, err) == (
-        130, "interrupted: the output folder is as the last complete build left it\n")
+        130,
+        "interrupted: the output folder is as the last complete build left it\n",
+    )
     assert snapshot(out) == before
     assert not list(tmp_path.glob(".site.*"))

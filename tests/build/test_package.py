@@ -3,6 +3,7 @@ are the npm versions pinned in package-lock.json, everything the code imports is
 requirements.txt pins a version inside every declared range, and `pip install .` into a fresh
 virtual environment gives an `axledger` command that builds the shipped content without
 node_modules (marked `install`: runs under CI=true or SITEGEN_TEST_INSTALL=1)."""
+
 import ast
 import filecmp
 import json
@@ -57,7 +58,8 @@ def test_vendored_scripts_are_byte_identical_to_node_modules():
         installed = json.loads((node_modules / name / "package.json").read_text("utf-8"))
         assert installed["version"] == npm.manifest()[name]["version"], name
         assert filecmp.cmp(node_modules / name / rel, npm.VENDOR / name / rel, shallow=False), (
-            f"sitegen/vendor/{name}/{rel} differs from node_modules: run scripts/vendor_js.py")
+            f"sitegen/vendor/{name}/{rel} differs from node_modules: run scripts/vendor_js.py"
+        )
 
 
 def test_every_imported_package_is_declared():
@@ -123,18 +125,24 @@ def _copy_sources(target: Path) -> Path:
 
 
 def _run(argv, cwd, env, timeout=240):
-    return subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 @pytest.mark.install
 def test_pip_install_gives_a_command_that_starts_and_builds_a_site(tmp_path):
     if not (CI or os.environ.get("SITEGEN_TEST_INSTALL") == "1"):
-        pytest.skip("installs the package into a new venv (about 2 minutes): "
-                    "runs under CI=true or SITEGEN_TEST_INSTALL=1")
+        pytest.skip(
+            "installs the package into a new venv (about 2 minutes): "
+            "runs under CI=true or SITEGEN_TEST_INSTALL=1"
+        )
     started = time.monotonic()
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "SITEGEN_CACHE", "VIRTUAL_ENV", "PYTHONHOME")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "SITEGEN_CACHE", "VIRTUAL_ENV", "PYTHONHOME")
+    }
     source = _copy_sources(tmp_path / "src")
     venv = tmp_path / "venv"
     made = _run([sys.executable, "-m", "venv", venv], tmp_path, env)
@@ -142,34 +150,53 @@ def test_pip_install_gives_a_command_that_starts_and_builds_a_site(tmp_path):
     python, axledger = venv / "bin" / "python", venv / "bin" / "axledger"
     # requirements.txt as constraints: the pinned versions CI tests (and whose wheels
     # scripts/install.sh left in the same pip cache)
-    installed = _run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                      "--cache-dir", ROOT / ".cache" / "pip", "-c", ROOT / "requirements.txt",
-                      source], tmp_path, env, timeout=600)
+    installed = _run(
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "--cache-dir",
+            ROOT / ".cache" / "pip",
+            "-c",
+            ROOT / "requirements.txt",
+            source,
+        ],
+        tmp_path,
+        env,
+        timeout=600,
+    )
     assert installed.returncode == 0, installed.stderr[-3000:]
     where = _run([python, "-c", "import sitegen; print(sitegen.__file__)"], tmp_path, env)
     package = Path(where.stdout.strip()).parent
     assert package.is_relative_to(venv), where.stdout
-    shipped = {p.relative_to(ROOT / "templates") for p in (ROOT / "templates").rglob("*")
-               if p.is_file()}
-    assert {p.relative_to(package / "templates") for p in (package / "templates").rglob("*")
-            if p.is_file()} == shipped
+    shipped = {p.relative_to(ROOT / "templates") for p in (ROOT / "templates").rglob("*") if p.is_file()}
+    assert {
+        p.relative_to(package / "templates") for p in (package / "templates").rglob("*") if p.is_file()
+    } == shipped
 
     version = _run([axledger, "--version"], tmp_path, env)
     assert (version.returncode, version.stdout) == (0, f"axledger {__version__}\n")
     module = _run([python, "-m", "sitegen", "--version"], tmp_path, env)
     assert (module.returncode, module.stdout) == (0, f"python -m sitegen {__version__}\n")
     missing = _run([axledger, "import-record"], tmp_path, env)
-    assert (missing.returncode, missing.stderr) == (2, (
-        "error: this command needs the Python package 'mlperf_logging', which is not installed: "
-        "pip install 'accelerator-ledger[import]'\n"))
+    assert (missing.returncode, missing.stderr) == (
+        2,
+        (
+            "error: this command needs the Python package 'mlperf_logging', which is not installed: "
+            "pip install 'accelerator-ledger[import]'\n"
+        ),
+    )
 
     site = tmp_path / "site"
     started_site = _run([axledger, "-q", "init", site], tmp_path, {**env, "NO_COLOR": "1"})
     assert started_site.returncode == 0, started_site.stderr[-3000:]
     built = _run([axledger, "-q"], site, {**env, "NO_COLOR": "1"}, timeout=400)
-    assert (built.returncode, built.stdout) == (0, ""), built.stderr[-3000:]   # warnings may show
+    assert (built.returncode, built.stdout) == (0, ""), built.stderr[-3000:]  # warnings may show
     assert (site / "output" / "en" / "index.html").is_file()
-    assert (site / ".cache" / "builds").is_dir()          # the cache in ./.cache
+    assert (site / ".cache" / "builds").is_dir()  # the cache in ./.cache
     assert not (site / "node_modules").exists()
     for name, rel in npm.MINISEARCH + npm.VEGA:
         copied = (package / "vendor" / name / rel).read_bytes()

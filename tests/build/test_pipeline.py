@@ -1,4 +1,5 @@
 """Rendering in forked processes: results come back in order; a crash is an error that says why."""
+
 import os
 
 import pytest
@@ -25,6 +26,7 @@ def test_results_come_back_in_the_order_of_the_jobs():
 def _busy(job):
     """Marks itself running in a folder, waits, and says how many were running meanwhile."""
     import time
+
     folder, n = job
     mark = folder / f"running-{n}"
     mark.touch()
@@ -55,6 +57,7 @@ def test_a_process_that_dies_is_an_error_with_its_exit_code():
 
 def _content_error(n):
     from sitegen.base.errors import ContentError, Problem
+
     raise ContentError([Problem("content/templates/report.html", 2 + n, "template syntax error")])
 
 
@@ -62,11 +65,13 @@ def test_an_editors_mistake_in_a_process_is_said_with_its_file_and_line():
     """A content error found while a forked process renders (a template of the editor's that
     only fails when a page uses it) is the same ContentError as in one process, not a crash."""
     from sitegen.base.errors import ContentError
+
     with pytest.raises(ContentError) as caught:
         _in_forked_processes(_content_error, [1, 2])
     assert str(caught.value).splitlines() == [
         "content/templates/report.html:3: template syntax error",
-        "content/templates/report.html:4: template syntax error"]
+        "content/templates/report.html:4: template syntax error",
+    ]
 
 
 def test_a_broken_template_of_a_big_site_is_reported_at_its_line(tmp_path):
@@ -76,17 +81,31 @@ def test_a_broken_template_of_a_big_site_is_reported_at_its_line(tmp_path):
     import subprocess
     import sys
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[2]
     content = tmp_path / "content"
     shutil.copytree(root / "content", content)
     (content / "templates").mkdir()
     (content / "templates" / "report.html").write_text(
-        '{% extends "base.html" %}\n{% block main %}\n{{ report.title | nosuchfilter }}\n'
-        '{% endblock %}\n', "utf-8")
-    run = subprocess.run([sys.executable, str(root / "build.py"), "--content", str(content),
-                          "--out", str(tmp_path / "output"), "-q"], cwd=tmp_path,
-                         env={**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")},
-                         capture_output=True, text=True, timeout=600)
+        '{% extends "base.html" %}\n{% block main %}\n{{ report.title | nosuchfilter }}\n{% endblock %}\n',
+        "utf-8",
+    )
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(root / "build.py"),
+            "--content",
+            str(content),
+            "--out",
+            str(tmp_path / "output"),
+            "-q",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 1, run.stderr
     errors = [line for line in run.stderr.splitlines() if ": warning:" not in line]
     assert errors[0].startswith("content/templates/report.html:3: template"), run.stderr

@@ -1,5 +1,6 @@
 """Reader features (sitegen/reader.py): search index scripts, Atom feeds, sitemap and robots,
 sharing metadata, the root 404 page, single-file reports, and search in a real browser."""
+
 from __future__ import annotations
 
 import json
@@ -12,10 +13,11 @@ import lxml.html
 import pytest
 from lxml import etree
 
-from project import SITE, write_project
 from sitegen.base import npm
 from sitegen.base.errors import ContentError
 from sitegen.build.pipeline import build
+
+from project import SITE, write_project
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -52,6 +54,7 @@ def based_site(tmp_path_factory):
 
 
 # --- search index -----------------------------------------------------------------------------
+
 
 def test_each_language_has_its_own_index_script(tiny_site):
     en, zh = search_docs(tiny_site, "en"), search_docs(tiny_site, "zh")
@@ -124,6 +127,7 @@ def test_every_language_page_has_the_search_form_and_scripts(tiny_site):
 
 # --- feeds ------------------------------------------------------------------------------------
 
+
 def test_feeds_are_atom_with_one_entry_per_report(tiny_site):
     for lang in ("en", "zh"):
         path = tiny_site / lang / "feed.xml"
@@ -155,8 +159,9 @@ def test_feed_links_are_absolute_with_a_base_url_and_ids_do_not_change(tiny_site
     self_link = [a.get("href") for a in based.findall(f"{ATOM}link") if a.get("rel") == "self"]
     assert self_link == [f"{BASE_URL}en/feed.xml"]
     assert based.findtext(f"{ATOM}id") == plain.findtext(f"{ATOM}id")
-    assert (based.find(f"{ATOM}entry").findtext(f"{ATOM}id")
-            == plain.find(f"{ATOM}entry").findtext(f"{ATOM}id"))
+    assert based.find(f"{ATOM}entry").findtext(f"{ATOM}id") == plain.find(f"{ATOM}entry").findtext(
+        f"{ATOM}id"
+    )
 
 
 def test_two_builds_give_the_same_bytes(tmp_path):
@@ -164,30 +169,52 @@ def test_two_builds_give_the_same_bytes(tmp_path):
     outputs = []
     for name in ("one", "two"):
         build(content, TEMPLATES, tmp_path / name)
-        outputs.append({p.relative_to(tmp_path / name).as_posix(): p.read_bytes()
-                        for p in sorted((tmp_path / name).rglob("*")) if p.is_file()})
+        outputs.append(
+            {
+                p.relative_to(tmp_path / name).as_posix(): p.read_bytes()
+                for p in sorted((tmp_path / name).rglob("*"))
+                if p.is_file()
+            }
+        )
     assert outputs[0] == outputs[1]
-    for name in ("en/feed.xml", "zh/feed.xml", "sitemap.xml", "robots.txt", "404.html",
-                 "assets/search-en.js", "assets/search-zh.js", f"single/en/{SLUG}.html"):
+    for name in (
+        "en/feed.xml",
+        "zh/feed.xml",
+        "sitemap.xml",
+        "robots.txt",
+        "404.html",
+        "assets/search-en.js",
+        "assets/search-zh.js",
+        f"single/en/{SLUG}.html",
+    ):
         assert name in outputs[0], name
 
 
 # --- sitemap, robots, metadata ----------------------------------------------------------------
+
 
 def test_sitemap_lists_every_page_with_hreflang_alternates(based_site):
     sitemap = etree.fromstring((based_site / "sitemap.xml").read_bytes())
     assert sitemap.tag == f"{SITEMAP}urlset"
     locs = [u.findtext(f"{SITEMAP}loc") for u in sitemap.findall(f"{SITEMAP}url")]
     pages = sorted(p.relative_to(based_site).as_posix() for p in based_site.rglob("*.html"))
-    expected = [p for p in pages if p.split("/")[0] in ("en", "zh")
-                and not p.endswith(("404.html", "editors/status.html"))]
+    expected = [
+        p
+        for p in pages
+        if p.split("/")[0] in ("en", "zh") and not p.endswith(("404.html", "editors/status.html"))
+    ]
     assert sorted(locs) == sorted([BASE_URL + "index.html"] + [BASE_URL + p for p in expected])
-    url = next(u for u in sitemap.findall(f"{SITEMAP}url")
-               if u.findtext(f"{SITEMAP}loc") == f"{BASE_URL}zh/reports/{SLUG}.html")
+    url = next(
+        u
+        for u in sitemap.findall(f"{SITEMAP}url")
+        if u.findtext(f"{SITEMAP}loc") == f"{BASE_URL}zh/reports/{SLUG}.html"
+    )
     alternates = {a.get("hreflang"): a.get("href") for a in url.findall(f"{XHTML}link")}
-    assert alternates == {"en": f"{BASE_URL}en/reports/{SLUG}.html",
-                          "zh-Hans": f"{BASE_URL}zh/reports/{SLUG}.html",
-                          "x-default": f"{BASE_URL}en/reports/{SLUG}.html"}
+    assert alternates == {
+        "en": f"{BASE_URL}en/reports/{SLUG}.html",
+        "zh-Hans": f"{BASE_URL}zh/reports/{SLUG}.html",
+        "x-default": f"{BASE_URL}en/reports/{SLUG}.html",
+    }
     robots = (based_site / "robots.txt").read_text("utf-8")
     assert f"Sitemap: {BASE_URL}sitemap.xml" in robots
 
@@ -196,8 +223,9 @@ def test_every_sitemap_url_has_its_last_change(based_site):
     """lastmod from the content: a report's date (the tiny project's report is dated
     2021-07-01); every other page the newest date of the site (the same report: no record)."""
     sitemap = etree.fromstring((based_site / "sitemap.xml").read_bytes())
-    dates = {u.findtext(f"{SITEMAP}loc"): u.findtext(f"{SITEMAP}lastmod")
-             for u in sitemap.findall(f"{SITEMAP}url")}
+    dates = {
+        u.findtext(f"{SITEMAP}loc"): u.findtext(f"{SITEMAP}lastmod") for u in sitemap.findall(f"{SITEMAP}url")
+    }
     assert dates and all(dates.values())
     assert dates[f"{BASE_URL}en/reports/{SLUG}.html"] == "2021-07-01"
     assert set(dates.values()) == {"2021-07-01"}
@@ -205,6 +233,7 @@ def test_every_sitemap_url_has_its_last_change(based_site):
 
 def test_a_sitemap_past_the_protocols_limit_is_split_with_an_index(tmp_path, monkeypatch):
     from sitegen.render import search as reader
+
     monkeypatch.setattr(reader, "SITEMAP_MAX_URLS", 5)
     content = write_project(tmp_path, {"site.yaml": SITE + f"base_url: {BASE_URL}\n"})
     out = tmp_path / "output"
@@ -221,8 +250,11 @@ def test_a_sitemap_past_the_protocols_limit_is_split_with_an_index(tmp_path, mon
         assert 0 < len(found) <= 5
         locs += found
     pages = [p.relative_to(out).as_posix() for p in out.rglob("*.html")]
-    expected = [p for p in pages if p.split("/")[0] in ("en", "zh")
-                and not p.endswith(("404.html", "editors/status.html"))]
+    expected = [
+        p
+        for p in pages
+        if p.split("/")[0] in ("en", "zh") and not p.endswith(("404.html", "editors/status.html"))
+    ]
     assert sorted(locs) == sorted([BASE_URL + "index.html"] + [BASE_URL + p for p in expected])
     assert len(parts) == -(-len(locs) // 5)
 
@@ -256,6 +288,7 @@ def test_sharing_metadata_and_feed_link(tiny_site, based_site):
 
 # --- root 404 ---------------------------------------------------------------------------------
 
+
 def test_root_404_speaks_both_languages(tiny_site, based_site):
     doc = html(tiny_site / "404.html")
     text = doc.text_content()
@@ -265,10 +298,13 @@ def test_root_404_speaks_both_languages(tiny_site, based_site):
     assert all((tiny_site / link).is_file() for link in links)
     assert not doc.xpath("//link[@rel='stylesheet']") and doc.xpath("//style")
     assert html(based_site / "404.html").xpath("//a/@href") == [
-        f"{BASE_URL}en/index.html", f"{BASE_URL}zh/index.html"]
+        f"{BASE_URL}en/index.html",
+        f"{BASE_URL}zh/index.html",
+    ]
 
 
 # --- single-file reports ----------------------------------------------------------------------
+
 
 def check_single_file(site: Path, lang: str, base_url: str | None) -> lxml.html.HtmlElement:
     path = site / "single" / lang / f"{SLUG}.html"
@@ -278,16 +314,22 @@ def check_single_file(site: Path, lang: str, base_url: str | None) -> lxml.html.
     assert not doc.xpath("//script"), "a single file needs no script"
     assert doc.xpath("//head/style") and ".site-header" in doc.xpath("string(//head/style)")
     ids = set(doc.xpath("//@id"))
-    for element, attr in [(e, a) for e in doc.iter() if isinstance(e.tag, str)
-                          for a in ("href", "src", "srcset", "action") if e.get(a) is not None]:
+    for element, attr in [
+        (e, a)
+        for e in doc.iter()
+        if isinstance(e.tag, str)
+        for a in ("href", "src", "srcset", "action")
+        if e.get(a) is not None
+    ]:
         value = element.get(attr)
         if value.startswith("#"):
             assert value[1:] in ids, f"{value}: no such id in the file"
         elif base_url and value.startswith(base_url):
             continue
         else:
-            assert value.startswith(("https://", "http://", "mailto:", "data:")), \
+            assert value.startswith(("https://", "http://", "mailto:", "data:")), (
                 f"<{element.tag} {attr}={value!r}> would break outside the site"
+            )
     note = doc.xpath("//main//*[contains(@class, 'archive-note')]")
     assert note, "no note that this is an archived copy"
     assert "https://example.org/article" in note[0].text_content()
@@ -300,8 +342,11 @@ def test_single_file_report_stands_alone(tiny_site):
     assert "Archived copy" in doc.text_content()
     page = html(tiny_site / "en" / "reports" / f"{SLUG}.html")
     link = page.xpath("//*[contains(@class, 'single-link')]//a/@href")
-    assert link and (tiny_site / "en" / "reports" / link[0]).resolve() == \
-        (tiny_site / "single" / "en" / f"{SLUG}.html").resolve()
+    assert (
+        link
+        and (tiny_site / "en" / "reports" / link[0]).resolve()
+        == (tiny_site / "single" / "en" / f"{SLUG}.html").resolve()
+    )
     zh = check_single_file(tiny_site, "zh", None)
     assert "存档副本" in zh.text_content() and zh.get("lang") == "zh-Hans"
 
@@ -318,9 +363,12 @@ def test_single_file_inlines_images_and_chart_files(tmp_path):
     report = (
         "---\ntitle: Pictures\ndate: 2021-07-02\nsummary: With an image.\nsources: [s-article]\n---\n"
         "## Image\n\n![A logo](../../assets/favicon.svg)\n\n[Data](../../assets/favicon.svg)\n"
-        "[Home](../index.html) and [Acme](../systems/acme-16.html).\n")
-    content = write_project(tmp_path, {"reports/pictures.en.md": report,
-                                       "reports/pictures.zh.md": report.replace("Pictures", "图片")})
+        "[Home](../index.html) and [Acme](../systems/acme-16.html).\n"
+    )
+    content = write_project(
+        tmp_path,
+        {"reports/pictures.en.md": report, "reports/pictures.zh.md": report.replace("Pictures", "图片")},
+    )
     build(content, TEMPLATES, tmp_path / "out")
     single = (tmp_path / "out" / "single" / "en" / "pictures.html").read_text("utf-8")
     doc = lxml.html.document_fromstring(single)
@@ -333,8 +381,14 @@ def test_single_file_inlines_images_and_chart_files(tmp_path):
 # --- in a browser -----------------------------------------------------------------------------
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def _need(found: bool, what: str) -> None:
@@ -351,11 +405,12 @@ def chromium():
     except ImportError:
         sync_playwright = None
     _need(sync_playwright is not None, "the playwright package (scripts/install.sh)")
-    _need(CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK),
-          f"Debian's chromium at {CHROMIUM} (scripts/install.sh --browser)")
+    _need(
+        CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK),
+        f"Debian's chromium at {CHROMIUM} (scripts/install.sh --browser)",
+    )
     with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                         args=CHROMIUM_ARGS)
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 
@@ -378,13 +433,16 @@ def result_hrefs(page) -> list[str]:
     return page.locator("[data-search-results] a").evaluate_all("links => links.map(a => a.href)")
 
 
-@pytest.mark.parametrize("lang, query, expected", [
-    ("en", "BERT", "en/benchmarks/bert.html"),
-    ("en", "zenit", f"en/reports/{SLUG}.html"),           # prefix
-    ("en", "Zenihth", f"en/reports/{SLUG}.html"),         # fuzzy
-    ("zh", "训练", "zh/glossary.html"),
-    ("zh", "主要发现", f"zh/reports/{SLUG}.html"),
-])
+@pytest.mark.parametrize(
+    "lang, query, expected",
+    [
+        ("en", "BERT", "en/benchmarks/bert.html"),
+        ("en", "zenit", f"en/reports/{SLUG}.html"),  # prefix
+        ("en", "Zenihth", f"en/reports/{SLUG}.html"),  # fuzzy
+        ("zh", "训练", "zh/glossary.html"),
+        ("zh", "主要发现", f"zh/reports/{SLUG}.html"),
+    ],
+)
 def test_search_from_file_finds_pages_of_the_language(page, tiny_site, lang, query, expected):
     page.goto((tiny_site / lang / "index.html").as_uri())
     page.locator("input[type=search]").fill(query)
@@ -398,7 +456,7 @@ def test_search_from_a_deep_page_links_relative_to_the_root(page, tiny_site):
     page.goto((tiny_site / "zh" / "reports" / f"{SLUG}.html").as_uri())
     page.locator("input[type=search]").fill("测试")
     hrefs = result_hrefs(page)
-    assert all((tiny_site / h[len(tiny_site.as_uri()) + 1:]).is_file() for h in hrefs)
+    assert all((tiny_site / h[len(tiny_site.as_uri()) + 1 :]).is_file() for h in hrefs)
 
 
 def test_chinese_typed_on_an_english_page_searches_the_chinese_pages(page, tiny_site):
@@ -407,8 +465,10 @@ def test_chinese_typed_on_an_english_page_searches_the_chinese_pages(page, tiny_
     page.locator("input[type=search]").fill("测试")
     hrefs = result_hrefs(page)
     assert hrefs and all("/zh/" in h for h in hrefs), hrefs
-    assert all(label.endswith(" · 简体中文") for label in
-               page.locator("[data-search-results] .search-kind").all_inner_texts())
+    assert all(
+        label.endswith(" · 简体中文")
+        for label in page.locator("[data-search-results] .search-kind").all_inner_texts()
+    )
 
 
 def test_all_languages_adds_the_other_index(page, tiny_site):
@@ -416,14 +476,15 @@ def test_all_languages_adds_the_other_index(page, tiny_site):
     page.locator("input[type=search]").fill("Acme")
     assert not any("/zh/" in h for h in result_hrefs(page))
     page.locator("input[data-search-all]").check()
-    page.wait_for_function("() => [...document.querySelectorAll('[data-search-results] a')]"
-                           ".some(a => a.href.includes('/zh/'))")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-search-results] a')].some(a => a.href.includes('/zh/'))"
+    )
     assert page.evaluate("Object.keys(window.SEARCH_DOCS_BY_LANG).sort()") == ["en", "zh"]
 
 
 def test_keyboard_alone_reaches_and_opens_a_result(page, tiny_site):
     page.goto((tiny_site / "en" / "index.html").as_uri())
-    for _ in range(10):                       # skip link, brand, language switch, then the box
+    for _ in range(10):  # skip link, brand, language switch, then the box
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.type") == "search":
             break
@@ -431,7 +492,7 @@ def test_keyboard_alone_reaches_and_opens_a_result(page, tiny_site):
     page.keyboard.type("acme")
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-search-results] a")
-    for _ in range(6):                        # button, checkbox, then the first result
+    for _ in range(6):  # button, checkbox, then the first result
         page.keyboard.press("Tab")
         if page.evaluate("!!document.activeElement.closest('[data-search-results]')"):
             break

@@ -1,6 +1,7 @@
 """The record's downloads: CSV and JSON per round and for all rounds, at full precision, with
 their provenance; and the page listing them in both languages. Expected values come from the
 sample's own YAML (tests/record_sample.py), not from the output."""
+
 import csv
 import io
 import json
@@ -8,9 +9,10 @@ import json
 import pytest
 import yaml
 
+from sitegen.build.pipeline import build
+
 from project import TEMPLATES
 from record_sample import ROUNDS, V10, V11, write_record_project
-from sitegen.build.pipeline import build
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11)}
 ROUND_LIST = {r["id"]: r for r in yaml.safe_load(ROUNDS)}

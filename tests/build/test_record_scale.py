@@ -2,6 +2,7 @@
 made here: a fixed number of pages per result, submitter, accelerator, benchmark and round; no
 HTML page over 300 KB; a search index of at most 1 MB per language; the compare page's data
 split by round. Counts and sizes only, never times."""
+
 from __future__ import annotations
 
 import random
@@ -9,22 +10,28 @@ import re
 
 import pytest
 
+from sitegen.build.pipeline import build
+
 from project import TEMPLATES
 from record_sample import CHIPS, ROUNDS, V10, V11, _result, write_record_project
-from sitegen.build.pipeline import build
 
 KB = 1024
 ROUND_IDS = ("v1.0", "v1.1", "v2.0", "v2.1", "v3.0", "v3.1")
 BENCHMARKS = ("bert", "resnet")
-PER_SLOT = 200                     # results per benchmark and round: 2,400 in all
-BIG = "BigSub"                     # one submitter with most of the results: its pages are paged
+PER_SLOT = 200  # results per benchmark and round: 2,400 in all
+BIG = "BigSub"  # one submitter with most of the results: its pages are paged
 MODELS = [f"Chip C{n}" for n in range(12)] + ["Chip C11 (500W)", "chip  c1"]
 SIZES = (1, 8, 16, 64, 256, 1024)
 # The synthetic chips: one family per "Chip C<n>", its power suffix and odd spacing included.
-BIG_CHIPS = CHIPS + "- vendor: chipco\n  name: {en: ChipCo, zh: ChipCo}\n  families:\n" + "".join(
-    f"    - family: C{n}\n      variants:\n        - variant: C{n}\n"
-    f"          match: ['chip\\s+c{n}']\n" for n in range(12)) + \
-    "        - variant: C11, 500 W\n          match: ['chip c11 \\(500w\\)']\n"
+BIG_CHIPS = (
+    CHIPS
+    + "- vendor: chipco\n  name: {en: ChipCo, zh: ChipCo}\n  families:\n"
+    + "".join(
+        f"    - family: C{n}\n      variants:\n        - variant: C{n}\n          match: ['chip\\s+c{n}']\n"
+        for n in range(12)
+    )
+    + "        - variant: C11, 500 W\n          match: ['chip c11 \\(500w\\)']\n"
+)
 
 
 def synthetic_rounds() -> str:
@@ -32,7 +39,9 @@ def synthetic_rounds() -> str:
         f"- id: {r}\n  repository: https://github.com/mlcommons/training_results_{r}\n"
         f"  commit: {'%039xa' % (i + 1)}\n  commit_date: 2024-01-0{i + 1}\n"
         f"  published: 2023-0{i + 1}-15\n  ruleset: {r[1:]}.0\n  results: {PER_SLOT * 2}\n"
-        f"  logs_missing: 0\n  skipped: 0\n" for i, r in enumerate(ROUND_IDS[2:]))
+        f"  logs_missing: 0\n  skipped: 0\n"
+        for i, r in enumerate(ROUND_IDS[2:])
+    )
     return ROUNDS + extra
 
 
@@ -42,14 +51,25 @@ def synthetic_results(round_id: str, rng: random.Random) -> str:
         for n in range(PER_SLOT):
             submitter = BIG if n % 2 else f"Sub{n % 40:02d}"
             if n % 10 == 3:
-                submitter = BIG.lower()           # grouped with BigSub
+                submitter = BIG.lower()  # grouped with BigSub
             folder = f"sys{n:03d}"
             count = SIZES[n % len(SIZES)]
-            value = round(rng.uniform(0.3, 90.0) / max(1, count ** 0.5), 6)
+            value = round(rng.uniform(0.3, 90.0) / max(1, count**0.5), 6)
             ident = f"{round_id}-{submitter.lower()}-{folder}-{benchmark}"
-            parts.append(_result(ident, round_id, submitter, folder, benchmark, value,
-                                 [value] * 5, count=count, model=MODELS[n % len(MODELS)],
-                                 division="open" if n % 7 == 0 else "closed"))
+            parts.append(
+                _result(
+                    ident,
+                    round_id,
+                    submitter,
+                    folder,
+                    benchmark,
+                    value,
+                    [value] * 5,
+                    count=count,
+                    model=MODELS[n % len(MODELS)],
+                    division="open" if n % 7 == 0 else "closed",
+                )
+            )
     return "".join(parts)
 
 
@@ -58,10 +78,11 @@ def big_site(tmp_path_factory):
     rng = random.Random(15)
     folder = tmp_path_factory.mktemp("big-record")
     files = {"data/record/rounds.yaml": synthetic_rounds(), "data/chips.yaml": BIG_CHIPS}
-    sample = {"v1.0": V10, "v1.1": V11}          # the tiny project's reports cite these
+    sample = {"v1.0": V10, "v1.1": V11}  # the tiny project's reports cite these
     for round_id in ROUND_IDS:
-        files[f"data/record/results-{round_id}.yaml"] = (sample.get(round_id, "")
-                                                         + synthetic_results(round_id, rng))
+        files[f"data/record/results-{round_id}.yaml"] = sample.get(round_id, "") + synthetic_results(
+            round_id, rng
+        )
     content = write_record_project(folder, files)
     out = folder / "out"
     build(content, TEMPLATES, out)
@@ -74,9 +95,9 @@ def html_files(out, lang: str, folder: str) -> list:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_pages_grow_linearly_with_the_record(big_site, lang):
-    results = len(ROUND_IDS) * len(BENCHMARKS) * PER_SLOT + 6      # + the sample's 6
-    assert len(html_files(big_site, lang, "results")) == results          # one per result
-    assert len(html_files(big_site, lang, "rounds")) == len(ROUND_IDS) + 2   # + index, changes
+    results = len(ROUND_IDS) * len(BENCHMARKS) * PER_SLOT + 6  # + the sample's 6
+    assert len(html_files(big_site, lang, "results")) == results  # one per result
+    assert len(html_files(big_site, lang, "rounds")) == len(ROUND_IDS) + 2  # + index, changes
     leaderboards = [p for p in html_files(big_site, lang, "benchmarks") if p.parent.name != "benchmarks"]
     assert len(leaderboards) == len(ROUND_IDS) * len(BENCHMARKS)
     submitters = {p.stem for p in (big_site / lang / "submitters").glob("*.html")} - {"index"}
@@ -91,7 +112,7 @@ def test_pages_grow_linearly_with_the_record(big_site, lang):
     described = [p for p in (big_site / lang / "systems").rglob("*.html") if p.parent.name.startswith("v")]
     assert len(described) == systems
     total = len(list((big_site / lang).rglob("*.html")))
-    assert total < results + systems + 200, total       # no page kind per pair of anything
+    assert total < results + systems + 200, total  # no page kind per pair of anything
 
 
 def test_no_page_over_300_kb(big_site):
@@ -103,11 +124,12 @@ def test_no_page_over_300_kb(big_site):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_search_loads_at_most_1_mb_for_a_first_query(big_site, lang):
     assets = big_site / "assets"
-    first_query = sum((assets / name).stat().st_size
-                      for name in ("search.js", "minisearch.js", f"search-{lang}.js"))
+    first_query = sum(
+        (assets / name).stat().st_size for name in ("search.js", "minisearch.js", f"search-{lang}.js")
+    )
     assert first_query <= 1024 * KB, first_query
     home = (big_site / lang / "index.html").read_text("utf-8")
-    assert f"search-{lang}.js" not in home and "minisearch.js" not in home   # loaded on first use
+    assert f"search-{lang}.js" not in home and "minisearch.js" not in home  # loaded on first use
     assert "vega-bundle.js\" defer" not in home
 
 
@@ -116,17 +138,22 @@ def test_the_compare_data_is_one_small_script_per_round(big_site):
     assert [p.stem for p in scripts] == sorted(ROUND_IDS)
     assert max(p.stat().st_size for p in scripts) <= 300 * KB
     compare = (big_site / "en" / "compare.html").read_text("utf-8")
-    assert "assets/record/" not in compare             # loaded on demand by compare.js
+    assert "assets/record/" not in compare  # loaded on demand by compare.js
 
 
 HREF = re.compile(r'<a [^>]*href="([^"#?]+)[^"]*"')
-ROUTES = {"round": "rounds/", "benchmark": "benchmarks/", "submitter": "submitters/",
-          "accelerator": "accelerators/"}
+ROUTES = {
+    "round": "rounds/",
+    "benchmark": "benchmarks/",
+    "submitter": "submitters/",
+    "accelerator": "accelerators/",
+}
 
 
 def _links(out, page: str) -> set[str]:
     """The pages a page links to, as paths under `out` (local .html files only)."""
     import posixpath
+
     html = (out / page).read_text("utf-8")
     found = set()
     for href in HREF.findall(html):

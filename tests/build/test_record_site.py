@@ -3,6 +3,7 @@ record's pages (leaderboards, rounds, one page per result) in both languages.
 
 Expected values are computed here from the sample's own YAML (tests/record_sample.py), not
 copied from the output."""
+
 import json
 import math
 import re
@@ -10,11 +11,12 @@ import re
 import pytest
 import yaml
 
+from sitegen.base.errors import ContentError
+from sitegen.build.pipeline import build
+from sitegen.content.load import load_site
+
 from project import TEMPLATES
 from record_sample import CURATED, ROUNDS, SYSTEM_MAP, V10, V11, write_record_project
-from sitegen.base.errors import ContentError
-from sitegen.content.load import load_site
-from sitegen.build.pipeline import build
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11)}
 ROUND_LIST = yaml.safe_load(ROUNDS)
@@ -50,6 +52,7 @@ def text_of(html: str) -> str:
 
 # --- loading -------------------------------------------------------------------------------------
 
+
 def test_the_record_loads_with_its_rounds(record_site):
     site = load_site(record_site[0])
     assert list(site.rounds) == [r["id"] for r in ROUND_LIST]
@@ -60,17 +63,20 @@ def test_the_record_loads_with_its_rounds(record_site):
     assert site.record_rounds("bert") == ["v1.0", "v1.1"]
     assert [r["id"] for r in site.record_results("bert", "v1.0")] == sorted(
         (r["id"] for r in RECORD.values() if r["round"] == "v1.0" and r["benchmark"] == "bert"),
-        key=lambda i: RECORD[i]["value"])
+        key=lambda i: RECORD[i]["value"],
+    )
 
 
 def test_a_bad_record_is_an_error_with_file_and_line(tmp_path):
     bad = V10.replace("value: 20.046", "value: fast")
-    line = bad.splitlines().index("- id: v1.0-zenith-zenith8-bert") + 17     # its value line
+    line = bad.splitlines().index("- id: v1.0-zenith-zenith8-bert") + 17  # its value line
     content = write_record_project(tmp_path, {"data/record/results-v1.0.yaml": bad})
     with pytest.raises(ContentError) as error:
         load_site(content)
-    assert (f"content/data/record/results-v1.0.yaml:{line}: record 'v1.0-zenith-zenith8-bert': "
-            "field 'value': 'fast' is not a number") in str(error.value).splitlines()
+    assert (
+        f"content/data/record/results-v1.0.yaml:{line}: record 'v1.0-zenith-zenith8-bert': "
+        "field 'value': 'fast' is not a number"
+    ) in str(error.value).splitlines()
 
 
 def test_a_mapped_folder_missing_from_the_record_names_the_mapping_line(tmp_path):
@@ -79,26 +85,31 @@ def test_a_mapped_folder_missing_from_the_record_names_the_mapping_line(tmp_path
     with pytest.raises(ContentError) as error:
         load_site(content)
     line = len(mapping.splitlines())
-    assert str(error.value) == (f"content/data/mlperf_systems.yaml:{line}: system folder "
-                                "'v1.1/Zenith/zenith8' is not in the record (content/data/record/)")
+    assert str(error.value) == (
+        f"content/data/mlperf_systems.yaml:{line}: system folder "
+        "'v1.1/Zenith/zenith8' is not in the record (content/data/record/)"
+    )
 
 
 def test_a_curated_entry_must_agree_with_the_record(tmp_path):
     """The accelerator model may not disagree (a count may: it is a correction with a source,
     tests/test_chips.py)."""
-    content = write_record_project(tmp_path, {"data/results_curated.yaml":
-                                              CURATED + "  accelerator_model: Zenith Z2\n"})
+    content = write_record_project(
+        tmp_path, {"data/results_curated.yaml": CURATED + "  accelerator_model: Zenith Z2\n"}
+    )
     with pytest.raises(ContentError) as error:
         load_site(content)
     record_line = V10.splitlines().index("- id: v1.0-zenith-zenith8-bert") + 10
-    assert str(error.value) == (        # both places name the field's own line
+    assert str(error.value) == (  # both places name the field's own line
         "content/data/results_curated.yaml:3: record 'v1.0-zenith-zenith8-bert': "
         "accelerator_model 'Zenith Z2' disagrees with the record ('Zenith Z1', "
-        f"content/data/record/results-v1.0.yaml:{record_line})")
+        f"content/data/record/results-v1.0.yaml:{record_line})"
+    )
 
 
 def test_a_curated_system_must_agree_with_its_official_descriptions(tmp_path):
     import project
+
     systems = project.SYSTEMS.replace("accelerator_count: 16", "accelerator_count: 32", 1)
     content = write_record_project(tmp_path, {"data/systems.yaml": systems})
     with pytest.raises(ContentError) as error:
@@ -110,11 +121,13 @@ def test_a_curated_system_must_agree_with_its_official_descriptions(tmp_path):
         f"content/data/systems.yaml:{line}: system 'acme-16': accelerator_count 32 disagrees "
         "with the official system description of v1.0/Acme/acme16 (16 accelerators, "
         f"content/data/record/results-v1.0.yaml:{record_line}; mapped in "
-        f"content/data/mlperf_systems.yaml:{map_line})")
+        f"content/data/mlperf_systems.yaml:{map_line})"
+    )
 
 
 def test_results_yaml_beside_a_record_is_an_error(tmp_path):
     import project
+
     content = write_record_project(tmp_path, {"data/results.yaml": project.RESULTS})
     with pytest.raises(ContentError) as error:
         load_site(content)
@@ -123,15 +136,19 @@ def test_results_yaml_beside_a_record_is_an_error(tmp_path):
 
 def test_a_record_benchmark_needs_its_facts(tmp_path):
     import project
+
     content = write_record_project(tmp_path, {"data/benchmarks.yaml": project.BENCHMARKS})
     with pytest.raises(ContentError) as error:
         load_site(content)
-    line = V10.splitlines().index("- id: v1.0-bigco-giant-resnet") + 3     # its benchmark line
-    assert (f"content/data/record/results-v1.0.yaml:{line}: record 'v1.0-bigco-giant-resnet': "
-            "benchmark 'resnet' is not in content/data/benchmarks.yaml") in str(error.value)
+    line = V10.splitlines().index("- id: v1.0-bigco-giant-resnet") + 3  # its benchmark line
+    assert (
+        f"content/data/record/results-v1.0.yaml:{line}: record 'v1.0-bigco-giant-resnet': "
+        "benchmark 'resnet' is not in content/data/benchmarks.yaml"
+    ) in str(error.value)
 
 
 # --- the derived results table -------------------------------------------------------------------
+
 
 def test_the_results_table_is_the_mapped_record_at_full_precision(record_site):
     site = load_site(record_site[0])
@@ -139,7 +156,7 @@ def test_the_results_table_is_the_mapped_record_at_full_precision(record_site):
     assert set(site.tables["results"]) == set(expected)
     for ident, raw in expected.items():
         result = site.tables["results"][ident]
-        assert result["value"] == raw["value"]                      # never rounded
+        assert result["value"] == raw["value"]  # never rounded
         assert result["system"] == MAPPED[folder_of(raw)]
         assert result["source"] == f"mlperf-training-{raw['round']}"
         assert result["runs"] == [r for r in raw["runs"] if r is not None]
@@ -148,14 +165,16 @@ def test_the_results_table_is_the_mapped_record_at_full_precision(record_site):
 
 def test_claims_are_checked_against_full_precision(record_site):
     from sitegen.derive import figures as derive
+
     site = load_site(record_site[0])
     check = derive.check_claim(site, site.get("claims", "c-ppr"))
     acme, zenith = RECORD["v1.0-acme-acme16-bert"]["value"], RECORD["v1.0-zenith-zenith8-bert"]["value"]
     assert check.value == pytest.approx((zenith * 300000) / (acme * 150000))
-    assert check.verdict != "differs"      # 1.331 rounds to the stated 1.3 (prices may make it "partly")
+    assert check.verdict != "differs"  # 1.331 rounds to the stated 1.3 (prices may make it "partly")
 
 
 # --- pages ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_leaderboard_groups_by_division_category_and_scale(record_site, lang):
@@ -163,8 +182,10 @@ def test_leaderboard_groups_by_division_category_and_scale(record_site, lang):
     bert = [r for r in RECORD.values() if r["round"] == "v1.0" and r["benchmark"] == "bert"]
     sections = re.findall(r'<section aria-labelledby="([a-z0-9_-]+)">(.*?)</section>', html, re.S)
     scale = {8: "1_8", 16: "9_64", 1024: "513"}
-    expected = sorted({(r["division"], scale[r["accelerator_count"]]) for r in bert},
-                      key=lambda k: (k[0] != "closed", ["1_8", "9_64", "65_512", "513"].index(k[1])))
+    expected = sorted(
+        {(r["division"], scale[r["accelerator_count"]]) for r in bert},
+        key=lambda k: (k[0] != "closed", ["1_8", "9_64", "65_512", "513"].index(k[1])),
+    )
     assert [s[0] for s in sections] == [f"{d}-available-{s}" for d, s in expected]
     for r in bert:
         body = dict(sections)[f"{r['division']}-available-{scale[r['accelerator_count']]}"]
@@ -186,7 +207,7 @@ def test_result_page_shows_runs_facts_and_the_official_folder(record_site, lang)
     for run in (x for x in r["runs"] if x is not None):
         assert f"<li>{three_digits(run)}{unit}</li>" in html
     assert html.count("<li>") >= len(r["runs"])
-    assert three_digits(r["value"] * r["accelerator_count"]) in html     # accelerator-minutes
+    assert three_digits(r["value"] * r["accelerator_count"]) in html  # accelerator-minutes
     assert ("开放组" if lang == "zh" else "Open") in text_of(html)
     assert r["accelerator_model"] in html and r["system_name"] in html
 
@@ -210,31 +231,42 @@ def test_round_pages_and_index(record_site, lang):
             assert (f"{submitter}（{n}）" if lang == "zh" else f"{submitter} ({n})") in html
         assert str(rnd["published"].year) in html
     index = page(out, f"{lang}/rounds/index.html")
-    assert index.index('href="v1.1.html"') < index.index('href="v1.0.html"')   # newest first
+    assert index.index('href="v1.1.html"') < index.index('href="v1.0.html"')  # newest first
     assert f'data-value="{len([r for r in RECORD.values() if r["round"] == "v1.0"])}"' in index
     home = page(out, f"{lang}/index.html")
-    assert 'href="rounds/index.html"' in home                                  # in the navigation
+    assert 'href="rounds/index.html"' in home  # in the navigation
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_benchmark_page_summarises_each_round(record_site, lang):
     html = page(record_site[1], f"{lang}/benchmarks/bert.html")
     for rnd in ("v1.0", "v1.1"):
-        closed = [r for r in RECORD.values() if r["round"] == rnd and r["benchmark"] == "bert"
-                  and r["division"] == "closed" and r["value"]]
+        closed = [
+            r
+            for r in RECORD.values()
+            if r["round"] == rnd and r["benchmark"] == "bert" and r["division"] == "closed" and r["value"]
+        ]
         best = min(closed, key=lambda r: r["value"])
         assert f'href="bert/{rnd}.html">{rnd}</a>' in html
         assert f'href="../results/{best["id"]}.html">{best["system_name"]}</a>' in html
         assert f'>{three_digits(best["value"])}</td>' in html
 
 
-@pytest.mark.parametrize("path", ["benchmarks/bert/v1.0.html", "results/v1.1-acme-acme16-bert.html",
-                                  "rounds/v1.0.html", "benchmarks/bert.html",
-                                  "systems/acme-16.html", "index.html"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "benchmarks/bert/v1.0.html",
+        "results/v1.1-acme-acme16-bert.html",
+        "rounds/v1.0.html",
+        "benchmarks/bert.html",
+        "systems/acme-16.html",
+        "index.html",
+    ],
+)
 def test_pages_with_official_results_credit_mlcommons(record_site, path):
     for lang, date in (("en", "May 18, 2023"), ("zh", "2023年5月18日")):
         html = page(record_site[1], f"{lang}/{path}")
-        footer = html[html.index('<footer'):]
+        footer = html[html.index('<footer') :]
         assert "MLPerf®" in footer and "MLCommons" in footer
         if "v1.1" not in path:
             assert "training_results_v1.0" in footer and "50619b5df63f" in footer and date in footer
@@ -255,7 +287,7 @@ def test_search_index_leaves_out_result_and_leaderboard_pages(record_site):
     out = record_site[1]
     for lang in ("en", "zh"):
         script = page(out, f"assets/search-{lang}.js")
-        docs = json.loads(script[script.index("= ") + 2:script.index(";\nwindow.SEARCH_DOCS_BY_LANG")])
+        docs = json.loads(script[script.index("= ") + 2 : script.index(";\nwindow.SEARCH_DOCS_BY_LANG")])
         found = {d["url"] for d in docs}
         assert not {u for u in found if "/results/" in u or u.count("/") > 2}
         assert f"{lang}/rounds/v1.0.html" in found and f"{lang}/benchmarks/bert.html" in found
@@ -270,7 +302,7 @@ def test_search_index_has_a_row_per_result_and_leaderboard(record_site):
     for lang in ("en", "zh"):
         script = page(out, f"assets/search-{lang}.js")
         marker = f'window.SEARCH_RECORD_BY_LANG["{lang}"] = '
-        rows = json.loads(script[script.index(marker) + len(marker):].split(";\n", 1)[0])
+        rows = json.loads(script[script.index(marker) + len(marker) :].split(";\n", 1)[0])
         assert sorted(row[1] for row in rows["results"]) == sorted(RECORD)
         for row in rows["results"]:
             assert rows["rounds"][row[2]] == row[1].split("-", 1)[0]
@@ -280,8 +312,10 @@ def test_search_index_has_a_row_per_result_and_leaderboard(record_site):
 
 # --- the fast reader -----------------------------------------------------------------------------
 
+
 def _record_texts():
     from project import ROOT
+
     shipped = sorted((ROOT / "content" / "data" / "record").glob("*.yaml"))
     return [ROUNDS, V10, V11, *(p.read_text("utf-8") for p in shipped if p.name != "changelog.yaml")]
 
@@ -290,6 +324,7 @@ def test_the_line_reader_agrees_with_yaml_on_every_record_file():
     from sitegen.base.errors import Problems
     from sitegen.content.readers import parse_yaml
     from sitegen.content.record import fast_records
+
     for text in _record_texts():
         fast = fast_records(text)
         assert fast is not None and fast == parse_yaml(text, "x.yaml", Problems(ROOT_DIR))
@@ -297,11 +332,13 @@ def test_the_line_reader_agrees_with_yaml_on_every_record_file():
 
 def test_the_line_reader_leaves_other_layouts_and_odd_values_to_yaml():
     from sitegen.content.record import fast_records
-    assert fast_records("- id: a\n  runs:\n    - 1.0\n") is None          # block list
-    assert fast_records("- {id: a}\n") is None                             # flow record
+
+    assert fast_records("- id: a\n  runs:\n    - 1.0\n") is None  # block list
+    assert fast_records("- {id: a}\n") is None  # flow record
     quoted = fast_records('- id: a\n  name: "x: y # z"\n  flag: yes\n  when: 2023-05-18\n  n: 0x10\n')
-    assert quoted == [{"__line__": 1, "id": "a", "name": "x: y # z", "flag": True,
-                       "when": "2023-05-18", "n": 16}]
+    assert quoted == [
+        {"__line__": 1, "id": "a", "name": "x: y # z", "flag": True, "when": "2023-05-18", "n": 16}
+    ]
 
 
 ROOT_DIR = __import__("pathlib").Path(__file__).resolve().parents[2]
@@ -309,29 +346,47 @@ ROOT_DIR = __import__("pathlib").Path(__file__).resolve().parents[2]
 
 def test_official_folder_links_escape_spaces():
     from sitegen.base.urls import official as official_folder
+
     rnd = {"repository": "https://github.com/mlcommons/training_results_v1.0", "commit": "50619b5"}
     assert official_folder(rnd, "nettrix/results/X640 G40_A100_PCIe_mxnet/ssd") == (
         "https://github.com/mlcommons/training_results_v1.0/tree/50619b5/"
-        "nettrix/results/X640%20G40_A100_PCIe_mxnet/ssd")
+        "nettrix/results/X640%20G40_A100_PCIe_mxnet/ssd"
+    )
 
 
 # --- energy ---------------------------------------------------------------------------------------
 
+
 def _with_energy(record_text: str, joules: float) -> str:
-    return record_text.replace("  runs_required: 5\n",
-                               f"  runs_required: 5\n  energy: {{value: {joules!r}, unit: J}}\n")
+    return record_text.replace(
+        "  runs_required: 5\n", f"  runs_required: 5\n  energy: {{value: {joules!r}, unit: J}}\n"
+    )
 
 
 def _energy_results() -> str:
     """v1.1 bert: three results, the fastest using the most energy, one without energy."""
     from record_sample import _result
-    return "".join([
-        _with_energy(V11, 9876543.21),
-        _with_energy(_result("v1.1-bigco-big16-bert", "v1.1", "BigCo", "big16", "bert", 9.5,
-                             [9.4, 9.45, 9.5, 9.55, 9.6]), 1234567.5),
-        _result("v1.1-zenith-zen16-bert", "v1.1", "Zenith", "zen16", "bert", 8.5,
-                [8.4, 8.45, 8.5, 8.55, 8.6]),
-    ])
+
+    return "".join(
+        [
+            _with_energy(V11, 9876543.21),
+            _with_energy(
+                _result(
+                    "v1.1-bigco-big16-bert",
+                    "v1.1",
+                    "BigCo",
+                    "big16",
+                    "bert",
+                    9.5,
+                    [9.4, 9.45, 9.5, 9.55, 9.6],
+                ),
+                1234567.5,
+            ),
+            _result(
+                "v1.1-zenith-zen16-bert", "v1.1", "Zenith", "zen16", "bert", 8.5, [8.4, 8.45, 8.5, 8.55, 8.6]
+            ),
+        ]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -348,18 +403,20 @@ def test_energy_leaderboard_only_where_there_is_energy_least_first(energy_site, 
     out = energy_site[1]
     with_energy = page(out, f"{lang}/benchmarks/bert/v1.1.html")
     assert 'id="energy"' in with_energy and with_energy.count('data-energy ') == 2
-    energy_part = with_energy[with_energy.index('id="energy"'):]
-    sections = re.findall(r'<section aria-labelledby="(energy-[a-z0-9_-]+)">(.*?)</section>',
-                          energy_part, re.S)
+    energy_part = with_energy[with_energy.index('id="energy"') :]
+    sections = re.findall(
+        r'<section aria-labelledby="(energy-[a-z0-9_-]+)">(.*?)</section>', energy_part, re.S
+    )
     assert [s[0] for s in sections] == ["energy-closed-available-9_64"]
-    values = [float(v) for v in re.findall(r'<td class="num answer" data-value="([0-9.e+]+)"',
-                                           sections[0][1])]
-    assert values == sorted(values) == [1234567.5, 9876543.21]     # least energy first
-    assert ">1.23</td>" in sections[0][1]             # megajoules, three significant digits
-    assert "v1.1-zenith-zen16-bert" not in energy_part               # no energy, not ranked
-    time_part = with_energy[:with_energy.index('id="energy"')]
-    assert "v1.1-zenith-zen16-bert" in time_part                     # the time table keeps all
-    for other in ("bert/v1.0", "resnet/v1.0"):                       # rounds without energy
+    values = [
+        float(v) for v in re.findall(r'<td class="num answer" data-value="([0-9.e+]+)"', sections[0][1])
+    ]
+    assert values == sorted(values) == [1234567.5, 9876543.21]  # least energy first
+    assert ">1.23</td>" in sections[0][1]  # megajoules, three significant digits
+    assert "v1.1-zenith-zen16-bert" not in energy_part  # no energy, not ranked
+    time_part = with_energy[: with_energy.index('id="energy"')]
+    assert "v1.1-zenith-zen16-bert" in time_part  # the time table keeps all
+    for other in ("bert/v1.0", "resnet/v1.0"):  # rounds without energy
         html = page(out, f"{lang}/benchmarks/{other}.html")
         assert 'id="energy"' not in html and "data-energy" not in html
 

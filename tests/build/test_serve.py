@@ -1,6 +1,7 @@
 """serve's HTTP conventions, against a real server on a free port (sitegen/serve.py):
 redirects, the site's own 404 page, HEAD, Host headers, long and malformed paths, and the
 command end to end (`serve --port 0`)."""
+
 import http.client
 import os
 import signal
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from project import write_project
 from sitegen.editor.serve import BuildState, allowed_hosts, make_server, reload_script
+
+from project import write_project
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = b"<!doctype html><html><body><p>home</p></body></html>"
@@ -79,6 +81,7 @@ def held(port, query, timeout=30):
             got.append(ask(port, "GET", f"/__build__?{query}", connection=conn))
         except ConnectionError as exc:
             got.append(exc)
+
     thread = threading.Thread(target=asking, daemon=True)
     thread.start()
     return thread, got
@@ -86,22 +89,23 @@ def held(port, query, timeout=30):
 
 def test_build_state_is_held_until_it_moves_or_the_hold_ends(tmp_path):
     import json
+
     state = BuildState(version=3, builds=2)
     running = make_server(tmp_path, state, "127.0.0.1", 0, hold=1.0)
     threading.Thread(target=running.serve_forever, daemon=True).start()
     port = running.server_address[1]
     try:
         start = time.perf_counter()
-        assert json.loads(ask(port, "GET", "/__build__")[2])["version"] == 3      # at once
-        assert json.loads(ask(port, "GET", "/__build__?after=2")[2])["version"] == 3   # differs
+        assert json.loads(ask(port, "GET", "/__build__")[2])["version"] == 3  # at once
+        assert json.loads(ask(port, "GET", "/__build__?after=2")[2])["version"] == 3  # differs
         assert time.perf_counter() - start < 0.5
-        status, _, body = ask(port, "GET", "/__build__?after=3&builds=2")    # nothing moves
+        status, _, body = ask(port, "GET", "/__build__?after=3&builds=2")  # nothing moves
         assert status == 200 and json.loads(body)["version"] == 3
         assert 0.9 < time.perf_counter() - start < 5
         for query in ("after=x", "after=3&builds=", "after="):
             assert ask(port, "GET", f"/__build__?{query}")[0] == 400
 
-        thread, got = held(port, "after=3&builds=2")      # a failed build: same version
+        thread, got = held(port, "after=3&builds=2")  # a failed build: same version
         time.sleep(0.3)
         with state.lock:
             state.errors, state.builds = ["boom"], 3
@@ -109,7 +113,7 @@ def test_build_state_is_held_until_it_moves_or_the_hold_ends(tmp_path):
         thread.join(timeout=0.5)
         assert got and json.loads(got[0][2])["errors"] == ["boom"]
 
-        thread, got = held(port, "after=3")               # the server stops: answered now
+        thread, got = held(port, "after=3")  # the server stops: answered now
         time.sleep(0.3)
         state.close()
         thread.join(timeout=0.5)
@@ -138,30 +142,37 @@ def test_other_host_headers_are_refused(server, host):
     assert (status, body) == (400, b"Host not allowed\n")
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "localhost",
-                                  "127.0.0.1", "[::1]:{port}"])
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:{port}", "localhost:{port}", "localhost", "127.0.0.1", "[::1]:{port}"]
+)
 def test_the_listen_address_is_allowed(server, host):
     assert ask(server, "GET", "/en/", host=host.format(port=server))[0] == 200
 
 
 def test_allowed_hosts_for_other_addresses():
-    assert allowed_hosts("0.0.0.0", 8000) == frozenset()       # every address: any name
+    assert allowed_hosts("0.0.0.0", 8000) == frozenset()  # every address: any name
     assert allowed_hosts("192.168.1.5", 8000) == {"192.168.1.5", "192.168.1.5:8000"}
 
 
-@pytest.mark.parametrize("path, status", [
-    ("/" + "a" * 300, 404),                 # longer than a file name may be
-    ("/en/" + "b/" * 3000, 404),            # deeper than the file system
-    ("/%00", 400), ("/a%00b.html", 400),    # NUL bytes
-    ("/%ff%fe", 400),                       # not UTF-8
-    ("/..%2f..%2fetc/passwd", 404), ("/../../etc/passwd", 404),
-    ("//evil.example/", 404),               # http.server reads it as /evil.example/
-    ("relative", 400), ("*", 400),
-])
+@pytest.mark.parametrize(
+    "path, status",
+    [
+        ("/" + "a" * 300, 404),  # longer than a file name may be
+        ("/en/" + "b/" * 3000, 404),  # deeper than the file system
+        ("/%00", 400),
+        ("/a%00b.html", 400),  # NUL bytes
+        ("/%ff%fe", 400),  # not UTF-8
+        ("/..%2f..%2fetc/passwd", 404),
+        ("/../../etc/passwd", 404),
+        ("//evil.example/", 404),  # http.server reads it as /evil.example/
+        ("relative", 400),
+        ("*", 400),
+    ],
+)
 def test_long_and_malformed_paths_are_answered(server, path, status):
     conn = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
     assert ask(server, "GET", path, connection=conn)[0] == status
-    assert ask(server, "GET", "/en/", connection=conn)[0] == 200    # the connection stays
+    assert ask(server, "GET", "/en/", connection=conn)[0] == 200  # the connection stays
 
 
 def test_a_request_line_too_long_gets_414(server):
@@ -174,9 +185,23 @@ def test_serve_command_on_a_free_port(tmp_path):
     content = write_project(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SITEGEN_CACHE": str(tmp_path / "cache")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "sitegen", "--content", str(content), "--out", str(tmp_path / "o"),
-         "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=env)
+        [
+            sys.executable,
+            "-m",
+            "sitegen",
+            "--content",
+            str(content),
+            "--out",
+            str(tmp_path / "o"),
+            "serve",
+            "--port",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         line = ""
         deadline = time.time() + 120
@@ -189,7 +214,7 @@ def test_serve_command_on_a_free_port(tmp_path):
         assert ask(port, "GET", "/zh/")[0] == 200
         assert ask(port, "GET", "/zh/nope.html")[0] == 404
         version = build_state(port)["version"]
-        waiting, got = held(port, f"after={version}")     # an open page's request, held
+        waiting, got = held(port, f"after={version}")  # an open page's request, held
         time.sleep(0.5)
         assert not got
     finally:
@@ -197,7 +222,7 @@ def test_serve_command_on_a_free_port(tmp_path):
         stopping = time.perf_counter()
         try:
             status = process.wait(timeout=30)
-        except subprocess.TimeoutExpired:         # say where it is stuck (faulthandler)
+        except subprocess.TimeoutExpired:  # say where it is stuck (faulthandler)
             process.send_signal(signal.SIGUSR1)
             time.sleep(2)
             process.kill()
@@ -232,6 +257,7 @@ class Warmed(threading.Event):
 def live(tmp_path_factory):
     from sitegen.cli import parse_args, preview_reports, run_build, warm_preview
     from sitegen.editor.serve import serve
+
     folder = tmp_path_factory.mktemp("live")
     content = write_project(folder)
     out = folder / "output"
@@ -239,19 +265,23 @@ def live(tmp_path_factory):
     before = os.environ.get("SITEGEN_CACHE")
     os.environ["SITEGEN_CACHE"] = str(folder / "cache")
     said, stop, state, warmed = [], threading.Event(), BuildState(), Warmed()
-    thread = threading.Thread(target=serve, args=(lambda: run_build(args, processes=False), out,
-                                                  [content], 0),
-                              kwargs={"say": said.append, "stop": stop, "state": state,
-                                      "preview": lambda changed: preview_reports(args, changed),
-                                      "warm": lambda: (warm_preview(args), warmed.set(
-                                          (state.version, dict(state.overlay))))},
-                              daemon=True)
+    thread = threading.Thread(
+        target=serve,
+        args=(lambda: run_build(args, processes=False), out, [content], 0),
+        kwargs={
+            "say": said.append,
+            "stop": stop,
+            "state": state,
+            "preview": lambda changed: preview_reports(args, changed),
+            "warm": lambda: (warm_preview(args), warmed.set((state.version, dict(state.overlay)))),
+        },
+        daemon=True,
+    )
     thread.start()
     wait_for(lambda: any(s.startswith("serving ") for s in said) and state.watching, 180)
-    assert warmed.wait(120)           # before any test edits: what the warm-up left is its own
+    assert warmed.wait(120)  # before any test edits: what the warm-up left is its own
     port = int(next(s for s in said if s.startswith("serving ")).split(":")[-1].split("/")[0])
-    yield {"content": content, "port": port, "said": said, "state": state, "warmed": warmed,
-           "out": out}
+    yield {"content": content, "port": port, "said": said, "state": state, "warmed": warmed, "out": out}
     stop.set()
     thread.join(timeout=30)
     assert not thread.is_alive()
@@ -270,6 +300,7 @@ def wait_for(condition, timeout=90):
 
 def build_state(port):
     import json
+
     status, _, body = ask(port, "GET", "/__build__")
     assert status == 200
     return json.loads(body)
@@ -305,7 +336,7 @@ def _template_fixed(content, mp):
 
 def _unreadable(content, mp):
     path = content / "data" / "claims.yaml"
-    if ROOT_USER:      # root reads any file: a folder where the file should be instead
+    if ROOT_USER:  # root reads any file: a folder where the file should be instead
         path.unlink()
         path.mkdir()
     else:
@@ -333,9 +364,11 @@ def _raises(exception):
     def page_fails(content, mp):
         def broken(*args, **kwargs):
             raise exception
+
         # the page being edited is always made again (a page not read again may be reused)
         mp.setattr("sitegen.render.pages.plain_page", broken)
         (content / "pages" / "methodology.en.md").write_text(METHODOLOGY.format("Being edited."))
+
     return page_fails
 
 
@@ -348,23 +381,37 @@ from project import SYSTEMS as SYSTEMS_TEXT  # noqa: E402
 from project import VENDORS as VENDORS_TEXT  # noqa: E402
 
 FAULTS = {
-    "yaml syntax error": (_yaml_error, _yaml_fixed,
-                          "content/data/systems.yaml:22: YAML syntax error"),
-    "bad [[...]] reference": (_bad_reference, _reference_fixed,
-                              "content/reports/acme-vs-zenith.en.md:12: unknown result 'r-nope'"),
-    "template syntax error": (_template_error, _template_fixed,
-                              "content/templates/page.html:2: template syntax error"),
-    "unreadable file": (_unreadable, _readable_again,
-                        "content/data/claims.yaml: a folder, not a file" if ROOT_USER
-                        else "claims.yaml"),
-    "file deleted while serving": (_deleted, _restored,
-                                   "content/data/vendors.yaml: missing data table 'vendors'"),
+    "yaml syntax error": (_yaml_error, _yaml_fixed, "content/data/systems.yaml:22: YAML syntax error"),
+    "bad [[...]] reference": (
+        _bad_reference,
+        _reference_fixed,
+        "content/reports/acme-vs-zenith.en.md:12: unknown result 'r-nope'",
+    ),
+    "template syntax error": (
+        _template_error,
+        _template_fixed,
+        "content/templates/page.html:2: template syntax error",
+    ),
+    "unreadable file": (
+        _unreadable,
+        _readable_again,
+        "content/data/claims.yaml: a folder, not a file" if ROOT_USER else "claims.yaml",
+    ),
+    "file deleted while serving": (
+        _deleted,
+        _restored,
+        "content/data/vendors.yaml: missing data table 'vendors'",
+    ),
     "file gone during the build": (
         _raises(FileNotFoundError(2, "No such file or directory", "content/data/gone.yaml")),
-        _no_longer_raises, "content/data/gone.yaml: No such file or directory"),
-    "exception inside the build": (_raises(RuntimeError("page function broke")),
-                                   _no_longer_raises,
-                                   "internal error: RuntimeError: page function broke"),
+        _no_longer_raises,
+        "content/data/gone.yaml: No such file or directory",
+    ),
+    "exception inside the build": (
+        _raises(RuntimeError("page function broke")),
+        _no_longer_raises,
+        "internal error: RuntimeError: page function broke",
+    ),
 }
 
 
@@ -380,8 +427,8 @@ def test_serve_survives_and_recovers(live, monkeypatch, fault):
 
     breaks(content, monkeypatch)
     wait_for(lambda: any(message in e for e in build_state(port)["errors"]))
-    assert build_state(port)["version"] == version               # no reload to a broken site
-    wait_for(lambda: any(message in s for s in said[shown:]))    # and the terminal says it
+    assert build_state(port)["version"] == version  # no reload to a broken site
+    wait_for(lambda: any(message in s for s in said[shown:]))  # and the terminal says it
     assert any("serving the last good site" in s for s in said[shown:])
     assert ask(port, "GET", "/en/methodology.html")[:3:2] == (200, good_page)
     assert ask(port, "GET", "/zh/")[0] == 200
@@ -389,8 +436,12 @@ def test_serve_survives_and_recovers(live, monkeypatch, fault):
     marker = f"Repaired after the {fault}."
     repairs(content, monkeypatch)
     (content / "pages" / "methodology.en.md").write_text(METHODOLOGY.format(marker))
-    wait_for(lambda: build_state(port)["version"] > version       # the open page reloads
-             and marker.encode() in ask(port, "GET", "/en/methodology.html")[2])
+    wait_for(
+        lambda: (
+            build_state(port)["version"] > version  # the open page reloads
+            and marker.encode() in ask(port, "GET", "/en/methodology.html")[2]
+        )
+    )
     assert build_state(port)["errors"] == [], said[shown:]
 
 
@@ -406,9 +457,10 @@ def test_a_report_edit_is_shown_from_memory_then_written_with_one_reload(live):
     wait_for(lambda: build_state(port)["version"] > version)
     assert marker.encode() in ask(port, "GET", "/en/reports/acme-vs-zenith.html")[2]
     out = Path(next(s for s in live["said"] if s.startswith("serving ")).split()[1])
-    wait_for(lambda: marker.encode() in (out / "en/reports/acme-vs-zenith.html").read_bytes()
-             and not state.overlay)
-    assert build_state(port)["version"] == version + 1       # reloaded once, not twice
+    wait_for(
+        lambda: marker.encode() in (out / "en/reports/acme-vs-zenith.html").read_bytes() and not state.overlay
+    )
+    assert build_state(port)["version"] == version + 1  # reloaded once, not twice
     assert build_state(port)["errors"] == []
 
 
@@ -416,6 +468,7 @@ def test_a_held_build_request_answers_when_the_edit_is_published(live):
     """An open page's /__build__?after=<its version> is held (still unanswered a second later)
     and answered as soon as the edit is published, long before the hold's 25 s."""
     import json
+
     content, port, state = live["content"], live["port"], live["state"]
     wait_for(lambda: build_state(port)["errors"] == [] and not state.building and not state.overlay)
     version = build_state(port)["version"]
@@ -437,17 +490,19 @@ def test_a_held_build_request_answers_when_the_edit_is_published(live):
 
 
 def test_the_preview_is_the_bytes_the_build_writes(tmp_path, monkeypatch):
-    from project import TEMPLATES
-    from sitegen.content.load import load_site
     from sitegen.build.pipeline import build
     from sitegen.build.rendering import preview_reports
+    from sitegen.content.load import load_site
+
+    from project import TEMPLATES
+
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out = write_project(tmp_path), tmp_path / "out"
     build(content, TEMPLATES, out)
     zh = content / "reports" / "acme-vs-zenith.zh.md"
     zh.write_text(zh.read_text() + "\n新增一句。\n")
     files = preview_reports(load_site(content), TEMPLATES, [zh])
-    assert files and all(path.startswith("zh/") for path in files)    # only the edited language
+    assert files and all(path.startswith("zh/") for path in files)  # only the edited language
     assert "zh/reports/acme-vs-zenith.html" in files
     build(content, TEMPLATES, out)
     for path, data in files.items():
@@ -463,10 +518,11 @@ def test_serve_warms_the_preview_at_start_and_publishes_nothing_for_it(live):
     """At start serve renders one report's preview beside the server and drops it (the first
     edit then costs what the next ones cost); the warm-up shows no page and writes nothing."""
     assert live["warmed"].wait(60)
-    assert live["warmed"].left == (1, {})     # only the first build published; no page shown
+    assert live["warmed"].left == (1, {})  # only the first build published; no page shown
 
 
 # --- serve never forks beside its threads ------------------------------------------------------
+
 
 def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, monkeypatch):
     """serve's builds run while its HTTP and warm-up threads run: a fork then may copy a lock
@@ -475,6 +531,7 @@ def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, mo
     from sitegen import cli
     from sitegen.build import rendering
     from sitegen.editor import serve as serve_module
+
     forks = []
 
     def in_processes(function, jobs, at_once=None):
@@ -489,8 +546,9 @@ def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, mo
     content = write_project(tmp_path)
 
     def fake_serve(build_once, out, watch, port, **kwargs):
-        build_once()                  # as serve does before and after each change
+        build_once()  # as serve does before and after each change
         build_once()
+
     monkeypatch.setattr(serve_module, "serve", fake_serve)
     common = ["--content", str(content), "-q"]
     assert cli.main([*common, "--out", str(tmp_path / "served"), "serve"]) == 0

@@ -3,6 +3,7 @@
 Taiwan forms and its checks in every language (mainland usage and “” around Chinese in
 zh-Hant warn on the source's line, --strict fails), an override file that wins, and the
 review marker that takes a page's converted note away until its text changes."""
+
 from __future__ import annotations
 
 import hashlib
@@ -10,23 +11,29 @@ import re
 
 import pytest
 
-from project import REPORT_ZH, SITE, TEMPLATES, write_project
 from sitegen.base import languages
-from sitegen.cli import main
 from sitegen.base.errors import ContentError
-from sitegen.content.load import load_site
 from sitegen.build.pipeline import build
+from sitegen.cli import main
+from sitegen.content.load import load_site
 
-THREE = SITE.replace("languages: [en, zh]\n", """\
+from project import REPORT_ZH, SITE, TEMPLATES, write_project
+
+THREE = SITE.replace(
+    "languages: [en, zh]\n",
+    """\
 languages:
   - {code: en, lang: en, locale: en_US, name: English}
   - {code: zh, lang: zh-Hans, locale: zh_Hans_CN, name: 简体中文}
   - {code: zh-hant, lang: zh-Hant, locale: zh_Hant_TW, name: 繁體中文, from: zh, convert: s2twp}
-""")
-TERMS = ("en,zh-Hans,zh-Hant,avoid,avoid-en,avoid-zh-Hant,note\n"
-         "press report,报道,報導,,,報道,Taiwan writes 報導\n"
-         "slides,,投影片,,,幻燈片,no conversion rule: the check alone\n"
-         "NVIDIA,NVIDIA,NVIDIA,英伟达,Nvidia,輝達,name\n")
+""",
+)
+TERMS = (
+    "en,zh-Hans,zh-Hant,avoid,avoid-en,avoid-zh-Hant,note\n"
+    "press report,报道,報導,,,報道,Taiwan writes 報導\n"
+    "slides,,投影片,,,幻燈片,no conversion rule: the check alone\n"
+    "NVIDIA,NVIDIA,NVIDIA,英伟达,Nvidia,輝達,name\n"
+)
 
 
 def _load(tmp_path, changes):
@@ -35,26 +42,33 @@ def _load(tmp_path, changes):
 
 # --- the quotation pass ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("simplified, traditional", [
-    ("他说“不相上下”的说法成立。", "他說「不相上下」的說法成立。"),                 # prose
-    ("“外层‘内层’外层”", "「外層『內層』外層」"),                                 # nested
-    ("拿IPU-M2000与“V100”对比", "拿IPU-M2000與「V100」對比"),                     # a name, quoted
-    ("找到{count}条与“{query}”相关的结果", "找到{count}條與「{query}」相關的結果"),  # placeholder inside
-    ("按“the same price”计算", "按“the same price”計算"),                       # English, as written
-])
+
+@pytest.mark.parametrize(
+    "simplified, traditional",
+    [
+        ("他说“不相上下”的说法成立。", "他說「不相上下」的說法成立。"),  # prose
+        ("“外层‘内层’外层”", "「外層『內層』外層」"),  # nested
+        ("拿IPU-M2000与“V100”对比", "拿IPU-M2000與「V100」對比"),  # a name, quoted
+        ("找到{count}条与“{query}”相关的结果", "找到{count}條與「{query}」相關的結果"),  # placeholder inside
+        ("按“the same price”计算", "按“the same price”計算"),  # English, as written
+    ],
+)
 def test_quotation_marks_become_taiwan_ones(tmp_path, simplified, traditional):
     _load(tmp_path, {})
     assert languages.convert(simplified, "zh-hant") == traditional
 
 
-@pytest.mark.parametrize("untouched", [
-    "见`a “b” c`一节",                                   # inline code
-    "```\nprint(“代码”)\n```",                           # a fenced block
-    "[报告](https://example.org/a“b”c)",                  # a link's address
-    "网址 https://example.org/“x”",                       # a bare URL
-    "[[claim:x“y”]]",                                    # a reference
-    "12” 屏幕，5'10\"",                                   # an inch mark and straight quotes
-])
+@pytest.mark.parametrize(
+    "untouched",
+    [
+        "见`a “b” c`一节",  # inline code
+        "```\nprint(“代码”)\n```",  # a fenced block
+        "[报告](https://example.org/a“b”c)",  # a link's address
+        "网址 https://example.org/“x”",  # a bare URL
+        "[[claim:x“y”]]",  # a reference
+        "12” 屏幕，5'10\"",  # an inch mark and straight quotes
+    ],
+)
 def test_the_quotation_pass_leaves_code_urls_and_numbers(untouched):
     converted = languages.traditional_quotes(untouched)
     assert "「" not in converted and "」" not in converted
@@ -72,9 +86,10 @@ def test_quotation_marks_only_in_traditional_text(tmp_path):
 
 # --- the term list and its checks --------------------------------------------------------------
 
+
 def test_the_term_list_corrects_the_converter(tmp_path):
     _load(tmp_path, {})
-    assert languages.convert("据EE Times报道", "zh-hant") == "據EE Times報導"   # OpenCC: 報道
+    assert languages.convert("据EE Times报道", "zh-hant") == "據EE Times報導"  # OpenCC: 報道
 
 
 def _warnings(tmp_path, changes, strict=False):
@@ -88,7 +103,8 @@ def test_a_mainland_term_in_zh_hant_warns_on_the_source_line(tmp_path):
     line = body.splitlines().index("他在幻灯片上给出了这个数字。") + 1
     assert _warnings(tmp_path, {"reports/acme-vs-zenith.zh.md": body}) == [
         f"content/reports/acme-vs-zenith.zh.md:{line}: warning: zh-hant: '幻燈片': the term list "
-        "(data/terms.csv) uses '投影片' for this concept"]
+        "(data/terms.csv) uses '投影片' for this concept"
+    ]
 
 
 def test_strict_makes_the_warning_an_error(tmp_path):
@@ -99,19 +115,23 @@ def test_strict_makes_the_warning_an_error(tmp_path):
 
 
 def test_curly_quotes_around_chinese_in_an_editors_zh_hant_text_warn(tmp_path):
-    own = REPORT_ZH.replace("Acme 更慢，但更便宜。", "Acme 更慢。") \
-        .replace("## 主要发现", "## 主要發現\n\n他稱之為“半價”，又引了“half the price”。")
+    own = REPORT_ZH.replace("Acme 更慢，但更便宜。", "Acme 更慢。").replace(
+        "## 主要发现", "## 主要發現\n\n他稱之為“半價”，又引了“half the price”。"
+    )
     warnings = _warnings(tmp_path, {"reports/acme-vs-zenith.zh-hant.md": own})
     line = own.splitlines().index("他稱之為“半價”，又引了“half the price”。") + 1
-    assert warnings == [f"content/reports/acme-vs-zenith.zh-hant.md:{line}: warning: zh-hant: "
-                        "'“半價”': Chinese text in “”; Taiwan quotes with 「」 (『』 inside them)"]
+    assert warnings == [
+        f"content/reports/acme-vs-zenith.zh-hant.md:{line}: warning: zh-hant: "
+        "'“半價”': Chinese text in “”; Taiwan quotes with 「」 (『』 inside them)"
+    ]
 
 
 def test_an_avoided_form_warns_in_english_and_is_an_error_in_simplified(tmp_path):
     en = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\nNvidia wrote it.\n"
     assert _warnings(tmp_path / "en", {"pages/methodology.en.md": en}) == [
         "content/pages/methodology.en.md:5: warning: en: 'Nvidia': the term list (data/terms.csv) "
-        "uses 'NVIDIA' for this concept"]
+        "uses 'NVIDIA' for this concept"
+    ]
     zh = "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n英伟达的数字。\n"
     with pytest.raises(ContentError) as caught:
         _warnings(tmp_path / "zh", {"pages/methodology.zh.md": zh})
@@ -120,24 +140,30 @@ def test_an_avoided_form_warns_in_english_and_is_an_error_in_simplified(tmp_path
         "for this concept",
         # and what OpenCC makes of it in the Traditional page, on the same line
         "content/pages/methodology.zh.md:5: warning: zh-hant: '輝達': the term list (data/terms.csv) "
-        "uses 'NVIDIA' for this concept"]
+        "uses 'NVIDIA' for this concept",
+    ]
 
 
 def test_a_reference_or_address_is_not_checked(tmp_path):
-    en = ("---\ntitle: Methodology\nsummary: How numbers are made.\n---\n"
-          "See [the page](https://example.org/Nvidia) and `Nvidia`.\n")
+    en = (
+        "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n"
+        "See [the page](https://example.org/Nvidia) and `Nvidia`.\n"
+    )
     assert _warnings(tmp_path, {"pages/methodology.en.md": en}) == []
 
 
 def test_an_override_file_wins_over_the_conversion(tmp_path):
-    content = write_project(tmp_path, {"site.yaml": THREE, "data/terms.csv": TERMS,
-                                       "i18n/zh-hant.yaml": "nav.claims: 編輯自訂的查核\n"})
+    content = write_project(
+        tmp_path,
+        {"site.yaml": THREE, "data/terms.csv": TERMS, "i18n/zh-hant.yaml": "nav.claims: 編輯自訂的查核\n"},
+    )
     site = load_site(content)
     assert site.strings["zh-hant"]["nav.claims"] == "編輯自訂的查核"
-    assert site.strings["zh-hant"]["nav.reports"] == "報告"          # the rest still converted
+    assert site.strings["zh-hant"]["nav.reports"] == "報告"  # the rest still converted
 
 
 # --- the review marker ---------------------------------------------------------------------------
+
 
 def _digest(title, summary, body):
     """The digest as docs/content-format.md defines it: SHA-256 of title, summary, findings,
@@ -155,10 +181,14 @@ BODY = REPORT_ZH.split("---\n", 2)[2]
 def test_a_reviewed_page_loses_its_note_and_an_edit_brings_it_back(tmp_path):
     digest = _digest("Acme 对比 Zenith", "Acme 更慢，但更便宜。", BODY)
     out = {}
-    for name, text in (("fresh", _reviewed(digest)),
-                       ("edited", _reviewed(digest).replace("Zenith 用时", "Zenith 则用时"))):
-        content = write_project(tmp_path / name, {"site.yaml": THREE, "data/terms.csv": TERMS,
-                                                  "reports/acme-vs-zenith.zh.md": text})
+    for name, text in (
+        ("fresh", _reviewed(digest)),
+        ("edited", _reviewed(digest).replace("Zenith 用时", "Zenith 则用时")),
+    ):
+        content = write_project(
+            tmp_path / name,
+            {"site.yaml": THREE, "data/terms.csv": TERMS, "reports/acme-vs-zenith.zh.md": text},
+        )
         build(content, TEMPLATES, tmp_path / name / "output")
         out[name] = tmp_path / name / "output"
     fresh = (out["fresh"] / "zh-hant/reports/acme-vs-zenith.html").read_text("utf-8")
@@ -176,8 +206,10 @@ def test_status_names_the_marker_to_write(tmp_path, capsys):
     content = write_project(tmp_path, {"site.yaml": THREE, "data/terms.csv": TERMS})
     assert main(["--content", str(content), "status"]) == 0
     digest = _digest("Acme 对比 Zenith", "Acme 更慢，但更便宜。", BODY)
-    assert ("reports/acme-vs-zenith.zh.md: converted 'acme-vs-zenith' lacks zh-hant (once read, "
-            f"write reviewed: {{zh-hant: \"{digest}\"}} in its front matter)") in capsys.readouterr().out
+    assert (
+        "reports/acme-vs-zenith.zh.md: converted 'acme-vs-zenith' lacks zh-hant (once read, "
+        f"write reviewed: {{zh-hant: \"{digest}\"}} in its front matter)"
+    ) in capsys.readouterr().out
 
 
 def test_a_bad_review_marker_is_an_error_on_its_line(tmp_path):
@@ -185,10 +217,12 @@ def test_a_bad_review_marker_is_an_error_on_its_line(tmp_path):
         _load(tmp_path, {"reports/acme-vs-zenith.zh.md": _reviewed("nothex!!")})
     assert [str(p) for p in caught.value.problems] == [
         "content/reports/acme-vs-zenith.zh.md:9: field 'reviewed': the review digest of zh-hant is "
-        "8 hex digits in quotes, got 'nothex!!'"]
+        "8 hex digits in quotes, got 'nothex!!'"
+    ]
 
 
 # --- the shipped site ----------------------------------------------------------------------------
+
 
 def test_shipped_zh_hant_pages_have_no_mainland_term_or_quotation_mark(shipped_site):
     """Every zh-Hant page's visible text, charts and tables included (not text marked as another
@@ -196,11 +230,19 @@ def test_shipped_zh_hant_pages_have_no_mainland_term_or_quotation_mark(shipped_s
     names and no “” around Chinese text."""
     import csv
     from pathlib import Path
+
     from lxml import html as lhtml
+
     terms = Path(__file__).resolve().parents[1] / "content" / "data" / "terms.csv"
     with terms.open(encoding="utf-8-sig", newline="") as handle:
-        avoid = sorted({form.strip() for row in csv.DictReader(handle)
-                        for form in (row.get("avoid-zh-Hant") or "").split(";") if form.strip()})
+        avoid = sorted(
+            {
+                form.strip()
+                for row in csv.DictReader(handle)
+                for form in (row.get("avoid-zh-Hant") or "").split(";")
+                if form.strip()
+            }
+        )
     assert "報道" in avoid and "輝達" in avoid
     pattern = re.compile("|".join(map(re.escape, avoid)) + "|“[^“”]*[\u4e00-\u9fff][^“”]*”")
     found = {}

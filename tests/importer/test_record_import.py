@@ -3,6 +3,7 @@
 Expected scores are computed here independently of the importer: by hand from the logs'
 run_start/run_stop lines (written out below), or with mlperf_logging's own functions.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -21,8 +22,7 @@ from sitegen.importer.run import import_record
 from sitegen.importer.write import scalar
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "record"
-ROUNDS = ["training_results_v0.5", "training_results_v0.6", "training_results_v1.1",
-          "training_results_v5.0"]
+ROUNDS = ["training_results_v0.5", "training_results_v0.6", "training_results_v1.1", "training_results_v5.0"]
 V11_BERT = "NVIDIA/results/dgxa100_ngc21.09_pytorch/bert"
 V50_SD = "GigaComputing/results/G893-SD1_pytorch/stable_diffusion"
 
@@ -62,13 +62,24 @@ def imported(tmp_path_factory):
 
 # --- scores, each era -------------------------------------------------------------------------
 
+
 def test_v05_mlp_log_nested_entry_and_entry_json(imported):
     _, _, records = imported
     record = records["v0.5-google-research-v3.32-ssd-tpuv3-32-tpu-ssd"]
-    starts = [1543595951.605592966, 1543597930.653244019, 1543607705.973257065,
-              1544151467.293519020, 1544203265.034635067]
-    stops = [1543597021.904561996, 1543598987.988677979, 1543608770.867872953,
-             1544152543.150902033, 1544204337.068005085]
+    starts = [
+        1543595951.605592966,
+        1543597930.653244019,
+        1543607705.973257065,
+        1544151467.293519020,
+        1544203265.034635067,
+    ]
+    stops = [
+        1543597021.904561996,
+        1543598987.988677979,
+        1543608770.867872953,
+        1544152543.150902033,
+        1544204337.068005085,
+    ]
     runs = [(b - a) / 60 for a, b in zip(starts, stops)]
     assert record["runs"] == pytest.approx(runs, abs=1e-9)
     assert record["value"] == pytest.approx(olympic(runs), abs=1e-9)
@@ -82,9 +93,13 @@ def test_v05_mlp_log_nested_entry_and_entry_json(imported):
 def test_v06_mll_log(imported):
     _, _, records = imported
     record = records["v0.6-google-tpu-v3-32-ssd"]
-    pairs = [(1560216785.846, 1560217540.734), (1560216789.843, 1560217547.550),
-             (1560216795.547, 1560217558.548), (1560217124.284, 1560217867.428),
-             (1560217118.825, 1560217875.683)]
+    pairs = [
+        (1560216785.846, 1560217540.734),
+        (1560216789.843, 1560217547.550),
+        (1560216795.547, 1560217558.548),
+        (1560217124.284, 1560217867.428),
+        (1560217118.825, 1560217875.683),
+    ]
     runs = [(stop - start) / 60 for start, stop in pairs]
     assert record["runs"] == pytest.approx(runs, abs=1e-9)
     assert record["value"] == pytest.approx(olympic(runs), abs=1e-9)
@@ -108,7 +123,7 @@ def test_v11_mllog_matches_mlperf_logging_and_the_seed(imported):
     assert record["runs"] == pytest.approx(times, abs=1e-12)
     expected = summarizer._compute_olympic_average(list(times), 0, 1)
     assert record["value"] == pytest.approx(expected, abs=1e-12)
-    assert round(record["value"], 2) == 20.0   # content/data/results.yaml at commit 5b636da
+    assert round(record["value"], 2) == 20.0  # content/data/results.yaml at commit 5b636da
 
 
 def test_v50_rank_prefixes_and_scaling(imported):
@@ -124,6 +139,7 @@ def test_v50_rank_prefixes_and_scaling(imported):
 
 
 # --- output files -----------------------------------------------------------------------------
+
 
 def test_rounds_and_report(imported):
     out, counts, records = imported
@@ -152,7 +168,11 @@ def test_importing_one_round_keeps_the_others_and_their_report(imported, tmp_pat
     assert snapshot(out) == snapshot(imported[0])
     report = (out / "import-report.md").read_text()
     assert [line for line in report.splitlines() if line.startswith("## v")] == [
-        "## v0.5", "## v0.6", "## v1.1", "## v5.0"]
+        "## v0.5",
+        "## v0.6",
+        "## v1.1",
+        "## v5.0",
+    ]
 
 
 def test_changelog_records_changed_fields(tmp_path):
@@ -162,12 +182,14 @@ def test_changelog_records_changed_fields(tmp_path):
     path.write_text(path.read_text().replace("framework: PyTorch", "framework: Torch"))
     import_record([source], out, workers=1, accept_changes=True)
     log = yaml.safe_load((out / "changelog.yaml").read_text())
-    assert [(e["id"], e["field"]) for e in log] == [("v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert",
-                                                     "framework")]
+    assert [(e["id"], e["field"]) for e in log] == [
+        ("v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert", "framework")
+    ]
     assert log[0]["old"].startswith("Torch") and log[0]["new"].startswith("PyTorch")
 
 
 # --- bad input --------------------------------------------------------------------------------
+
 
 def copy_round(tmp_path: Path, name: str = "training_results_v1.1") -> Path:
     root = tmp_path / name
@@ -183,7 +205,7 @@ def test_bad_folders_are_skipped_and_named(tmp_path):
     desc = (root / "NVIDIA/systems/dgxa100_ngc21.09_pytorch.json").read_text()
     (root / "NVIDIA/systems/open_sys.json").write_text(desc.replace('"closed"', '"open"'))
     log, data = bert / "result_3.txt", (bert / "result_3.txt").read_bytes()
-    log.write_bytes(data[: data.rfind(b'"key": "run_stop"') + 30])   # cut inside run_stop's line
+    log.write_bytes(data[: data.rfind(b'"key": "run_stop"') + 30])  # cut inside run_stop's line
     counts = import_record([root], tmp_path / "out", workers=1)
     report = (tmp_path / "out" / "import-report.md").read_text()
     assert "NVIDIA/results/no_system_json/bert: no system description" in report
@@ -191,8 +213,7 @@ def test_bad_folders_are_skipped_and_named(tmp_path):
     assert f"{V11_BERT}: 1 of 10 runs failed: result_3.txt (corrupt run_stop line)" in report
     assert "NVIDIA/results/open_sys/bert: logs say division closed" in report
     records = load(tmp_path / "out")
-    assert sorted(records) == ["v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert",
-                               "v1.1-nvidia-open-sys-bert"]
+    assert sorted(records) == ["v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert", "v1.1-nvidia-open-sys-bert"]
     truncated = records["v1.1-nvidia-dgxa100-ngc21.09-pytorch-bert"]
     times = official(FIX / "training_results_v1.1" / V11_BERT, "1.1.0")
     kept = times[:3] + times[4:]
@@ -222,10 +243,15 @@ def test_duplicate_logs_are_flagged(tmp_path):
 
 def test_bare_git_repository_reads_like_the_folder(tmp_path):
     work = copy_round(tmp_path / "work")
-    env = dict(os.environ, GIT_AUTHOR_DATE="2023-05-18T12:00:00Z",
-               GIT_COMMITTER_DATE="2023-05-18T12:00:00Z", GIT_AUTHOR_NAME="t",
-               GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@example.org")
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_DATE="2023-05-18T12:00:00Z",
+        GIT_COMMITTER_DATE="2023-05-18T12:00:00Z",
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.org",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.org",
+    )
     for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "snapshot"]):
         subprocess.run(["git", "-C", str(work), *args], check=True, env=env)
     bare = tmp_path / "mlcommons+training_results_v1.1" / "repo"
@@ -239,40 +265,81 @@ def test_bare_git_repository_reads_like_the_folder(tmp_path):
 
 # --- rules and YAML ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("round_id, folder, expected", [
-    ("v1.1", "ssd", "ssd"), ("v2.0", "ssd", "retinanet"), ("v5.0", "retinanet", "retinanet"),
-    ("v4.0", "gnn", "rgat"), ("v2.1", "dlrm", "dlrm"), ("v3.0", "dlrm_dcnv2", "dlrm_dcnv2"),
-    ("v0.6", "mask", "maskrcnn"), ("v0.5", "minigo", "minigo_v05"),
-    # quality targets that changed (training_rules.adoc of each round, and the v0.6 logs):
-    ("v0.5", "resnet", "resnet_v05"), ("v0.6", "resnet", "resnet"),
-    ("v0.5", "ssd", "ssd_v05"), ("v0.6", "ssd", "ssd"), ("v0.5", "gnmt", "gnmt_v05"),
-    ("v0.6", "gnmt", "gnmt"), ("v0.6", "minigo", "minigo_v06"), ("v0.7", "minigo", "minigo"),
-    ("v0.7", "bert", "bert_v07"), ("v1.0", "bert", "bert"), ("v0.5", "maskrcnn", "maskrcnn"),
-    ("v0.6", "transformer", "transformer")])
+
+@pytest.mark.parametrize(
+    "round_id, folder, expected",
+    [
+        ("v1.1", "ssd", "ssd"),
+        ("v2.0", "ssd", "retinanet"),
+        ("v5.0", "retinanet", "retinanet"),
+        ("v4.0", "gnn", "rgat"),
+        ("v2.1", "dlrm", "dlrm"),
+        ("v3.0", "dlrm_dcnv2", "dlrm_dcnv2"),
+        ("v0.6", "mask", "maskrcnn"),
+        ("v0.5", "minigo", "minigo_v05"),
+        # quality targets that changed (training_rules.adoc of each round, and the v0.6 logs):
+        ("v0.5", "resnet", "resnet_v05"),
+        ("v0.6", "resnet", "resnet"),
+        ("v0.5", "ssd", "ssd_v05"),
+        ("v0.6", "ssd", "ssd"),
+        ("v0.5", "gnmt", "gnmt_v05"),
+        ("v0.6", "gnmt", "gnmt"),
+        ("v0.6", "minigo", "minigo_v06"),
+        ("v0.7", "minigo", "minigo"),
+        ("v0.7", "bert", "bert_v07"),
+        ("v1.0", "bert", "bert"),
+        ("v0.5", "maskrcnn", "maskrcnn"),
+        ("v0.6", "transformer", "transformer"),
+    ],
+)
 def test_benchmark_ids(round_id, folder, expected):
     assert rules.benchmark_id(round_id, folder) == expected
 
 
-@pytest.mark.parametrize("round_id, bench, runs", [
-    ("v0.5", "resnet_v05", 5), ("v0.5", "ssd_v05", 5), ("v0.5", "gnmt_v05", 10),
-    ("v0.6", "minigo_v06", 10), ("v0.5", "minigo_v05", 10), ("v0.7", "bert_v07", 10), ("v1.0", "bert", 10)])
+@pytest.mark.parametrize(
+    "round_id, bench, runs",
+    [
+        ("v0.5", "resnet_v05", 5),
+        ("v0.5", "ssd_v05", 5),
+        ("v0.5", "gnmt_v05", 10),
+        ("v0.6", "minigo_v06", 10),
+        ("v0.5", "minigo_v05", 10),
+        ("v0.7", "bert_v07", 10),
+        ("v1.0", "bert", 10),
+    ],
+)
 def test_split_benchmarks_keep_their_rules(round_id, bench, runs):
     """A split id is still its benchmark for the rules: runs needed, failures allowed."""
     assert rules.runs_required(round_id, bench) == runs
     assert rules.max_failed(bench) == 1
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("Available on-premise", "available"), ("Available cloud", "available"), ("onprem", "available"),
-    ("cloud", "available"), ("preview", "preview"), ("Research", "research"), ("rdi", "research"),
-    (" available  on premise ", "available"), ("banana", None)])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Available on-premise", "available"),
+        ("Available cloud", "available"),
+        ("onprem", "available"),
+        ("cloud", "available"),
+        ("preview", "preview"),
+        ("Research", "research"),
+        ("rdi", "research"),
+        (" available  on premise ", "available"),
+        ("banana", None),
+    ],
+)
 def test_categories(text, expected):
     assert rules.category(text) == expected
 
 
 def test_divisions():
-    assert [rules.division(t) for t in ("closed", "close", "Open ", "CLOSED", "x")] == \
-        ["closed", "closed", "open", "closed", None]
+    assert [rules.division(t) for t in ("closed", "close", "Open ", "CLOSED", "x")] == [
+        "closed",
+        "closed",
+        "open",
+        "closed",
+        None,
+    ]
 
 
 def test_scoring_rules():
@@ -282,9 +349,33 @@ def test_scoring_rules():
     assert value is None and "2 of 3 runs failed" in why
 
 
-@pytest.mark.parametrize("value", [1.5, 1e-05, 1e20, 0.1 + 0.2, 28.770861111111106, 3, 0, None,
-                                   "1.0", "yes", "null", "2023-05-18x", "a: b", "IBM+CoreWeave+NVIDIA",
-                                   "X640 G40", "", " x", "中文", "-", "1_000", "0x1f", "#tag"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        1.5,
+        1e-05,
+        1e20,
+        0.1 + 0.2,
+        28.770861111111106,
+        3,
+        0,
+        None,
+        "1.0",
+        "yes",
+        "null",
+        "2023-05-18x",
+        "a: b",
+        "IBM+CoreWeave+NVIDIA",
+        "X640 G40",
+        "",
+        " x",
+        "中文",
+        "-",
+        "1_000",
+        "0x1f",
+        "#tag",
+    ],
+)
 def test_scalars_round_trip(value):
     assert yaml.safe_load(f"k: {scalar(value)}")["k"] == value
 
@@ -301,8 +392,9 @@ def test_resubmitted_logs_are_noted(tmp_path):
     later = resubmitted(tmp_path, "v2.0")
     import_record([FIX / "training_results_v1.1", later], tmp_path / "out", workers=1)
     report = (tmp_path / "out" / "import-report.md").read_text()
-    assert (f"{V11_BERT}: logs byte-identical to {V11_BERT_ID} "
-            "(a resubmission; scored as published)") in report
+    assert (
+        f"{V11_BERT}: logs byte-identical to {V11_BERT_ID} (a resubmission; scored as published)"
+    ) in report
     records = load(tmp_path / "out")
     assert records[V11_BERT_ID.replace("v1.1", "v2.0", 1)]["resubmission_of"] == V11_BERT_ID
     assert "resubmission_of" not in records[V11_BERT_ID]
@@ -320,11 +412,18 @@ def test_one_round_imported_alone_finds_resubmissions_of_the_others(tmp_path):
     assert records[V11_BERT_ID.replace("v1.1", "v2.1", 1)]["resubmission_of"] == V11_BERT_ID
     assert snapshot(alone) == snapshot(together)
     # the digest is of the logs' bytes: sha256 of their sorted git blob ids, one a line
-    blobs = sorted(subprocess.run(["git", "hash-object", *sorted((FIX / "training_results_v1.1" /
-                   V11_BERT).glob("result_*.txt"))], check=True, capture_output=True,
-                   text=True).stdout.split())
-    assert records[V11_BERT_ID]["logs_digest"] == hashlib.sha256(
-        "".join(b + "\n" for b in blobs).encode()).hexdigest()
+    blobs = sorted(
+        subprocess.run(
+            ["git", "hash-object", *sorted((FIX / "training_results_v1.1" / V11_BERT).glob("result_*.txt"))],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
+    )
+    assert (
+        records[V11_BERT_ID]["logs_digest"]
+        == hashlib.sha256("".join(b + "\n" for b in blobs).encode()).hexdigest()
+    )
 
 
 def test_a_changed_log_is_no_resubmission(tmp_path):
@@ -352,9 +451,10 @@ def test_energy_is_what_the_official_summarizer_gives(tmp_path):
     folder = POWER / V50_POWER
     # mlperf_logging's own scoring of the folder: compliance check, times, power, olympic average
     score, energy, factor = summarizer._compute_strong_score_standalone(
-        "retinanet", folder.parent.name, True, str(folder), "training", "5.0.0")
+        "retinanet", folder.parent.name, True, str(folder), "training", "5.0.0"
+    )
     assert energy is not None and energy > 0
-    assert record["energy"] == {"value": energy, "unit": "J"}      # exactly, not approximately
+    assert record["energy"] == {"value": energy, "unit": "J"}  # exactly, not approximately
     assert record["value"] == pytest.approx(score, abs=1e-12)
     text = (out / "results-v5.0.yaml").read_text()
     assert f"  energy: {{value: {scalar(energy)}, unit: J}}\n" in text
@@ -378,8 +478,12 @@ def test_power_logs_the_official_code_cannot_score_are_noted(tmp_path):
     lines = node.read_text("latin-1").splitlines(keepends=True)
     start = next(l for l in lines if '"power_measurement_start"' in l)
     stamp = start.split('"time_ms": ')[1].split(",")[0]
-    lines = [l if '"power_measurement_stop"' not in l else
-             l.replace(l.split('"time_ms": ')[1].split(",")[0], stamp, 1) for l in lines]
+    lines = [
+        l
+        if '"power_measurement_stop"' not in l
+        else l.replace(l.split('"time_ms": ')[1].split(",")[0], stamp, 1)
+        for l in lines
+    ]
     node.write_text("".join(lines), "latin-1")
     out = tmp_path / "record"
     import_record([source], out, workers=1)
@@ -406,16 +510,23 @@ def test_alibaba_logs_without_a_benchmark_folder_are_scored_by_hand(alibaba):
     out from the logs: 1593354424.831 -> 1593354661.616 is 236.785 s, and so on."""
     _, counts, records = alibaba
     record = records["v0.7-alibaba-v100-256-resnet"]
-    seconds = [1593354661.616 - 1593354424.831, 1593355181.194 - 1593354944.304,
-               1593355709.114 - 1593355472.170, 1593356228.379 - 1593355991.612,
-               1593354921.570 - 1593354684.693]
+    seconds = [
+        1593354661.616 - 1593354424.831,
+        1593355181.194 - 1593354944.304,
+        1593355709.114 - 1593355472.170,
+        1593356228.379 - 1593355991.612,
+        1593354921.570 - 1593354684.693,
+    ]
     assert [round(s, 3) for s in seconds] == [236.785, 236.890, 236.944, 236.767, 236.877]
     assert record["runs"] == pytest.approx([s / 60 for s in seconds], abs=1e-9)
     # olympic mean: drop 236.767 and 236.944; (236.785 + 236.877 + 236.890) / 3 s
     # (1e-8 min: the logs' seconds are doubles near 1.6e9, exact to about 1e-7 s)
     assert record["value"] == pytest.approx((236.785 + 236.877 + 236.890) / 3 / 60, abs=1e-8)
     assert (record["benchmark"], record["benchmark_folder"], record["path"]) == (
-        "resnet", "resnet", "Alibaba/results/v100-256")
+        "resnet",
+        "resnet",
+        "Alibaba/results/v100-256",
+    )
     assert counts["skipped"] == 0 and counts["results"] == 2
 
 
@@ -425,15 +536,24 @@ def test_alibaba_system_is_the_one_description_that_fits(alibaba):
     out, _, records = alibaba
     v100, a100 = records["v0.7-alibaba-v100-256-resnet"], records["v0.7-alibaba-a100-8-resnet"]
     assert (v100["system_path"], v100["accelerator_count"], v100["nodes"]) == (
-        "Alibaba/systems/n32_pai_eflops.json", 256, 32)
-    assert (v100["accelerator_model"], v100["system_name"], v100["category"], v100["division"]) \
-        == ("NVIDIA V100-SXM2-32GB", "PAI_EFLOPS", "available", "closed")
+        "Alibaba/systems/n32_pai_eflops.json",
+        256,
+        32,
+    )
+    assert (v100["accelerator_model"], v100["system_name"], v100["category"], v100["division"]) == (
+        "NVIDIA V100-SXM2-32GB",
+        "PAI_EFLOPS",
+        "available",
+        "closed",
+    )
     assert (a100["system_path"], a100["accelerator_count"]) == ("Alibaba/systems/n1_A100.json", 8)
     report = (out / "import-report.md").read_text()
-    assert ("Alibaba/results/v100-256: system described in Alibaba/systems/n32_pai_eflops.json "
-            "(no Alibaba/systems/v100-256.json; the only one of the 6 in Alibaba/systems/ that "
-            "fits the logs' submission_platform 'PAI_EFLOPS' and the folder name's v100 x 256 "
-            "(32 nodes, 256 x NVIDIA V100-SXM2-32GB))") in report
+    assert (
+        "Alibaba/results/v100-256: system described in Alibaba/systems/n32_pai_eflops.json "
+        "(no Alibaba/systems/v100-256.json; the only one of the 6 in Alibaba/systems/ that "
+        "fits the logs' submission_platform 'PAI_EFLOPS' and the folder name's v100 x 256 "
+        "(32 nodes, 256 x NVIDIA V100-SXM2-32GB))"
+    ) in report
     assert "Alibaba/results/a100-8/resnet: system described in Alibaba/systems/n1_A100.json" in report
 
 
@@ -441,22 +561,27 @@ def test_alibaba_log_files_named_otherwise_are_taken_and_noted(alibaba):
     """results/a100-8/resnet/<job>_N.log, no result_*.txt: run_start/run_stop in ms by hand."""
     out, _, records = alibaba
     record = records["v0.7-alibaba-a100-8-resnet"]
-    ms = [1594409584658 - 1594407155646, 1594412090269 - 1594409660363,
-          1594414595825 - 1594412166346, 1594417101997 - 1594414672226,
-          1594419607737 - 1594417176852]
+    ms = [
+        1594409584658 - 1594407155646,
+        1594412090269 - 1594409660363,
+        1594414595825 - 1594412166346,
+        1594417101997 - 1594414672226,
+        1594419607737 - 1594417176852,
+    ]
     assert ms == [2429012, 2429906, 2429479, 2429771, 2430885]
     assert record["runs"] == pytest.approx([m / 60000 for m in ms], abs=1e-12)
     assert record["value"] == pytest.approx((2429479 + 2429771 + 2429906) / 3 / 60000, abs=1e-12)
-    assert ("Alibaba/results/a100-8/resnet: no result_*.txt; its *.log files taken as the "
-            "result logs: 200711025203744603517_1.log") in (out / "import-report.md").read_text()
+    assert (
+        "Alibaba/results/a100-8/resnet: no result_*.txt; its *.log files taken as the "
+        "result logs: 200711025203744603517_1.log"
+    ) in (out / "import-report.md").read_text()
 
 
 def test_an_ambiguous_system_is_still_skipped(tmp_path):
     """Two descriptions that fit alike: no guess, the folder is skipped and named."""
     source = tmp_path / "training_results_v0.7"
     shutil.copytree(ALIBABA, source)
-    shutil.copyfile(source / "Alibaba/systems/n32_pai_eflops.json",
-                    source / "Alibaba/systems/n32_copy.json")
+    shutil.copyfile(source / "Alibaba/systems/n32_pai_eflops.json", source / "Alibaba/systems/n32_copy.json")
     import_record([source], tmp_path / "out", workers=1)
     report = (tmp_path / "out" / "import-report.md").read_text()
     assert "Alibaba/results/v100-256: no system description" in report
@@ -466,6 +591,7 @@ def test_an_ambiguous_system_is_still_skipped(tmp_path):
 
 
 # --- the changelog: removed, renamed, energy ----------------------------------------------------
+
 
 def two_results(tmp_path: Path) -> Path:
     """The v1.1 fixture with a second result: the same logs under another system folder."""
@@ -483,7 +609,8 @@ def test_changelog_records_a_result_removed_upstream(tmp_path):
     import_record([root], out, workers=1, accept_changes=True)
     log = yaml.safe_load((out / "changelog.yaml").read_text())
     assert [(e["id"], e["field"], e["old"], e["new"]) for e in log] == [
-        ("v1.1-nvidia-other-sys-bert", "result", "NVIDIA/results/other_sys/bert", None)]
+        ("v1.1-nvidia-other-sys-bert", "result", "NVIDIA/results/other_sys/bert", None)
+    ]
 
 
 def test_changelog_records_a_renamed_result(tmp_path):
@@ -494,8 +621,8 @@ def test_changelog_records_a_renamed_result(tmp_path):
     import_record([root], out, workers=1, accept_changes=True)
     log = yaml.safe_load((out / "changelog.yaml").read_text())
     assert [(e["id"], e["field"], e["old"], e["new"]) for e in log] == [
-        ("v1.1-nvidia-other-sys-bert", "id", "v1.1-nvidia-other-sys-bert",
-         "v1.1-nvidia-renamed-sys-bert")]
+        ("v1.1-nvidia-other-sys-bert", "id", "v1.1-nvidia-other-sys-bert", "v1.1-nvidia-renamed-sys-bert")
+    ]
 
 
 def test_changelog_records_a_changed_energy(tmp_path):
@@ -504,24 +631,30 @@ def test_changelog_records_a_changed_energy(tmp_path):
     path = out / "results-v5.0.yaml"
     record = load(out)[V50_POWER_ID]
     true_value = record["energy"]["value"]
-    path.write_text(path.read_text().replace(f"value: {scalar(true_value)}, unit: J",
-                                             "value: 1.5, unit: J"))
+    path.write_text(path.read_text().replace(f"value: {scalar(true_value)}, unit: J", "value: 1.5, unit: J"))
     import_record([POWER], out, workers=1, accept_changes=True)
     log = yaml.safe_load((out / "changelog.yaml").read_text())
     assert [(e["id"], e["field"], e["old"], e["new"]) for e in log] == [
-        (V50_POWER_ID, "energy", {"value": 1.5, "unit": "J"}, {"value": true_value, "unit": "J"})]
+        (V50_POWER_ID, "energy", {"value": 1.5, "unit": "J"}, {"value": true_value, "unit": "J"})
+    ]
 
 
 def test_changes_compares_every_kind():
     from sitegen.importer.write import changes
-    old = [{"id": "a", "path": "x/a", "value": 1.0, "logs_digest": "d1"},
-           {"id": "b", "path": "x/b", "value": 2.0, "logs_digest": "d2"},
-           {"id": "c", "path": "x/c", "value": 3.0, "logs_digest": "d3",
-            "energy": {"value": 5.0, "unit": "J"}}]
-    new = [{"id": "a2", "path": "y/a", "value": 1.5, "logs_digest": "d1"},
-           {"id": "c", "path": "x/c", "value": 3.0, "logs_digest": "d3",
-            "energy": {"value": 6.0, "unit": "J"}}]
+
+    old = [
+        {"id": "a", "path": "x/a", "value": 1.0, "logs_digest": "d1"},
+        {"id": "b", "path": "x/b", "value": 2.0, "logs_digest": "d2"},
+        {"id": "c", "path": "x/c", "value": 3.0, "logs_digest": "d3", "energy": {"value": 5.0, "unit": "J"}},
+    ]
+    new = [
+        {"id": "a2", "path": "y/a", "value": 1.5, "logs_digest": "d1"},
+        {"id": "c", "path": "x/c", "value": 3.0, "logs_digest": "d3", "energy": {"value": 6.0, "unit": "J"}},
+    ]
     found = [(e["id"], e["field"], e["old"], e["new"]) for e in changes(old, new, "2025-01-01")]
-    assert found == [("c", "energy", {"value": 5.0, "unit": "J"}, {"value": 6.0, "unit": "J"}),
-                     ("a", "id", "a", "a2"), ("a2", "value", 1.0, 1.5),
-                     ("b", "result", "x/b", None)]
+    assert found == [
+        ("c", "energy", {"value": 5.0, "unit": "J"}, {"value": 6.0, "unit": "J"}),
+        ("a", "id", "a", "a2"),
+        ("a2", "value", 1.0, 1.5),
+        ("b", "result", "x/b", None),
+    ]

@@ -1,6 +1,7 @@
 """Fixtures of the quality gates: a headless Chromium (one per module) and a static server.
 
 Tools are found through `quality_tools.require`: missing ones fail under CI=true, else skip."""
+
 from __future__ import annotations
 
 import functools
@@ -11,8 +12,8 @@ import pytest
 
 from .quality_tools import CHROMIUM_ARGS, require
 
-
 # --- A static server and the browser ----------------------------------------------------------
+
 
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
@@ -41,6 +42,7 @@ def site_server(shipped_site):
 def playwright_driver():
     require("playwright")
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         yield p
 
@@ -49,8 +51,9 @@ def playwright_driver():
 def browser(playwright_driver):
     """One headless Chromium (Debian's) per test module."""
     executable = require("chromium")
-    browser = playwright_driver.chromium.launch(executable_path=str(executable), headless=True,
-                                                args=CHROMIUM_ARGS)
+    browser = playwright_driver.chromium.launch(
+        executable_path=str(executable), headless=True, args=CHROMIUM_ARGS
+    )
     yield browser
     browser.close()
 

@@ -3,6 +3,7 @@
 External tools (Debian's chromium, Java, node_modules/axe-core, node_modules/vnu-jar) are
 required through `require(tool)`: when one is missing the test fails under CI=true and is
 skipped otherwise, so CI never passes by silently skipping a gate."""
+
 from __future__ import annotations
 
 import os
@@ -17,10 +18,18 @@ ARTIFACTS = ROOT / "test-artifacts"
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--no-default-browser-check", "--disable-default-apps",
-    "--disable-extensions", "--mute-audio", "--hide-scrollbars",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--mute-audio",
+    "--hide-scrollbars",
 ]
 
 TOOLS = {
@@ -70,6 +79,7 @@ def require(tool: str) -> Path:
 
 # --- The site ---------------------------------------------------------------------------------
 
+
 def html_pages(site: Path) -> list[str]:
     """Every HTML file of a built site, as sorted POSIX paths relative to the site."""
     return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html") if p.is_file())
@@ -82,8 +92,9 @@ def _first(site: Path, folder: str) -> str | None:
 
 
 def _first_leaderboard(site: Path, lang: str) -> str | None:
-    folders = sorted(p for p in (site / lang / "benchmarks").glob("*") if p.is_dir()
-                     and any(p.glob("v*.html")))
+    folders = sorted(
+        p for p in (site / lang / "benchmarks").glob("*") if p.is_dir() and any(p.glob("v*.html"))
+    )
     return _first(site, folders[0].relative_to(site).as_posix()) if folders else None
 
 
@@ -100,23 +111,35 @@ def _first_record_system(site: Path, lang: str) -> str | None:
 
 def browser_pages(site: Path) -> list[str]:
     """The pages a browser test opens one by one: all but most result and leaderboard pages."""
-    keep = {PAGE_KINDS[kind](site, lang) for kind in ("result", "leaderboard", "submitter",
-                                                      "accelerator", "record-system") for lang in LANGS}
-    return [rel for rel in html_pages(site)
-            if rel in keep or not (rel.split("/")[1:2] == ["results"]
-                                   or (rel.count("/") == 3 and rel.split("/")[1] == "systems")
-                                   or (rel.count("/") == 3 and rel.split("/")[1] == "benchmarks")
-                                   or (rel.count("/") >= 2 and rel.split("/")[1] in
-                                       ("submitters", "accelerators")
-                                       and not rel.endswith("/index.html")))]
+    keep = {
+        PAGE_KINDS[kind](site, lang)
+        for kind in ("result", "leaderboard", "submitter", "accelerator", "record-system")
+        for lang in LANGS
+    }
+    return [
+        rel
+        for rel in html_pages(site)
+        if rel in keep
+        or not (
+            rel.split("/")[1:2] == ["results"]
+            or (rel.count("/") == 3 and rel.split("/")[1] == "systems")
+            or (rel.count("/") == 3 and rel.split("/")[1] == "benchmarks")
+            or (
+                rel.count("/") >= 2
+                and rel.split("/")[1] in ("submitters", "accelerators")
+                and not rel.endswith("/index.html")
+            )
+        )
+    ]
 
 
 # One page of every kind, per language; `None` from a finder means the site has none.
 PAGE_KINDS = {
     "leaderboard": _first_leaderboard,
     "result": lambda site, lang: _first(site, f"{lang}/results"),
-    "round": lambda site, lang: next((f"{lang}/rounds/{p.name}" for p in
-                                      sorted((site / lang / "rounds").glob("v*.html"))), None),
+    "round": lambda site, lang: next(
+        (f"{lang}/rounds/{p.name}" for p in sorted((site / lang / "rounds").glob("v*.html"))), None
+    ),
     "rounds-index": lambda site, lang: f"{lang}/rounds/index.html",
     "home": lambda site, lang: f"{lang}/index.html",
     "report": lambda site, lang: _first(site, f"{lang}/reports"),
@@ -138,7 +161,7 @@ PAGE_KINDS = {
     "compare-results": lambda site, lang: f"{lang}/compare.html",
     "record-changes": lambda site, lang: f"{lang}/rounds/changes.html",
 }
-LANGS = ("en", "zh", "zh-hant")        # as content/site.yaml defines them
+LANGS = ("en", "zh", "zh-hant")  # as content/site.yaml defines them
 HTML_LANG = {"en": "en", "zh": "zh-Hans", "zh-hant": "zh-Hant"}
 
 
@@ -146,8 +169,7 @@ def page_of_kind(site: Path, kind: str, lang: str) -> str:
     """The page of that kind, failing the test (not skipping) when the site has none."""
     rel = "index.html" if kind == "chooser" else PAGE_KINDS[kind](site, lang)
     if rel is None or not (site / rel).is_file():
-        pytest.fail(f"the shipped site has no {kind} page in {lang} ({rel or f'{lang}/...'})",
-                    pytrace=False)
+        pytest.fail(f"the shipped site has no {kind} page in {lang} ({rel or f'{lang}/...'})", pytrace=False)
     return rel
 
 

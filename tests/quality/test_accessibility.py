@@ -1,5 +1,6 @@
 """axe-core (node_modules/axe-core) on one page of every kind, in both languages and in both
 colour schemes: no WCAG 2.1 A/AA violation of impact serious or critical."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,8 +13,10 @@ CASES = [(kind, lang) for kind in PAGE_KINDS for lang in LANGS] + [("chooser", "
 
 @pytest.fixture(scope="module")
 def contexts(browser):
-    made = {scheme: browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
-            for scheme in ("light", "dark")}
+    made = {
+        scheme: browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+        for scheme in ("light", "dark")
+    }
     yield made
     for context in made.values():
         context.close()
@@ -21,8 +24,7 @@ def contexts(browser):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("kind, lang", CASES, ids=[f"{k}-{l}" for k, l in CASES])
-def test_no_serious_axe_violations(contexts, axe_script, shipped_site, site_roots, kind, lang,
-                                   scheme):
+def test_no_serious_axe_violations(contexts, axe_script, shipped_site, site_roots, kind, lang, scheme):
     rel = page_of_kind(shipped_site, kind, lang)
     page = contexts[scheme].new_page()
     try:

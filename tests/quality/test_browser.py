@@ -6,6 +6,7 @@ the search feature: a box `input[type=search]` on each home page whose results a
 `[data-search-results]` to pages of that language, from file:// as well as over HTTP.
 
 Screenshots for people to look at go to test-artifacts/screenshots/ (git-ignored)."""
+
 from __future__ import annotations
 
 from urllib.parse import unquote, urlsplit
@@ -53,8 +54,9 @@ class Watch:
     def _console(self, message) -> None:
         if message.type == "error":
             where = message.location or {}
-            self.problems.append(f"console error: {message.text} "
-                                 f"(at {where.get('url', '?')}:{where.get('lineNumber', '?')})")
+            self.problems.append(
+                f"console error: {message.text} (at {where.get('url', '?')}:{where.get('lineNumber', '?')})"
+            )
 
     def _failed(self, request) -> None:
         # ERR_ABORTED is a request cancelled by leaving the page (the test moving on while a
@@ -128,8 +130,7 @@ def test_every_page_loads_cleanly(browser, shipped_site, site_roots, scheme):
     finally:
         context.close()
     if failures:
-        pytest.fail(report_problems(failures, f"of {len(pages)} have problems over {scheme}"),
-                    pytrace=False)
+        pytest.fail(report_problems(failures, f"of {len(pages)} have problems over {scheme}"), pytrace=False)
 
 
 def _html_lang(page) -> str | None:
@@ -173,8 +174,9 @@ def screenshot_dir():
 def test_screenshots(browser, shipped_site, site_roots, screenshot_dir, width, scheme):
     """Full-page screenshots for people to look at (test-artifacts/screenshots/)."""
     root = site_roots["http"]
-    context = new_context(browser, root, viewport={"width": width, "height": 900},
-                          color_scheme=scheme, device_scale_factor=1)
+    context = new_context(
+        browser, root, viewport={"width": width, "height": 900}, color_scheme=scheme, device_scale_factor=1
+    )
     written, problems = [], []
     try:
         for kind in ("home", "report"):
@@ -198,8 +200,10 @@ def test_screenshots(browser, shipped_site, site_roots, screenshot_dir, width, s
 
 @pytest.mark.search
 @pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("lang, query", [("en", "BERT"), ("zh", "训练"), ("zh-hant", "訓練"),
-                                         ("zh-hant", "训练"), ("zh", "訓練時間")])
+@pytest.mark.parametrize(
+    "lang, query",
+    [("en", "BERT"), ("zh", "训练"), ("zh-hant", "訓練"), ("zh-hant", "训练"), ("zh", "訓練時間")],
+)
 def test_search_finds_english_and_chinese(browser, shipped_site, site_roots, scheme, lang, query):
     """Typing into the home page's search box lists matching pages of that language; a
     Chinese term finds them typed in either script (Simplified on a Traditional page, and the
@@ -224,6 +228,5 @@ def test_search_finds_english_and_chinese(browser, shipped_site, site_roots, sch
     assert not watch.problems, "\n".join(watch.problems)
     for href in hrefs:
         assert href.startswith(root + f"{lang}/"), f"result {href} is not a {lang} page of the site"
-        target = shipped_site / unquote(urlsplit(href[len(root):]).path)
+        target = shipped_site / unquote(urlsplit(href[len(root) :]).path)
         assert target.is_file(), f"result {href} names no file of the site"
-

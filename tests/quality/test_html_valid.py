@@ -1,5 +1,6 @@
 """Every HTML page of the shipped site passes the Nu Html Checker (node_modules/vnu-jar), run
 once over all files."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,13 @@ def test_every_page_is_valid_html(shipped_site):
     jar = require("vnu-jar")
     pages = html_pages(shipped_site)
     assert pages, "the shipped site has no HTML pages"
-    run = subprocess.run([str(java), "-jar", str(jar), "--errors-only", "--format", "json",
-                          *pages], cwd=shipped_site, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [str(java), "-jar", str(jar), "--errors-only", "--format", "json", *pages],
+        cwd=shipped_site,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     # vnu prints the JSON report on stderr (stdout with --stdout); exit status 1 means errors.
     output = run.stderr.strip() or run.stdout.strip()
     try:
@@ -30,12 +36,14 @@ def test_every_page_is_valid_html(shipped_site):
         url = m.get("url", "")
         where = unquote(urlsplit(url).path) if url.startswith("file:") else url
         if where.startswith(str(shipped_site)):
-            where = where[len(str(shipped_site)) + 1:]
+            where = where[len(str(shipped_site)) + 1 :]
         line = m.get("lastLine") or m.get("firstLine") or "?"
         extract = (m.get("extract") or "").strip().replace("\n", " ")[:100]
         lines.append(f"  {where}:{line}: {m.get('message')}" + (f"  [{extract}]" if extract else ""))
     if errors:
         more = f"\n  ... and {len(lines) - 80} more" if len(lines) > 80 else ""
-        pytest.fail(f"{len(errors)} HTML error(s) in {len(pages)} pages:\n" + "\n".join(lines[:80])
-                    + more, pytrace=False)
+        pytest.fail(
+            f"{len(errors)} HTML error(s) in {len(pages)} pages:\n" + "\n".join(lines[:80]) + more,
+            pytrace=False,
+        )
     assert run.returncode == 0, f"vnu exited with {run.returncode}:\n{output[:2000]}"

@@ -3,6 +3,7 @@
 Every internal reference is relative, names an existing file (never a folder), and its #fragment
 exists on the target page; nothing is loaded from outside the site; each language's pages say
 their language and point to their twins."""
+
 from __future__ import annotations
 
 import posixpath
@@ -43,9 +44,9 @@ class Parsed:
     lang: str | None = None
     ids: set[str] = field(default_factory=set)
     refs: list[Ref] = field(default_factory=list)
-    css: list[tuple[str, int]] = field(default_factory=list)   # (css text, line)
+    css: list[tuple[str, int]] = field(default_factory=list)  # (css text, line)
     alternates: list[tuple[str, str]] = field(default_factory=list)  # (hreflang, href)
-    fragment_state: bool = False    # its #fragment is state (the compare page), not an id
+    fragment_state: bool = False  # its #fragment is state (the compare page), not an id
 
 
 class PageParser(HTMLParser):
@@ -94,8 +95,9 @@ class PageParser(HTMLParser):
             elif name in LOADING_ATTRS and not (name == "data" and tag != "object"):
                 self.page.refs.append(Ref(tag, name, value, line, True))
             elif name in ("href", "xlink:href", "action"):
-                loads = ((tag == "link" and not rels <= METADATA_RELS)
-                         or (tag in SVG_LOADING and name != "action"))
+                loads = (tag == "link" and not rels <= METADATA_RELS) or (
+                    tag in SVG_LOADING and name != "action"
+                )
                 self.page.refs.append(Ref(tag, name, value, line, loads))
 
 
@@ -113,8 +115,10 @@ class Site:
 
     @cached_property
     def css_files(self) -> dict[str, str]:
-        return {p.relative_to(self.root).as_posix(): p.read_text(encoding="utf-8")
-                for p in sorted(self.root.rglob("*.css"))}
+        return {
+            p.relative_to(self.root).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(self.root.rglob("*.css"))
+        }
 
     def resolve(self, from_file: str, link: str) -> tuple[str | None, str | None, str | None]:
         """(target path relative to the site, fragment, problem) of an internal link."""
@@ -178,8 +182,12 @@ def test_internal_links_resolve_to_files_and_fragments(site):
                 target, fragment, problem = site.resolve(rel, value)
                 if problem:
                     problem = f"{what}: {problem}"
-                elif (fragment and target.endswith(".html") and fragment not in site.pages[target].ids
-                      and not site.pages[target].fragment_state):
+                elif (
+                    fragment
+                    and target.endswith(".html")
+                    and fragment not in site.pages[target].ids
+                    and not site.pages[target].fragment_state
+                ):
                     problem = f"{what}: no id={fragment!r} on {target}"
             if problem:
                 found.setdefault(problem, []).append(f"{rel}:{ref.line}")

@@ -7,6 +7,7 @@ wide table, the first data row's key cell
 (the system, round or benchmark) and answer cell (time, ratio, count) are both in view and
 uncovered before the table is scrolled sideways (or the table is stacked rows, every cell in
 view)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -67,9 +68,10 @@ TARGETS = """() => [...document.querySelectorAll('header a, header button, heade
 
 @pytest.fixture(scope="module")
 def phone_contexts(browser):
-    made = {(width, scheme): browser.new_context(viewport={"width": width, "height": 800},
-                                                 color_scheme=scheme)
-            for width, scheme in VIEWS}
+    made = {
+        (width, scheme): browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
+        for width, scheme in VIEWS
+    }
     yield made
     for context in made.values():
         context.close()
@@ -84,8 +86,7 @@ def open_drawn(context, url: str):
 
 @pytest.mark.parametrize("width, scheme", VIEWS, ids=VIEW_IDS)
 @pytest.mark.parametrize("kind, lang", CASES, ids=[f"{k}-{l}" for k, l in CASES])
-def test_phone_layout(phone_contexts, axe_script, shipped_site, site_roots, kind, lang, width,
-                      scheme):
+def test_phone_layout(phone_contexts, axe_script, shipped_site, site_roots, kind, lang, width, scheme):
     rel = page_of_kind(shipped_site, kind, lang)
     page = open_drawn(phone_contexts[width, scheme], site_roots["http"] + rel)
     try:
@@ -93,7 +94,7 @@ def test_phone_layout(phone_contexts, axe_script, shipped_site, site_roots, kind
         small = [(text, round(size, 1)) for text, size in page.evaluate(CHART_TEXT) if size < 11]
         tiny = page.evaluate(TARGETS)
         violations = []
-        if scheme == "light":         # the dark scheme's colours are checked at desktop width
+        if scheme == "light":  # the dark scheme's colours are checked at desktop width
             page.add_script_tag(path=str(axe_script))
             violations = [v for v in page.evaluate(AXE_AT_PHONE_WIDTH) if v["impact"] in BLOCKING]
     finally:
@@ -209,9 +210,21 @@ COMPARE_IN_VIEW = """(width) => {
 
 # The page kinds whose tables are wider than a phone (leaderboards, result, round, submitter and
 # accelerator pages, reports, systems, the compare page with two results picked, ...).
-WIDE_TABLE_KINDS = ("leaderboard", "result", "round", "rounds-index", "submitter", "accelerator",
-                    "submitters-index", "accelerators-index", "report", "system", "systems-index",
-                    "benchmark", "compare-results")
+WIDE_TABLE_KINDS = (
+    "leaderboard",
+    "result",
+    "round",
+    "rounds-index",
+    "submitter",
+    "accelerator",
+    "submitters-index",
+    "accelerators-index",
+    "report",
+    "system",
+    "systems-index",
+    "benchmark",
+    "compare-results",
+)
 
 
 def _with(site: Path, folder: str, needle: str) -> str | None:
@@ -248,10 +261,12 @@ def compare_fragment(site: Path, lang: str) -> str:
 
 
 @pytest.mark.parametrize("width, scheme", VIEWS, ids=VIEW_IDS)
-@pytest.mark.parametrize("kind, lang", [(k, l) for k in WIDE_TABLE_KINDS for l in LANGS],
-                         ids=[f"{k}-{l}" for k in WIDE_TABLE_KINDS for l in LANGS])
-def test_key_and_answer_in_view(phone_contexts, shipped_site, site_roots, kind, lang, width,
-                                scheme):
+@pytest.mark.parametrize(
+    "kind, lang",
+    [(k, l) for k in WIDE_TABLE_KINDS for l in LANGS],
+    ids=[f"{k}-{l}" for k in WIDE_TABLE_KINDS for l in LANGS],
+)
+def test_key_and_answer_in_view(phone_contexts, shipped_site, site_roots, kind, lang, width, scheme):
     rel = wide_table_page(shipped_site, kind, lang)
     url = site_roots["http"] + rel
     if kind == "compare-results":
@@ -267,15 +282,14 @@ def test_key_and_answer_in_view(phone_contexts, shipped_site, site_roots, kind, 
     where = f"{rel} at {width} px ({scheme})"
     if kind == "compare-results":
         if compare:
-            pytest.fail(f"{where}: two results side by side: " + "; ".join(compare),
-                        pytrace=False)
+            pytest.fail(f"{where}: two results side by side: " + "; ".join(compare), pytrace=False)
         return
     assert tables, f"{where}: no table in a .table-wrap"
     # not vacuous: the page has a table whose answer column (or stacked rows) was checked
-    assert any(t["stacked"] or t.get("answer") for t in tables), \
+    assert any(t["stacked"] or t.get("answer") for t in tables), (
         f"{where}: no table with an answer column or stacked rows: {tables}"
+    )
     bad = [f"{t['table']!r}: {', '.join(t['problems'])}" for t in tables if t["problems"]]
-    bad += [f"{t['table']!r} opened scrolled by {t['scrollLeft']} px" for t in tables
-            if t["scrollLeft"]]
+    bad += [f"{t['table']!r} opened scrolled by {t['scrollLeft']} px" for t in tables if t["scrollLeft"]]
     if bad:
         pytest.fail(f"{where}: " + "; ".join(bad), pytrace=False)

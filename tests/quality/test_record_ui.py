@@ -5,6 +5,7 @@ choice, the category note), a phone chart legend with whole names, and phone tab
 are never left under the columns stuck at the left.
 
 Expected values come from the record's YAML files and sitegen/fmt.py, not from the pages."""
+
 from __future__ import annotations
 
 import random
@@ -51,8 +52,9 @@ WATCH_SHIFTS = """() => { window.__shift = 0; new PerformanceObserver(list => {
 @pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
 @pytest.mark.parametrize("lang, query", [("en", "BERT"), ("zh", "训练"), ("zh-hant", "訓練")])
 def test_search_results_open_over_the_page(browser, site_roots, lang, query, width, height):
-    context, page, errors = _page(browser, site_roots["http"] + f"{lang}/index.html",
-                                  viewport={"width": width, "height": height})
+    context, page, errors = _page(
+        browser, site_roots["http"] + f"{lang}/index.html", viewport={"width": width, "height": height}
+    )
     try:
         page.wait_for_load_state("networkidle")
         nav = page.locator("nav.main-nav").bounding_box()
@@ -72,11 +74,11 @@ def test_search_results_open_over_the_page(browser, site_roots, lang, query, wid
         panel_box = panel.bounding_box()
         assert panel_box["x"] >= 0 and panel_box["x"] + panel_box["width"] <= width + 0.5
         assert panel_box["y"] + panel_box["height"] <= height + 0.5, "the panel leaves the screen"
-        page.mouse.click(width - 5, height - 5)                 # outside: closes, keeps the query
+        page.mouse.click(width - 5, height - 5)  # outside: closes, keeps the query
         assert not panel.is_visible() and box.input_value() == query
-        box.focus()                                            # back in the box: open again
+        box.focus()  # back in the box: open again
         assert panel.is_visible()
-        box.press("Escape")                                     # Escape clears and closes
+        box.press("Escape")  # Escape clears and closes
         assert not panel.is_visible() and box.input_value() == ""
     finally:
         context.close()
@@ -95,8 +97,8 @@ def test_a_result_system_name_finds_its_results(browser, site_roots, shipped_sit
         page.locator("input[type=search]").fill(name)
         page.wait_for_selector("[data-search-results] a")
         links = page.locator("[data-search-results] a").evaluate_all(
-            f"links => links.filter(a => a.textContent === {name!r})"
-            ".map(a => a.getAttribute('href'))")
+            f"links => links.filter(a => a.textContent === {name!r}).map(a => a.getAttribute('href'))"
+        )
     finally:
         context.close()
     assert not errors, errors
@@ -115,7 +117,7 @@ def test_a_result_system_name_finds_its_results(browser, site_roots, shipped_sit
 
 # --- print ----------------------------------------------------------------------------------------
 
-PRINT_WIDTH = 718         # A4 inside the stylesheet's 14 mm margins, at 96 px per inch
+PRINT_WIDTH = 718  # A4 inside the stylesheet's 14 mm margins, at 96 px per inch
 
 PRINT_PROBLEMS = """(width) => {
   const problems = [];
@@ -146,15 +148,19 @@ def _largest(site: Path, pattern: str) -> str:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_print_fits_a4_without_controls(browser, site_roots, shipped_site, record, lang):
     picks = _three_of_a_round(record)
-    pages = [page_of_kind(shipped_site, "leaderboard", lang),
-             _largest(shipped_site, f"{lang}/benchmarks/*/v*.html"),
-             page_of_kind(shipped_site, "result", lang),
-             _largest(shipped_site, f"{lang}/results/*.html"),
-             _largest(shipped_site, f"{lang}/accelerators/*/v*.html"),
-             f"{lang}/rounds/v5.1.html", f"{lang}/benchmarks/bert.html",
-             f"{lang}/compare.html#" + ",".join(picks)]
-    context, page, errors = _page(browser, site_roots["http"] + pages[0],
-                                  viewport={"width": PRINT_WIDTH, "height": 1000})
+    pages = [
+        page_of_kind(shipped_site, "leaderboard", lang),
+        _largest(shipped_site, f"{lang}/benchmarks/*/v*.html"),
+        page_of_kind(shipped_site, "result", lang),
+        _largest(shipped_site, f"{lang}/results/*.html"),
+        _largest(shipped_site, f"{lang}/accelerators/*/v*.html"),
+        f"{lang}/rounds/v5.1.html",
+        f"{lang}/benchmarks/bert.html",
+        f"{lang}/compare.html#" + ",".join(picks),
+    ]
+    context, page, errors = _page(
+        browser, site_roots["http"] + pages[0], viewport={"width": PRINT_WIDTH, "height": 1000}
+    )
     bad = {}
     try:
         for rel in pages:
@@ -177,12 +183,40 @@ def test_print_fits_a4_without_controls(browser, site_roots, shipped_site, recor
 
 # --- compare ------------------------------------------------------------------------------------
 
+
 def _figure_values() -> list[float]:
     """Edges of the rule (halves, 9.996 -> 10.0, whole units past 999) and a spread of
     magnitudes, some with four decimals so that halves come up."""
-    values = [0.0, 0.206, 0.4125, 0.41249, 0.0004123, 0.09996, 0.999, 0.9995, 1.005, 2.675,
-              7.4, 9.996, 9.95, 10.0, 99.95, 123.4, 123.5, 999.5, 1234.6, 12345.5, 0.125,
-              0.0125, 5.555, 62.5, 0.0625, 1.0e-5, 3.14159, 88888.5]
+    values = [
+        0.0,
+        0.206,
+        0.4125,
+        0.41249,
+        0.0004123,
+        0.09996,
+        0.999,
+        0.9995,
+        1.005,
+        2.675,
+        7.4,
+        9.996,
+        9.95,
+        10.0,
+        99.95,
+        123.4,
+        123.5,
+        999.5,
+        1234.6,
+        12345.5,
+        0.125,
+        0.0125,
+        5.555,
+        62.5,
+        0.0625,
+        1.0e-5,
+        3.14159,
+        88888.5,
+    ]
     rng = random.Random(15)
     for _ in range(300):
         value = 10 ** rng.uniform(-3, 5)
@@ -198,10 +232,12 @@ def test_compare_figures_follow_the_site_rule(browser, site_roots):
         page.wait_for_function("typeof window.siteFigure === 'function'")
         mismatches = []
         for lang, html_lang in (("en", "en"), ("zh", "zh-Hans"), ("zh-hant", "zh-Hant")):
-            shown = page.evaluate(f"values => values.map(v => window.siteFigure(v, {html_lang!r}))",
-                                  values)
-            mismatches += [(lang, v, js, fmt.time_number(v, lang))
-                           for v, js in zip(values, shown) if js != fmt.time_number(v, lang)]
+            shown = page.evaluate(f"values => values.map(v => window.siteFigure(v, {html_lang!r}))", values)
+            mismatches += [
+                (lang, v, js, fmt.time_number(v, lang))
+                for v, js in zip(values, shown)
+                if js != fmt.time_number(v, lang)
+            ]
     finally:
         context.close()
     assert not mismatches, f"{len(mismatches)} differ (lang, value, JS, Python): {mismatches[:8]}"
@@ -210,16 +246,25 @@ def test_compare_figures_follow_the_site_rule(browser, site_roots):
 
 def _three_of_a_round(record) -> list[str]:
     """Three scored closed results of one benchmark and round, the longest system names."""
-    rows = [r for r in record if r["round"] == "v2.0" and r["benchmark"] == "bert"
-            and r["division"] == "closed" and r["value"] is not None]
+    rows = [
+        r
+        for r in record
+        if r["round"] == "v2.0"
+        and r["benchmark"] == "bert"
+        and r["division"] == "closed"
+        and r["value"] is not None
+    ]
     rows.sort(key=lambda r: (-len(r["system_name"]), r["id"]))
     return [r["id"] for r in rows[:3]]
 
 
 def test_compare_three_results_fit_a_desktop(browser, site_roots, record):
     ids = _three_of_a_round(record)
-    context, page, errors = _page(browser, site_roots["http"] + "en/compare.html#" + ",".join(ids),
-                                  viewport={"width": 1280, "height": 800})
+    context, page, errors = _page(
+        browser,
+        site_roots["http"] + "en/compare.html#" + ",".join(ids),
+        viewport={"width": 1280, "height": 800},
+    )
     try:
         page.wait_for_selector("main table.compare-table")
         sizes = page.evaluate("""() => { const wrap = document.querySelector('[data-compare-out]');
@@ -258,8 +303,7 @@ def _categories_differ(record) -> tuple[dict, dict]:
     groups: dict[tuple, dict[str, dict]] = {}
     for r in sorted(record, key=lambda r: r["id"]):
         if r["value"] is not None:
-            groups.setdefault((r["benchmark"], r["round"], r["division"]), {}).setdefault(
-                r["category"], r)
+            groups.setdefault((r["benchmark"], r["round"], r["division"]), {}).setdefault(r["category"], r)
     for key in sorted(groups):
         if "available" in groups[key] and len(groups[key]) > 1:
             other = next(c for c in sorted(groups[key]) if c != "available")
@@ -270,8 +314,9 @@ def _categories_differ(record) -> tuple[dict, dict]:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_compare_labels_a_ratio_across_categories(browser, site_roots, record, lang):
     base, other = _categories_differ(record)
-    context, page, errors = _page(browser, site_roots["http"] +
-                                  f"{lang}/compare.html#{base['id']},{other['id']}")
+    context, page, errors = _page(
+        browser, site_roots["http"] + f"{lang}/compare.html#{base['id']},{other['id']}"
+    )
     try:
         page.wait_for_selector("main table.compare-table")
         cell = page.locator('tr[data-field="ratio"] td').nth(1)
@@ -279,7 +324,7 @@ def test_compare_labels_a_ratio_across_categories(browser, site_roots, record, l
     finally:
         context.close()
     ratio = fmt.time_number(other["value"] / base["value"], lang)
-    assert text.startswith(ratio + "×"), text          # the ratio is shown
+    assert text.startswith(ratio + "×"), text  # the ratio is shown
     assert note == "category"
     words = {"en": "Categories differ", "zh": "类别不同"}[lang]
     assert words in text, text
@@ -288,10 +333,12 @@ def test_compare_labels_a_ratio_across_categories(browser, site_roots, record, l
 
 # --- phones: the chart legend, links in scrolled tables -----------------------------------------
 
+
 @pytest.mark.parametrize("width", [320, 390])
 def test_phone_chart_legend_has_whole_names(browser, site_roots, width):
-    context, page, errors = _page(browser, site_roots["http"] + "en/benchmarks/bert.html",
-                                  viewport={"width": width, "height": 800})
+    context, page, errors = _page(
+        browser, site_roots["http"] + "en/benchmarks/bert.html", viewport={"width": width, "height": 800}
+    )
     try:
         labels = page.evaluate("""() => [...document.querySelectorAll(
             '#chart-progress .chart-narrow svg .role-legend-label text')].map(t => t.textContent)""")
@@ -330,17 +377,24 @@ LINKS_UNDER_STUCK_CELLS = """() => {
 
 
 @pytest.mark.parametrize("width", [320, 390])
-@pytest.mark.parametrize("rel", ["en/rounds/v5.1.html", "en/benchmarks/llama31_405b.html",
-                                 "en/submitters/nvidia.html", "zh/rounds/v5.1.html"])
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "en/rounds/v5.1.html",
+        "en/benchmarks/llama31_405b.html",
+        "en/submitters/nvidia.html",
+        "zh/rounds/v5.1.html",
+    ],
+)
 def test_phone_table_links_are_not_under_stuck_columns(browser, site_roots, rel, width):
-    context, page, errors = _page(browser, site_roots["http"] + rel,
-                                  viewport={"width": width, "height": 800})
+    context, page, errors = _page(browser, site_roots["http"] + rel, viewport={"width": width, "height": 800})
     try:
         page.wait_for_load_state("networkidle")
         found = page.evaluate(LINKS_UNDER_STUCK_CELLS)
         # and as Playwright taps: the first such link of the page receives the tap
-        link = page.locator("main .table-wrap table.data tbody tr:first-child "
-                            "td:not(.answer) a:visible").first
+        link = page.locator(
+            "main .table-wrap table.data tbody tr:first-child td:not(.answer) a:visible"
+        ).first
         link.click(trial=True, timeout=5_000)
     finally:
         context.close()

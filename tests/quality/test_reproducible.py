@@ -1,5 +1,6 @@
 """Builds are reproducible and all-or-nothing: the same content gives the same bytes, a build
 killed midway leaves the previous output as it was, and nothing is written outside the output."""
+
 from __future__ import annotations
 
 import os
@@ -13,26 +14,33 @@ from pathlib import Path
 import pytest
 import yaml
 
-from project import write_project
-from record_sample import write_record_project
 from sitegen.base.errors import ContentError
 from sitegen.build.write import write_tree
+
+from project import write_project
+from record_sample import write_record_project
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def build(content: Path, out: Path, cache: Path, **env) -> subprocess.CompletedProcess:
     """`python build.py` in a subprocess, with its own build cache (SITEGEN_CACHE)."""
-    return subprocess.run([sys.executable, str(ROOT / "build.py"), "--content", str(content),
-                           "--out", str(out), "--quiet"], cwd=ROOT,
-                          env={**os.environ, "SITEGEN_CACHE": str(cache), **env},
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), "--content", str(content), "--out", str(out), "--quiet"],
+        cwd=ROOT,
+        env={**os.environ, "SITEGEN_CACHE": str(cache), **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def snapshot(folder: Path) -> dict[str, bytes | None]:
     """Every file (bytes) and folder (None) under `folder`, by relative path."""
-    return {p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else None)
-            for p in sorted(folder.rglob("*"))}
+    return {
+        p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else None)
+        for p in sorted(folder.rglob("*"))
+    }
 
 
 def differences(a: dict, b: dict, limit: int = 20) -> str:
@@ -49,12 +57,25 @@ def test_two_builds_of_the_same_content_are_byte_identical(tmp_path):
     content = write_project(tmp_path)
     # Two cold builds with different hash seeds, time zones and locales, and a warm one (the
     # first one's cache) into a third folder: not a byte may differ.
-    runs = [build(content, tmp_path / "one" / "output", tmp_path / "cache-1",
-                  PYTHONHASHSEED="1", TZ="UTC", LC_ALL="C.UTF-8"),
-            build(content, tmp_path / "two" / "output", tmp_path / "cache-2",
-                  PYTHONHASHSEED="2", TZ="Asia/Shanghai", LC_ALL="C"),
-            build(content, tmp_path / "three" / "output", tmp_path / "cache-1",
-                  PYTHONHASHSEED="3")]
+    runs = [
+        build(
+            content,
+            tmp_path / "one" / "output",
+            tmp_path / "cache-1",
+            PYTHONHASHSEED="1",
+            TZ="UTC",
+            LC_ALL="C.UTF-8",
+        ),
+        build(
+            content,
+            tmp_path / "two" / "output",
+            tmp_path / "cache-2",
+            PYTHONHASHSEED="2",
+            TZ="Asia/Shanghai",
+            LC_ALL="C",
+        ),
+        build(content, tmp_path / "three" / "output", tmp_path / "cache-1", PYTHONHASHSEED="3"),
+    ]
     for run in runs:
         assert run.returncode == 0, run.stderr
     a = snapshot(tmp_path / "one" / "output")
@@ -80,22 +101,26 @@ def test_a_rebuild_repairs_an_output_changed_in_place(tmp_path):
     assert build(content, fresh, tmp_path / "fresh-cache").returncode == 0
     a, b = snapshot(out), snapshot(fresh)
     if a != b:
-        pytest.fail("after a rebuild, the output still differs from a fresh build:\n"
-                    + differences(b, a), pytrace=False)
+        pytest.fail(
+            "after a rebuild, the output still differs from a fresh build:\n" + differences(b, a),
+            pytrace=False,
+        )
 
 
 def _stray(out: Path) -> list[str]:
     """Temporary leftovers of the writer inside the output folder."""
-    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
-                  if ".tmp" in p.name or ".old" in p.name or p.name.startswith(f".{out.name}"))
+    return sorted(
+        p.relative_to(out).as_posix()
+        for p in out.rglob("*")
+        if ".tmp" in p.name or ".old" in p.name or p.name.startswith(f".{out.name}")
+    )
 
 
 def _kill_and_check(command, env, out: Path, before: dict, complete: dict, when) -> str:
     """Start a build, let `when(process)` wait, SIGKILL it if still running, then check that the
     output is whole: the previous build, or (killed after its swap, or not killed at all) the
     complete new one; never a mix, never missing. Returns what happened."""
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         moment = when(process)
         killed = process.poll() is None
@@ -113,9 +138,14 @@ def _kill_and_check(command, env, out: Path, before: dict, complete: dict, when)
         return "previous" if killed else "unchanged?"
     if after == complete:
         return "new" if killed else "finished"
-    pytest.fail(f"killed {moment}, the output is neither the previous build nor the new one;"
-                " against the previous:\n" + differences(before, after)
-                + "\nagainst the new:\n" + differences(complete, after), pytrace=False)
+    pytest.fail(
+        f"killed {moment}, the output is neither the previous build nor the new one;"
+        " against the previous:\n"
+        + differences(before, after)
+        + "\nagainst the new:\n"
+        + differences(complete, after),
+        pytrace=False,
+    )
 
 
 def test_a_killed_build_leaves_the_previous_output(tmp_path):
@@ -152,6 +182,7 @@ def test_a_killed_build_leaves_the_previous_output(tmp_path):
         def wait(process):
             time.sleep(seconds)
             return f"after {seconds:.2f} s"
+
         return wait
 
     def disk_state():
@@ -166,6 +197,7 @@ def test_a_killed_build_leaves_the_previous_output(tmp_path):
     def while_writing(extra):
         """Wait until the build starts writing (anything changes beside or inside the output
         folder, such as a staging folder appearing), then `extra` seconds more."""
+
         def wait(process):
             quiet = disk_state()
             deadline = time.monotonic() + duration * 5 + 10
@@ -175,10 +207,10 @@ def test_a_killed_build_leaves_the_previous_output(tmp_path):
                     return f"{extra * 1000:.0f} ms into writing"
                 time.sleep(0.0005)
             return "when the build ended (no write seen)"
+
         return wait
 
-    command = [sys.executable, str(ROOT / "build.py"), "--content", str(edited),
-               "--out", str(out), "--quiet"]
+    command = [sys.executable, str(ROOT / "build.py"), "--content", str(edited), "--out", str(out), "--quiet"]
     env = {**os.environ, "SITEGEN_CACHE": str(cache)}
     # Kill at several points of a build (start-up, loading, rendering), then while it writes.
     moments = [after(duration * f) for f in (0.2, 0.5, 0.8)]
@@ -195,7 +227,8 @@ def test_a_killed_build_leaves_the_previous_output(tmp_path):
     print("outcomes:", outcomes, "build:", round(duration, 2), "s")
     assert outcomes.count("previous") >= 3, (
         f"too few builds were killed before they finished (outcomes: {outcomes}; a build takes "
-        f"{duration:.2f} s)")
+        f"{duration:.2f} s)"
+    )
 
 
 DIE_AFTER_RENAME = """
@@ -230,15 +263,22 @@ def test_a_build_killed_between_any_two_renames_leaves_a_whole_output(tmp_path):
     old = _old_output(out)
     new = {"en": None, "en/index.html": b"new en", "index.html": b"new"}
     for stop in range(1, 10):
-        run = subprocess.run([sys.executable, "-c", DIE_AFTER_RENAME, str(ROOT), str(out), str(stop)],
-                             capture_output=True, text=True, timeout=60)
+        run = subprocess.run(
+            [sys.executable, "-c", DIE_AFTER_RENAME, str(ROOT), str(out), str(stop)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if run.returncode == 0:
             break  # the writer makes fewer renames than `stop`: every point was tried
         assert run.returncode == 137, run.stderr
         left = sorted(p.name for p in tmp_path.iterdir())
         if not out.is_dir():
-            pytest.fail(f"a build dying right after rename #{stop} of the writer leaves no output "
-                        f"folder (its parent holds only {left})", pytrace=False)
+            pytest.fail(
+                f"a build dying right after rename #{stop} of the writer leaves no output "
+                f"folder (its parent holds only {left})",
+                pytrace=False,
+            )
         assert not _stray(out), f"temporary files inside the output: {_stray(out)}"
         after = snapshot(out)
         assert after in (old, new), f"after rename #{stop} the output is a mix:\n{differences(old, after)}"
@@ -247,8 +287,10 @@ def test_a_build_killed_between_any_two_renames_leaves_a_whole_output(tmp_path):
         _old_output(out)
 
 
-@pytest.mark.parametrize("name", ["../evil.html", "/abs.html", "a/../../evil.html",
-                                  "../output-sibling/evil.html", "a/../../../evil.html"])
+@pytest.mark.parametrize(
+    "name",
+    ["../evil.html", "/abs.html", "a/../../evil.html", "../output-sibling/evil.html", "a/../../../evil.html"],
+)
 def test_the_writer_refuses_paths_outside_the_output(tmp_path, name):
     parent = tmp_path / "parent"
     out = parent / "output"
@@ -265,8 +307,10 @@ def test_the_writer_refuses_paths_outside_the_output(tmp_path, name):
             absolute.unlink()
             pytest.fail(f"write_tree created {absolute}")
     if snapshot(tmp_path) != before_tmp:
-        pytest.fail("write_tree changed files around the output:\n"
-                    + differences(before_tmp, snapshot(tmp_path)), pytrace=False)
+        pytest.fail(
+            "write_tree changed files around the output:\n" + differences(before_tmp, snapshot(tmp_path)),
+            pytrace=False,
+        )
     assert not (tmp_path / "evil.html").exists() and not (parent / "evil.html").exists()
 
 
@@ -275,15 +319,17 @@ def test_spellings_that_differ_in_case_are_listed_in_one_order(tmp_path):
     order whatever the hash seed (Jinja's sort ignores case by default: equal keys kept the
     set's order, which changes with every process)."""
     from record_sample import write_record_project
+
     content = write_record_project(tmp_path / "p")
     path = content / "data" / "record" / "results-v1.1.yaml"
-    path.write_text(path.read_text("utf-8").replace("accelerator_model: Acme A1",
-                                                    "accelerator_model: ACME A1"), "utf-8")
+    path.write_text(
+        path.read_text("utf-8").replace("accelerator_model: Acme A1", "accelerator_model: ACME A1"), "utf-8"
+    )
     pages = []
     for seed in ("1", "2", "3"):
         out = tmp_path / f"out-{seed}" / "output"
         run = build(content, out, tmp_path / f"cache-{seed}", PYTHONHASHSEED=seed)
         assert run.returncode == 0, run.stderr
         pages.append((out / "en" / "accelerators" / "acme-a1.html").read_text("utf-8"))
-    assert "<q>ACME A1</q>, <q>Acme A1</q>" in pages[0]     # the A1 variant's spellings
+    assert "<q>ACME A1</q>, <q>Acme A1</q>" in pages[0]  # the A1 variant's spellings
     assert pages[0] == pages[1] == pages[2]

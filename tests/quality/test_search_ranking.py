@@ -5,6 +5,7 @@ names merely share a token; two results of one system name are told apart; resul
 leaderboards are found by name; a first search loads at most 1 MB.
 
 Expected values come from the record's YAML files and data/benchmarks.yaml, not from the pages."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,7 +14,7 @@ import yaml
 from .quality_tools import ROOT
 
 RECORD = ROOT / "content" / "data" / "record"
-BUDGET = 1024 * 1024          # bytes a first search may load (MiniSearch, the fold, one index)
+BUDGET = 1024 * 1024  # bytes a first search may load (MiniSearch, the fold, one index)
 
 
 @pytest.fixture(scope="module")
@@ -49,10 +50,13 @@ def _search(browser, url: str, query: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("how", ["http", "file"])
-@pytest.mark.parametrize("query, lang, attr, name", [("训练", "zh", "zh-Hans", "简体中文"),
-                                                     ("訓練", "zh-hant", "zh-Hant", "繁體中文")])
-def test_chinese_typed_on_an_english_page_finds_chinese_pages(browser, site_roots, how, query,
-                                                              lang, attr, name):
+@pytest.mark.parametrize(
+    "query, lang, attr, name",
+    [("训练", "zh", "zh-Hans", "简体中文"), ("訓練", "zh-hant", "zh-Hant", "繁體中文")],
+)
+def test_chinese_typed_on_an_english_page_finds_chinese_pages(
+    browser, site_roots, how, query, lang, attr, name
+):
     items = _search(browser, site_roots[how] + "en/reports/index.html", query)
     assert len(items) >= 5
     for item in items:
@@ -68,8 +72,9 @@ def _benchmark(name: str) -> str:
 @pytest.mark.parametrize("how", ["http", "file"])
 def test_an_exact_benchmark_name_comes_first(browser, site_roots, record, how):
     ident = _benchmark("Llama 2 70B LoRA")
-    assert any("2x" in (r["system_name"] or "") and r["benchmark"] == ident for r in record), \
+    assert any("2x" in (r["system_name"] or "") and r["benchmark"] == ident for r in record), (
         "the record no longer has the systems this test is about"
+    )
     items = _search(browser, site_roots[how] + "en/index.html", "Llama 2")
     assert items[0]["href"] == f"../en/benchmarks/{ident}.html", items[:3]
 
@@ -82,7 +87,7 @@ def test_two_results_of_one_system_name_are_told_apart(browser, site_roots, reco
     items = _search(browser, site_roots[how] + "en/index.html", name)
     found = [item for item in items if item["title"] == name]
     assert sorted(item["href"] for item in found) == [f"../en/results/{r['id']}.html" for r in mine]
-    assert all(item["title"] == name for item in items[:len(mine)])       # they come first
+    assert all(item["title"] == name for item in items[: len(mine)])  # they come first
     assert len({item["snippet"] for item in found}) == len(mine)
     for result in mine:
         item = next(i for i in found if i["href"] == f"../en/results/{result['id']}.html")
@@ -97,7 +102,7 @@ def test_a_leaderboard_and_a_result_are_found_from_a_chinese_page(browser, site_
     assert {i["href"] for i in items if i["title"] == "NF5688M6"} == mine
     assert all(i["label"] == "成绩" for i in items if i["title"] == "NF5688M6")
     board = f"../zh/benchmarks/{_benchmark('BERT-Large')}/v1.0.html"
-    title = "BERT-Large：MLPerf Training v1.0排行榜"            # zh.yaml's leaderboard.title
+    title = "BERT-Large：MLPerf Training v1.0排行榜"  # zh.yaml's leaderboard.title
     assert _search(browser, site_roots[how] + "zh/index.html", title)[0]["href"] == board
     items = _search(browser, site_roots[how] + "zh/index.html", "BERT-Large v1.0 排行榜")
     assert board in [i["href"] for i in items[:3]], items[:3]

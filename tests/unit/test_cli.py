@@ -1,6 +1,7 @@
 """The command line (sitegen/cli.py): options before and after the command, --version and
 --help, exit codes 0 / 1 / 2 with one-line messages, defaults relative to the current folder,
 init, a missing optional package, a content folder's own templates."""
+
 import os
 import socket
 import subprocess
@@ -10,8 +11,9 @@ from pathlib import Path
 import pytest
 
 import build
-from project import write_project
 from sitegen import __version__, cli
+
+from project import write_project
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["build", "check", "status", "serve", "new", "init", "import-record"]
@@ -35,8 +37,14 @@ def command(*argv, cwd, env=None):
     """`python -m sitegen ARGV` in a subprocess run in `cwd`, with the checkout importable."""
     environ = {k: v for k, v in os.environ.items() if k not in ("SITEGEN_CACHE", "NO_COLOR")}
     environ.update({"PYTHONPATH": str(ROOT), **(env or {})})
-    return subprocess.run([sys.executable, "-m", "sitegen", *map(str, argv)], cwd=cwd,
-                          env=environ, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "sitegen", *map(str, argv)],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_version(capsys):
@@ -49,7 +57,7 @@ def test_every_command_has_help(capsys, name):
     code, out, _ = exits(capsys, name, "--help")
     assert code == 0
     assert out.startswith(f"usage: axledger {name}")
-    assert "--out DIR" in out and "-q, --quiet" in out   # the common options, after the command
+    assert "--out DIR" in out and "-q, --quiet" in out  # the common options, after the command
 
 
 def test_help_lists_commands_and_exit_codes(capsys):
@@ -60,14 +68,21 @@ def test_help_lists_commands_and_exit_codes(capsys):
     assert "2 usage errors" in out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--bogus"], "axledger: error: unrecognized arguments: --bogus (see axledger --help)\n"),
-    (["serve", "--port", "eighty"],
-     "axledger serve: error: argument --port: invalid int value: 'eighty' "
-     "(see axledger serve --help)\n"),
-    (["-q", "-v"], "axledger: error: -q and -v ask for opposite things: give one of them "
-                   "(see axledger --help)\n"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--bogus"], "axledger: error: unrecognized arguments: --bogus (see axledger --help)\n"),
+        (
+            ["serve", "--port", "eighty"],
+            "axledger serve: error: argument --port: invalid int value: 'eighty' "
+            "(see axledger serve --help)\n",
+        ),
+        (
+            ["-q", "-v"],
+            "axledger: error: -q and -v ask for opposite things: give one of them (see axledger --help)\n",
+        ),
+    ],
+)
 def test_usage_errors_exit_2_with_one_line(capsys, argv, message):
     code, out, err = exits(capsys, *argv)
     assert (code, out, err) == (2, "", message)
@@ -86,18 +101,29 @@ def test_options_before_and_after_the_command_mean_the_same(tmp_path):
     before = cli.parse_args(["--out", "o", "-q", "--strict", "serve", "--port", "8001"])
     assert vars(after) == vars(before)
     assert (after.port, after.out, after.quiet, after.strict, after.host) == (
-        8001, Path("o"), True, True, "127.0.0.1")
+        8001,
+        Path("o"),
+        True,
+        True,
+        "127.0.0.1",
+    )
     assert cli.parse_args(["--out", "a", "build", "--out", "b"]).out == Path("b")
 
 
 def test_defaults_are_the_current_folder_or_the_given_root(monkeypatch, tmp_path):
     monkeypatch.delenv("SITEGEN_CACHE", raising=False)
     here = cli.parse_args([])
-    assert (here.content, here.out, here.cache) == (Path("content"), Path("output"),
-                                                   Path(".cache").absolute())
+    assert (here.content, here.out, here.cache) == (
+        Path("content"),
+        Path("output"),
+        Path(".cache").absolute(),
+    )
     there = cli.parse_args([], root=tmp_path)
-    assert (there.content, there.out, there.cache) == (tmp_path / "content", tmp_path / "output",
-                                                      tmp_path / ".cache")
+    assert (there.content, there.out, there.cache) == (
+        tmp_path / "content",
+        tmp_path / "output",
+        tmp_path / ".cache",
+    )
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "c"))
     assert cli.parse_args([]).cache == tmp_path / "c"
 
@@ -127,8 +153,9 @@ def test_refused_output_exits_2_with_one_line(tmp_path, capsys):
 def test_missing_importer_extra_is_one_line(tmp_path, capsys, monkeypatch):
     for name in [m for m in list(sys.modules) if m.startswith("mlperf_logging.")]:
         monkeypatch.setitem(sys.modules, name, None)
-    monkeypatch.setitem(sys.modules, "mlperf_logging", None)    # as if not installed
+    monkeypatch.setitem(sys.modules, "mlperf_logging", None)  # as if not installed
     import importlib
+
     for name in ("sitegen.importer.run", "sitegen.content.round_rules", "sitegen.importer.write"):
         # imported by earlier tests: forget them, so that they are imported again
         monkeypatch.delitem(sys.modules, name, raising=False)
@@ -137,8 +164,10 @@ def test_missing_importer_extra_is_one_line(tmp_path, capsys, monkeypatch):
     content = write_project(tmp_path)
     status, out, err = run(capsys, "--content", content, "import-record", tmp_path)
     assert (status, out) == (2, "")
-    assert err == ("error: this command needs the Python package 'mlperf_logging', which is "
-                   "not installed: pip install 'accelerator-ledger[import]'\n")
+    assert err == (
+        "error: this command needs the Python package 'mlperf_logging', which is "
+        "not installed: pip install 'accelerator-ledger[import]'\n"
+    )
 
 
 def test_import_mlperf_is_gone_and_says_what_replaced_it(tmp_path, capsys):
@@ -148,9 +177,11 @@ def test_import_mlperf_is_gone_and_says_what_replaced_it(tmp_path, capsys):
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     status, out, err = run(capsys, "--content", content, "import-mlperf", tmp_path / "logs")
     assert (status, out) == (2, "")
-    assert err == ("error: import-mlperf is gone: the site's results come from the whole record, "
-                   "which `import-record [DIR...]` imports into content/data/record/ "
-                   "(see docs/importing.md)\n")
+    assert err == (
+        "error: import-mlperf is gone: the site's results come from the whole record, "
+        "which `import-record [DIR...]` imports into content/data/record/ "
+        "(see docs/importing.md)\n"
+    )
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
 
 
@@ -171,7 +202,7 @@ def test_init_makes_a_site_that_builds_in_its_folder(tmp_path):
     assert made.returncode == 0, made.stderr
     assert made.stdout.startswith(f"created {Path('mysite', 'content')}: ")
     site = tmp_path / "mysite"
-    built = command("-q", cwd=site)          # ./content into ./output, cache in ./.cache
+    built = command("-q", cwd=site)  # ./content into ./output, cache in ./.cache
     assert (built.returncode, built.stdout, built.stderr) == (0, "", "")
     assert (site / "output" / "zh" / "index.html").is_file()
     assert (site / ".cache" / "builds").is_dir()
@@ -180,28 +211,33 @@ def test_init_makes_a_site_that_builds_in_its_folder(tmp_path):
     assert (tmp_path / "c" / "builds").is_dir()
     again = command("init", "mysite", cwd=tmp_path)
     assert again.returncode == 2
-    assert again.stderr == (f"error: {Path('mysite', 'content')} already exists; nothing written "
-                            "(choose a new folder)\n")
+    assert again.stderr == (
+        f"error: {Path('mysite', 'content')} already exists; nothing written (choose a new folder)\n"
+    )
 
 
 def test_content_folder_templates_override_the_shipped_ones(tmp_path, capsys):
     content = write_project(tmp_path)
     base = (ROOT / "templates" / "404.html").read_text("utf-8")
     (content / "templates" / "static").mkdir(parents=True)
-    (content / "templates" / "404.html").write_text(base.replace("</p>", "</p><p>OWN-404</p>", 1),
-                                                   "utf-8")
+    (content / "templates" / "404.html").write_text(base.replace("</p>", "</p><p>OWN-404</p>", 1), "utf-8")
     (content / "templates" / "static" / "extra.css").write_text("/* own */\n", "utf-8")
     status, _, err = run(capsys, "--content", content, "--out", tmp_path / "o", "-q")
     assert status == 0, err
     assert "OWN-404" in (tmp_path / "o" / "en" / "404.html").read_text("utf-8")
     assert "OWN-404" not in (tmp_path / "o" / "en" / "index.html").read_text("utf-8")
     assert (tmp_path / "o" / "assets" / "extra.css").read_text("utf-8") == "/* own */\n"
-    assert (tmp_path / "o" / "assets" / "style.css").is_file()    # the shipped ones stay
+    assert (tmp_path / "o" / "assets" / "style.css").is_file()  # the shipped ones stay
 
 
 def test_build_py_works_from_another_folder(tmp_path):
-    shown = subprocess.run([sys.executable, str(ROOT / "build.py"), "serve", "--help"],
-                           cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    shown = subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), "serve", "--help"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert shown.returncode == 0 and shown.stdout.startswith("usage: build.py serve")
 
 
@@ -211,24 +247,28 @@ def test_serve_on_a_busy_port_is_one_line_and_exit_2(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        ran = command("--content", content, "--out", tmp_path / "o", "serve", "--port", port,
-                      cwd=tmp_path)
+        ran = command("--content", content, "--out", tmp_path / "o", "serve", "--port", port, cwd=tmp_path)
     assert (ran.returncode, ran.stdout) == (2, "")
-    assert ran.stderr == (f"error: port {port} on 127.0.0.1 is in use by another program: stop "
-                          "it, or choose another port with --port N (--port 0 picks a free one)\n")
-    assert not (tmp_path / "o").exists()     # refused before building
+    assert ran.stderr == (
+        f"error: port {port} on 127.0.0.1 is in use by another program: stop "
+        "it, or choose another port with --port N (--port 0 picks a free one)\n"
+    )
+    assert not (tmp_path / "o").exists()  # refused before building
 
 
 def test_every_command_in_the_readme_is_accepted():
     """Each `python build.py …` / `axledger …` form the README shows parses as documented."""
     import re
     import shlex
+
     readme = (ROOT / "README.md").read_text("utf-8")
     forms = set(re.findall(r"`(?:python build\.py|axledger)((?: [^`|]*)?)`", readme))
     forms |= set(re.findall(r"^axledger((?: [^#&\n]*)?)", readme, re.M))
     assert len(forms) >= 8, forms
     for form in forms:
-        argv = [{"SLUG": "a-slug", "PATH": "p", "DIR": "d", "[DIR...]": "d", "N": "8001"}.get(a, a)
-                for a in shlex.split(form.strip())]
+        argv = [
+            {"SLUG": "a-slug", "PATH": "p", "DIR": "d", "[DIR...]": "d", "N": "8001"}.get(a, a)
+            for a in shlex.split(form.strip())
+        ]
         args = cli.parse_args(argv)
         assert args.command in cli.COMMANDS, form

@@ -1,7 +1,7 @@
 import pytest
 
-from sitegen.derive import figures as derive
 from sitegen.content.load import load_site
+from sitegen.derive import figures as derive
 
 
 @pytest.fixture
@@ -45,43 +45,60 @@ def test_claim_resting_on_estimated_prices_is_partly_checked(site):
     assert check.verdict == "partly"
     assert check.agrees is True
     assert [(p["id"], p["source"]) for p in check.unchecked_parts] == [
-        ("acme-16", "s-article"), ("zenith-8", "s-article")]
+        ("acme-16", "s-article"),
+        ("zenith-8", "s-article"),
+    ]
     wrong = derive.check_claim(site, dict(site.get("claims", "c-ppr"), figure=2.0))
     assert (wrong.verdict, wrong.agrees) == ("partly", False)
 
 
 def test_claim_whose_only_evidence_is_its_own_source_cannot_be_checked(site):
     # the article says Acme 16 costs $150,000; the only price on record is that article's
-    claim = dict(site.get("claims", "c-ppr"), figure=150000, unit="usd",
-                 check={"kind": "price", "system": "acme-16"})
+    claim = dict(
+        site.get("claims", "c-ppr"), figure=150000, unit="usd", check={"kind": "price", "system": "acme-16"}
+    )
     check = derive.check_claim(site, claim)
     assert check.verdict == "unchecked"
-    assert check.value == 150000          # shown, but it proves nothing
-    _list_prices(site)                    # a list price from another source does check it
+    assert check.value == 150000  # shown, but it proves nothing
+    _list_prices(site)  # a list price from another source does check it
     assert derive.check_claim(site, claim).verdict == "consistent"
 
 
 def test_percentage_claims_label_speed_up_gain_and_reduction(site):
-    claim = dict(site.get("claims", "c-ppr"), figure=50, unit="percent",
-                 check={"kind": "improvement", "result": "r-zenith", "baseline": "r-acme"})
+    claim = dict(
+        site.get("claims", "c-ppr"),
+        figure=50,
+        unit="percent",
+        check={"kind": "improvement", "result": "r-zenith", "baseline": "r-acme"},
+    )
     check = derive.check_claim(site, claim)
     # 30 / 20 = 1.5x; (1.5 - 1) x 100 = 50 %; (1 - 20/30) x 100 = 33.3 %
     assert check.verdict == "consistent"
-    assert check.steps["en"] == ["speed-up: 30.0 min ÷ 20.0 min = 1.500×",
-                                 "the same as a percentage gain: (1.500 − 1) × 100 = 50.0%",
-                                 "time reduction: (1 − 20.0 min ÷ 30.0 min) × 100 = 33.3%"]
+    assert check.steps["en"] == [
+        "speed-up: 30.0 min ÷ 20.0 min = 1.500×",
+        "the same as a percentage gain: (1.500 − 1) × 100 = 50.0%",
+        "time reduction: (1 − 20.0 min ÷ 30.0 min) × 100 = 33.3%",
+    ]
 
 
 def test_comparing_divisions_is_said(site):
     site.get("results", "r-zenith")["division"] = "open"
-    claim = dict(site.get("claims", "c-ppr"), figure=1.5, unit="x",
-                 check={"kind": "speedup", "result": "r-zenith", "baseline": "r-acme"})
+    claim = dict(
+        site.get("claims", "c-ppr"),
+        figure=1.5,
+        unit="x",
+        check={"kind": "speedup", "result": "r-zenith", "baseline": "r-acme"},
+    )
     assert derive.check_claim(site, claim).divisions == ("open", "closed")
 
 
 def test_improvement_claim_that_means_time_saved_is_explained(site):
-    claim = dict(site.get("claims", "c-ppr"), figure=33, unit="percent",
-                 check={"kind": "improvement", "result": "r-zenith", "baseline": "r-acme"})
+    claim = dict(
+        site.get("claims", "c-ppr"),
+        figure=33,
+        unit="percent",
+        check={"kind": "improvement", "result": "r-zenith", "baseline": "r-acme"},
+    )
     check = derive.check_claim(site, claim)
     assert check.verdict == "differs"
     assert check.alternative == {"reason": "reduction", "value": pytest.approx(100 / 3)}

@@ -9,6 +9,7 @@ run, in the order a reader would, in a new project in a temporary folder. `pytho
 runs as `axledger X` there (the checkout's script would take the checkout's own content/).
 Not run: serve (does not end) and import-record (it reads the MLPerf repositories;
 tests/importer/test_record_import.py runs it)."""
+
 from __future__ import annotations
 
 import re
@@ -26,8 +27,16 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PROGRAM = re.compile(r"^(?:axledger|python build\.py|python -m sitegen)(?=\s|$)")
 FENCE = re.compile(r"^```(?:sh|bash|shell|console)?\n(.*?)^```", re.M | re.S)
 INLINE = re.compile(r"`((?:axledger|python build\.py|python -m sitegen)(?: [^`]*)?)`")
-PLACEHOLDERS = {"SLUG": "a-slug", "PATH": "p", "DIR": "d", "[DIR...]": "d", "DIR...": "d",
-                "N": "8001", "[--port": "--port", "N]": "8001"}
+PLACEHOLDERS = {
+    "SLUG": "a-slug",
+    "PATH": "p",
+    "DIR": "d",
+    "[DIR...]": "d",
+    "DIR...": "d",
+    "N": "8001",
+    "[--port": "--port",
+    "N]": "8001",
+}
 NOT_RUN = {"serve", "import-record"}
 
 
@@ -63,8 +72,9 @@ def _filled(argv: list[str]) -> list[str]:
 
 
 COMMANDS = doc_commands()
-NAMED = sorted({cli.parse_args(_filled(argv)).command or "build"
-                for _, _, argv in COMMANDS if argv[:1] != ["cd"]})
+NAMED = sorted(
+    {cli.parse_args(_filled(argv)).command or "build" for _, _, argv in COMMANDS if argv[:1] != ["cd"]}
+)
 
 
 def test_the_docs_show_commands():
@@ -73,8 +83,11 @@ def test_the_docs_show_commands():
     assert set(NAMED) >= {"build", "check", "serve", "new", "status", "init", "import-record"}
 
 
-@pytest.mark.parametrize("where, argv", [(w, a) for w, _, a in COMMANDS if a[:1] != ["cd"]],
-                         ids=lambda value: value if isinstance(value, str) else " ".join(value))
+@pytest.mark.parametrize(
+    "where, argv",
+    [(w, a) for w, _, a in COMMANDS if a[:1] != ["cd"]],
+    ids=lambda value: value if isinstance(value, str) else " ".join(value),
+)
 def test_every_example_parses_as_written(where, argv, capsys):
     try:
         args = cli.parse_args(_filled(argv))
@@ -92,12 +105,18 @@ def test_every_command_named_in_the_docs_answers_help(command, capsys):
     assert out.startswith(f"usage: axledger {command}") and "--content DIR" in out
 
 
-@pytest.mark.parametrize("entry, prog", [(["build.py"], "build.py"),
-                                         (["-m", "sitegen"], "python -m sitegen")])
+@pytest.mark.parametrize(
+    "entry, prog", [(["build.py"], "build.py"), (["-m", "sitegen"], "python -m sitegen")]
+)
 def test_version_from_both_entry_points(entry, prog, tmp_path):
-    ran = subprocess.run([sys.executable, *entry, "--version"], cwd=tmp_path if entry[0] == "-m"
-                         else ROOT, capture_output=True, text=True, timeout=120,
-                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    ran = subprocess.run(
+        [sys.executable, *entry, "--version"],
+        cwd=tmp_path if entry[0] == "-m" else ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
+    )
     assert (ran.returncode, ran.stdout, ran.stderr) == (0, f"{prog} {__version__}\n", "")
 
 

@@ -20,8 +20,18 @@ def test_durations_use_short_units():
 
 
 def test_times_show_three_significant_digits_never_fewer_than_whole_units():
-    cases = {7.4: "7.40", 0.412: "0.412", 0.41249: "0.412", 123.4: "123", 1234.6: "1,235",
-             9.996: "10.0", 99.96: "100", 0.05: "0.0500", 28.345: "28.3", 2.675: "2.68"}
+    cases = {
+        7.4: "7.40",
+        0.412: "0.412",
+        0.41249: "0.412",
+        123.4: "123",
+        1234.6: "1,235",
+        9.996: "10.0",
+        99.96: "100",
+        0.05: "0.0500",
+        28.345: "28.3",
+        2.675: "2.68",
+    }
     assert {v: fmt.time_number(v, "en") for v in cases} == cases
     assert fmt.time_number(1234.6, "zh") == "1,235"
     assert fmt.duration(7.4, "min", "zh") == "7.40分钟"

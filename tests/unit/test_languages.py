@@ -1,30 +1,36 @@
 """Languages as data (site.yaml), Traditional Chinese by conversion with the reviewed term list,
 no ASCII space between CJK characters on a Chinese page, one term per concept."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from project import SITE, TEMPLATES, write_project
-from sitegen.base import fmt
-from sitegen.base import languages
+from sitegen.base import fmt, languages
 from sitegen.base.errors import ContentError
-from sitegen.content.load import load_site
 from sitegen.build.pipeline import build
+from sitegen.content.load import load_site
 from sitegen.content.textcheck import cjk_spaces
 
-THREE = SITE.replace("languages: [en, zh]\n", """\
+from project import SITE, TEMPLATES, write_project
+
+THREE = SITE.replace(
+    "languages: [en, zh]\n",
+    """\
 languages:
   - {code: en, lang: en, locale: en_US, name: English}
   - {code: zh, lang: zh-Hans, locale: zh_Hans_CN, name: 简体中文}
   - {code: zh-hant, lang: zh-Hant, locale: zh_Hant_TW, name: 繁體中文, from: zh, convert: s2twp}
-""")
-TERMS = ("en,zh-Hans,zh-Hant,avoid\n"
-         "time to train,训练时间,訓練時間,训练用时;训练耗时\n"
-         "memory,内存,記憶體,\n"
-         "quality target,质量目标,品質目標,\n"
-         "Huawei,华为,華為,\n")
+""",
+)
+TERMS = (
+    "en,zh-Hans,zh-Hant,avoid\n"
+    "time to train,训练时间,訓練時間,训练用时;训练耗时\n"
+    "memory,内存,記憶體,\n"
+    "quality target,质量目标,品質目標,\n"
+    "Huawei,华为,華為,\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +48,7 @@ def _html(out, rel):
 
 def test_conversion_s2twp_with_reviewed_terms(tmp_path):
     write_project(tmp_path, {"site.yaml": THREE, "data/terms.csv": TERMS})
-    load_site(tmp_path / "content")          # registers the languages and the term list
+    load_site(tmp_path / "content")  # registers the languages and the term list
     convert = lambda text: languages.convert(text, "zh-hant")  # noqa: E731
     # OpenCC's Taiwan phrases
     assert convert("内存带宽与软件") == "記憶體頻寬與軟體"
@@ -51,12 +57,15 @@ def test_conversion_s2twp_with_reviewed_terms(tmp_path):
     assert convert("达到质量目标所需的训练时间") == "達到品質目標所需的訓練時間"
     assert convert("华为的加速器") == "華為的加速器"
     # Latin names, ids, numbers and references are left alone
-    assert convert("Graphcore IPU-POD16 与 NVIDIA DGX A100：[[result:r-acme]]，28.33分钟") == \
-        "Graphcore IPU-POD16 與 NVIDIA DGX A100：[[result:r-acme]]，28.33分鐘"
+    assert (
+        convert("Graphcore IPU-POD16 与 NVIDIA DGX A100：[[result:r-acme]]，28.33分钟")
+        == "Graphcore IPU-POD16 與 NVIDIA DGX A100：[[result:r-acme]]，28.33分鐘"
+    )
 
 
 def test_numbers_and_dates_in_zh_hant_tw():
     import datetime as dt
+
     assert fmt.usd(149000, "zh-hant") == "14.9萬美元"
     assert fmt.usd(149000, "zh") == "14.9万美元"
     assert fmt.date(dt.date(2022, 7, 4), "zh-hant") == "2022年7月4日"
@@ -66,8 +75,12 @@ def test_numbers_and_dates_in_zh_hant_tw():
 def test_three_languages_lang_attributes_and_alternates(three):
     page = _html(three, "zh-hant/reports/acme-vs-zenith.html")
     assert '<html lang="zh-Hant">' in page
-    for code, href in (("en", "../../en/reports/"), ("zh-Hans", "../../zh/reports/"), ("zh-Hant", ""),
-                       ("x-default", "../../en/reports/")):
+    for code, href in (
+        ("en", "../../en/reports/"),
+        ("zh-Hans", "../../zh/reports/"),
+        ("zh-Hant", ""),
+        ("x-default", "../../en/reports/"),
+    ):
         assert f'<link rel="alternate" hreflang="{code}" href="{href}acme-vs-zenith.html">' in page
     # the switch offers the two others, each in its own script
     switch = re.search(r'<nav class="lang-switch".*?</nav>', page, re.S).group(0)
@@ -80,47 +93,56 @@ def test_three_languages_lang_attributes_and_alternates(three):
 
 def test_zh_hant_pages_are_converted_and_say_so(three):
     page = _html(three, "zh-hant/reports/acme-vs-zenith.html")
-    assert "測試賬本" in page or "測試帳本" in page            # the site title, converted
-    assert "本頁由簡體中文版自動轉換而來" in page              # the quiet note, in its own language
+    assert "測試賬本" in page or "測試帳本" in page  # the site title, converted
+    assert "本頁由簡體中文版自動轉換而來" in page  # the quiet note, in its own language
     assert "converted-note" not in _html(three, "zh/reports/acme-vs-zenith.html")
     status = _html(three, "en/editors/status.html")
     assert "acme-vs-zenith" in status and "繁體中文" in status
     # the search index of zh-hant holds Traditional text
-    index = next((three / "assets").glob("search-zh-hant*.js"), None) or \
-        next(three.rglob("*zh-hant*search*.js"), None)
+    index = next((three / "assets").glob("search-zh-hant*.js"), None) or next(
+        three.rglob("*zh-hant*search*.js"), None
+    )
     if index is not None:
         assert "測試" in index.read_text("utf-8")
 
 
 def test_an_editors_own_traditional_file_wins(tmp_path):
     own = "---\ntitle: 編輯自己的標題\nsummary: 自己寫的。\ndate: 2021-07-01\nsources: [s-article]\n---\n正文。\n"
-    content = write_project(tmp_path, {"site.yaml": THREE, "pages/methodology.zh-hant.md":
-                                       own.replace("date: 2021-07-01\nsources: [s-article]\n", "")})
+    content = write_project(
+        tmp_path,
+        {
+            "site.yaml": THREE,
+            "pages/methodology.zh-hant.md": own.replace("date: 2021-07-01\nsources: [s-article]\n", ""),
+        },
+    )
     site = load_site(content)
     page = next(p for p in site.pages if p.lang == "zh-hant")
     assert page.title == "編輯自己的標題" and not page.converted
 
 
 def test_a_fourth_language_needs_only_data_and_its_i18n_file(tmp_path):
-    four = THREE.replace("default_language: en\n", "") + \
-        "  - {code: zh-hk, lang: zh-Hant-HK, locale: zh_Hant_HK, name: 繁體中文（香港）, " \
+    four = (
+        THREE.replace("default_language: en\n", "")
+        + "  - {code: zh-hk, lang: zh-Hant-HK, locale: zh_Hant_HK, name: 繁體中文（香港）, "
         "from: zh, convert: s2hk}\ndefault_language: en\n"
-    content = write_project(tmp_path, {"site.yaml": four,
-                                       "i18n/zh-hk.yaml": "nav.home: 首頁（香港）\n"})
+    )
+    content = write_project(tmp_path, {"site.yaml": four, "i18n/zh-hk.yaml": "nav.home: 首頁（香港）\n"})
     out = tmp_path / "output"
     build(content, TEMPLATES, out)
     page = (out / "zh-hk/index.html").read_text("utf-8")
     assert '<html lang="zh-Hant-HK">' in page
-    assert "首頁（香港）" in page                                     # its i18n file wins
+    assert "首頁（香港）" in page  # its i18n file wins
     assert 'hreflang="zh-Hant-HK"' in (out / "en/index.html").read_text("utf-8")
     assert "繁體中文（香港）" in (out / "index.html").read_text("utf-8")
     assert (out / "zh-hk/reports/acme-vs-zenith.html").exists()
 
 
 def test_folded_chinese_yaml_is_joined_without_a_space(tmp_path):
-    glossary = ("- id: ttt\n  term: {en: Time to train, zh: 训练时间}\n  definition:\n"
-                "    en: >-\n      Minutes to reach\n      the target.\n"
-                "    zh: >-\n      达到目标\n      所需的分钟数，MLPerf\n      Training 的成绩。\n")
+    glossary = (
+        "- id: ttt\n  term: {en: Time to train, zh: 训练时间}\n  definition:\n"
+        "    en: >-\n      Minutes to reach\n      the target.\n"
+        "    zh: >-\n      达到目标\n      所需的分钟数，MLPerf\n      Training 的成绩。\n"
+    )
     site = load_site(write_project(tmp_path, {"data/glossary.yaml": glossary}))
     definition = site.get("glossary", "ttt")["definition"]
     assert definition["zh"] == "达到目标所需的分钟数，MLPerf Training 的成绩。"
@@ -136,29 +158,38 @@ def test_cjk_space_check_finds_a_planted_space():
 
 def test_a_planted_space_on_a_chinese_page_fails_the_build(tmp_path, capsys):
     from project import REPORT_ZH
-    content = write_project(tmp_path, {"reports/acme-vs-zenith.zh.md":
-                                       REPORT_ZH.rstrip("\n") + "\n\n这是 一个空格。\n"})
+
+    content = write_project(
+        tmp_path, {"reports/acme-vs-zenith.zh.md": REPORT_ZH.rstrip("\n") + "\n\n这是 一个空格。\n"}
+    )
     with pytest.raises(ContentError) as caught:
         build(content, TEMPLATES, tmp_path / "output")
     messages = [str(p) for p in caught.value.problems]
-    assert "output/zh/reports/acme-vs-zenith.html: ASCII space between two CJK characters: " \
-           "'这是␣一个空格。'; remove it" in messages
+    assert (
+        "output/zh/reports/acme-vs-zenith.html: ASCII space between two CJK characters: "
+        "'这是␣一个空格。'; remove it" in messages
+    )
 
 
 def _findings_report():
     from project import REPORT_ZH
-    return REPORT_ZH.replace("claims: [c-ppr]\n", "claims: [c-ppr]\nfindings:\n  - \"Acme更慢。\"\n"
-                             "  - \"Acme的训练用时更长。\"\n")
+
+    return REPORT_ZH.replace(
+        "claims: [c-ppr]\n", "claims: [c-ppr]\nfindings:\n  - \"Acme更慢。\"\n  - \"Acme的训练用时更长。\"\n"
+    )
 
 
 # A second term for one concept is an error on its line: in the glossary, and in a report's
 # findings box (report text too; the error is on the front matter's findings line).
 SECOND_TERM = {
-    "glossary": ("data/glossary.yaml",
-                 lambda: "- id: ttt\n  term: {en: Time to train, zh: 训练用时}\n  definition: {en: Minutes., zh: 分钟数。}\n",
-                 "content/data/glossary.yaml:1"),
-    "findings": ("reports/acme-vs-zenith.zh.md", _findings_report,
-                 "content/reports/acme-vs-zenith.zh.md:9"),
+    "glossary": (
+        "data/glossary.yaml",
+        lambda: (
+            "- id: ttt\n  term: {en: Time to train, zh: 训练用时}\n  definition: {en: Minutes., zh: 分钟数。}\n"
+        ),
+        "content/data/glossary.yaml:1",
+    ),
+    "findings": ("reports/acme-vs-zenith.zh.md", _findings_report, "content/reports/acme-vs-zenith.zh.md:9"),
 }
 
 
@@ -169,7 +200,8 @@ def test_term_list_rejects_a_second_term_for_one_concept(tmp_path, case):
     with pytest.raises(ContentError) as caught:
         load_site(content)
     assert [str(p) for p in caught.value.problems if "term list" in p.message] == [
-        f"{where}: '训练用时': the term list (data/terms.csv) uses '训练时间' for this concept"]
+        f"{where}: '训练用时': the term list (data/terms.csv) uses '训练时间' for this concept"
+    ]
 
 
 def test_a_bad_language_entry_is_reported_on_its_line(tmp_path):
@@ -184,6 +216,7 @@ def test_shipped_zh_hant_pages_read_as_traditional(shipped_site):
     titles and text marked with another language) are ones OpenCC s2tw would still change."""
     import opencc
     from lxml import html as lhtml
+
     s2tw = opencc.OpenCC("s2tw")
     total = changed = 0
     for path in sorted((shipped_site / "zh-hant").rglob("*.html")):

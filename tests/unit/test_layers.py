@@ -1,6 +1,7 @@
 """The package's layers: every module imports only from its own stage or an earlier one, so
 that the folder list reads as the pipeline (docs/architecture.md). Imports are read from the
 source (ast), including those made inside functions."""
+
 from __future__ import annotations
 
 import ast
@@ -12,14 +13,23 @@ PACKAGE = Path(__file__).resolve().parents[2] / "sitegen"
 
 # The stages in order; a module may import from its own stage or an earlier one. The importer
 # and the editor tools both sit on top of the build, and neither imports the other.
-RANK = {"base": 0, "content": 1, "derive": 2, "render": 3, "build": 4, "importer": 5, "editor": 5,
-        "cli": 6, "__main__": 7}
+RANK = {
+    "base": 0,
+    "content": 1,
+    "derive": 2,
+    "render": 3,
+    "build": 4,
+    "importer": 5,
+    "editor": 5,
+    "cli": 6,
+    "__main__": 7,
+}
 
 
 def stage(module: str) -> str:
     """The stage of a dotted module name under sitegen ("sitegen.render.pages" -> "render")."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "cli"   # `sitegen` itself: __version__, top level
+    return parts[1] if len(parts) > 1 else "cli"  # `sitegen` itself: __version__, top level
 
 
 def imports(path: Path) -> list[tuple[int, str]]:
@@ -43,7 +53,7 @@ def allowed(importer: str, imported: str) -> bool:
     if imported in ("sitegen.__version__",):
         return True
     mine, theirs = stage(importer), stage(imported)
-    if theirs not in RANK:             # a name taken from a stage package itself
+    if theirs not in RANK:  # a name taken from a stage package itself
         return False
     return mine == theirs or RANK[theirs] < RANK[mine]
 
@@ -61,8 +71,11 @@ def test_every_module_belongs_to_a_stage():
 @pytest.mark.parametrize("path", modules(), ids=lambda p: p.relative_to(PACKAGE).as_posix())
 def test_no_module_imports_from_a_later_stage(path):
     name = module_name(path)
-    upward = [f"{path.relative_to(PACKAGE.parent)}:{line}: {name} imports {imported}"
-              for line, imported in imports(path) if not allowed(name, imported)]
+    upward = [
+        f"{path.relative_to(PACKAGE.parent)}:{line}: {name} imports {imported}"
+        for line, imported in imports(path)
+        if not allowed(name, imported)
+    ]
     assert upward == []
 
 

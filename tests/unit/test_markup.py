@@ -18,8 +18,11 @@ def test_chinese_headings_get_unique_non_empty_ids(project):
 
 def test_figures_come_from_the_data_with_links(project):
     site = load_site(project)
-    html, _, page = render(site, "Acme: [[result:r-acme]], [[speedup:r-zenith/r-acme]], "
-                                 "[[price:acme-16]], [[system:zenith-8]]", "zh")
+    html, _, page = render(
+        site,
+        "Acme: [[result:r-acme]], [[speedup:r-zenith/r-acme]], [[price:acme-16]], [[system:zenith-8]]",
+        "zh",
+    )
     assert '<a href="../systems/acme-16.html#result-r-acme">30.0分钟</a>' in html
     assert '<span class="derived">1.50倍</span>' in html
     assert '<a href="../systems/acme-16.html#prices">15万美元</a>' in html
@@ -39,8 +42,7 @@ def test_price_performance_can_name_its_prices(project):
 def test_unknown_reference_names_file_and_line(project):
     site = load_site(project)
     _, _, page = render(site, "first line\n\nsecond [[result:nope]]\n")
-    assert [str(p) for p in page.problems] == [
-        "content/reports/x.en.md:7: unknown result 'nope' in [[...]]"]
+    assert [str(p) for p in page.problems] == ["content/reports/x.en.md:7: unknown result 'nope' in [[...]]"]
 
 
 def test_markdown_extensions_tables_footnotes_attr_lists(project):

@@ -1,17 +1,19 @@
 """Random text into every reader: nothing escapes but a clean, located problem."""
+
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sitegen.base.errors import Problems
-from sitegen.render.markup import Page, new_markdown, render_body
 from sitegen.content.readers import read_csv, read_markdown, read_yaml
+from sitegen.render.markup import Page, new_markdown, render_body
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=300)
 YAMLISH = st.text(st.sampled_from(list("ab:- \n\t[]{}\"'#&*!|>%@`,?0123456789中文")), max_size=200)
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 def read_with(reader, tmp_path: Path, name: str, data: bytes):
@@ -56,8 +58,7 @@ def test_csv_reader_never_raises(tmp_path, text):
 @SETTINGS
 @given(front=YAMLISH, body=ANY_TEXT)
 def test_front_matter_reader_never_raises(tmp_path, front, body):
-    result, problems = read_with(read_markdown, tmp_path, "r.en.md",
-                                 f"---\n{front}\n---\n{body}".encode())
+    result, problems = read_with(read_markdown, tmp_path, "r.en.md", f"---\n{front}\n---\n{body}".encode())
     # either (front matter, body, line, key lines), or at least one located problem
     if result is None:  # never dropped silently
         assert problems.errors
@@ -69,6 +70,7 @@ def test_front_matter_reader_never_raises(tmp_path, front, body):
 @given(body=st.one_of(ANY_TEXT, st.text(st.sampled_from(list("[]:result#`<>/script \n中")), max_size=200)))
 def test_markdown_body_never_raises_and_never_emits_script(project, body):
     from sitegen.content.load import load_site
+
     site = load_site(project)
     page = Page(site, "en", "en/reports/x.html", {}, "x.en.md", 1)
     html, _ = render_body(new_markdown(), body, page, lambda *a: "")

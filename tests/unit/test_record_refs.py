@@ -4,33 +4,87 @@ no time because their logs were not in the copy of the official repository impor
 results and names the unscored ones, so it stays true of the official record.
 
 Expected values are computed here from the sample's YAML, not copied from the output."""
+
 import re
 
 import pytest
 import yaml
 
+from sitegen.build.pipeline import build
+
 from project import TEMPLATES
 from record_sample import V10, V11, _result, write_record_project
-from sitegen.build.pipeline import build
 
 # Two published results without logs: BigCo at 2,048 accelerators (larger than any scored bert
 # result, so the official fastest may well be it) and Zenith at Acme's 16 accelerators.
-EXTRA = "".join([
-    _result("v1.0-bigco-huge-bert", "v1.0", "BigCo", "huge", "bert", None, [],
-            count=2048, model="Big B9", status="logs missing"),
-    _result("v1.0-zenith-zenith16-bert", "v1.0", "Zenith", "zenith16", "bert", None, [],
-            count=16, model="Zenith Z1", status="logs missing"),
-    # Zenith's fastest is a preview system: a reference to it says so
-    _result("v1.0-zenith-proto-bert", "v1.0", "Zenith", "proto", "bert", 10.5,
-            [10.4, 10.5, 10.5, 10.5, 10.6], count=8, model="Zenith Z2", category="preview"),
-    # a third submitter at Acme's 16 accelerators, slower than Acme: [[equal_scale:.../all]]
-    _result("v1.0-dell-d16-bert", "v1.0", "Dell", "d16", "bert", 35.25,
-            [35.0, 35.2, 35.25, 35.3, 35.5], count=16, model="Acme A1"),
-])
+EXTRA = "".join(
+    [
+        _result(
+            "v1.0-bigco-huge-bert",
+            "v1.0",
+            "BigCo",
+            "huge",
+            "bert",
+            None,
+            [],
+            count=2048,
+            model="Big B9",
+            status="logs missing",
+        ),
+        _result(
+            "v1.0-zenith-zenith16-bert",
+            "v1.0",
+            "Zenith",
+            "zenith16",
+            "bert",
+            None,
+            [],
+            count=16,
+            model="Zenith Z1",
+            status="logs missing",
+        ),
+        # Zenith's fastest is a preview system: a reference to it says so
+        _result(
+            "v1.0-zenith-proto-bert",
+            "v1.0",
+            "Zenith",
+            "proto",
+            "bert",
+            10.5,
+            [10.4, 10.5, 10.5, 10.5, 10.6],
+            count=8,
+            model="Zenith Z2",
+            category="preview",
+        ),
+        # a third submitter at Acme's 16 accelerators, slower than Acme: [[equal_scale:.../all]]
+        _result(
+            "v1.0-dell-d16-bert",
+            "v1.0",
+            "Dell",
+            "d16",
+            "bert",
+            35.25,
+            [35.0, 35.2, 35.25, 35.3, 35.5],
+            count=16,
+            model="Acme A1",
+        ),
+    ]
+)
 # v1.1: BigCo resubmits its v1.0 logs (the rules allow it): the round's fastest says so
-RESUBMITTED = _result("v1.1-bigco-giant-bert", "v1.1", "BigCo", "giant", "bert", 0.41249,
-                      [0.4, 0.41, 0.412, 0.41547, 0.42], count=1024, model="Big B9") + \
-    "  resubmission_of: v1.0-bigco-giant-bert\n"
+RESUBMITTED = (
+    _result(
+        "v1.1-bigco-giant-bert",
+        "v1.1",
+        "BigCo",
+        "giant",
+        "bert",
+        0.41249,
+        [0.4, 0.41, 0.412, 0.41547, 0.42],
+        count=1024,
+        model="Big B9",
+    )
+    + "  resubmission_of: v1.0-bigco-giant-bert\n"
+)
 RECORD = {r["id"]: r for r in yaml.safe_load(V10 + EXTRA) + yaml.safe_load(V11 + RESUBMITTED)}
 
 REPORT = """\
@@ -67,12 +121,15 @@ I [[equal_scale:v1.0-bigco-giant-bert/all]].
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("refs")
-    content = write_record_project(folder, {
-        "data/record/results-v1.0.yaml": V10 + EXTRA,
-        "data/record/results-v1.1.yaml": V11 + RESUBMITTED,
-        "reports/refs.en.md": REPORT.format(title="Refs", summary="References.", heading="Refs"),
-        "reports/refs.zh.md": REPORT.format(title="引用", summary="引用。", heading="引用"),
-    })
+    content = write_record_project(
+        folder,
+        {
+            "data/record/results-v1.0.yaml": V10 + EXTRA,
+            "data/record/results-v1.1.yaml": V11 + RESUBMITTED,
+            "reports/refs.en.md": REPORT.format(title="Refs", summary="References.", heading="Refs"),
+            "reports/refs.zh.md": REPORT.format(title="引用", summary="引用。", heading="引用"),
+        },
+    )
     build(content, TEMPLATES, folder / "out")
     return folder / "out"
 
@@ -89,14 +146,28 @@ def links(html: str) -> set[str]:
 
 
 def scored(rnd, benchmark, division="closed"):
-    return sorted((r for r in RECORD.values() if r["round"] == rnd and r["benchmark"] == benchmark
-                   and r["division"] == division and r["value"] is not None),
-                  key=lambda r: r["value"])
+    return sorted(
+        (
+            r
+            for r in RECORD.values()
+            if r["round"] == rnd
+            and r["benchmark"] == benchmark
+            and r["division"] == division
+            and r["value"] is not None
+        ),
+        key=lambda r: r["value"],
+    )
 
 
 def unscored(rnd, benchmark, division="closed"):
-    return {r["id"] for r in RECORD.values() if r["round"] == rnd and r["benchmark"] == benchmark
-            and r["division"] == division and r["value"] is None}
+    return {
+        r["id"]
+        for r in RECORD.values()
+        if r["round"] == rnd
+        and r["benchmark"] == benchmark
+        and r["division"] == division
+        and r["value"] is None
+    }
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -105,8 +176,11 @@ def test_fastest_is_over_scored_results_and_names_the_unscored(site, lang):
     best = scored("v1.0", "bert")[0]
     text = paragraph(html, "A")
     assert links(text) == {best["id"]} | unscored("v1.0", "bert")
-    assert ("本站导入的官方仓库副本中没有" if lang == "zh" else
-            "were not in the copy of the official repository this site imported") in text
+    assert (
+        "本站导入的官方仓库副本中没有"
+        if lang == "zh"
+        else "were not in the copy of the official repository this site imported"
+    ) in text
     # one submitter's fastest: Acme has no result without logs, so nothing is added
     acme = paragraph(html, "B")
     assert links(acme) == {next(r for r in scored("v1.0", "bert") if r["submitter"] == "Acme")["id"]}
@@ -116,26 +190,27 @@ def test_fastest_is_over_scored_results_and_names_the_unscored(site, lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_equal_scale_result_is_not_said_when_one_lacks_logs(site, lang):
     html = (site / lang / "reports" / "refs.html").read_text("utf-8")
-    zenith = paragraph(html, "C")      # Zenith ran 16 accelerators; its logs are missing
+    zenith = paragraph(html, "C")  # Zenith ran 16 accelerators; its logs are missing
     assert links(zenith) == {"v1.0-zenith-zenith16-bert"}
     assert ("没有时间" if lang == "zh" else "has no time here") in zenith
     assert ("官方记录中没有" if lang == "zh" else "the record has no") not in zenith
-    bigco = paragraph(html, "D")       # BigCo has nothing at 16, scored or not
+    bigco = paragraph(html, "D")  # BigCo has nothing at 16, scored or not
     assert links(bigco) == set()
     assert ("官方记录中没有BigCo" if lang == "zh" else "the record has no BigCo result") in bigco
 
 
 def test_a_round_with_only_unscored_results_still_counts_as_submitted(site):
     html = (site / "en" / "reports" / "refs.html").read_text("utf-8")
-    assert [r["round"] for r in RECORD.values() if r["submitter"] == "BigCo"
-            and r["benchmark"] == "resnet"] == ["v1.0"]
+    assert [
+        r["round"] for r in RECORD.values() if r["submitter"] == "BigCo" and r["benchmark"] == "resnet"
+    ] == ["v1.0"]
     assert 'href="../rounds/v1.0.html">v1.0</a>' in paragraph(html, "E")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_round_page_summarises_changes_and_fastest(site, lang):
     v10 = (site / lang / "rounds" / "v1.0.html").read_text("utf-8")
-    section = v10[v10.index('id="round-fastest"'):v10.index('id="round-benchmarks"')]
+    section = v10[v10.index('id="round-fastest"') : v10.index('id="round-benchmarks"')]
     best = scored("v1.0", "bert")[0]
     assert f'href="../results/{best["id"]}.html"' in section
     n = len(unscored("v1.0", "bert"))
@@ -144,23 +219,24 @@ def test_round_page_summarises_changes_and_fastest(site, lang):
     resnet = re.search(r'benchmarks/resnet/v1\.0\.html">[^<]+</a></th><td[^>]*>([^<]+)</td>', section)
     assert resnet.group(1) == ("日志缺失" if lang == "zh" else "logs missing")
     v11 = (site / lang / "rounds" / "v1.1.html").read_text("utf-8")
-    changes = v11[v11.index('id="round-changes"'):v11.index('id="round-fastest"')]
-    dropped = {r["benchmark"] for r in RECORD.values() if r["round"] == "v1.0"} - \
-              {r["benchmark"] for r in RECORD.values() if r["round"] == "v1.1"}
+    changes = v11[v11.index('id="round-changes"') : v11.index('id="round-fastest"')]
+    dropped = {r["benchmark"] for r in RECORD.values() if r["round"] == "v1.0"} - {
+        r["benchmark"] for r in RECORD.values() if r["round"] == "v1.1"
+    }
     assert dropped == {"resnet"}
     assert 'href="../benchmarks/resnet/v1.0.html"' in changes
-    assert 'href="../benchmarks/bert/v1.1.html"' not in changes      # nothing new in v1.1
-    first = v10[v10.index('id="round-changes"'):v10.index('id="round-fastest"')]
+    assert 'href="../benchmarks/bert/v1.1.html"' not in changes  # nothing new in v1.1
+    first = v10[v10.index('id="round-changes"') : v10.index('id="round-fastest"')]
     assert ("第一轮" if lang == "zh" else "The first MLPerf® Training round") in first
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_entity_page_lists_its_unscored_results_beside_its_fastest(site, lang):
     html = (site / lang / "submitters" / "bigco.html").read_text("utf-8")
-    fastest = html[html.index('id="fastest"'):html.index('id="by-round"')]
+    fastest = html[html.index('id="fastest"') : html.index('id="by-round"')]
     mine = {r["id"] for r in RECORD.values() if r["submitter"] == "BigCo" and r["value"] is None}
     assert len(mine) == 2
-    note = fastest[fastest.index('class="note"'):]
+    note = fastest[fastest.index('class="note"') :]
     assert links(note) == mine
 
 
@@ -176,12 +252,14 @@ def test_progress_chart_says_what_it_leaves_out(site, lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_result_outside_the_available_category_says_its_category(site, lang):
     html = (site / lang / "reports" / "refs.html").read_text("utf-8")
-    zenith = min((r for r in RECORD.values() if r["submitter"] == "Zenith" and r["value"]),
-                 key=lambda r: r["value"])
+    zenith = min(
+        (r for r in RECORD.values() if r["submitter"] == "Zenith" and r["value"]), key=lambda r: r["value"]
+    )
     assert zenith["category"] == "preview"
     text = paragraph(html, "F")
-    assert links(text) == {zenith["id"]} | {r["id"] for r in RECORD.values()
-                                           if r["submitter"] == "Zenith" and r["value"] is None}
+    assert links(text) == {zenith["id"]} | {
+        r["id"] for r in RECORD.values() if r["submitter"] == "Zenith" and r["value"] is None
+    }
     assert ("预览类" if lang == "zh" else "preview category") in text
     # an available result does not repeat its category
     assert "category" not in paragraph(html, "B") and "类" not in paragraph(html, "B")
@@ -194,7 +272,7 @@ def test_a_resubmitted_result_names_the_round_its_logs_come_from(site, lang):
     assert best["resubmission_of"] == "v1.0-bigco-giant-bert"
     text = paragraph(html, "G")
     assert links(text) == {best["id"], best["resubmission_of"]}
-    said = "沿用" if lang == "zh" else "carried over from "     # a fastest says it is no new result
+    said = "沿用" if lang == "zh" else "carried over from "  # a fastest says it is no new result
     assert f'{said}<a href="../results/v1.0-bigco-giant-bert.html">v1.0</a>' in text
     assert said.strip() not in paragraph(html, "B")
 
@@ -206,11 +284,20 @@ def test_equal_scale_all_lists_every_other_submitter_at_that_scale(site, lang):
     html = (site / lang / "reports" / "refs.html").read_text("utf-8")
     others = paragraph(html, "H")
     acme = RECORD["v1.0-acme-acme16-bert"]
-    at_scale = {r["id"] for r in RECORD.values() if r["round"] == "v1.0" and r["benchmark"] == "bert"
-                and r["accelerator_count"] == acme["accelerator_count"] and r["submitter"] != "Acme"}
+    at_scale = {
+        r["id"]
+        for r in RECORD.values()
+        if r["round"] == "v1.0"
+        and r["benchmark"] == "bert"
+        and r["accelerator_count"] == acme["accelerator_count"]
+        and r["submitter"] != "Acme"
+    }
     assert links(others) == at_scale == {"v1.0-dell-d16-bert", "v1.0-zenith-zenith16-bert"}
     assert "Dell" in others and ("官方记录中没有" if lang == "zh" else "the record has no") not in others
-    alone = paragraph(html, "I")      # nobody else ran 1,024 accelerators of bert in v1.0
+    alone = paragraph(html, "I")  # nobody else ran 1,024 accelerators of bert in v1.0
     assert links(alone) == set()
-    assert ("官方记录中没有BigCo以外的提交者" if lang == "zh" else
-            "the record has no result of a submitter other than BigCo") in alone
+    assert (
+        "官方记录中没有BigCo以外的提交者"
+        if lang == "zh"
+        else "the record has no result of a submitter other than BigCo"
+    ) in alone

@@ -4,6 +4,7 @@ A chart is a <figure>: the SVG rendered at build time (replaced by an interactiv
 JavaScript runs, see templates/static/charts.js), its caption and sources, the same numbers as
 a table, and its data as CSV, JSON and SVG files beside the page. chart_data.py decides what is
 plotted, chart_render.py draws it; altair and vl_convert are imported only when a chart is drawn."""
+
 from __future__ import annotations
 
 import csv
@@ -12,12 +13,9 @@ import json
 import posixpath
 from html import escape
 
+from sitegen.base import fmt, languages, npm, urls
 from sitegen.render import blocks
 from sitegen.render.charts import plan as chart_data
-from sitegen.base import fmt
-from sitegen.base import languages
-from sitegen.base import npm
-from sitegen.base import urls
 from sitegen.render.charts.plan import BadBlock, Plan
 from sitegen.render.markup import Page
 
@@ -38,8 +36,13 @@ def chart_block(site, t, params: dict, page: Page, line: int) -> str:
 
 def benchmark_chart(site, t, benchmark: dict, page: Page) -> str:
     """The fastest closed-division time of each vendor per round, when that makes a line."""
-    params = {"benchmark": benchmark["id"], "division": "closed", "metric": "time",
-              "kind": "lines", "per": "vendor"}
+    params = {
+        "benchmark": benchmark["id"],
+        "division": "closed",
+        "metric": "time",
+        "kind": "lines",
+        "per": "vendor",
+    }
     closed = [r for r in site.results_for(benchmark=benchmark["id"]) if r["division"] == "closed"]
     if len({r["round"] for r in closed}) < 2:
         return ""
@@ -55,29 +58,51 @@ def figure(site, t, plan: Plan, page: Page) -> str:
     svg = chart_render.page_svg(spec, chart_id)
     narrow_svg = chart_render.page_svg(narrow, chart_id + "-n")
     stem = _stem(page, str(number))
-    page.files.update({stem + ".csv": data_csv(plan.rows).encode("utf-8"),
-                       stem + ".json": data_json(plan.rows).encode("utf-8"),
-                       stem + ".svg": svg.encode("utf-8"),
-                       BUNDLE: npm.script(npm.VEGA)})
+    page.files.update(
+        {
+            stem + ".csv": data_csv(plan.rows).encode("utf-8"),
+            stem + ".json": data_json(plan.rows).encode("utf-8"),
+            stem + ".svg": svg.encode("utf-8"),
+            BUNDLE: npm.script(npm.VEGA),
+        }
+    )
     page.has_charts = True
-    caption = (f'<span class="chart-caption">{escape(plan.caption)}</span>{languages.gap(page.lang)}'
-               f'<span class="chart-source">{_sources(site, t, plan, page)}</span>')
-    return figure_html(chart_id, plan.kind, summary(t, plan), (spec, svg), (narrow, narrow_svg),
-                       caption, _table(site, t, plan, page) + _downloads(t, page, stem))
+    caption = (
+        f'<span class="chart-caption">{escape(plan.caption)}</span>{languages.gap(page.lang)}'
+        f'<span class="chart-source">{_sources(site, t, plan, page)}</span>'
+    )
+    return figure_html(
+        chart_id,
+        plan.kind,
+        summary(t, plan),
+        (spec, svg),
+        (narrow, narrow_svg),
+        caption,
+        _table(site, t, plan, page) + _downloads(t, page, stem),
+    )
 
 
-def figure_html(chart_id: str, kind: str, label: str, wide: tuple[dict, str],
-                narrow: tuple[dict, str], caption_html: str, after_html: str = "") -> str:
+def figure_html(
+    chart_id: str,
+    kind: str,
+    label: str,
+    wide: tuple[dict, str],
+    narrow: tuple[dict, str],
+    caption_html: str,
+    after_html: str = "",
+) -> str:
     """A chart as the page shows it: the wide and narrow SVGs (the stylesheet picks one), their
     specs for the interactive view, the caption, then `after_html` (data table, downloads)."""
-    return (f'<div class="chart-block">'
-            f'<figure class="chart" id="{chart_id}" data-kind="{kind}">'
-            f'<div class="chart-view" role="img" aria-label="{escape(label)}" '
-            f'tabindex="0"><div class="chart-wide">{wide[1]}</div>'
-            f'<div class="chart-narrow">{narrow[1]}</div></div>'
-            f'<script type="application/json" class="chart-spec">{spec_json(wide[0])}</script>'
-            f'<script type="application/json" class="chart-spec-narrow">{spec_json(narrow[0])}'
-            f'</script><figcaption>{caption_html}</figcaption></figure>{after_html}</div>')
+    return (
+        f'<div class="chart-block">'
+        f'<figure class="chart" id="{chart_id}" data-kind="{kind}">'
+        f'<div class="chart-view" role="img" aria-label="{escape(label)}" '
+        f'tabindex="0"><div class="chart-wide">{wide[1]}</div>'
+        f'<div class="chart-narrow">{narrow[1]}</div></div>'
+        f'<script type="application/json" class="chart-spec">{spec_json(wide[0])}</script>'
+        f'<script type="application/json" class="chart-spec-narrow">{spec_json(narrow[0])}'
+        f'</script><figcaption>{caption_html}</figcaption></figure>{after_html}</div>'
+    )
 
 
 def spec_json(spec: dict) -> str:
@@ -123,12 +148,17 @@ def _point_name(plan: Plan, row: dict) -> str:
 
 def summary(t, plan: Plan) -> str:
     """The text alternative: what kind of chart, its caption, and its values."""
-    items = [f"{_point_name(plan, row)} {value_text(plan, row['value'])}"
-             for row in plan.rows[:SUMMARY_LIMIT]]
+    items = [
+        f"{_point_name(plan, row)} {value_text(plan, row['value'])}" for row in plan.rows[:SUMMARY_LIMIT]
+    ]
     if len(plan.rows) > SUMMARY_LIMIT:
         items.append(t("chart.more", n=len(plan.rows) - SUMMARY_LIMIT))
-    return t("chart.aria", kind=t(f"chart.kind.{plan.kind}"), caption=plan.caption.rstrip(".。"),
-             values=t("chart.value_sep").join(items))
+    return t(
+        "chart.aria",
+        kind=t(f"chart.kind.{plan.kind}"),
+        caption=plan.caption.rstrip(".。"),
+        values=t("chart.value_sep").join(items),
+    )
 
 
 def _with_html(t, key: str, **html) -> str:
@@ -158,12 +188,12 @@ def _head_class(name: str) -> str:
 
 def _number_cell(plan: Plan, name: str, value) -> str:
     if name == "time_min" or (name == "value" and plan.metric == "time"):
-        text = fmt.time_number(value, plan.lang)      # measured times: one rule everywhere
+        text = fmt.time_number(value, plan.lang)  # measured times: one rule everywhere
     elif name in WHOLE_COLUMNS:
         text = fmt.number(value, plan.lang, 0)
-    else:                                             # ratios, percentages: the same rule
+    else:  # ratios, percentages: the same rule
         text = fmt.figure(value, plan.lang)
-    answer = " answer" if name == "value" else ""      # the chart's measure: in view on a phone
+    answer = " answer" if name == "value" else ""  # the chart's measure: in view on a phone
     return f'<td class="num{answer}" data-value="{value}">{escape(text)}</td>'
 
 
@@ -173,7 +203,7 @@ NUMBER_COLUMNS = ("value", "accelerators", "time_min", "price_usd", "change_pct"
 def _columns(plan: Plan) -> list[str]:
     """The data table's columns after the system: the chart's measure first (the answer, next
     to the system: both stay in view on a phone), then the text columns, then other numbers."""
-    text = (["benchmark"] if len({r["benchmark"] for r in plan.results}) > 1 else [])
+    text = ["benchmark"] if len({r["benchmark"] for r in plan.results}) > 1 else []
     text += ["round", "division", "framework"]
     return ["value"] + text + [n for n in NUMBER_COLUMNS[1:] if n == "accelerators" or n in plan.rows[0]]
 
@@ -185,22 +215,30 @@ def _cell(plan: Plan, name: str, value) -> str:
 def _table(site, t, plan: Plan, page: Page) -> str:
     columns = _columns(plan)
     head = f'<th scope="col">{escape(plan.text["system"])}</th>' + "".join(
-        f'<th scope="col"{_head_class(c)}>{escape(plan.text[c])}</th>' for c in columns)
+        f'<th scope="col"{_head_class(c)}>{escape(plan.text[c])}</th>' for c in columns
+    )
     body = []
     for row, r in zip(plan.rows, plan.results):
         target = page.link(urls.system(page.lang, r["system"]) + "#" + urls.anchor("result", r["id"]))
         cells = "".join(_cell(plan, c, row[c]) for c in columns)
-        body.append(f'<tr><th scope="row"><a href="{escape(target)}">{escape(row["system"])}</a>'
-                    f'</th>{cells}</tr>')
-    return (f'<details class="chart-data"><summary>{escape(t("chart.table"))}</summary>'
-            f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(plan.caption)}">'
-            f'<table class="data sortable"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></div></details>')
+        body.append(
+            f'<tr><th scope="row"><a href="{escape(target)}">{escape(row["system"])}</a></th>{cells}</tr>'
+        )
+    return (
+        f'<details class="chart-data"><summary>{escape(t("chart.table"))}</summary>'
+        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(plan.caption)}">'
+        f'<table class="data sortable"><thead><tr>{head}</tr></thead>'
+        f'<tbody>{"".join(body)}</tbody></table></div></details>'
+    )
 
 
 def _downloads(t, page: Page, stem: str) -> str:
-    links = [f'<a href="{escape(page.link(stem + ext))}" download>{escape(t(key))}</a>'
-             for ext, key in ((".csv", "chart.download.csv"), (".json", "chart.download.json"),
-                              (".svg", "chart.download.svg"))]
+    links = [
+        f'<a href="{escape(page.link(stem + ext))}" download>{escape(t(key))}</a>'
+        for ext, key in (
+            (".csv", "chart.download.csv"),
+            (".json", "chart.download.json"),
+            (".svg", "chart.download.svg"),
+        )
+    ]
     return f'<p class="chart-downloads">{escape(t("chart.download"))} {" · ".join(links)}</p>'
-

@@ -3,6 +3,7 @@
 altair and vl_convert are imported inside the functions, so a build without a chart block never
 imports them. The cache keeps the specs keyed by the plan and vl-convert's SVG keyed by the spec;
 deleting it changes nothing but the build time."""
+
 from __future__ import annotations
 
 import functools
@@ -15,7 +16,7 @@ from pathlib import Path
 from sitegen.base import fmt
 from sitegen.base.cache import cache_root, code_digest, read_only, read_sealed, write_sealed
 
-INK = "#767676"      # axis and label colour in the spec; currentColor in the page (follows the theme)
+INK = "#767676"  # axis and label colour in the spec; currentColor in the page (follows the theme)
 WIDTH = 560
 HEIGHT = 300
 # Text is measured with a wide font on the build machine (DejaVu Sans, like Verdana) so that the
@@ -57,15 +58,35 @@ def _config(size: Size = WIDE) -> dict:
     text = {"labelColor": INK, "titleColor": INK, "labelFont": FONT, "titleFont": FONT}
     big = size.font
     return {
-        "font": FONT, "view": {"stroke": None},
-        "axis": {**text, "gridColor": INK, "gridOpacity": 0.25, "domainColor": INK,
-                 "tickColor": INK, "labelFontSize": big, "titleFontSize": big,
-                 "titleFontWeight": "normal"},
-        "legend": {**text, "labelFontSize": big, "titleFontSize": big, "titleFontWeight": "normal",
-                   "symbolFillColor": INK},
-        "title": {"color": INK, "subtitleColor": INK, "font": FONT, "anchor": "start",
-                  "fontSize": big + 1, **({"limit": NARROW_FIT - 12} if size.narrow else {})},
-        "text": {"color": INK, "fontSize": max(12, big - 1)}, "rule": {"color": INK},
+        "font": FONT,
+        "view": {"stroke": None},
+        "axis": {
+            **text,
+            "gridColor": INK,
+            "gridOpacity": 0.25,
+            "domainColor": INK,
+            "tickColor": INK,
+            "labelFontSize": big,
+            "titleFontSize": big,
+            "titleFontWeight": "normal",
+        },
+        "legend": {
+            **text,
+            "labelFontSize": big,
+            "titleFontSize": big,
+            "titleFontWeight": "normal",
+            "symbolFillColor": INK,
+        },
+        "title": {
+            "color": INK,
+            "subtitleColor": INK,
+            "font": FONT,
+            "anchor": "start",
+            "fontSize": big + 1,
+            **({"limit": NARROW_FIT - 12} if size.narrow else {}),
+        },
+        "text": {"color": INK, "fontSize": max(12, big - 1)},
+        "rule": {"color": INK},
         "locale": {"number": NUMBER_LOCALE},
     }
 
@@ -84,9 +105,8 @@ def build_spec(plan, validate: bool = False, size: Size = WIDE) -> dict:
         subtitle = plan.text["both"] if plan.title and plan.both_divisions else alt.Undefined
         chart = chart.properties(title=alt.TitleParams(title, subtitle=subtitle))
     # padding absorbs labels a reader's font draws wider than the build machine's measured them
-    chart = chart.properties(background="transparent",
-                             padding=NARROW_PADDING if size.narrow else PADDING)
-    chart.data = alt.Data(values=_with_value_text(plan))   # last: properties() copies the chart
+    chart = chart.properties(background="transparent", padding=NARROW_PADDING if size.narrow else PADDING)
+    chart.data = alt.Data(values=_with_value_text(plan))  # last: properties() copies the chart
     spec = chart.to_dict(validate=validate)
     spec["config"] = _config(size)
     return spec
@@ -99,8 +119,11 @@ def _with_value_text(plan) -> list[dict]:
     texts = []
     for row in plan.rows:
         value = (fmt.time_number if plan.metric == "time" else fmt.figure)(row["value"], plan.lang)
-        extra = {f"{name}_text": (fmt.time_number if name == "time_min" else fmt.figure)(
-            row[name], plan.lang) for name in TEXT_FIELDS if row.get(name) is not None}
+        extra = {
+            f"{name}_text": (fmt.time_number if name == "time_min" else fmt.figure)(row[name], plan.lang)
+            for name in TEXT_FIELDS
+            if row.get(name) is not None
+        }
         texts.append({**row, "value_text": value, **extra})
     return texts
 
@@ -115,9 +138,15 @@ def _value_label(plan) -> str:
 
 
 def _tooltip(alt, plan) -> list:
-    return [alt.Tooltip(field, type=kind, title=plan.text[field.removesuffix("_text")],
-                        **({"format": form} if form else {}))
-            for field, kind, form in plan.tooltip]
+    return [
+        alt.Tooltip(
+            field,
+            type=kind,
+            title=plan.text[field.removesuffix("_text")],
+            **({"format": form} if form else {}),
+        )
+        for field, kind, form in plan.tooltip
+    ]
 
 
 def _vendor_scale(alt, plan):
@@ -127,22 +156,33 @@ def _vendor_scale(alt, plan):
 
 def _legend(alt, plan, size: Size, title):
     if size.narrow:
-        return alt.Legend(title=title, orient="bottom", direction="vertical", columns=1,
-                          labelLimit=NARROW_FIT - 40)
+        return alt.Legend(
+            title=title, orient="bottom", direction="vertical", columns=1, labelLimit=NARROW_FIT - 40
+        )
     return alt.Legend(title=title, orient="bottom")
 
 
 def _color(alt, plan, size: Size = WIDE):
-    return alt.Color("vendor:N", scale=_vendor_scale(alt, plan),
-                     legend=_legend(alt, plan, size, plan.text["vendor"]))
+    return alt.Color(
+        "vendor:N", scale=_vendor_scale(alt, plan), legend=_legend(alt, plan, size, plan.text["vendor"])
+    )
 
 
 def _value_axis(alt, plan, channel, size: Size = WIDE):
-    axis = alt.Axis(format=plan.axis_format, tickCount=size.ticks, labelOverlap=True,
-                    labelLimit=size.label_limit)
-    if channel is alt.Y:   # the title reads horizontally above the axis (CJK text is not rotated)
-        axis = alt.Axis(format=plan.axis_format, tickCount=size.ticks, titleAngle=0, titleAnchor="end",
-                        titleAlign="left", titleBaseline="bottom", titleX=0, titleY=-12)
+    axis = alt.Axis(
+        format=plan.axis_format, tickCount=size.ticks, labelOverlap=True, labelLimit=size.label_limit
+    )
+    if channel is alt.Y:  # the title reads horizontally above the axis (CJK text is not rotated)
+        axis = alt.Axis(
+            format=plan.axis_format,
+            tickCount=size.ticks,
+            titleAngle=0,
+            titleAnchor="end",
+            titleAlign="left",
+            titleBaseline="bottom",
+            titleX=0,
+            titleY=-12,
+        )
     title = wrap(plan.axis_title, 30) if size.narrow else plan.axis_title
     return channel("value:Q", title=title, axis=axis, scale=alt.Scale(zero=True))
 
@@ -151,8 +191,7 @@ def wrap(text: str, limit: int) -> list[str] | str:
     """A title as lines of at most `limit` columns (a CJK character counts two): the narrow
     layout's axis titles, which Vega does not wrap by itself."""
     lines, line, width = [], "", 0
-    for word in re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*",
-                           text):
+    for word in re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*", text):
         wide = 2 if re.match(r"[\u2e80-\u9fff\uff00-\uffef]", word) else 1
         size = len(word.rstrip()) * wide
         if line and width + size > limit:
@@ -176,22 +215,26 @@ def _by_division(alt, plan, chart):
     """Both divisions: one panel each, titled, on a shared value axis."""
     if not plan.both_divisions:
         return chart
-    parts = [chart.transform_filter(alt.datum.division == name).properties(
-                 title=alt.TitleParams(name, fontSize=13, fontWeight="bold"))
-             for name in plan.division_names]
+    parts = [
+        chart.transform_filter(alt.datum.division == name).properties(
+            title=alt.TitleParams(name, fontSize=13, fontWeight="bold")
+        )
+        for name in plan.division_names
+    ]
     return alt.vconcat(*parts, spacing=18).resolve_scale(x="shared")
 
 
 def _bars(alt, plan, base, size: Size = WIDE):
     y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=size.label_limit))
     x = _value_axis(alt, plan, alt.X, size)
-    bars = base.mark_bar().encode(x=x, y=y, color=_color(alt, plan, size),
-                                  tooltip=_tooltip(alt, plan))
-    text = base.transform_calculate(value_label=_value_label(plan)).mark_text(
-        align="left", dx=4).encode(x=x, y=y, text="value_label:N")
+    bars = base.mark_bar().encode(x=x, y=y, color=_color(alt, plan, size), tooltip=_tooltip(alt, plan))
+    text = (
+        base.transform_calculate(value_label=_value_label(plan))
+        .mark_text(align="left", dx=4)
+        .encode(x=x, y=y, text="value_label:N")
+    )
     layers = [bars, text, *_reference(alt, plan, base, "x")]
-    return _by_division(alt, plan, alt.layer(*layers).properties(width=size.width,
-                                                                  height=alt.Step(26)))
+    return _by_division(alt, plan, alt.layer(*layers).properties(width=size.width, height=alt.Step(26)))
 
 
 def _grouped_bars(alt, plan, base, size: Size = WIDE):
@@ -200,16 +243,20 @@ def _grouped_bars(alt, plan, base, size: Size = WIDE):
     offset = alt.YOffset("series:N", sort=plan.series_order)
     x = _value_axis(alt, plan, alt.X, size)
     colour = _color(alt, plan, size)
-    shade = alt.FillOpacity("series:O", sort=plan.series_order, scale=alt.Scale(range=[1.0, 0.3]),
-                            legend=None)   # each bar is named at its end
-    edge = alt.Stroke("vendor:N", scale=_vendor_scale(alt, plan),
-                      legend=_legend(alt, plan, size, plan.text["vendor"]))
-    bars = base.mark_bar(strokeWidth=1.5).encode(x=x, y=y, yOffset=offset, color=colour,
-                                                 stroke=edge, fillOpacity=shade,
-                                                 tooltip=_tooltip(alt, plan))
-    text = base.transform_calculate(
-        bar_text=f"datum.series + ' · ' + {_value_label(plan)}"
-    ).mark_text(align="left", dx=4).encode(x=x, y=y, yOffset=offset, text="bar_text:N")
+    shade = alt.FillOpacity(
+        "series:O", sort=plan.series_order, scale=alt.Scale(range=[1.0, 0.3]), legend=None
+    )  # each bar is named at its end
+    edge = alt.Stroke(
+        "vendor:N", scale=_vendor_scale(alt, plan), legend=_legend(alt, plan, size, plan.text["vendor"])
+    )
+    bars = base.mark_bar(strokeWidth=1.5).encode(
+        x=x, y=y, yOffset=offset, color=colour, stroke=edge, fillOpacity=shade, tooltip=_tooltip(alt, plan)
+    )
+    text = (
+        base.transform_calculate(bar_text=f"datum.series + ' · ' + {_value_label(plan)}")
+        .mark_text(align="left", dx=4)
+        .encode(x=x, y=y, yOffset=offset, text="bar_text:N")
+    )
     layers = [bars, text, *_reference(alt, plan, base, "x")]
     chart = alt.layer(*layers).properties(width=size.width, height=alt.Step(20, **{"for": "offset"}))
     return _by_division(alt, plan, chart)
@@ -227,7 +274,7 @@ def _labels_fit(plan, x_field: str) -> bool:
     for key, value in ends.values():
         by_x.setdefault(key, []).append(value)
     gaps = [b - a for values in by_x.values() for a, b in zip(sorted(values), sorted(values)[1:])]
-    return all(gap > top * 16 / HEIGHT for gap in gaps)   # 16 px apart at least
+    return all(gap > top * 16 / HEIGHT for gap in gaps)  # 16 px apart at least
 
 
 def _x_rank(plan, x_field: str, row: dict):
@@ -243,48 +290,69 @@ def _line_layers(alt, plan, base, x, x_field: str, order_expr: str, size: Size =
     fit = not size.narrow and _labels_fit(plan, x_field)
     dash, shape = {}, {}
     if plan.both_divisions:
-        dash = {"strokeDash": alt.StrokeDash("division:N", sort=plan.division_names,
-                legend=_legend(alt, plan, size, plan.text["division"]))}
+        dash = {
+            "strokeDash": alt.StrokeDash(
+                "division:N", sort=plan.division_names, legend=_legend(alt, plan, size, plan.text["division"])
+            )
+        }
         shape = {"shape": alt.Shape("division:N", sort=plan.division_names, legend=None)}
     if not fit:
-        shape = {"shape": alt.Shape("series:N", sort=plan.series_order,
-                 legend=_legend(alt, plan, size, None) if size.narrow else
-                 alt.Legend(title=None, orient="bottom", columns=2, labelLimit=320))}
+        shape = {
+            "shape": alt.Shape(
+                "series:N",
+                sort=plan.series_order,
+                legend=_legend(alt, plan, size, None)
+                if size.narrow
+                else alt.Legend(title=None, orient="bottom", columns=2, labelLimit=320),
+            )
+        }
     line = base.mark_line().encode(x=x, y=y, color=colour, detail="series:N", **dash)
     points = base.mark_point(filled=True, size=70, opacity=1).encode(
-        x=x, y=y, color=colour, tooltip=_tooltip(alt, plan), **shape)
+        x=x, y=y, color=colour, tooltip=_tooltip(alt, plan), **shape
+    )
     layers = [line, points, *_reference(alt, plan, base, "y")]
     if fit:
-        layers.append(base.transform_calculate(order=order_expr)
-                      .transform_window(rank="row_number()", groupby=["series"],
-                                        sort=[alt.SortField("order", order="descending")])
-                      .transform_filter("datum.rank == 1")
-                      .mark_text(align="left", dx=8).encode(x=x, y=y, text="series:N"))
+        layers.append(
+            base.transform_calculate(order=order_expr)
+            .transform_window(
+                rank="row_number()", groupby=["series"], sort=[alt.SortField("order", order="descending")]
+            )
+            .transform_filter("datum.rank == 1")
+            .mark_text(align="left", dx=8)
+            .encode(x=x, y=y, text="series:N")
+        )
     return layers
 
 
 def _lines(alt, plan, base, size: Size = WIDE):
     axis = alt.Axis(labelAngle=0)
-    if size.narrow:   # every other round named when they do not fit side by side
+    if size.narrow:  # every other round named when they do not fit side by side
         axis = alt.Axis(labelAngle=0, labelOverlap="parity", labelSeparation=4)
-    x = alt.X("round:O", sort=plan.rounds, title=plan.text["round_axis"],
-              axis=axis, scale=alt.Scale(padding=0.3))
-    layers = _line_layers(alt, plan, base, x, "round",
-                          f"indexof({json.dumps(plan.rounds)}, datum.round)", size)
+    x = alt.X(
+        "round:O", sort=plan.rounds, title=plan.text["round_axis"], axis=axis, scale=alt.Scale(padding=0.3)
+    )
+    layers = _line_layers(
+        alt, plan, base, x, "round", f"indexof({json.dumps(plan.rounds)}, datum.round)", size
+    )
     return alt.layer(*layers).properties(width=size.width, height=size.height)
 
 
 def _scaling(alt, plan, base, size: Size = WIDE):
     counts = sorted({row["accelerators"] for row in plan.rows})
-    x = alt.X("accelerators:Q", title=plan.text["accelerators_axis"],
-              scale=alt.Scale(type="log", base=2, nice=False, padding=16),
-              axis=alt.Axis(values=counts, format=",d", grid=False,
-                            labelOverlap="parity" if size.narrow else alt.Undefined))
+    x = alt.X(
+        "accelerators:Q",
+        title=plan.text["accelerators_axis"],
+        scale=alt.Scale(type="log", base=2, nice=False, padding=16),
+        axis=alt.Axis(
+            values=counts, format=",d", grid=False, labelOverlap="parity" if size.narrow else alt.Undefined
+        ),
+    )
     layers = _line_layers(alt, plan, base, x, "accelerators", "datum.accelerators", size)
     return alt.layer(*layers).properties(width=size.width, height=size.height)
 
 
 # ---- rendering -------------------------------------------------------------------------------
+
 
 def _vl_version(spec: dict) -> str:
     match = re.search(r"/v(\d+\.\d+)", spec.get("$schema", ""))
@@ -306,7 +374,8 @@ def spec_key(spec: dict) -> str:
 @functools.lru_cache(maxsize=1)
 def _vl_convert_version() -> str:
     """The drawing library's version, found once per process (it draws with what it imported)."""
-    from importlib import metadata     # slow to import; a build with nothing to do needs none
+    from importlib import metadata  # slow to import; a build with nothing to do needs none
+
     return metadata.version("vl-convert-python")
 
 
@@ -321,7 +390,7 @@ def _cached(name: str, make) -> str:
         except UnicodeDecodeError:
             pass
     text = make()
-    if not read_only():              # `check` writes nothing, not even the cache
+    if not read_only():  # `check` writes nothing, not even the cache
         write_sealed(path, text.encode("utf-8"))
     return text
 
@@ -332,9 +401,23 @@ def svg_width(svg: str) -> float:
 
 
 # the plan's fields that build_spec reads (not the result records, the caption or the sources)
-SPEC_FIELDS = ("lang", "metric", "kind", "rows", "order", "rounds", "series_order", "vendors",
-               "division_names", "both_divisions", "axis_title", "axis_format",
-               "title", "text", "tooltip")
+SPEC_FIELDS = (
+    "lang",
+    "metric",
+    "kind",
+    "rows",
+    "order",
+    "rounds",
+    "series_order",
+    "vendors",
+    "division_names",
+    "both_divisions",
+    "axis_title",
+    "axis_format",
+    "title",
+    "text",
+    "tooltip",
+)
 
 
 # the fields of a plan's rows that build_spec copies into the spec's data and reads nowhere else
@@ -358,10 +441,12 @@ def cached_specs(inputs: dict, make) -> list:
     narrow layout is measured on vl-convert's drawing). A page drawn again with the same data (a
     report whose text changed, a home page with a new report) neither imports altair nor builds
     the specs again. Both ways they come from the JSON text: a cached and a fresh build agree."""
-    key = hashlib.sha256((code_digest() + "\n" + json.dumps(
-        inputs, sort_keys=True, ensure_ascii=False, default=str)).encode("utf-8")).hexdigest()
-    text = _cached(key + ".specs.json", lambda: json.dumps(
-        make(), ensure_ascii=False, separators=(",", ":")))
+    key = hashlib.sha256(
+        (code_digest() + "\n" + json.dumps(inputs, sort_keys=True, ensure_ascii=False, default=str)).encode(
+            "utf-8"
+        )
+    ).hexdigest()
+    text = _cached(key + ".specs.json", lambda: json.dumps(make(), ensure_ascii=False, separators=(",", ":")))
     return json.loads(text)
 
 
@@ -415,20 +500,24 @@ def static(spec: dict) -> dict:
     mark), and no ARIA texts on the marks (the page hides the SVG from screen readers: the
     figure's label and its data table say what it shows). A change to a tooltip's field alone
     (a result's framework) leaves it as it was, so nothing is drawn again."""
+
     def strip(value):
         if isinstance(value, dict):
             return {k: strip(v) for k, v in value.items() if k != "tooltip"}
         if isinstance(value, list):
             return [strip(v) for v in value]
         return value
+
     shape = strip({k: v for k, v in spec.items() if k != "data"})
     named = json.dumps(shape, ensure_ascii=False)
     rows = (spec.get("data") or {}).get("values")
     if rows is not None:
         keys = {key for row in rows for key in row}
         keep = {key for key in keys if re.search(rf"\b{re.escape(key)}\b", named)}
-        shape["data"] = {**spec["data"],
-                         "values": [{k: v for k, v in row.items() if k in keep} for row in rows]}
+        shape["data"] = {
+            **spec["data"],
+            "values": [{k: v for k, v in row.items() if k in keep} for row in rows],
+        }
     elif "data" in spec:
         shape["data"] = spec["data"]
     shape["config"] = {**shape.get("config", {}), "aria": False}
@@ -447,10 +536,10 @@ def page_svg(spec: dict, chart_id: str) -> str:
     svg = re.sub(r'\bid="([^"]+)"', rf'id="{chart_id}-\1"', svg)
     svg = re.sub(r'url\(#([^)]+)\)', rf'url(#{chart_id}-\1)', svg)
     svg = re.sub(r'href="#([^"]+)"', rf'href="#{chart_id}-\1"', svg)
-    root = svg[:svg.index(">") + 1]
+    root = svg[: svg.index(">") + 1]
     if 'class="' in root:
         new_root = root.replace('class="', 'class="chart-svg ', 1)
     else:
         new_root = root.replace("<svg ", '<svg class="chart-svg" ', 1)
     new_root = new_root.replace("<svg ", '<svg focusable="false" aria-hidden="true" ', 1)
-    return new_root + svg[len(root):]
+    return new_root + svg[len(root) :]

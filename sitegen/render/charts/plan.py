@@ -1,6 +1,7 @@
 """What a chart shows: the selection of a ```chart (or ```results) block, the metric computed
 for each plotted point, and the plotted rows with their labels, order and texts in the page's
 language. Pure data: the spec is built in chart_render.py, the figure in charts.py."""
+
 from __future__ import annotations
 
 import re
@@ -12,11 +13,16 @@ from sitegen.render.markup import Page
 SELECT_FIELDS = ("benchmark", "round", "division", "systems")
 RESULTS_FIELDS = SELECT_FIELDS + ("caption",)
 CHART_FIELDS = SELECT_FIELDS + ("metric", "kind", "baseline", "per", "caption", "title")
-METRICS = {"time": "bars", "speedup": "bars", "price_performance": "bars", "scaling": "scaling",
-           "change": "lines"}
+METRICS = {
+    "time": "bars",
+    "speedup": "bars",
+    "price_performance": "bars",
+    "scaling": "scaling",
+    "change": "lines",
+}
 KINDS = ("bars", "grouped_bars", "lines", "scaling")
 DIVISIONS = ("closed", "open", "both")
-AXIS_FORMAT = {"scaling": ",.0f"}   # otherwise ",.2~f": no trailing zeros on the ticks
+AXIS_FORMAT = {"scaling": ",.0f"}  # otherwise ",.2~f": no trailing zeros on the ticks
 
 
 class BadBlock(Exception):
@@ -37,19 +43,19 @@ class Plan:
     lang: str
     metric: str
     kind: str
-    rows: list[dict]                 # the plotted data: the spec's values, the CSV, the JSON
-    results: list[dict]              # the result record behind each row
-    order: list[str]                 # labels on the category axis, best first
+    rows: list[dict]  # the plotted data: the spec's values, the CSV, the JSON
+    results: list[dict]  # the result record behind each row
+    order: list[str]  # labels on the category axis, best first
     rounds: list[str]
     series_order: list[str]
-    vendors: list[tuple[str, str]]   # (name, colour)
+    vendors: list[tuple[str, str]]  # (name, colour)
     division_names: list[str]
     both_divisions: bool
     axis_title: str
     axis_format: str
     caption: str
     title: str
-    text: dict                       # legend, axis and tooltip titles
+    text: dict  # legend, axis and tooltip titles
     tooltip: list[tuple[str, str, str]] = field(default_factory=list)
     extra_sources: list[str] = field(default_factory=list)
 
@@ -66,6 +72,7 @@ def _as_list(value) -> list[str]:
 
 # ---- selection -------------------------------------------------------------------------------
 
+
 def select(site, params: dict, known: tuple) -> Selection:
     unknown = sorted(set(params) - set(known))
     if unknown:
@@ -80,20 +87,34 @@ def select(site, params: dict, known: tuple) -> Selection:
     if division not in DIVISIONS:
         raise BadBlock(f"division must be closed, open or both, not '{division}'")
     systems = _as_list(params.get("systems"))
-    if site.rounds and not systems:      # the curated systems' results are not a round's results
-        raise BadBlock("needs 'systems: [<id>, ...]': with the MLPerf record, a block shows the "
-                       "systems it names; a round's every result is on its leaderboard")
+    if site.rounds and not systems:  # the curated systems' results are not a round's results
+        raise BadBlock(
+            "needs 'systems: [<id>, ...]': with the MLPerf record, a block shows the "
+            "systems it names; a round's every result is on its leaderboard"
+        )
     for ident in systems:
         if ident not in site.tables["systems"]:
             raise BadBlock(f"unknown system '{ident}'")
     rounds = _as_list(params.get("round"))
-    rows = [r for r in site.table("results") if r["benchmark"] in benchmarks
-            and (not rounds or r["round"] in rounds)
-            and division in ("both", r["division"]) and (not systems or r["system"] in systems)]
+    rows = [
+        r
+        for r in site.table("results")
+        if r["benchmark"] in benchmarks
+        and (not rounds or r["round"] in rounds)
+        and division in ("both", r["division"])
+        and (not systems or r["system"] in systems)
+    ]
     if not rows:
         raise BadBlock("the selection matches no result")
-    rows.sort(key=lambda r: (benchmarks.index(r["benchmark"]), round_key(r["round"]),
-                             r["division"], derive.minutes(r), r["id"]))
+    rows.sort(
+        key=lambda r: (
+            benchmarks.index(r["benchmark"]),
+            round_key(r["round"]),
+            r["division"],
+            derive.minutes(r),
+            r["id"],
+        )
+    )
     return Selection(benchmarks, division, rows)
 
 
@@ -107,6 +128,7 @@ def results_rows(site, params: dict, page: Page, line: int) -> list[dict] | None
 
 
 # ---- metrics: (result, value, extra columns) per plotted point --------------------------------
+
 
 def _best(rows: list[dict], site, per: str) -> list[dict]:
     """The fastest result per system (or per vendor) in each benchmark, round and division."""
@@ -127,8 +149,9 @@ def _baseline(site, baseline: str, points: list[dict]) -> dict:
         best[_slot(r)] = r
     for r in points:
         if _slot(r) not in best:
-            raise BadBlock(f"baseline '{baseline}' has no result for {r['benchmark']} "
-                           f"{r['round']} {r['division']}")
+            raise BadBlock(
+                f"baseline '{baseline}' has no result for {r['benchmark']} {r['round']} {r['division']}"
+            )
     return best
 
 
@@ -138,8 +161,10 @@ def _time(site, points, baseline):
 
 def _speedup(site, points, baseline):
     base = _baseline(site, baseline, points)
-    return [(r, round(derive.minutes(base[_slot(r)]) / derive.minutes(r), 4),
-             {"time_min": derive.minutes(r)}) for r in points]
+    return [
+        (r, round(derive.minutes(base[_slot(r)]) / derive.minutes(r), 4), {"time_min": derive.minutes(r)})
+        for r in points
+    ]
 
 
 def _price_performance(site, points, baseline):
@@ -149,9 +174,14 @@ def _price_performance(site, points, baseline):
     if not priced:
         raise BadBlock("no system in the selection has a price")
     base = _baseline(site, baseline, priced)
-    return [(r, round(derive.price_performance(site, r["id"], base[_slot(r)]["id"]), 4),
-             {"time_min": derive.minutes(r),
-              "price_usd": site.first_price(r["system"])["amount"]}) for r in priced]
+    return [
+        (
+            r,
+            round(derive.price_performance(site, r["id"], base[_slot(r)]["id"]), 4),
+            {"time_min": derive.minutes(r), "price_usd": site.first_price(r["system"])["amount"]},
+        )
+        for r in priced
+    ]
 
 
 def _scaling(site, points, baseline):
@@ -182,15 +212,22 @@ def _change(site, points, baseline):
             continue
         group.sort(key=lambda r: round_key(r["round"]))
         first = derive.minutes(group[0])
-        found += [(r, derive.minutes(r), {"change_pct": round((derive.minutes(r) / first - 1) * 100, 2)})
-                  for r in group]
+        found += [
+            (r, derive.minutes(r), {"change_pct": round((derive.minutes(r) / first - 1) * 100, 2)})
+            for r in group
+        ]
     if not found:
         raise BadBlock("change needs a system with results in at least two rounds")
     return found
 
 
-COMPUTE = {"time": _time, "speedup": _speedup, "price_performance": _price_performance,
-           "scaling": _scaling, "change": _change}
+COMPUTE = {
+    "time": _time,
+    "speedup": _speedup,
+    "price_performance": _price_performance,
+    "scaling": _scaling,
+    "change": _change,
+}
 
 
 def _count(site, r: dict) -> int:
@@ -198,6 +235,7 @@ def _count(site, r: dict) -> int:
 
 
 # ---- the plan: labels, order, texts ----------------------------------------------------------
+
 
 def _options(site, params: dict) -> tuple[str, str, str, str | None]:
     metric = str(params.get("metric", "time"))
@@ -231,11 +269,15 @@ def plan_chart(site, t, params: dict, lang: str) -> Plan:
 def _names(site, t, lang: str, r: dict, per: str) -> dict:
     system = site.get("systems", r["system"])
     vendor = site.get("vendors", system["vendor"])
-    return {"who": vendor["name"][lang] if per == "vendor" else system["name"][lang],
-            "system": system["name"][lang], "vendor": vendor["name"][lang],
-            "benchmark": site.get("benchmarks", r["benchmark"])["name"][lang],
-            "round": r["round"], "division": t("division." + r["division"]),
-            "family": system["accelerator"]}
+    return {
+        "who": vendor["name"][lang] if per == "vendor" else system["name"][lang],
+        "system": system["name"][lang],
+        "vendor": vendor["name"][lang],
+        "benchmark": site.get("benchmarks", r["benchmark"])["name"][lang],
+        "round": r["round"],
+        "division": t("division." + r["division"]),
+        "family": system["accelerator"],
+    }
 
 
 def _label_parts(kind: str, varies: set) -> tuple[list[str], list[str]]:
@@ -256,9 +298,17 @@ def _join(names: dict, parts: list[str], varies: set, first: str) -> str:
 
 def _row(site, r, value, extra, names, label, series, kind) -> dict:
     source = site.get("sources", r["source"])
-    row = {"label": label, "system": names["system"], "vendor": names["vendor"],
-           "benchmark": names["benchmark"], "round": r["round"], "division": names["division"],
-           "accelerators": _count(site, r), "framework": r["framework"], "value": value}
+    row = {
+        "label": label,
+        "system": names["system"],
+        "vendor": names["vendor"],
+        "benchmark": names["benchmark"],
+        "round": r["round"],
+        "division": names["division"],
+        "accelerators": _count(site, r),
+        "framework": r["framework"],
+        "value": value,
+    }
     if kind in ("grouped_bars", "lines", "scaling"):
         row["series"] = series
     row.update(extra)
@@ -269,8 +319,7 @@ def _row(site, r, value, extra, names, label, series, kind) -> dict:
 def _rows(site, t, lang: str, kind: str, metric: str, per: str, points) -> tuple:
     """(plotted rows, their results, category order), sorted best first."""
     named = [(r, v, e, _names(site, t, lang, r, per)) for r, v, e in points]
-    varies = {d for d in ("benchmark", "round", "division", "family")
-              if len({n[d] for *_, n in named}) > 1}
+    varies = {d for d in ("benchmark", "round", "division", "family") if len({n[d] for *_, n in named}) > 1}
     label_parts, series_parts = _label_parts(kind, varies)
     rows = []
     for r, value, extra, names in named:
@@ -278,8 +327,14 @@ def _rows(site, t, lang: str, kind: str, metric: str, per: str, points) -> tuple
         series = _join(names, series_parts, varies, series_parts[0]) if series_parts else ""
         rows.append((_row(site, r, value, extra, names, label, series, kind), r))
     order = _order([row for row, _ in rows], metric in ("speedup", "price_performance", "scaling"))
-    rows.sort(key=lambda p: (order.index(p[0]["label"]), round_key(p[0]["round"]),
-                             p[0].get("series", ""), p[1]["id"]))
+    rows.sort(
+        key=lambda p: (
+            order.index(p[0]["label"]),
+            round_key(p[0]["round"]),
+            p[0].get("series", ""),
+            p[1]["id"],
+        )
+    )
     return [row for row, _ in rows], [r for _, r in rows], order
 
 
@@ -290,15 +345,26 @@ def _plan(site, t, lang, params, metric, kind, per, baseline, points) -> Plan:
     caption = params.get("caption") or _caption(site, t, lang, metric, per, baseline_name, results)
     if both:
         caption = t("chart.caption.with_note", caption=caption, note=t("chart.note.both"))
-    return Plan(lang=lang, metric=metric, kind=kind, rows=rows, results=results, order=order,
-                rounds=sorted({row["round"] for row in rows}, key=round_key),
-                series_order=_series_order(rows, results), vendors=_vendors(site, lang, results),
-                division_names=[t("division.closed"), t("division.open")], both_divisions=both,
-                axis_title=t(f"chart.axis.{metric}", baseline=baseline_name),
-                axis_format=AXIS_FORMAT.get(metric, ",.2~f"),
-                caption=caption, title=params.get("title", ""),
-                text=_texts(t, metric, baseline_name), tooltip=_tooltip_fields(metric),
-                extra_sources=_price_sources(site, metric, results, baseline))
+    return Plan(
+        lang=lang,
+        metric=metric,
+        kind=kind,
+        rows=rows,
+        results=results,
+        order=order,
+        rounds=sorted({row["round"] for row in rows}, key=round_key),
+        series_order=_series_order(rows, results),
+        vendors=_vendors(site, lang, results),
+        division_names=[t("division.closed"), t("division.open")],
+        both_divisions=both,
+        axis_title=t(f"chart.axis.{metric}", baseline=baseline_name),
+        axis_format=AXIS_FORMAT.get(metric, ",.2~f"),
+        caption=caption,
+        title=params.get("title", ""),
+        text=_texts(t, metric, baseline_name),
+        tooltip=_tooltip_fields(metric),
+        extra_sources=_price_sources(site, metric, results, baseline),
+    )
 
 
 def _order(rows: list[dict], higher: bool) -> list[str]:
@@ -322,25 +388,46 @@ def _vendors(site, lang, results) -> list[tuple[str, str]]:
 
 
 def _texts(t, metric: str, baseline_name: str) -> dict:
-    return {"vendor": t("col.vendor"), "division": t("col.division"),
-            "round_axis": t("chart.axis.round"), "accelerators_axis": t("chart.axis.accelerators"),
-            "both": t("chart.division.both_short"), "system": t("col.system"),
-            "round": t("col.round"), "benchmark": t("col.benchmark"),
-            "framework": t("col.framework"), "accelerators": t("col.accelerators"),
-            "value": t(f"chart.axis.{metric}", baseline=baseline_name),
-            "time_min": t("col.time_min"), "change_pct": t("chart.col.change"),
-            "price_usd": t("col.price"), "source": t("chart.col.source")}
+    return {
+        "vendor": t("col.vendor"),
+        "division": t("col.division"),
+        "round_axis": t("chart.axis.round"),
+        "accelerators_axis": t("chart.axis.accelerators"),
+        "both": t("chart.division.both_short"),
+        "system": t("col.system"),
+        "round": t("col.round"),
+        "benchmark": t("col.benchmark"),
+        "framework": t("col.framework"),
+        "accelerators": t("col.accelerators"),
+        "value": t(f"chart.axis.{metric}", baseline=baseline_name),
+        "time_min": t("col.time_min"),
+        "change_pct": t("chart.col.change"),
+        "price_usd": t("col.price"),
+        "source": t("chart.col.source"),
+    }
 
 
 def _tooltip_fields(metric: str) -> list[tuple[str, str, str]]:
-    fields = [("system", "nominal", ""), ("round", "nominal", ""), ("division", "nominal", ""),
-              ("benchmark", "nominal", ""), ("framework", "nominal", ""),
-              ("accelerators", "quantitative", ",d"), ("value_text", "nominal", "")]
-    extra = {"speedup": ["time_min"], "price_performance": ["time_min", "price_usd"],
-             "scaling": ["time_min"], "change": ["change_pct"]}.get(metric, [])
+    fields = [
+        ("system", "nominal", ""),
+        ("round", "nominal", ""),
+        ("division", "nominal", ""),
+        ("benchmark", "nominal", ""),
+        ("framework", "nominal", ""),
+        ("accelerators", "quantitative", ",d"),
+        ("value_text", "nominal", ""),
+    ]
+    extra = {
+        "speedup": ["time_min"],
+        "price_performance": ["time_min", "price_usd"],
+        "scaling": ["time_min"],
+        "change": ["change_pct"],
+    }.get(metric, [])
     # figures show as fmt writes them (chart_render._with_value_text); dollars are whole
-    fields += [(name, "quantitative", ",d") if name == "price_usd" else (f"{name}_text", "nominal", "")
-               for name in extra]
+    fields += [
+        (name, "quantitative", ",d") if name == "price_usd" else (f"{name}_text", "nominal", "")
+        for name in extra
+    ]
     return fields + [("source", "nominal", "")]
 
 
@@ -353,11 +440,17 @@ def _price_sources(site, metric, results, baseline) -> list[str]:
 
 def _caption(site, t, lang, metric, per, baseline_name, results) -> str:
     sep = t("chart.list_sep")
-    benchmarks = sep.join(dict.fromkeys(site.get("benchmarks", r["benchmark"])["name"][lang]
-                                        for r in results))
+    benchmarks = sep.join(
+        dict.fromkeys(site.get("benchmarks", r["benchmark"])["name"][lang] for r in results)
+    )
     rounds = sep.join(sorted({r["round"] for r in results}, key=round_key))
     divisions = {r["division"] for r in results}
     division = t("chart.division." + (divisions.pop() if len(divisions) == 1 else "both"))
-    caption = t(f"chart.caption.{metric}", benchmarks=benchmarks, rounds=rounds,
-                division=division, baseline=baseline_name)
+    caption = t(
+        f"chart.caption.{metric}",
+        benchmarks=benchmarks,
+        rounds=rounds,
+        division=division,
+        baseline=baseline_name,
+    )
     return caption + (t("chart.caption.per_vendor") if per == "vendor" else "")

@@ -1,16 +1,15 @@
 """The progress chart of a benchmark page: the fastest closed result of each round, and the
 fastest on each leading accelerator model, on a log time axis. Drawn like every chart
 (altair spec → vl-convert SVG, cached by chart_render); interactive only on request."""
+
 from __future__ import annotations
 
 from html import escape
 
-from sitegen.render.charts import blocks as charts
-from sitegen.base import fmt
+from sitegen.base import fmt, urls
 from sitegen.derive import references as record_refs
-from sitegen.base import urls
-from sitegen.derive.record_index import progress
-from sitegen.derive.record_index import index_of
+from sitegen.derive.record_index import index_of, progress
+from sitegen.render.charts import blocks as charts
 
 COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e")
 
@@ -19,23 +18,32 @@ def _row(t, lang: str, point: dict, series: str) -> dict:
     """One chart row; a result carried over from an earlier round is marked (`carried`,
     drawn hollow) and says so in its tooltip: it is no new result of its round."""
     carried = point.get("carried")
-    return {"round": point["round"], "series": series, "value": point["value"],
-            "value_text": fmt.time_number(point["value"], lang), "result": point["id"],
-            "carried": bool(carried),
-            "note": t("chart.carried_tip", round=carried) if carried else t("chart.new_tip")}
+    return {
+        "round": point["round"],
+        "series": series,
+        "value": point["value"],
+        "value_text": fmt.time_number(point["value"], lang),
+        "result": point["id"],
+        "carried": bool(carried),
+        "note": t("chart.carried_tip", round=carried) if carried else t("chart.new_tip"),
+    }
 
 
 def progress_rows(site, t, lang: str, benchmark_id: str) -> list[dict]:
     fastest = t("chart.progress.fastest")
-    return [_row(t, lang, p, p["series"] or fastest)
-            for p in progress(site, benchmark_id, index_of(site))]
+    return [_row(t, lang, p, p["series"] or fastest) for p in progress(site, benchmark_id, index_of(site))]
 
 
 def progress_text(t) -> dict:
     """The words of a progress chart, in the page's language."""
-    return {"time": t("chart.axis.time"), "round_axis": t("chart.axis.round"),
-            "accelerator": t("col.accelerator"), "round": t("col.round"),
-            "time_col": t("leaderboard.col.time"), "note": t("chart.note_col")}
+    return {
+        "time": t("chart.axis.time"),
+        "round_axis": t("chart.axis.round"),
+        "accelerator": t("col.accelerator"),
+        "round": t("col.round"),
+        "time_col": t("leaderboard.col.time"),
+        "note": t("chart.note_col"),
+    }
 
 
 def progress_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
@@ -45,8 +53,11 @@ def progress_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
     text = progress_text(t)
     wide, narrow = chart_render.cached_specs(
         {"progress": rows, "rounds": rounds, "text": text},
-        lambda: [progress_spec(rows, rounds, text),
-                 chart_render.fitted(lambda size: progress_spec(rows, rounds, text, size))])
+        lambda: [
+            progress_spec(rows, rounds, text),
+            chart_render.fitted(lambda size: progress_spec(rows, rounds, text, size)),
+        ],
+    )
     return wide, narrow
 
 
@@ -59,35 +70,62 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     size = size or chart_render.WIDE
     narrow = size.narrow
     series = list(dict.fromkeys(row["series"] for row in rows))
-    scale = alt.Scale(domain=series, range=list(COLOURS[:len(series)]))
-    colour = alt.Color("series:N", scale=scale,
-                       # below the plot, one name a line; on a phone a name may take the whole
-                       # width (A100-SXM4-40GB and A100-PCIe-40GB differ only at their ends)
-                       legend=alt.Legend(title=None, orient="bottom", direction="vertical",
-                                         columns=1,
-                                         labelLimit=chart_render.NARROW_FIT - 40 if narrow
-                                         else size.label_limit))
+    scale = alt.Scale(domain=series, range=list(COLOURS[: len(series)]))
+    colour = alt.Color(
+        "series:N",
+        scale=scale,
+        # below the plot, one name a line; on a phone a name may take the whole
+        # width (A100-SXM4-40GB and A100-PCIe-40GB differ only at their ends)
+        legend=alt.Legend(
+            title=None,
+            orient="bottom",
+            direction="vertical",
+            columns=1,
+            labelLimit=chart_render.NARROW_FIT - 40 if narrow else size.label_limit,
+        ),
+    )
     y_title = text["time"]
     base = alt.Chart().encode(
-        x=alt.X("round:O", sort=rounds, title=text["round_axis"],
-                axis=alt.Axis(labelAngle=-45 if narrow else 0)),
-        y=alt.Y("value:Q", scale=alt.Scale(type="log"),
-                title=chart_render.wrap(y_title, 30) if narrow else y_title,
-                axis=alt.Axis(format=",.2~f", tickCount=size.ticks, titleAngle=0, titleAnchor="end",
-                              titleAlign="left", titleBaseline="bottom", titleX=0, titleY=-12)),
-        color=colour, detail="series:N")
+        x=alt.X(
+            "round:O", sort=rounds, title=text["round_axis"], axis=alt.Axis(labelAngle=-45 if narrow else 0)
+        ),
+        y=alt.Y(
+            "value:Q",
+            scale=alt.Scale(type="log"),
+            title=chart_render.wrap(y_title, 30) if narrow else y_title,
+            axis=alt.Axis(
+                format=",.2~f",
+                tickCount=size.ticks,
+                titleAngle=0,
+                titleAnchor="end",
+                titleAlign="left",
+                titleBaseline="bottom",
+                titleX=0,
+                titleY=-12,
+            ),
+        ),
+        color=colour,
+        detail="series:N",
+    )
     # a result carried over from an earlier round is drawn as a hollow point: no new result
     points = base.mark_point(filled=True, size=50, strokeWidth=2, opacity=1).encode(
-        fill=alt.condition("datum.carried", alt.value("#ffffff"),
-                           alt.Color("series:N", scale=scale, legend=None)),
+        fill=alt.condition(
+            "datum.carried", alt.value("#ffffff"), alt.Color("series:N", scale=scale, legend=None)
+        ),
         stroke=alt.Color("series:N", scale=scale, legend=None),
-        tooltip=[alt.Tooltip("series:N", title=text["accelerator"]),
-                 alt.Tooltip("round:O", title=text["round"]),
-                 alt.Tooltip("value_text:N", title=text["time_col"]),
-                 alt.Tooltip("note:N", title=text["note"])])
+        tooltip=[
+            alt.Tooltip("series:N", title=text["accelerator"]),
+            alt.Tooltip("round:O", title=text["round"]),
+            alt.Tooltip("value_text:N", title=text["time_col"]),
+            alt.Tooltip("note:N", title=text["note"]),
+        ],
+    )
     chart = alt.layer(base.mark_line(strokeWidth=2), points).properties(
-        width=size.width, height=size.height, background="transparent",
-        padding=chart_render.NARROW_PADDING if narrow else chart_render.PADDING)
+        width=size.width,
+        height=size.height,
+        background="transparent",
+        padding=chart_render.NARROW_PADDING if narrow else chart_render.PADDING,
+    )
     chart.data = alt.Data(values=rows)
     spec = chart.to_dict(validate=False)
     spec["config"] = chart_render._config(size)
@@ -107,24 +145,31 @@ def progress_figure(site, t, lang: str, benchmark: dict, path: str) -> str:
     chart_id = "chart-progress"
     table = _table_rows(site, t, lang, path, rows)
     label = t("chart.progress.caption")
-    data = (f'<details class="chart-data"><summary>{escape(t("chart.progress.heading"))}</summary>'
-            f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
-            f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
-            f'<th scope="col">{escape(t("col.accelerator"))}</th><th scope="col" class="num">'
-            f'{escape(t("leaderboard.col.time"))}</th></tr></thead><tbody>{table}</tbody></table>'
-            f'</div></details>')
-    return charts.figure_html(chart_id, "lines", label,
-                              (wide, chart_render.page_svg(wide, chart_id)),
-                              (narrow, chart_render.page_svg(narrow, chart_id + "-n")),
-                              f'<span class="chart-caption">{escape(label + unscored_note(site, t, lang, [benchmark["id"]]) + carried_note(t, rows))}</span>',
-                              data)
+    data = (
+        f'<details class="chart-data"><summary>{escape(t("chart.progress.heading"))}</summary>'
+        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
+        f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
+        f'<th scope="col">{escape(t("col.accelerator"))}</th><th scope="col" class="num">'
+        f'{escape(t("leaderboard.col.time"))}</th></tr></thead><tbody>{table}</tbody></table>'
+        f'</div></details>'
+    )
+    return charts.figure_html(
+        chart_id,
+        "lines",
+        label,
+        (wide, chart_render.page_svg(wide, chart_id)),
+        (narrow, chart_render.page_svg(narrow, chart_id + "-n")),
+        f'<span class="chart-caption">{escape(label + unscored_note(site, t, lang, [benchmark["id"]]) + carried_note(t, rows))}</span>',
+        data,
+    )
 
 
 def unscored_note(site, t, lang: str, benchmarks) -> str:
     """'Not drawn: N closed results …' (a sentence to append to a caption) for the benchmarks' closed results whose logs the
     snapshot lacks (they have no time), or ''."""
-    count = sum(len(record_refs.unscored(site, r, b, "closed"))
-                for b in benchmarks for r in site.record_rounds(b))
+    count = sum(
+        len(record_refs.unscored(site, r, b, "closed")) for b in benchmarks for r in site.record_rounds(b)
+    )
     return t("chart.unscored", n=fmt.number(count, lang, 0)) if count else ""
 
 
@@ -143,7 +188,8 @@ def _table_rows(site, t, lang: str, path: str, rows: list[dict]) -> str:
         cells.append(
             f'<tr><td>{escape(row["round"])}</td><td>{escape(row["series"])}</td>'
             f'<td class="num"><a href="{escape(urls.relative(path, urls.result(lang, row["result"])))}">'
-            f'{escape(row["value_text"])}</a>{escape(note)}</td></tr>')
+            f'{escape(row["value_text"])}</a>{escape(note)}</td></tr>'
+        )
     return "".join(cells)
 
 
@@ -157,8 +203,7 @@ def home_rows(site, t, lang: str, benchmarks=HOME_BENCHMARKS) -> list[dict]:
         if benchmark_id not in site.tables.get("benchmarks", {}):
             continue
         name = site.get("benchmarks", benchmark_id)["name"][lang]
-        rows += [_row(t, lang, p, name)
-                 for p in progress(site, benchmark_id, index_of(site), leaders=0)]
+        rows += [_row(t, lang, p, name) for p in progress(site, benchmark_id, index_of(site), leaders=0)]
     return rows
 
 
@@ -175,16 +220,18 @@ def home_figure(site, t, lang: str, path: str) -> str:
     chart_id = "chart-home"
     label = t("home.chart.caption")
     table = _table_rows(site, t, lang, path, rows)
-    return (f'<div class="chart-block"><figure class="chart chart-static" id="{chart_id}" data-kind="lines">'
-            f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
-            f'<div class="chart-wide">{chart_render.page_svg(wide, chart_id)}</div>'
-            f'<div class="chart-narrow">{chart_render.page_svg(narrow, chart_id + "-n")}</div></div>'
-            f'<figcaption><span class="chart-caption">'
-            f'{escape(label + unscored_note(site, t, lang, HOME_BENCHMARKS) + carried_note(t, rows))}'
-            f'</span></figcaption></figure>'
-            f'<details class="chart-data"><summary>{escape(t("home.chart.data"))}</summary>'
-            f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
-            f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
-            f'<th scope="col">{escape(t("col.benchmark"))}</th><th scope="col" class="num">'
-            f'{escape(t("leaderboard.col.time"))}</th></tr></thead><tbody>{table}</tbody></table>'
-            f'</div></details></div>')
+    return (
+        f'<div class="chart-block"><figure class="chart chart-static" id="{chart_id}" data-kind="lines">'
+        f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
+        f'<div class="chart-wide">{chart_render.page_svg(wide, chart_id)}</div>'
+        f'<div class="chart-narrow">{chart_render.page_svg(narrow, chart_id + "-n")}</div></div>'
+        f'<figcaption><span class="chart-caption">'
+        f'{escape(label + unscored_note(site, t, lang, HOME_BENCHMARKS) + carried_note(t, rows))}'
+        f'</span></figcaption></figure>'
+        f'<details class="chart-data"><summary>{escape(t("home.chart.data"))}</summary>'
+        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
+        f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
+        f'<th scope="col">{escape(t("col.benchmark"))}</th><th scope="col" class="num">'
+        f'{escape(t("leaderboard.col.time"))}</th></tr></thead><tbody>{table}</tbody></table>'
+        f'</div></details></div>'
+    )

@@ -1,6 +1,7 @@
 """The whole record as downloads: CSV and JSON, one file per round and one for all rounds,
 each carrying its provenance (repository, commit) and how to cite it; and the page that lists
 them. Values are at full precision, as imported; nothing here is rounded."""
+
 from __future__ import annotations
 
 import csv
@@ -13,15 +14,45 @@ from sitegen.derive.record_index import index_of
 
 FOLDER = "downloads"
 STEM = "mlperf-training"
-COLUMNS = ("id", "round", "benchmark", "benchmark_folder", "division", "category", "submitter",
-           "system_name", "system_folder", "accelerator_model", "chip_vendor", "chip_family",
-           "chip_variant", "accelerator_count", "accelerator_count_official", "nodes",
-           "host_cpu_model", "host_cpu_count", "framework", "status", "value", "unit", "scaling",
-           "runs", "runs_failed", "runs_required", "energy_joules", "resubmission_of",
-           "carried_over_from", "copy_of", "official_folder", "system_description")
-LICENCE = ("MLCommons publishes these results under the Apache License 2.0. MLPerf and the MLPerf "
-           "logo are registered trademarks of MLCommons Association in the United States and "
-           "other countries. All rights reserved. Unauthorized use strictly prohibited.")
+COLUMNS = (
+    "id",
+    "round",
+    "benchmark",
+    "benchmark_folder",
+    "division",
+    "category",
+    "submitter",
+    "system_name",
+    "system_folder",
+    "accelerator_model",
+    "chip_vendor",
+    "chip_family",
+    "chip_variant",
+    "accelerator_count",
+    "accelerator_count_official",
+    "nodes",
+    "host_cpu_model",
+    "host_cpu_count",
+    "framework",
+    "status",
+    "value",
+    "unit",
+    "scaling",
+    "runs",
+    "runs_failed",
+    "runs_required",
+    "energy_joules",
+    "resubmission_of",
+    "carried_over_from",
+    "copy_of",
+    "official_folder",
+    "system_description",
+)
+LICENCE = (
+    "MLCommons publishes these results under the Apache License 2.0. MLPerf and the MLPerf "
+    "logo are registered trademarks of MLCommons Association in the United States and "
+    "other countries. All rights reserved. Unauthorized use strictly prohibited."
+)
 
 
 def file_name(round_id: str | None, suffix: str) -> str:
@@ -36,13 +67,13 @@ def row(site: Site, result: dict) -> dict:
     """One result as a flat row: the record's fields, and links to its official files."""
     rnd = site.rounds[result["round"]]
     flat = {name: result.get(name) for name in COLUMNS}
-    chip = result.get("chip") or {}              # chips.py: the chip the site classifies
+    chip = result.get("chip") or {}  # chips.py: the chip the site classifies
     flat["chip_vendor"] = (chip.get("vendor_name") or {}).get("en")
     flat["chip_family"], flat["chip_variant"] = chip.get("family_name"), chip.get("variant")
     energy = result.get("energy") or {}
     flat["energy_joules"] = energy.get("value") if energy.get("unit", "J") == "J" else None
     origin, copied = index_of(site).carried_from(result), index_of(site).copy_of(result)
-    flat["carried_over_from"] = origin["id"] if origin else None    # carryover.py
+    flat["carried_over_from"] = origin["id"] if origin else None  # carryover.py
     flat["copy_of"] = copied["id"] if copied else None
     flat["official_folder"] = official_link(rnd, result["path"])
     flat["system_description"] = official_link(rnd, result["system_path"])
@@ -56,10 +87,11 @@ def provenance(site: Site, round_ids: list[str]) -> list[dict]:
 
 def citation(site: Site, round_ids: list[str]) -> str:
     rounds = ", ".join(round_ids)
-    commits = "; ".join(f"{r} {site.rounds[r]['repository']} @ {site.rounds[r]['commit']}"
-                        for r in round_ids)
-    return (f"MLCommons, MLPerf Training results {rounds}, as published in the official "
-            f"repositories ({commits}); scores recomputed from the logs by the round's rules.")
+    commits = "; ".join(f"{r} {site.rounds[r]['repository']} @ {site.rounds[r]['commit']}" for r in round_ids)
+    return (
+        f"MLCommons, MLPerf Training results {rounds}, as published in the official "
+        f"repositories ({commits}); scores recomputed from the logs by the round's rules."
+    )
 
 
 def _plain(value):
@@ -85,9 +117,16 @@ def _cell(value) -> str:
 def as_json(site: Site, round_ids: list[str], rows: list[dict]) -> bytes:
     """The document, indented, with one result a line: as readable, and written by json's C
     encoder (an indented dump of all 2,258 results took 0.3 s of every result edit)."""
-    head = json.dumps({"title": "MLPerf Training results", "licence": LICENCE,
-                       "how_to_cite": citation(site, round_ids),
-                       "provenance": provenance(site, round_ids)}, ensure_ascii=False, indent=1)
+    head = json.dumps(
+        {
+            "title": "MLPerf Training results",
+            "licence": LICENCE,
+            "how_to_cite": citation(site, round_ids),
+            "provenance": provenance(site, round_ids),
+        },
+        ensure_ascii=False,
+        indent=1,
+    )
     results = ",\n  ".join(json.dumps(row, ensure_ascii=False) for row in rows)
     return (head.removesuffix("\n}") + ',\n "results": [\n  ' + results + "\n ]\n}\n").encode("utf-8")
 
@@ -99,8 +138,10 @@ def round_rows(site: Site, round_id: str) -> list[dict]:
 def round_downloads(site: Site, round_id: str) -> dict[str, bytes]:
     """{output path: bytes} of one round's CSV and JSON."""
     rows = round_rows(site, round_id)
-    return {file_name(round_id, "csv"): as_csv(rows),
-            file_name(round_id, "json"): as_json(site, [round_id], rows)}
+    return {
+        file_name(round_id, "csv"): as_csv(rows),
+        file_name(round_id, "json"): as_json(site, [round_id], rows),
+    }
 
 
 def all_rounds_downloads(site: Site) -> dict[str, bytes]:
@@ -108,14 +149,15 @@ def all_rounds_downloads(site: Site) -> dict[str, bytes]:
     if not site.rounds:
         return {}
     every = [x for round_id in site.rounds for x in round_rows(site, round_id)]
-    return {file_name(None, "csv"): as_csv(every),
-            file_name(None, "json"): as_json(site, list(site.rounds), every)}
+    return {
+        file_name(None, "csv"): as_csv(every),
+        file_name(None, "json"): as_json(site, list(site.rounds), every),
+    }
 
 
 def listing(site: Site) -> list[dict]:
     """The download page's rows: one per round, then all rounds (file paths and counts)."""
-    rows = [{"round": r, "count": len(site.round_results(r)), "rnd": site.rounds[r]}
-            for r in site.rounds]
+    rows = [{"round": r, "count": len(site.round_results(r)), "rnd": site.rounds[r]} for r in site.rounds]
     rows.append({"round": None, "count": len(site.record), "rnd": None})
     for entry in rows:
         entry["csv"], entry["json"] = (file_name(entry["round"], s) for s in ("csv", "json"))
@@ -124,8 +166,18 @@ def listing(site: Site) -> list[dict]:
 
 def downloads_page(theme, site: Site, lang: str, t) -> dict[str, bytes]:
     from sitegen.render.pages import _page
-    return _page(theme, site, lang, t, urls.downloads(lang), "downloads.html",
-                 t("downloads.title"), [(t("nav.rounds"), urls.rounds(lang))],
-                 rows=listing(site), columns=COLUMNS,
-                 citation=citation(site, list(site.rounds)),
-                 attribution=list(site.rounds.values()))
+
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.downloads(lang),
+        "downloads.html",
+        t("downloads.title"),
+        [(t("nav.rounds"), urls.rounds(lang))],
+        rows=listing(site),
+        columns=COLUMNS,
+        citation=citation(site, list(site.rounds)),
+        attribution=list(site.rounds.values()),
+    )

@@ -3,20 +3,22 @@ and the compare page (with its per-round data scripts).
 
 Each page function returns {output path: bytes} for one language, like those of `pages.py`.
 Long lists are paged by round (record_index.PAGE_ROWS), so pages stay small at any size."""
+
 from __future__ import annotations
 
 import json
 
 from sitegen.base import urls
-from sitegen.derive import chip_views
 from sitegen.content.model import Site
+from sitegen.derive import chip_views
+from sitegen.derive.record_index import Entity, RecordIndex, index_of
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
-from sitegen.derive.record_index import Entity, RecordIndex
-from sitegen.derive.record_index import index_of
 
-KINDS = {"submitters": (urls.submitters, urls.submitter, "record.submitter"),
-         "accelerators": (urls.accelerators, urls.accelerator, "record.accelerator")}
+KINDS = {
+    "submitters": (urls.submitters, urls.submitter, "record.submitter"),
+    "accelerators": (urls.accelerators, urls.accelerator, "record.accelerator"),
+}
 
 
 def entity_index(theme, site: Site, lang, t, index: RecordIndex, kind: str):
@@ -24,12 +26,22 @@ def entity_index(theme, site: Site, lang, t, index: RecordIndex, kind: str):
     list_url, _, _ = KINDS[kind]
     entities = getattr(index, kind).values()
     chips = kind == "accelerators"
-    return _page(theme, site, lang, t, list_url(lang),
-                 "record_chips.html" if chips else "record_entities.html",
-                 t(f"nav.{kind}"), [(t("nav.rounds"), urls.rounds(lang))], kind=kind,
-                 entities=entities, entity_url=KINDS[kind][1], index=index,
-                 sections=chip_views.by_vendor(entities) if chips else None,
-                 attribution=attribution(site, site.rounds))
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        list_url(lang),
+        "record_chips.html" if chips else "record_entities.html",
+        t(f"nav.{kind}"),
+        [(t("nav.rounds"), urls.rounds(lang))],
+        kind=kind,
+        entities=entities,
+        entity_url=KINDS[kind][1],
+        index=index,
+        sections=chip_views.by_vendor(entities) if chips else None,
+        attribution=attribution(site, site.rounds),
+    )
 
 
 def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug: str):
@@ -39,25 +51,52 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
     entity: Entity = getattr(index, kind)[slug]
     list_url, page_url, label = KINDS[kind]
     crumbs = [(t("nav.rounds"), urls.rounds(lang)), (t(f"nav.{kind}"), list_url(lang))]
-    rounds = [(r, len(index.counted(entity.in_round(r)))) for r in entity.rounds]   # copies once
+    rounds = [(r, len(index.counted(entity.in_round(r)))) for r in entity.rounds]  # copies once
     first, last = entity.rounds[-1], entity.rounds[0]
-    context = dict(kind=kind, entity=entity, index=index, rounds=rounds, entity_url=page_url,
-                   first=(first, entity.in_round(first)), last=(last, entity.in_round(last)),
-                   fastest=entity.fastest(index.counts), label=label,
-                   unscored=[r for r in entity.results if r["value"] is None])
-    files = _page(theme, site, lang, t, page_url(lang, entity.slug), "record_entity.html",
-                  entity.name or t("result.cpu_only"), crumbs,
-                  groups=None if entity.paged else _by_round(entity.results),
-                  attribution=attribution(site, entity.rounds), **context)
+    context = dict(
+        kind=kind,
+        entity=entity,
+        index=index,
+        rounds=rounds,
+        entity_url=page_url,
+        first=(first, entity.in_round(first)),
+        last=(last, entity.in_round(last)),
+        fastest=entity.fastest(index.counts),
+        label=label,
+        unscored=[r for r in entity.results if r["value"] is None],
+    )
+    files = _page(
+        theme,
+        site,
+        lang,
+        t,
+        page_url(lang, entity.slug),
+        "record_entity.html",
+        entity.name or t("result.cpu_only"),
+        crumbs,
+        groups=None if entity.paged else _by_round(entity.results),
+        attribution=attribution(site, entity.rounds),
+        **context,
+    )
     if entity.paged:
         crumbs = [*crumbs, (entity.name or t("result.cpu_only"), page_url(lang, entity.slug))]
         for round_id, _ in rounds:
-            files.update(_page(theme, site, lang, t, page_url(lang, entity.slug, round_id),
-                               "record_entity_round.html",
-                               t("record.entity_round", name=entity.name or t("result.cpu_only"),
-                                 round=round_id), crumbs, round_id=round_id,
-                               groups=_by_round(entity.in_round(round_id)),
-                               attribution=attribution(site, [round_id]), **context))
+            files.update(
+                _page(
+                    theme,
+                    site,
+                    lang,
+                    t,
+                    page_url(lang, entity.slug, round_id),
+                    "record_entity_round.html",
+                    t("record.entity_round", name=entity.name or t("result.cpu_only"), round=round_id),
+                    crumbs,
+                    round_id=round_id,
+                    groups=_by_round(entity.in_round(round_id)),
+                    attribution=attribution(site, [round_id]),
+                    **context,
+                )
+            )
     return files
 
 
@@ -69,11 +108,19 @@ def _by_round(results: list[dict]) -> list[tuple[str, list[dict]]]:
 
 
 def changes_page(theme, site: Site, lang, t):
-    changes = [{**c, "target": change_target(site, c)}
-               for c in getattr(site, "changelog", None) or []]
-    return _page(theme, site, lang, t, urls.record_changes(lang), "record_changes.html",
-                 t("changes.title"), [(t("nav.rounds"), urls.rounds(lang))], changes=changes,
-                 attribution=attribution(site, site.rounds))
+    changes = [{**c, "target": change_target(site, c)} for c in getattr(site, "changelog", None) or []]
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.record_changes(lang),
+        "record_changes.html",
+        t("changes.title"),
+        [(t("nav.rounds"), urls.rounds(lang))],
+        changes=changes,
+        attribution=attribution(site, site.rounds),
+    )
 
 
 def change_target(site: Site, change: dict) -> str | None:
@@ -86,15 +133,35 @@ def change_target(site: Site, change: dict) -> str | None:
 
 
 def compare_page(theme, site: Site, lang, t):
-    return _page(theme, site, lang, t, urls.compare_results(lang), "record_compare.html",
-                 t("rcompare.title"), [(t("nav.rounds"), urls.rounds(lang))],
-                 rounds=list(site.rounds), attribution=attribution(site, site.rounds))
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.compare_results(lang),
+        "record_compare.html",
+        t("rcompare.title"),
+        [(t("nav.rounds"), urls.rounds(lang))],
+        rounds=list(site.rounds),
+        attribution=attribution(site, site.rounds),
+    )
 
 
 # One row of a round's data script: the fields the compare page shows, in this order.
-DATA_FIELDS = ("benchmark", "division", "category", "submitter", "system_name",
-               "accelerator_model", "accelerator_count", "value", "energy", "status",
-               "carried_over_from", "copy_of")
+DATA_FIELDS = (
+    "benchmark",
+    "division",
+    "category",
+    "submitter",
+    "system_name",
+    "accelerator_model",
+    "accelerator_count",
+    "value",
+    "energy",
+    "status",
+    "carried_over_from",
+    "copy_of",
+)
 
 
 def record_data_file(site: Site, round_id: str) -> dict[str, bytes]:
@@ -104,12 +171,22 @@ def record_data_file(site: Site, round_id: str) -> dict[str, bytes]:
     index = index_of(site)
     for result in site.round_results(round_id):
         origin, copied = index.carried_from(result), index.copy_of(result)
-        derived = {"energy": (result.get("energy") or {}).get("value"),
-                   "carried_over_from": origin and origin["id"], "copy_of": copied and copied["id"]}
+        derived = {
+            "energy": (result.get("energy") or {}).get("value"),
+            "carried_over_from": origin and origin["id"],
+            "copy_of": copied and copied["id"],
+        }
         rows[result["id"]] = [derived[f] if f in derived else result.get(f) for f in DATA_FIELDS]
     names = {b: site.get("benchmarks", b)["name"] for b in site.round_benchmarks(round_id)}
-    payload = json.dumps({"fields": DATA_FIELDS, "rows": rows, "names": names},
-                         ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return {urls.record_data(round_id): (
-        "window.RECORD_DATA = window.RECORD_DATA || {};\n"
-        f"window.RECORD_DATA[{json.dumps(round_id)}] = {payload};\n").encode()}
+    payload = json.dumps(
+        {"fields": DATA_FIELDS, "rows": rows, "names": names},
+        ensure_ascii=False,
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return {
+        urls.record_data(round_id): (
+            "window.RECORD_DATA = window.RECORD_DATA || {};\n"
+            f"window.RECORD_DATA[{json.dumps(round_id)}] = {payload};\n"
+        ).encode()
+    }

@@ -1,25 +1,30 @@
 """Page kinds of the whole MLPerf record: leaderboards, rounds and one page per result.
 
 Each function returns {output path: bytes} for one language, like those of `pages.py`."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
 
 from sitegen.base import urls
+from sitegen.content import scores
 from sitegen.content.model import Site
+from sitegen.derive import references as record_refs
+from sitegen.derive.record_index import RecordIndex, index_of
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
-from sitegen.derive.record_index import RecordIndex
 from sitegen.render.record import lists as record_lists
-from sitegen.derive import references as record_refs
 from sitegen.render.record import systems as record_systems
-from sitegen.derive.record_index import index_of
-from sitegen.content import scores
 
 # Leaderboards group results by the number of accelerators: (lowest, highest, label key).
-SCALES = ((0, 0, "scale.cpu"), (1, 8, "scale.1_8"), (9, 64, "scale.9_64"),
-          (65, 512, "scale.65_512"), (513, None, "scale.513"))
+SCALES = (
+    (0, 0, "scale.cpu"),
+    (1, 8, "scale.1_8"),
+    (9, 64, "scale.9_64"),
+    (65, 512, "scale.65_512"),
+    (513, None, "scale.513"),
+)
 DIVISIONS = ("closed", "open")
 CATEGORIES = ("available", "preview", "research")
 
@@ -55,79 +60,128 @@ def leaderboard_groups(results: list[dict]) -> list[Group]:
 def energy_groups(results: list[dict]) -> list[Group]:
     """The energy leaderboard: the results with an `energy`, grouped as the time one,
     least energy first (ties by id)."""
-    rows = sorted((r for r in results if r.get("energy")),
-                  key=lambda r: (r["energy"]["value"], r["id"]))
+    rows = sorted((r for r in results if r.get("energy")), key=lambda r: (r["energy"]["value"], r["id"]))
     return leaderboard_groups(rows)
 
 
-def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str,
-                     index: RecordIndex | None = None):
+def leaderboard_page(
+    theme, site: Site, lang, t, benchmark: dict, round_id: str, index: RecordIndex | None = None
+):
     name = benchmark["name"][lang]
     title = t("leaderboard.title", benchmark=name, round=round_id)
     crumbs = [(t("nav.benchmarks"), urls.benchmarks(lang)), (name, urls.benchmark(lang, benchmark["id"]))]
     results = site.record_results(benchmark["id"], round_id)
     index = index or index_of(site)
-    counted = len(index.counted(results))      # a copy within the round is listed, not counted
-    return _page(theme, site, lang, t, urls.leaderboard(lang, benchmark["id"], round_id),
-                 "leaderboard.html", title, crumbs, benchmark=benchmark, round=site.rounds[round_id],
-                 groups=leaderboard_groups(results), count=counted, copies=len(results) - counted,
-                 energy_groups=energy_groups(results),
-                 index=index, filters=leaderboard_filters(results, index, t),
-                 attribution=attribution(site, [round_id]))
+    counted = len(index.counted(results))  # a copy within the round is listed, not counted
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.leaderboard(lang, benchmark["id"], round_id),
+        "leaderboard.html",
+        title,
+        crumbs,
+        benchmark=benchmark,
+        round=site.rounds[round_id],
+        groups=leaderboard_groups(results),
+        count=counted,
+        copies=len(results) - counted,
+        energy_groups=energy_groups(results),
+        index=index,
+        filters=leaderboard_filters(results, index, t),
+        attribution=attribution(site, [round_id]),
+    )
 
 
 def leaderboard_filters(results: list[dict], index: RecordIndex, t) -> list[tuple]:
     """(field, label key, [(value, label)]) for the leaderboard's filter form (filter.js); the
     rows carry the same values as data-f-<field>."""
+
     def options(values):
         return sorted(set(values), key=lambda kv: str(kv[1]).casefold())
+
     scales = [s[2] for s in SCALES if any(scale_of(r["accelerator_count"]) == s[2] for r in results)]
     return [
         ("submitter", "col.submitter", options((index.submitter_of(r), r["submitter"]) for r in results)),
-        ("accelerator", "col.accelerator", options(
-            (index.accelerator_of(r), index.accelerators[index.accelerator_of(r)].name or t("result.cpu_only"))
-            for r in results)),
+        (
+            "accelerator",
+            "col.accelerator",
+            options(
+                (
+                    index.accelerator_of(r),
+                    index.accelerators[index.accelerator_of(r)].name or t("result.cpu_only"),
+                )
+                for r in results
+            ),
+        ),
         ("scale", "filter.scale", [(s.split(".")[1], t(s)) for s in scales]),
-        ("division", "col.division", [(d, t(f"division.{d}")) for d in DIVISIONS
-                                      if any(r["division"] == d for r in results)]),
-        ("category", "col.category", [(c, t(f"category.{c}")) for c in CATEGORIES
-                                      if any(r["category"] == c for r in results)]),
+        (
+            "division",
+            "col.division",
+            [(d, t(f"division.{d}")) for d in DIVISIONS if any(r["division"] == d for r in results)],
+        ),
+        (
+            "category",
+            "col.category",
+            [(c, t(f"category.{c}")) for c in CATEGORIES if any(r["category"] == c for r in results)],
+        ),
     ]
 
 
 def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | None = None):
     benchmark = site.get("benchmarks", result["benchmark"])
     rnd = site.rounds[result["round"]]
-    title = t("result.title", benchmark=benchmark["name"][lang], system=result["system_name"],
-              round=result["round"])
-    crumbs = [(t("nav.rounds"), urls.rounds(lang)),
-              (result["round"], urls.round_page(lang, result["round"])),
-              (benchmark["name"][lang], urls.leaderboard(lang, benchmark["id"], result["round"]))]
+    title = t(
+        "result.title", benchmark=benchmark["name"][lang], system=result["system_name"], round=result["round"]
+    )
+    crumbs = [
+        (t("nav.rounds"), urls.rounds(lang)),
+        (result["round"], urls.round_page(lang, result["round"])),
+        (benchmark["name"][lang], urls.leaderboard(lang, benchmark["id"], result["round"])),
+    ]
     value, count = result["value"], result["accelerator_count"]
     index = index or index_of(site)
-    return _page(theme, site, lang, t, urls.result(lang, result["id"]), "result.html", title,
-                 crumbs, result=result, benchmark=benchmark, round=rnd,
-                 folder=urls.official(rnd, result["path"]),
-                 accelerator_minutes=value * count if value is not None and count else None,
-                 site_result=site.tables["results"].get(result["id"]), index=index,
-                 scaling=index.scaling(result), changes=index.changes(result["id"]),
-                 resubmitted=site.record.get(result.get("resubmission_of") or ""),
-                 carried=index.carried_from(result), copied=index.copy_of(result),
-                 short=scores.short_of(result) if result["status"] == scores.TOO_FEW_LOGS else None,
-                 attribution=attribution(site, [result["round"]]))
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.result(lang, result["id"]),
+        "result.html",
+        title,
+        crumbs,
+        result=result,
+        benchmark=benchmark,
+        round=rnd,
+        folder=urls.official(rnd, result["path"]),
+        accelerator_minutes=value * count if value is not None and count else None,
+        site_result=site.tables["results"].get(result["id"]),
+        index=index,
+        scaling=index.scaling(result),
+        changes=index.changes(result["id"]),
+        resubmitted=site.record.get(result.get("resubmission_of") or ""),
+        carried=index.carried_from(result),
+        copied=index.copy_of(result),
+        short=scores.short_of(result) if result["status"] == scores.TOO_FEW_LOGS else None,
+        attribution=attribution(site, [result["round"]]),
+    )
 
 
 def round_page(theme, site: Site, lang, t, round_id: str):
     index = index_of(site)
-    results = index.counted(site.round_results(round_id))    # a copy counts once
-    submitters: dict[str, list[dict]] = {}      # one submitter, however its results spell it
+    results = index.counted(site.round_results(round_id))  # a copy counts once
+    submitters: dict[str, list[dict]] = {}  # one submitter, however its results spell it
     for result in results:
         submitters.setdefault(index.submitter_of(result), []).append(result)
-    benchmarks = [(site.get("benchmarks", b), len(index.counted(site.record_results(b, round_id))))
-                  for b in site.round_benchmarks(round_id)]
+    benchmarks = [
+        (site.get("benchmarks", b), len(index.counted(site.record_results(b, round_id))))
+        for b in site.round_benchmarks(round_id)
+    ]
     # every result of the round, linked, per benchmark fastest first (a click from here)
-    every = [(site.get("benchmarks", b), site.record_results(b, round_id))
-             for b in site.round_benchmarks(round_id)]
+    every = [
+        (site.get("benchmarks", b), site.record_results(b, round_id)) for b in site.round_benchmarks(round_id)
+    ]
     order = list(site.rounds)
     before = order[order.index(round_id) - 1] if order.index(round_id) else None
     held = set(site.round_benchmarks(round_id))
@@ -138,27 +192,58 @@ def round_page(theme, site: Site, lang, t, round_id: str):
         missing = record_refs.unscored(site, round_id, b, "closed")
         if best or missing:
             fastest.append((site.get("benchmarks", b), best, missing))
-    return _page(theme, site, lang, t, urls.round_page(lang, round_id), "round.html",
-                 t("round.title", round=round_id), [(t("nav.rounds"), urls.rounds(lang))],
-                 round=site.rounds[round_id], benchmarks=benchmarks, count=len(results), index=index,
-                 before=before, fastest=fastest, every=every,
-                 new=[site.get("benchmarks", b) for b in site.round_benchmarks(round_id)
-                      if before and b not in earlier],
-                 dropped=[site.get("benchmarks", b) for b in site.round_benchmarks(before)
-                          if b not in held] if before else [],
-                 submitters=sorted(((key, " / ".join(sorted({r["submitter"] for r in rows})), len(rows))
-                                    for key, rows in submitters.items()), key=lambda s: s[1].lower()),
-                 attribution=attribution(site, [round_id]))
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.round_page(lang, round_id),
+        "round.html",
+        t("round.title", round=round_id),
+        [(t("nav.rounds"), urls.rounds(lang))],
+        round=site.rounds[round_id],
+        benchmarks=benchmarks,
+        count=len(results),
+        index=index,
+        before=before,
+        fastest=fastest,
+        every=every,
+        new=[
+            site.get("benchmarks", b) for b in site.round_benchmarks(round_id) if before and b not in earlier
+        ],
+        dropped=[site.get("benchmarks", b) for b in site.round_benchmarks(before) if b not in held]
+        if before
+        else [],
+        submitters=sorted(
+            (
+                (key, " / ".join(sorted({r["submitter"] for r in rows})), len(rows))
+                for key, rows in submitters.items()
+            ),
+            key=lambda s: s[1].lower(),
+        ),
+        attribution=attribution(site, [round_id]),
+    )
 
 
 def rounds_index(theme, site: Site, lang, t):
     rows = []
     for round_id, rnd in reversed(site.rounds.items()):
         results = index_of(site).counted(site.round_results(round_id))
-        rows.append((rnd, len(site.round_benchmarks(round_id)),
-                     len({r["submitter"] for r in results}), len(results)))
-    return _page(theme, site, lang, t, urls.rounds(lang), "rounds.html", t("nav.rounds"), [],
-                 rows=rows, attribution=attribution(site, site.rounds))
+        rows.append(
+            (rnd, len(site.round_benchmarks(round_id)), len({r["submitter"] for r in results}), len(results))
+        )
+    return _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.rounds(lang),
+        "rounds.html",
+        t("nav.rounds"),
+        [],
+        rows=rows,
+        attribution=attribution(site, site.rounds),
+    )
 
 
 def record_pages(theme, site: Site, lang, t):
@@ -175,14 +260,18 @@ def record_pages(theme, site: Site, lang, t):
     for kind in record_lists.KINDS:
         yield (kind,), partial(record_lists.entity_index, theme, site, lang, t, index, kind)
         for entity_slug in getattr(index, kind):
-            yield (kind, entity_slug), partial(record_lists.entity_pages, theme, site, lang, t,
-                                               index, kind, entity_slug)
+            yield (
+                (kind, entity_slug),
+                partial(record_lists.entity_pages, theme, site, lang, t, index, kind, entity_slug),
+            )
     for key in index.systems:
         yield ("record-system", key), partial(record_systems.system_page, theme, site, lang, t, index, key)
     for benchmark_id in sorted(site.record_benchmarks()):
         benchmark = site.get("benchmarks", benchmark_id)
         for round_id in site.record_rounds(benchmark_id):
-            yield ("leaderboard", benchmark_id, round_id), partial(
-                leaderboard_page, theme, site, lang, t, benchmark, round_id, index)
+            yield (
+                ("leaderboard", benchmark_id, round_id),
+                partial(leaderboard_page, theme, site, lang, t, benchmark, round_id, index),
+            )
     for ident in sorted(site.record):
         yield ("result", ident), partial(result_page, theme, site, lang, t, site.record[ident], index)

@@ -6,6 +6,7 @@ compact row instead, and search.js makes the rows into documents of kind 'result
 'leaderboard': a result is found by its system's name, submitter, benchmark, chip or round, and
 shows the round, submitter, benchmark, scale and division that tell two alike apart (two
 results of tpu-v5p-1024). Names repeat across rows, so rows hold indexes into lists of names."""
+
 from __future__ import annotations
 
 from sitegen.base import urls
@@ -22,24 +23,38 @@ def record_rows(site, lang: str, t) -> dict | None:
 
     def at(kind: str, name: str) -> int:
         return names[kind].setdefault(name, len(names[kind]))
+
     results, boards = [], {}
     for result in sorted(site.record.values(), key=lambda r: r["id"]):
         benchmark = site.get("benchmarks", result["benchmark"])
         submitter = index.submitters[index.submitter_of(result)].name
-        accelerator = (index.accelerators[index.accelerator_of(result)].name
-                       if result.get("accelerator_count") else "")
-        results.append([result.get("system_name") or "", result["id"], at("rounds", result["round"]),
-                        at("submitters", submitter), at("benchmarks", benchmark["name"][lang]),
-                        at("accelerators", accelerator), result.get("accelerator_count") or 0,
-                        int(result["division"] != "closed")])
+        accelerator = (
+            index.accelerators[index.accelerator_of(result)].name if result.get("accelerator_count") else ""
+        )
+        results.append(
+            [
+                result.get("system_name") or "",
+                result["id"],
+                at("rounds", result["round"]),
+                at("submitters", submitter),
+                at("benchmarks", benchmark["name"][lang]),
+                at("accelerators", accelerator),
+                result.get("accelerator_count") or 0,
+                int(result["division"] != "closed"),
+            ]
+        )
         board = urls.leaderboard(lang, benchmark["id"], result["round"]).removeprefix(f"{lang}/")
         boards[board] = [at("benchmarks", benchmark["name"][lang]), at("rounds", result["round"]), board]
     return {
         "labels": {"result": t("search.kind.result"), "leaderboard": t("search.kind.leaderboard")},
-        "templates": {"snippet": t("search.result_snippet"), "scale": t("ref.scale"),
-                      "url": urls.result(lang, "{id}").removeprefix(f"{lang}/"),
-                      "cpu": t("ref.cpu_only"), "leaderboard": t("leaderboard.title"),
-                      "divisions": [t("division.closed"), t("division.open")]},
+        "templates": {
+            "snippet": t("search.result_snippet"),
+            "scale": t("ref.scale"),
+            "url": urls.result(lang, "{id}").removeprefix(f"{lang}/"),
+            "cpu": t("ref.cpu_only"),
+            "leaderboard": t("leaderboard.title"),
+            "divisions": [t("division.closed"), t("division.open")],
+        },
         **{kind: list(found) for kind, found in names.items()},
         "results": results,
         "leaderboards": [boards[key] for key in sorted(boards)],
