@@ -17,12 +17,13 @@ from sitegen.content import round_rules as record_rules
 from sitegen.content.load import load_site
 from sitegen.content.record import load_record
 from sitegen.derive import carryover
-from sitegen.derive.record_index import progress
+from sitegen.content import scores
+from sitegen.derive.record_index import index_of, progress
 
 from project import TEMPLATES
 from record_sample import V10, V11, _result, write_record_project
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def rec(ident, rnd, runs, *, benchmark="bert", path=None, required=5, status="scored"):
@@ -120,12 +121,12 @@ def test_short_results_are_never_scored_and_allowed_failures_are_not_short():
     failed_allowed = rec("v1.0-f-x-bert", "v1.0", [1.0, 2.0, 3.0, 4.0, None])
     whole = rec("v1.0-w-x-bert", "v1.0", [1.0, 2.0, 3.0, 4.0, 5.0])
     missing = rec("v1.0-m-x-bert", "v1.0", None, status="logs missing")
-    assert carryover.short_of(short) == (22, 40)
-    assert carryover.short_of(failed_allowed) is None and carryover.short_of(whole) is None
-    assert carryover.unscore_short([short, failed_allowed, whole, missing]) == [short["id"]]
+    assert scores.short_of(short) == (22, 40)
+    assert scores.short_of(failed_allowed) is None and scores.short_of(whole) is None
+    assert scores.unscore_short([short, failed_allowed, whole, missing]) == [short["id"]]
     assert (short["status"], short["value"]) == ("too few logs", None)
     assert failed_allowed["value"] == whole["value"] == 1.0 and missing["status"] == "logs missing"
-    assert carryover.unscore_short([short]) == [short["id"]] and short["status"] == "too few logs"
+    assert scores.unscore_short([short]) == [short["id"]] and short["status"] == "too few logs"
 
 
 def test_minigo_needed_ten_runs_in_v05_and_v06():
@@ -258,7 +259,7 @@ def test_csv_names_what_was_carried_over_and_copied(built):
 
 def test_progress_marks_a_round_whose_best_is_carried_over(built):
     site = load_site(built[0])
-    points = {p["round"]: p for p in progress(site, "bert", site.record_index) if p["series"] is None}
+    points = {p["round"]: p for p in progress(site, "bert", index_of(site)) if p["series"] is None}
     assert points["v1.1"]["id"] == CARRIED and points["v1.1"]["carried"] == "v1.0"
     assert points["v1.0"]["carried"] is None
     html = page(built[1], "en/benchmarks/bert.html")
@@ -280,7 +281,7 @@ def test_a_fastest_reference_is_not_a_copy(built):
 @pytest.fixture(scope="module")
 def shipped():
     _, records = load_record(ROOT / "content", Problems(ROOT / "content"))
-    carryover.unscore_short(records.values())
+    scores.unscore_short(records.values())
     return records, carryover.labels(records.values())
 
 

@@ -16,6 +16,7 @@ from sitegen.build.pipeline import build as build_site
 from sitegen.content import chips
 from sitegen.content.load import load_site
 from sitegen.derive import chip_views
+from sitegen.derive.record_index import index_of
 from sitegen.importer import write as record_write
 from sitegen.render.record import downloads as record_download
 from sitegen.render.record import rounds as record_pages
@@ -23,7 +24,7 @@ from sitegen.render.record import rounds as record_pages
 from project import TEMPLATES
 from record_sample import CHIPS, CURATED, V10, write_record_project
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "content" / "data" / "record"
 ZENITH_MODEL_LINE = V10.splitlines().index("- id: v1.0-zenith-zenith8-bert") + 10
 ACME_MODEL_LINE = V10.splitlines().index("- id: v1.0-acme-acme16-bert") + 10
@@ -112,7 +113,7 @@ def test_the_bare_tpu_of_v0_7_and_v1_0_is_tpu_v4_by_its_system_name(shipped_reco
 
 
 def test_tpu_v4_starts_in_v0_7_and_holds_its_bare_tpu_results(shipped_site):
-    index = shipped_site.record_index
+    index = index_of(shipped_site)
     tpu_v4 = index.accelerators["google-tpu-v4"]
     assert tpu_v4.rounds[-1] == "v0.7"  # was v1.1 when "TPU" had a page of its own
     assert [v["name"] for v in tpu_v4.variants] == ["TPU v4"]
@@ -121,7 +122,7 @@ def test_tpu_v4_starts_in_v0_7_and_holds_its_bare_tpu_results(shipped_site):
 
 
 def test_the_accelerator_index_lists_each_family_once_by_vendor(shipped_site):
-    index = shipped_site.record_index
+    index = index_of(shipped_site)
     entities = list(index.accelerators.values())
     families = [e for e in entities if e.chip]
     assert len({e.name for e in families}) == len(families)
@@ -144,7 +145,7 @@ def test_the_accelerator_index_lists_each_family_once_by_vendor(shipped_site):
 
 
 def test_the_leaderboard_filter_offers_each_family_once(shipped_site):
-    index = shipped_site.record_index
+    index = index_of(shipped_site)
     results = shipped_site.record_results("resnet", "v1.0")
     options = {f[0]: f[2] for f in record_pages.leaderboard_filters(results, index, lambda k, **_: k)}
     labels = [label for _, label in options["accelerator"]]
@@ -190,8 +191,8 @@ def test_an_unknown_string_warns_at_its_file_and_line_and_is_no_chip(tmp_path):
     assert [str(w) for w in site.warnings if "chip" in w.message] == [UNKNOWN]
     result = site.record["v1.0-zenith-zenith8-bert"]
     assert result["chip"] is None
-    assert site.record_index.accelerator_of(result) == "unclassified-zenith-z9"
-    assert "zenith-z1" not in {slug.split("-", 1)[1] for slug in site.record_index.accelerators}
+    assert index_of(site).accelerator_of(result) == "unclassified-zenith-z9"
+    assert "zenith-z1" not in {slug.split("-", 1)[1] for slug in index_of(site).accelerators}
 
 
 def test_an_unknown_string_fails_check_with_strict(tmp_path, capsys):
@@ -246,7 +247,7 @@ def test_a_string_two_variants_match_is_an_error(tmp_path):
 def test_a_malformed_chips_file_is_reported_at_its_line(tmp_path, change, message):
     content = write_record_project(tmp_path, {"data/chips.yaml": CHIPS.replace(*change)})
     if message is None:
-        assert "bigco-a1" in load_site(content).record_index.accelerators
+        assert "bigco-a1" in index_of(load_site(content)).accelerators
         return
     with pytest.raises(ContentError) as error:
         load_site(content)

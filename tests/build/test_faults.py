@@ -18,7 +18,7 @@ from sitegen.build.outdir import MARKER
 
 from project import TEMPLATES, write_project
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def snapshot(folder: Path) -> dict[str, str]:
@@ -608,7 +608,7 @@ import errno  # noqa: E402
 import re  # noqa: E402
 
 import build  # noqa: E402
-from sitegen.build import pipeline, write  # noqa: E402
+from sitegen.build import manifest, pipeline, write  # noqa: E402
 
 FULL = "No space left on device"
 
@@ -675,7 +675,7 @@ def test_a_cache_that_cannot_be_saved_after_publishing_is_a_warning(site, capsys
     """The site is swapped in before the cache is saved: a full disk then must not say
     'output left as it was' (exit 1) of an output that was replaced."""
     content, out, _ = site
-    manifest = pipeline._manifest_path(out)
+    manifest = manifest.manifest_path(out)
 
     def full(*args):
         raise OSError(errno.ENOSPC, FULL, str(manifest))

@@ -233,7 +233,7 @@ def test_shipped_zh_hant_pages_have_no_mainland_term_or_quotation_mark(shipped_s
 
     from lxml import html as lhtml
 
-    terms = Path(__file__).resolve().parents[1] / "content" / "data" / "terms.csv"
+    terms = Path(__file__).resolve().parents[2] / "content" / "data" / "terms.csv"
     with terms.open(encoding="utf-8-sig", newline="") as handle:
         avoid = sorted(
             {
