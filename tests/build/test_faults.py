@@ -675,16 +675,16 @@ def test_a_cache_that_cannot_be_saved_after_publishing_is_a_warning(site, capsys
     """The site is swapped in before the cache is saved: a full disk then must not say
     'output left as it was' (exit 1) of an output that was replaced."""
     content, out, _ = site
-    manifest = manifest.manifest_path(out)
+    kept = manifest.manifest_path(out)
 
     def full(*args):
-        raise OSError(errno.ENOSPC, FULL, str(manifest))
+        raise OSError(errno.ENOSPC, FULL, str(kept))
 
     monkeypatch.setattr(pipeline, "save_manifest", full)
     assert _main(capsys, "--content", content, "--out", out) == (
         0,
         [
-            f"warning: the build cache was not saved ({manifest}: {FULL}); the output is complete, "
+            f"warning: the build cache was not saved ({kept}: {FULL}); the output is complete, "
             "and the next build renders every page again"
         ],
     )
