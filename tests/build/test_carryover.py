@@ -14,10 +14,10 @@ import yaml
 from sitegen.base.errors import Problems
 from sitegen.build.pipeline import build
 from sitegen.content import round_rules as record_rules
+from sitegen.content import scores
 from sitegen.content.load import load_site
 from sitegen.content.record import load_record
 from sitegen.derive import carryover
-from sitegen.content import scores
 from sitegen.derive.record_index import index_of, progress
 
 from project import TEMPLATES
