@@ -712,7 +712,7 @@ def test_a_source_without_an_address_says_why_on_the_sources_page(tmp_path, own_
     code, out, _ = build_ok(tmp_path, {"data/sources.yaml": sources}, "--strict")
     assert (code, capsys.readouterr().err) == (0, "")
     page = (out / "en/sources/index.html").read_text("utf-8")
-    assert "<dd>None. Printed in the March issue only.</dd>" in page
+    assert "<dd>No public address. Printed in the March issue only.</dd>" in page
     assert "<dd>无。仅见于三月刊印刷版。</dd>" in (out / "zh/sources/index.html").read_text("utf-8")
 
 
