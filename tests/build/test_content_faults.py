@@ -713,7 +713,7 @@ def test_a_source_without_an_address_says_why_on_the_sources_page(tmp_path, own_
     assert (code, capsys.readouterr().err) == (0, "")
     page = (out / "en/sources/index.html").read_text("utf-8")
     assert "<dd>No public address. Printed in the March issue only.</dd>" in page
-    assert "<dd>无。仅见于三月刊印刷版。</dd>" in (out / "zh/sources/index.html").read_text("utf-8")
+    assert "<dd>无公开网址。仅见于三月刊印刷版。</dd>" in (out / "zh/sources/index.html").read_text("utf-8")
 
 
 def test_warnings_are_printed_and_fail_only_with_strict(tmp_path, own_cache, capsys):
