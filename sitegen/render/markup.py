@@ -656,21 +656,7 @@ def _equal_scale(page, arg, line):
     if not page.site.has_submitter(who):
         return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
     found = record_refs.equal_scale(page.site, result, who)
-    missing = _unscored_text(
-        page,
-        [
-            r
-            for r in record_refs.unscored(
-                page.site,
-                result["round"],
-                result["benchmark"],
-                result["division"],
-                who,
-                result["accelerator_count"],
-            )
-            if r["id"] != result["id"]
-        ],
-    )
+    missing = _unscored_at_scale(page, result, lambda r: r["id"] != result["id"], who)
     if found is None and missing:
         text = _say(
             page,
@@ -693,22 +679,25 @@ def _equal_scale(page, arg, line):
     return f'<span class="derived record-ref">{_record_result(page, found)}{missing}</span>'
 
 
+def _unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
+    """The note on results without a time at `result`'s round, benchmark, division and scale
+    (of `who` when given) that `keep` accepts: an equal-scale statement must name them."""
+    found = record_refs.unscored(
+        page.site,
+        result["round"],
+        result["benchmark"],
+        result["division"],
+        who,
+        result["accelerator_count"],
+    )
+    return _unscored_text(page, [r for r in found if keep(r)])
+
+
 def _equal_scale_others(page, result: dict) -> str:
     """Every other submitter's fastest result at `result`'s scale, or the record's "none"."""
     found = record_refs.equal_scale_others(page.site, result)
-    missing = _unscored_text(
-        page,
-        [
-            r
-            for r in record_refs.unscored(
-                page.site,
-                result["round"],
-                result["benchmark"],
-                result["division"],
-                count=result["accelerator_count"],
-            )
-            if r["submitter"].lower() != result["submitter"].lower()
-        ],
+    missing = _unscored_at_scale(
+        page, result, lambda r: r["submitter"].lower() != result["submitter"].lower()
     )
     slot = _slot_text(page, result["round"], result["benchmark"], result["division"])
     count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)

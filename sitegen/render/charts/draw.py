@@ -168,21 +168,26 @@ def _color(alt, plan, size: Size = WIDE):
     )
 
 
+def y_axis(alt, number_format: str, ticks: int):
+    """A value axis whose title reads horizontally above it (CJK text is not rotated)."""
+    return alt.Axis(
+        format=number_format,
+        tickCount=ticks,
+        titleAngle=0,
+        titleAnchor="end",
+        titleAlign="left",
+        titleBaseline="bottom",
+        titleX=0,
+        titleY=-12,
+    )
+
+
 def _value_axis(alt, plan, channel, size: Size = WIDE):
     axis = alt.Axis(
         format=plan.axis_format, tickCount=size.ticks, labelOverlap=True, labelLimit=size.label_limit
     )
-    if channel is alt.Y:  # the title reads horizontally above the axis (CJK text is not rotated)
-        axis = alt.Axis(
-            format=plan.axis_format,
-            tickCount=size.ticks,
-            titleAngle=0,
-            titleAnchor="end",
-            titleAlign="left",
-            titleBaseline="bottom",
-            titleX=0,
-            titleY=-12,
-        )
+    if channel is alt.Y:
+        axis = y_axis(alt, plan.axis_format, size.ticks)
     title = wrap(plan.axis_title, 30) if size.narrow else plan.axis_title
     return channel("value:Q", title=title, axis=axis, scale=alt.Scale(zero=True))
 
