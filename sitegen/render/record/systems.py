@@ -1,5 +1,5 @@
-"""Systems as the record has them: one per official system description (a round, a submitter
-folder, a system folder), grouped by chip and submitter. The curated systems
+"""Systems as the record has them: one per official system description (its JSON file in a
+round's repository: derive/record_index.system_key), grouped by chip and submitter. The curated systems
 (data/systems.yaml) only add facts to them (a name, a description, specifications, prices with
 their sources) through data/mlperf_systems.yaml; they never bring results of their own.
 
