@@ -357,6 +357,7 @@ TABLES = {
         "id": req(ident),
         "name": req(ltext),
         "task": req(ltext),
+        "area": opt(one_of("vision", "language", "speech", "commerce", "research", "graph")),
         "dataset": req(text),
         "quality_target": req(ltext),
         "metric": req(one_of("time_to_train")),
