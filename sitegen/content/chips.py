@@ -10,11 +10,11 @@ never a chip of its own. A string that the rules of two variants match is an err
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.base.errors import Problems
-from sitegen.content import schema
+from sitegen.content import chip_facts, schema
 from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
 
@@ -62,6 +62,7 @@ class Family:
 class Taxonomy:
     families: dict  # slug -> Family, in the file's order
     variants: tuple  # every Variant, in the file's order
+    facts: dict = field(default_factory=dict)  # slug -> its generation line and specs (chip_facts.py)
 
     def matches(self, model: str, system_name: str = "", round_id: str = "") -> list[Variant]:
         """The variants whose rules match (one, when the file is right)."""
@@ -83,7 +84,12 @@ VENDOR = {
     "name": schema.opt(schema.ltext),
     "families": schema.req(lambda value: value),
 }
-FAMILY = {"family": schema.req(schema.text), "variants": schema.req(lambda value: value)}
+FAMILY = {
+    "family": schema.req(schema.text),
+    "follows": schema.opt(schema.text),  # the family before it in the vendor's line (chip_facts.py)
+    "specs": schema.opt(lambda value: value),  # its figures, each with a source (chip_facts.py)
+    "variants": schema.req(lambda value: value),
+}
 VARIANT = {"variant": schema.req(schema.text), "match": schema.req(lambda value: value)}
 RULE = {
     "accelerator": schema.req(schema.text),
@@ -92,9 +98,10 @@ RULE = {
 }
 
 
-def load_taxonomy(path: Path, vendors: dict, problems: Problems) -> Taxonomy:
+def load_taxonomy(path: Path, vendors: dict, problems: Problems, sources: dict | None = None) -> Taxonomy:
     """chips.yaml as a Taxonomy; every mistake is reported with its line. A missing file is
-    an empty taxonomy (every accelerator string is then reported as unmapped)."""
+    an empty taxonomy (every accelerator string is then reported as unmapped). `sources`
+    (data/sources.yaml) checks the sources of the families' specifications."""
     if not path.is_file():
         return Taxonomy({}, ())
     rows = cached(
@@ -107,6 +114,7 @@ def load_taxonomy(path: Path, vendors: dict, problems: Problems) -> Taxonomy:
         return Taxonomy({}, ())
     families: dict[str, Family] = {}
     variants: list[Variant] = []
+    facts: dict[str, dict] = {}
     for v_rank, row in enumerate(rows):
         vendor = _fields(row, VENDOR, path, problems, "a vendor")
         if vendor is None:
@@ -127,9 +135,15 @@ def load_taxonomy(path: Path, vendors: dict, problems: Problems) -> Taxonomy:
                 )
                 continue
             families[key] = Family(key, family["family"], vendor["vendor"], name)
-            variants += _variants(item, key, (v_rank, f_rank), path, problems)
+            mine = _variants(item, key, (v_rank, f_rank), path, problems)
+            variants += mine
+            specs = chip_facts.read_specs(
+                item, family["family"], {v.name for v in mine}, sources, path, problems
+            )
+            facts[key] = chip_facts.new_fact(key, family["family"], vendor["vendor"], item, specs, SHOWN)
     _check_names(variants, families, path, problems)
-    return Taxonomy(families, tuple(variants))
+    chip_facts.link_generations(facts, path, problems)
+    return Taxonomy(families, tuple(variants), facts)
 
 
 def _fields(row, fields: dict, path: Path, problems: Problems, what: str) -> dict | None:
@@ -268,11 +282,14 @@ def chip_of(taxonomy: Taxonomy, variant: Variant) -> dict:
     }
 
 
-def annotate(content: Path, record: dict, vendors: dict, problems: Problems) -> dict:
+def annotate(
+    content: Path, record: dict, vendors: dict, problems: Problems, sources: dict | None = None
+) -> tuple[dict, dict]:
     """The record with each result's `chip` (a new dict per result: the loaded ones are kept
-    as read). Unmapped strings are warned about once each, at their first result."""
+    as read), and the families' facts (chip_facts.py: the table `chip_families`). Unmapped
+    strings are warned about once each, at their first result."""
     known = len(problems.errors)
-    taxonomy = load_taxonomy(chips_path(content), vendors, problems)
+    taxonomy = load_taxonomy(chips_path(content), vendors, problems, sources)
     broken = len(problems.errors) > known  # said once: no warning for every string
     seen: dict[tuple, list] = {}
     said: set = set()
@@ -301,7 +318,7 @@ def annotate(content: Path, record: dict, vendors: dict, problems: Problems) -> 
             f"'{first['id']}'{more} matches no chip of {SHOWN}: add a rule for it "
             "there (it is listed as not classified)",
         )
-    return out
+    return out, taxonomy.facts
 
 
 def _ambiguous(result: dict, found: list[Variant], taxonomy: Taxonomy, problems: Problems) -> None:

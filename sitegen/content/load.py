@@ -10,7 +10,7 @@ from string import Formatter
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
-from sitegen.content import chips, record_counts, schema, scores
+from sitegen.content import chip_facts, chips, record_counts, schema, scores
 from sitegen.content.model import Report, Site, SourceFile, track
 from sitegen.content.parsecache import ParseCache, cached
 from sitegen.content.readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
@@ -63,7 +63,9 @@ def load_site(content: Path, strict: bool = False) -> Site:
     curated = read_curated(content, problems) if has_record(content) else {}
     if has_record(content):  # corrected counts and chips (record_counts.py, chips.py)
         record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
-        record = chips.annotate(content, record, tables.get("vendors") or {}, problems)
+        record, tables[chip_facts.TABLE] = chips.annotate(
+            content, record, tables.get("vendors") or {}, problems, tables.get("sources")
+        )
     if has_record(content) and record_broken:
         tables["results"] = None
     elif has_record(content):
@@ -167,6 +169,7 @@ def _warn_unused_sources(site: Site, problems: Problems) -> None:
         used.update(re.findall(r"\[\[source:([^\]\s|]+)\]\]", report.body))
     used.update(f"mlperf-training-{r}" for r in site.rounds)
     used.update(record_counts.sources_used(site.record))
+    used.update(chip_facts.sources_used(site.tables.get(chip_facts.TABLE) or {}))
     for source in site.table("sources"):
         if source["id"] not in used:
             problems.warn(
