@@ -127,3 +127,13 @@ def progress_at_scale(
     """A chip family's fastest closed result at `scale` in each round (`results` of one family
     and benchmark; `counts` leaves out copies, RecordIndex.counts), oldest round first."""
     return by_round((r for r in at_scale(results, scale) if counts(r)), rounds)
+
+
+def comparison_scales(one: list[dict], other: list[dict], usual: int = 8) -> list[int]:
+    """The scales at which two chip families are compared on one benchmark: `usual` (8, one
+    server) and the largest scale at which both have a timed closed result, where they are."""
+    held = sorted(set(shared_scales(one)) & set(shared_scales(other)))
+    picked = [usual] if usual in held else []
+    if held and held[-1] != usual:
+        picked.append(held[-1])
+    return picked

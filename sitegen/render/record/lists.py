@@ -14,6 +14,7 @@ from sitegen.derive import chip_views
 from sitegen.derive.record_index import Entity, RecordIndex, index_of
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
+from sitegen.render.record.chip_page import chip_context
 
 KINDS = {
     "submitters": (urls.submitters, urls.submitter, "record.submitter"),
@@ -65,18 +66,20 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
         label=label,
         unscored=[r for r in entity.results if r["value"] is None],
     )
+    chip = kind == "accelerators"  # a chip family's page: its figures (chip_page.py)
     files = _page(
         theme,
         site,
         lang,
         t,
         page_url(lang, entity.slug),
-        "record_entity.html",
+        "record_chip.html" if chip else "record_entity.html",
         entity.name or t("result.cpu_only"),
         crumbs,
         groups=None if entity.paged else _by_round(entity.results),
         attribution=attribution(site, entity.rounds),
         **context,
+        **(chip_context(site, lang, t, index, entity) if chip else {}),
     )
     if entity.paged:
         crumbs = [*crumbs, (entity.name or t("result.cpu_only"), page_url(lang, entity.slug))]

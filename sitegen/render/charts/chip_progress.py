@@ -1,0 +1,175 @@
+"""The progress chart of a chip family's page: per benchmark, the family's fastest closed
+result of each round at 8 accelerators (solid line) and at its largest scale held in two
+rounds (dashed), on a log time axis; a result carried over from an earlier round is drawn
+hollow. Drawn like progress.py's chart (altair spec → vl-convert SVG, specs and drawings kept
+in the cache); static SVG only, with its numbers in the table beside it."""
+
+from __future__ import annotations
+
+import math
+import re
+from html import escape
+
+from sitegen.base import fmt
+from sitegen.derive import derived
+
+# Ten colours told apart in print and by most colour-blind readers (Tableau 10).
+COLOURS = (
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#79706e",
+)
+DASH = {True: [1, 0], False: [6, 4]}  # 8 accelerators solid, the largest scale dashed
+
+
+def chart_rows(series: list[dict], names: dict, t) -> list[dict]:
+    """One row per point of chip_figures.progress's series: round, benchmark, which scale
+    (`scale_kind`, the legend's words), time in minutes, and whether it is carried over."""
+    kinds = {True: t("chip.progress.usual"), False: t("chip.progress.largest")}
+    rows = []
+    for item in series:
+        for point in item["points"]:
+            rows.append(
+                {
+                    "round": point["round"],
+                    "benchmark": names[item["benchmark"]],
+                    "series": f"{item['benchmark']}-{item['scale']}",
+                    "scale_kind": kinds[item["usual"]],
+                    "value": derived.minutes(point["result"]),
+                    "carried": point["carried"] is not None,
+                }
+            )
+    return rows
+
+
+def chip_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
+    """The wide and the narrow spec (from the cache when drawn before)."""
+    from sitegen.render.charts import draw as chart_render
+
+    text = {
+        "time": t("chip.axis.time"),
+        "round_axis": t("chart.axis.round"),
+        "kinds": [t("chip.progress.usual"), t("chip.progress.largest")],
+    }
+    wide, narrow = chart_render.cached_specs(
+        {"chip_progress": rows, "rounds": rounds, "text": text},
+        lambda: [
+            chip_spec(rows, rounds, text),
+            chart_render.fitted(lambda size: chip_spec(rows, rounds, text, size)),
+        ],
+    )
+    return wide, narrow
+
+
+def chip_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dict:
+    """The chart's spec at `size` (draw.Size; the wide layout when None)."""
+    import altair as alt
+
+    from sitegen.render.charts import draw as chart_render
+
+    size = size or chart_render.WIDE
+    narrow = size.narrow
+    names = list(dict.fromkeys(row["benchmark"] for row in rows))
+    colours = alt.Scale(domain=names, range=[COLOURS[i % len(COLOURS)] for i in range(len(names))])
+    legend = alt.Legend(
+        title=None,
+        orient="bottom",
+        direction="vertical",
+        columns=1,
+        labelLimit=chart_render.NARROW_FIT - 40 if narrow else size.label_limit,
+    )
+    dashes = alt.Scale(domain=text["kinds"], range=[DASH[True], DASH[False]])
+    base = alt.Chart().encode(
+        x=alt.X(
+            "round:O", sort=rounds, title=text["round_axis"], axis=alt.Axis(labelAngle=-45 if narrow else 0)
+        ),
+        y=alt.Y(
+            "value:Q",
+            scale=alt.Scale(type="log"),
+            title=chart_render.wrap(text["time"], 30) if narrow else text["time"],
+            axis={**chart_render.y_axis(alt, ",.3~g", size.ticks).to_dict(), "values": decades(rows)},
+        ),
+        color=alt.Color("benchmark:N", scale=colours, legend=legend),
+        detail="series:N",
+    )
+    lines = base.mark_line(strokeWidth=2).encode(
+        # which line is which scale the caption says (a second legend would sit beside the first)
+        strokeDash=alt.StrokeDash("scale_kind:N", scale=dashes, legend=None)
+    )
+    # a result carried over from an earlier round: a hollow point, no new result
+    points = base.mark_point(filled=True, size=45, strokeWidth=2, opacity=1).encode(
+        fill=alt.condition(
+            "datum.carried", alt.value("#ffffff"), alt.Color("benchmark:N", scale=colours, legend=None)
+        ),
+        stroke=alt.Color("benchmark:N", scale=colours, legend=None),
+    )
+    chart = alt.layer(lines, points).properties(
+        width=size.width,
+        height=size.height,
+        background="transparent",
+        padding=chart_render.NARROW_PADDING if narrow else chart_render.PADDING,
+    )
+    chart.data = alt.Data(values=rows)
+    spec = chart.to_dict(validate=False)
+    spec["config"] = chart_render._config(size)
+    return spec
+
+
+def decades(rows: list[dict]) -> list[float]:
+    """The time axis' ticks: the powers of ten the times span (with 2 and 5 between them when
+    they span less than two), so that a log axis over several decades stays light."""
+    low, high = min(row["value"] for row in rows), max(row["value"] for row in rows)
+    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    steps = (1,) if last - first > 2 else (1, 2, 5)
+    return [m * 10**k for k in range(first, last + 1) for m in steps if low / 2 <= m * 10**k <= high * 2]
+
+
+# What vl-convert writes that draws nothing on a page (its frames have no fill; the page hides the
+# drawing from screen readers and sets its text's font in the stylesheet): left out, since a
+# family with many benchmarks draws many series, each in a group of its own.
+_DRAWS_NOTHING = re.compile(
+    r'<path class="(?:background|foreground)"[^>]*/>'
+    r'| (?:aria-roledescription|role|aria-hidden|pointer-events|font-family)="[^"]*"'
+    r'| opacity="1"'
+    r'| class="(?![^"]*role-axis)[^"]*"'
+)
+
+
+def lighter(svg: str) -> str:
+    """page_svg's drawing without what draws nothing (its root element kept as it is)."""
+    root = svg[: svg.index(">") + 1]
+    return root + _DRAWS_NOTHING.sub("", svg[len(root) :])
+
+
+def chip_figure(series: list[dict], names: dict, rounds: list[str], t, chart_id: str) -> str:
+    """The figure: wide and narrow static SVGs (the stylesheet shows one) with a caption, or ''
+    when no series has two rounds. The numbers are the progress table beside it."""
+    from sitegen.render.charts import draw as chart_render
+
+    rows = chart_rows(series, names, t)
+    if not rows:
+        return ""
+    drawn = [r for r in rounds if any(row["round"] == r for row in rows)]
+    wide, narrow = chip_specs(rows, drawn, t)
+    kinds = {item["usual"] for item in series}
+    label = t("chip.progress.caption" + ("" if len(kinds) > 1 else "_usual" if True in kinds else "_largest"))
+    note = t("chart.carried_caption") if any(row["carried"] for row in rows) else ""
+    return (
+        f'<figure class="chart chart-static" id="{chart_id}" data-kind="lines">'
+        f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
+        f'<div class="chart-wide">{lighter(chart_render.page_svg(wide, chart_id))}</div>'
+        f'<div class="chart-narrow">{lighter(chart_render.page_svg(narrow, chart_id + "-n"))}</div></div>'
+        f'<figcaption><span class="chart-caption">{escape(label + note)}</span></figcaption></figure>'
+    )
+
+
+def minutes_text(result: dict, lang: str) -> str:
+    """A result's time in minutes as the tables write it."""
+    return fmt.time_number(derived.minutes(result), lang)
