@@ -96,6 +96,16 @@ CHANGES = {
         "B9 SXM",
         0.5,
     ),
+    # chips.yaml's facts of a family (chip_facts.py): only that family's pages read them
+    "chip facts": (
+        lambda c: _edit(
+            c / "data/chips.yaml",
+            "    - family: A1\n",
+            "    - family: A1\n      specs:\n        - {name: memory, value: 80, unit: GB, source: s-official}\n",
+        ),
+        "80 GB",
+        0.1,
+    ),
     "count correction": (
         lambda c: (c / "data/results_curated.yaml").write_text(
             (c / "data/results_curated.yaml").read_text("utf-8") + COUNT_CORRECTION, "utf-8"
