@@ -69,7 +69,9 @@ def chip_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
 
 
 def chip_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dict:
-    """The chart's spec at `size` (draw.Size; the wide layout when None)."""
+    """The chart's Vega-Lite spec at `size` (draw.Size; the wide layout when None), written as
+    the plain dict altair would make of it (altair's own conversion costs more than the
+    drawing, and a family page has a chart in every language)."""
     import altair as alt
 
     from sitegen.render.charts import draw as chart_render
@@ -77,49 +79,72 @@ def chip_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dic
     size = size or chart_render.WIDE
     narrow = size.narrow
     names = list(dict.fromkeys(row["benchmark"] for row in rows))
-    colours = alt.Scale(domain=names, range=[COLOURS[i % len(COLOURS)] for i in range(len(names))])
-    legend = alt.Legend(
-        title=None,
-        orient="bottom",
-        direction="vertical",
-        columns=1,
-        labelLimit=chart_render.NARROW_FIT - 40 if narrow else size.label_limit,
-    )
-    dashes = alt.Scale(domain=text["kinds"], range=[DASH[True], DASH[False]])
-    base = alt.Chart().encode(
-        x=alt.X(
-            "round:O", sort=rounds, title=text["round_axis"], axis=alt.Axis(labelAngle=-45 if narrow else 0)
-        ),
-        y=alt.Y(
-            "value:Q",
-            scale=alt.Scale(type="log"),
-            title=chart_render.wrap(text["time"], 30) if narrow else text["time"],
-            axis={**chart_render.y_axis(alt, ",.3~g", size.ticks).to_dict(), "values": decades(rows)},
-        ),
-        color=alt.Color("benchmark:N", scale=colours, legend=legend),
-        detail="series:N",
-    )
-    lines = base.mark_line(strokeWidth=2).encode(
-        # which line is which scale the caption says (a second legend would sit beside the first)
-        strokeDash=alt.StrokeDash("scale_kind:N", scale=dashes, legend=None)
-    )
+    colours = {"domain": names, "range": [COLOURS[i % len(COLOURS)] for i in range(len(names))]}
+    legend = {
+        "columns": 1,
+        "direction": "vertical",
+        "labelLimit": chart_render.NARROW_FIT - 40 if narrow else size.label_limit,
+        "orient": "bottom",
+        "title": None,
+    }
+    y_axis = {
+        "format": ",.3~g",
+        "tickCount": size.ticks,
+        "titleAlign": "left",
+        "titleAnchor": "end",
+        "titleAngle": 0,
+        "titleBaseline": "bottom",
+        "titleX": 0,
+        "titleY": -12,
+        "values": decades(rows),
+    }
+    shared = {
+        "color": {"field": "benchmark", "legend": legend, "scale": colours, "type": "nominal"},
+        "detail": {"field": "series", "type": "nominal"},
+        "x": {
+            "axis": {"labelAngle": -45 if narrow else 0},
+            "field": "round",
+            "sort": rounds,
+            "title": text["round_axis"],
+            "type": "ordinal",
+        },
+        "y": {
+            "axis": y_axis,
+            "field": "value",
+            "scale": {"type": "log"},
+            "title": chart_render.wrap(text["time"], 30) if narrow else text["time"],
+            "type": "quantitative",
+        },
+    }
+    # which line is which scale the caption says (a second legend would sit beside the first)
+    dashes = {"domain": text["kinds"], "range": [DASH[True], DASH[False]]}
+    lines = {
+        "mark": {"type": "line", "strokeWidth": 2},
+        "encoding": {
+            **shared,
+            "strokeDash": {"field": "scale_kind", "legend": None, "scale": dashes, "type": "nominal"},
+        },
+    }
     # a result carried over from an earlier round: a hollow point, no new result
-    points = base.mark_point(filled=True, size=45, strokeWidth=2, opacity=1).encode(
-        fill=alt.condition(
-            "datum.carried", alt.value("#ffffff"), alt.Color("benchmark:N", scale=colours, legend=None)
-        ),
-        stroke=alt.Color("benchmark:N", scale=colours, legend=None),
-    )
-    chart = alt.layer(lines, points).properties(
-        width=size.width,
-        height=size.height,
-        background="transparent",
-        padding=chart_render.NARROW_PADDING if narrow else chart_render.PADDING,
-    )
-    chart.data = alt.Data(values=rows)
-    spec = chart.to_dict(validate=False)
-    spec["config"] = chart_render._config(size)
-    return spec
+    colour = {"field": "benchmark", "legend": None, "scale": colours, "type": "nominal"}
+    points = {
+        "mark": {"type": "point", "filled": True, "opacity": 1, "size": 45, "strokeWidth": 2},
+        "encoding": {
+            **shared,
+            "fill": {**colour, "condition": {"test": "datum.carried", "value": "#ffffff"}},
+            "stroke": colour,
+        },
+    }
+    return {
+        "layer": [lines, points],
+        "background": "transparent",
+        "data": {"values": rows},
+        "height": size.height,
+        "padding": chart_render.NARROW_PADDING if narrow else chart_render.PADDING,
+        "width": size.width,
+        "$schema": alt.SCHEMA_URL,
+        "config": chart_render._config(size),
+    }
 
 
 def decades(rows: list[dict]) -> list[float]:
