@@ -33,12 +33,20 @@ def record_context(site, t, lang: str, path: str) -> dict:
     if latest is None:
         return {"headline": "", "latest_round": None}
     series = suite.all_series(site)
+    index = index_of(site)
+    cells = [cell for one in series for cell in one.cells.values()]
     return {
         "latest_round": latest,
         "suite": suite_entries(site, latest),
         "headline": Markup(headline.headline_figure(site, t, lang, path)),
         "series": series,
         "glance_rounds": [r for r in site.rounds if any(r in one.cells for one in series)],
-        "index": index_of(site),
+        "index": index,
+        # the legend explains only the marks the table shows
+        "glance_marks": {
+            "break": any(cell.breaks for cell in cells),
+            "carried": any(cell.result and index.carried_from(cell.result) for cell in cells),
+            "none": any(cell.result is None for cell in cells),
+        },
         "bands": (derived.VISION_BAND, derived.OTHER_BAND),  # the basis of "level", stated
     }
