@@ -8,7 +8,7 @@ from sitegen.base import languages, npm, urls
 from sitegen.content.model import Report, Site
 from sitegen.derive import figures as derive
 from sitegen.derive.record_index import index_of, system_label
-from sitegen.render import blocks
+from sitegen.render import blocks, home
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import plan as chart_data
 from sitegen.render.charts import progress as record_chart
@@ -169,16 +169,16 @@ def home_page(theme, site, lang, t, checks):
             recent.append((report, found[0]))
         if len(recent) == 3:
             break
-    headline = Markup(record_chart.home_figure(site, t, lang, path) if site.rounds else "")
+    record = home.record_context(site, t, lang, path)
     context = dict(
         reports=reports[:5],
         featured=featured,
         verdicts=verdicts,
         tagline=site.config["tagline"][lang],
         recent=recent,
-        headline=headline,
-        # the headline chart shows official results: credited like every such page
-        attribution=_attribution(site, site.rounds) if headline else [],
+        **record,
+        # the home page shows official results: credited like every such page
+        attribution=_attribution(site, site.rounds) if record["latest_round"] else [],
         # the record in one click each: every round and benchmark page, and the
         # indexes of submitters and accelerators (a result is at most 3 clicks away)
         record_rounds=list(reversed(site.rounds)) if site.rounds else [],

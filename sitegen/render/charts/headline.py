@@ -1,0 +1,124 @@
+"""The home page's headline chart: the shortest closed-division time to train of each benchmark
+of the current suite (derive/suite.py), in every round it was held, on a log time axis, each
+benchmark in its own colour and shape. Static SVG only (no spec, no script on the home page),
+a wide and a narrow (phone) layout, and its numbers as a table."""
+
+from __future__ import annotations
+
+from html import escape
+
+from sitegen.derive import suite
+from sitegen.derive.record_index import index_of
+from sitegen.derive.references import slot
+from sitegen.render.charts import progress
+
+# Colour and shape together name a benchmark (readable without colour); the colours are
+# progress.COLOURS and two more, none of them the ink colour the page swaps for the theme's.
+COLOURS = (*progress.COLOURS, "#0e8a8a", "#d6336c", "#6b6b00")
+SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right", "wedge")
+
+
+def headline_rows(site, t, lang: str) -> list[dict]:
+    """Per benchmark of the current suite (in its order) and round it was held, its fastest
+    scored closed result (a copy within a round counted once; carried over: marked)."""
+    index = index_of(site)
+    rows = []
+    for benchmark_id in suite.current_suite(site):
+        name = site.get("benchmarks", benchmark_id)["name"][lang]
+        for round_id in site.record_rounds(benchmark_id):
+            best = slot(site, round_id, benchmark_id, "closed")
+            if best:
+                origin = index.carried_from(best[0])
+                point = {"round": round_id, "value": best[0]["value"], "id": best[0]["id"]}
+                rows.append(progress._row(t, lang, {**point, "carried": origin and origin["round"]}, name))
+    return rows
+
+
+def headline_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dict:
+    """The chart's spec at `size` (draw.Size; the wide layout when None)."""
+    import altair as alt
+
+    from sitegen.render.charts import draw
+
+    size = size or draw.WIDE
+    names = list(dict.fromkeys(row["series"] for row in rows))
+    colours = alt.Scale(domain=names, range=[COLOURS[i % len(COLOURS)] for i in range(len(names))])
+    shapes = alt.Scale(domain=names, range=[SHAPES[i % len(SHAPES)] for i in range(len(names))])
+    legend = alt.Legend(
+        title=None,
+        orient="bottom",
+        direction="vertical",
+        columns=1 if size.narrow else 2,
+        labelLimit=draw.NARROW_FIT - 40 if size.narrow else size.label_limit,
+        symbolStrokeWidth=2,
+    )
+    base = alt.Chart().encode(
+        x=alt.X(
+            "round:O",
+            sort=rounds,
+            title=text["round_axis"],
+            axis=alt.Axis(labelAngle=-45 if size.narrow else 0),
+        ),
+        y=alt.Y(
+            "value:Q",
+            scale=alt.Scale(type="log"),
+            title=draw.wrap(text["time"], 30) if size.narrow else text["time"],
+            axis=draw.y_axis(alt, ",.2~f", size.ticks),
+        ),
+        color=alt.Color("series:N", scale=colours, legend=legend),
+        detail="series:N",
+    )
+    # a result carried over from an earlier round is drawn hollow: no new result of its round
+    points = base.mark_point(filled=True, size=70, strokeWidth=2, opacity=1).encode(
+        shape=alt.Shape("series:N", scale=shapes, legend=legend),
+        fill=alt.condition(
+            "datum.carried", alt.value("#ffffff"), alt.Color("series:N", scale=colours, legend=None)
+        ),
+        stroke=alt.Color("series:N", scale=colours, legend=None),
+    )
+    chart = alt.layer(base.mark_line(strokeWidth=2), points).properties(
+        width=size.width,
+        height=size.height,
+        background="transparent",
+        padding=draw.NARROW_PADDING if size.narrow else draw.PADDING,
+    )
+    chart.data = alt.Data(values=rows)
+    spec = chart.to_dict(validate=False)
+    spec["config"] = draw._config(size)
+    return spec
+
+
+def headline_figure(site, t, lang: str, path: str) -> str:
+    """The figure with its caption and data table, or '' when no current benchmark was held
+    in two rounds."""
+    from sitegen.render.charts import draw
+
+    rows = headline_rows(site, t, lang)
+    if len({row["round"] for row in rows}) < 2:
+        return ""
+    rounds = [r for r in site.rounds if any(row["round"] == r for row in rows)]
+    text = progress.progress_text(t)
+    wide, narrow = draw.cached_specs(
+        {"headline": rows, "rounds": rounds, "text": text},
+        lambda: [
+            headline_spec(rows, rounds, text),
+            draw.fitted(lambda size: headline_spec(rows, rounds, text, size)),
+        ],
+    )
+    chart_id = "chart-home"
+    label = t("home.headline.caption", round=suite.latest_round(site))
+    note = progress.unscored_note(site, t, lang, suite.current_suite(site)) + progress.carried_note(t, rows)
+    table = progress._table_rows(site, t, lang, path, rows)
+    return (
+        f'<div class="chart-block"><figure class="chart chart-static" id="{chart_id}" data-kind="lines">'
+        f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
+        f'<div class="chart-wide">{draw.page_svg(wide, chart_id)}</div>'
+        f'<div class="chart-narrow">{draw.page_svg(narrow, chart_id + "-n")}</div></div>'
+        f'<figcaption><span class="chart-caption">{escape(label + note)}</span></figcaption></figure>'
+        f'<details class="chart-data"><summary>{escape(t("home.chart.data"))}</summary>'
+        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
+        f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
+        f'<th scope="col">{escape(t("col.benchmark"))}</th><th scope="col" class="num">'
+        f'{escape(t("leaderboard.col.time"))}</th></tr></thead><tbody>{table}</tbody></table>'
+        f'</div></details></div>'
+    )
