@@ -143,3 +143,13 @@ def compare_results(lang: str) -> str:
 def record_data(round_id: str) -> str:
     """The compare page's data of one round, a plain script loaded on demand."""
     return f"{ASSETS}/record/{round_id}.js"
+
+
+def explore(lang: str) -> str:
+    """The explorer: any selection of the record's results, kept in the URL fragment."""
+    return f"{lang}/explore.html"
+
+
+def explore_data(round_id: str) -> str:
+    """The explorer's data of one round, a plain script loaded on demand (works from file://)."""
+    return f"{ASSETS}/explore/{round_id}.js"
