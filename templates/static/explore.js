@@ -49,6 +49,11 @@
     FILTERS.concat(["sort", "order", "x"]).forEach(function (key) {
       state[key] = params.get(key) || DEFAULT[key] || "";
     });
+    /* a value no filter offers (an old link) is dropped rather than matching nothing */
+    ["benchmark", "division", "category", "submitter", "chip"].forEach(function (key) {
+      var offered = Array.prototype.some.call(form.elements[key].options, function (o) { return o.value === state[key]; });
+      if (!offered) state[key] = "";
+    });
     if (state.round !== "all" && rounds.indexOf(state.round) < 0) state.round = latest;
     if (!(state.sort in SORTS)) state.sort = DEFAULT.sort;
     if (state.order !== "desc") state.order = "asc";
@@ -81,7 +86,6 @@
   }
   function setControls(state) {
     FILTERS.forEach(function (key) { form.elements[key].value = state[key]; });
-    if (form.elements.round.value !== state.round) form.elements.round.value = latest;
     axis.value = state.x;
   }
   function controlsState() {
@@ -279,6 +283,8 @@
     chartCaption.textContent = fill(msg("chart-caption"), { n: points.length.toLocaleString(htmlLang) });
     var ink = window.getComputedStyle(box).color;
     var narrow = box.clientWidth < 560;
+    /* log scales fitted to the points (a nice domain of 1 to 1,000 left 8 to 128 in a corner) */
+    var fitted = { type: "log", nice: false, padding: 16 };
     var spec = {
       $schema: "https://vega.github.io/schema/vega-lite/v5.json",
       width: "container", height: narrow ? 280 : 360, background: null,
@@ -286,9 +292,12 @@
       mark: { type: "point", filled: true, size: 70, opacity: 0.85 },
       encoding: {
         x: byCount
-          ? { field: "count", type: "quantitative", scale: { type: "log" }, title: msg("axis-accelerators") }
-          : { field: "round", type: "ordinal", sort: rounds, title: msg("axis-round") },
-        y: { field: "minutes", type: "quantitative", scale: { type: "log" }, title: msg("axis-time") },
+          ? { field: "count", type: "quantitative", scale: fitted, title: msg("axis-accelerators"),
+              axis: { labelOverlap: "greedy" } }
+          : { field: "round", type: "ordinal", sort: rounds, title: msg("axis-round"),
+              axis: { labelAngle: 0, labelOverlap: "greedy" } },
+        y: { field: "minutes", type: "quantitative", scale: fitted, title: msg("axis-time"),
+             axis: { labelOverlap: "greedy" } },
         color: { field: "chip", type: "nominal", title: msg("chip") },
         shape: { field: "chip", type: "nominal", title: msg("chip") },
         tooltip: [
