@@ -146,5 +146,10 @@ def record_data(round_id: str) -> str:
 
 
 def explore(lang: str) -> str:
-    """The explorer: any selection of the record's results, kept in the page's address."""
+    """The explorer: any selection of the record's results, kept in the URL fragment."""
     return f"{lang}/explore.html"
+
+
+def explore_data(round_id: str) -> str:
+    """The explorer's data of one round, a plain script loaded on demand (works from file://)."""
+    return f"{ASSETS}/explore/{round_id}.js"

@@ -30,6 +30,7 @@ from sitegen.content.translation import translation_gaps
 from sitegen.derive import figures as derive
 from sitegen.render import pages
 from sitegen.render.markup import new_markdown
+from sitegen.render.record import explore as record_explore
 from sitegen.render.record import lists as record_lists
 from sitegen.render.record import rounds as record_pages
 from sitegen.render.record import systems as record_systems
@@ -463,6 +464,7 @@ def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
         yield ("record", *key), None, make
     if site.rounds:
         yield unit(("downloads",), downloads_page)
+        yield unit(("explore",), record_explore.explore_page)
     yield unit(("claims",), pages.claims_page, checks)
     yield unit(("sources",), pages.sources_page)
     yield unit(("glossary",), pages.glossary_page)
@@ -476,8 +478,13 @@ def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
 
 
 def _round_data(site, round_id: str) -> dict[str, bytes]:
-    """A round's downloads (CSV, JSON) and the compare page's data script of it."""
-    return {**round_downloads(site, round_id), **record_lists.record_data_file(site, round_id)}
+    """A round's downloads (CSV, JSON) and the data scripts of the compare page and the
+    explorer."""
+    return {
+        **round_downloads(site, round_id),
+        **record_lists.record_data_file(site, round_id),
+        **record_explore.data_file(site, round_id),
+    }
 
 
 def _status_page(theme, site, lang, t):

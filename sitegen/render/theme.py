@@ -178,7 +178,13 @@ def alternates(site: Site, path: str) -> list[tuple[str, str]]:
 def _nav(lang: str, rounds: bool) -> list[tuple[str, str]]:
     """The main navigation; MLPerf rounds when the site has the whole record."""
     record = (
-        [("nav.rounds", urls.rounds(lang)), ("nav.compare", urls.compare_results(lang))] if rounds else []
+        [
+            ("nav.rounds", urls.rounds(lang)),
+            ("nav.explore", urls.explore(lang)),
+            ("nav.compare", urls.compare_results(lang)),
+        ]
+        if rounds
+        else []
     )
     return [
         ("nav.home", urls.home(lang)),

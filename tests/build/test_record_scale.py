@@ -141,6 +141,20 @@ def test_the_compare_data_is_one_small_script_per_round(big_site):
     assert "assets/record/" not in compare  # loaded on demand by compare.js
 
 
+def test_the_explorer_data_is_one_script_per_round_growing_with_its_results(big_site):
+    """One data script per round, about 220 bytes per result (ids, names, figures): its size
+    follows the round's results, and the page holds none of it."""
+    scripts = sorted((big_site / "assets" / "explore").glob("*.js"))
+    assert [p.stem for p in scripts] == sorted(ROUND_IDS)
+    sample = {"v1.0": 5, "v1.1": 1}  # the sample's own results in those rounds
+    for script in scripts:
+        results = len(BENCHMARKS) * PER_SLOT + sample.get(script.stem, 0)
+        assert script.stat().st_size <= 300 * results, (script.name, script.stat().st_size)
+    page = (big_site / "en" / "explore.html").read_text("utf-8")
+    assert "assets/explore/" not in page  # loaded on demand by explore.js
+    assert len(page.encode()) <= 100 * KB
+
+
 HREF = re.compile(r'<a [^>]*href="([^"#?]+)[^"]*"')
 ROUTES = {
     "round": "rounds/",

@@ -159,6 +159,7 @@ PAGE_KINDS = {
     "accelerators-index": lambda site, lang: f"{lang}/accelerators/index.html",
     "accelerator": lambda site, lang: _first(site, f"{lang}/accelerators"),
     "compare-results": lambda site, lang: f"{lang}/compare.html",
+    "explore": lambda site, lang: f"{lang}/explore.html",
     "record-changes": lambda site, lang: f"{lang}/rounds/changes.html",
 }
 LANGS = ("en", "zh", "zh-hant")  # as content/site.yaml defines them

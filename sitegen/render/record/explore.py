@@ -1,0 +1,117 @@
+"""The explorer (<lang>/explore.html): any selection of the whole record by round, benchmark,
+division, category, submitter, chip family and accelerator count, as a sortable table and a
+chart, kept in the page's URL fragment (templates/static/explore.js).
+
+The page holds only the filters' choices and their names in its language; the results come
+from one plain script per round (assets/explore/<round>.js, the same in every language),
+loaded when a selection needs that round: a <script> element works from file://, where
+Chromium refuses fetch() of local files. No page is made per selection."""
+
+from __future__ import annotations
+
+import json
+
+from sitegen.base import npm, urls
+from sitegen.content.model import Site
+from sitegen.derive import chip_views, derived
+from sitegen.derive.record_index import index_of
+from sitegen.render.charts.blocks import BUNDLE
+from sitegen.render.pages import _attribution as attribution
+from sitegen.render.pages import _page
+from sitegen.render.record.rounds import CATEGORIES, DIVISIONS
+
+# One row of a round's data script, in this order (explore.js reads them by these names).
+FIELDS = (
+    "id",
+    "benchmark",
+    "division",
+    "category",
+    "submitter",  # the submitter's page (record_index slug): the filter's value
+    "submitter_name",  # as published in this result
+    "system_name",
+    "chip",  # the chip family's page (chip_views.family_key as a slug): the filter's value
+    "accelerator_count",
+    "minutes",  # time to train (derived.minutes); null without a score
+    "accelerator_minutes",  # derived.accelerator_minutes
+    "status",
+    "carried_from",  # the earlier round's result with the same runs (carryover.py), or null
+    "copy_of",  # the result of the same round this one repeats, or null
+)
+
+
+def data_file(site: Site, round_id: str) -> dict[str, bytes]:
+    """assets/explore/<round>.js: `window.EXPLORE_DATA[round] = {fields, rows}`; rows in the
+    record's order (benchmark, then fastest first). Byte-identical for the same record."""
+    index = index_of(site)
+    rows = []
+    for result in site.round_results(round_id):
+        origin, copied = index.carried_from(result), index.copy_of(result)
+        row = {
+            "submitter": index.submitter_of(result),
+            "submitter_name": result["submitter"],
+            "chip": index.accelerator_of(result),
+            "minutes": derived.minutes(result),
+            "accelerator_minutes": derived.accelerator_minutes(result),
+            "carried_from": origin and origin["id"],
+            "copy_of": copied and copied["id"],
+        }
+        rows.append([row[f] if f in row else result.get(f) for f in FIELDS])
+    payload = json.dumps({"fields": FIELDS, "rows": rows}, ensure_ascii=False, separators=(",", ":"))
+    payload = payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return {
+        urls.explore_data(round_id): (
+            "window.EXPLORE_DATA = window.EXPLORE_DATA || {};\n"
+            f"window.EXPLORE_DATA[{json.dumps(round_id)}] = {payload};\n"
+        ).encode()
+    }
+
+
+def explore_page(theme, site: Site, lang, t):
+    """The explorer's page: its filters (every round, benchmark, submitter and chip family of
+    the record, named in this language) and the names the table shows; the vega bundle is
+    written beside it and loaded only when a reader asks for the chart."""
+    index = index_of(site)
+    rounds = list(site.rounds)
+    benchmarks = sorted(
+        (site.get("benchmarks", b) for b in site.record_benchmarks()),
+        key=lambda b: b["name"][lang].casefold(),
+    )
+    sections = chip_views.by_vendor(index.accelerators.values())
+    chips = [
+        (vendor_name[lang] if vendor else t("chips.other"), [(e.slug, _chip_name(e, t)) for e in entities])
+        for vendor, vendor_name, entities in sections
+    ]
+    submitters = [(e.slug, e.name) for e in index.submitters.values()]
+    names = {
+        "benchmark": {b["id"]: b["name"][lang] for b in benchmarks},
+        "chip": {slug: name for _, group in chips for slug, name in group},
+        "division": {d: t(f"division.{d}") for d in DIVISIONS},
+        "category": {c: t(f"category.{c}") for c in CATEGORIES},
+        "status": {s: t("record.status." + s.replace(" ", "_")) for s in ("logs missing", "too few logs")},
+    }
+    files = _page(
+        theme,
+        site,
+        lang,
+        t,
+        urls.explore(lang),
+        "explore.html",
+        t("explore.title"),
+        [(t("nav.rounds"), urls.rounds(lang))],
+        rounds=rounds,
+        benchmarks=benchmarks,
+        chips=chips,
+        submitters=submitters,
+        divisions=DIVISIONS,
+        categories=CATEGORIES,
+        names=names,
+        attribution=attribution(site, rounds),
+    )
+    files[BUNDLE] = npm.script(npm.VEGA)
+    return files
+
+
+def _chip_name(entity, t) -> str:
+    """A family as the accelerator pages name it: the family, the unclassified string as
+    published, "CPU only" in the page's language."""
+    return entity.name or t("result.cpu_only")

@@ -1,0 +1,387 @@
+/* The explorer (explore.html, sitegen/render/record/explore.py): a selection of the record's
+   results by round, benchmark, division, category, submitter, chip family and accelerator
+   count, as a sortable table and, on request, a chart.
+
+   The selection lives in the address's fragment (#round=v5.1&benchmark=...&sort=minutes), so
+   a link or a reload shows the same rows. Each round's results are a plain script,
+   assets/explore/<round>.js (a <script> element works from file://, where fetch() of a local
+   file is refused), loaded only when the selection needs that round; the chart library
+   (assets/vega-bundle.js, about 800 KB) only when the reader asks for the chart. */
+(function () {
+  "use strict";
+  var box = document.querySelector("[data-explore]");
+  if (!box || typeof window.siteFigure !== "function") return;
+  var figure = window.siteFigure;
+  var root = box.getAttribute("data-root");
+  var lang = box.getAttribute("data-lang");
+  var gap = box.getAttribute("data-gap");
+  var htmlLang = document.documentElement.lang || "en";
+  var rounds = box.getAttribute("data-rounds").split(/\s+/);      /* oldest first */
+  var latest = rounds[rounds.length - 1];
+  var names = JSON.parse(box.getAttribute("data-names"));
+  var form = box.querySelector("[data-explore-form]");
+  var status = box.querySelector("[data-explore-status]");
+  var body = box.querySelector("[data-explore-rows]");
+  var more = box.querySelector("[data-explore-more]");
+  var drawButton = box.querySelector("[data-explore-draw]");
+  var axis = box.querySelector("#x-axis");
+  var chartFigure = box.querySelector("[data-explore-figure]");
+  var chartView = box.querySelector("[data-explore-view]");
+  var chartCaption = box.querySelector("[data-explore-caption]");
+  var chartStatus = box.querySelector("[data-explore-chart-status]");
+  var collator = window.Intl ? new Intl.Collator(htmlLang, { numeric: true }) : null;
+  var FILTERS = ["round", "benchmark", "division", "category", "submitter", "chip", "min", "max"];
+  var DEFAULT = { round: latest, sort: "benchmark", order: "asc", x: "count" };   /* then fastest first */
+  var LIMIT = 300;                       /* rows drawn before "Show all" (phones stay quick) */
+  var shown = LIMIT, generation = 0, chartWanted = false, chartView_ = null;
+  var loading = {}, rowsCache = {};
+  window.EXPLORE_DATA = window.EXPLORE_DATA || {};
+
+  function msg(name) { return box.getAttribute("data-msg-" + name) || ""; }
+  function fill(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
+  }
+
+  /* --- the selection, in the fragment ------------------------------------------------------- */
+  function readState() {
+    var params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+    var state = {};
+    FILTERS.concat(["sort", "order", "x"]).forEach(function (key) {
+      state[key] = params.get(key) || DEFAULT[key] || "";
+    });
+    /* a value no filter offers (an old link) is dropped rather than matching nothing */
+    ["benchmark", "division", "category", "submitter", "chip"].forEach(function (key) {
+      var offered = Array.prototype.some.call(form.elements[key].options, function (o) { return o.value === state[key]; });
+      if (!offered) state[key] = "";
+    });
+    if (state.round !== "all" && rounds.indexOf(state.round) < 0) state.round = latest;
+    if (!(state.sort in SORTS)) state.sort = DEFAULT.sort;
+    if (state.order !== "desc") state.order = "asc";
+    if (state.x !== "round") state.x = "count";
+    ["min", "max"].forEach(function (key) { if (!/^\d+$/.test(state[key])) state[key] = ""; });
+    return state;
+  }
+  function fragment(state) {
+    var params = new URLSearchParams();
+    FILTERS.forEach(function (key) { if (state[key]) params.set(key, state[key]); });
+    if (state.sort !== DEFAULT.sort || state.order !== DEFAULT.order) {
+      params.set("sort", state.sort);
+      params.set("order", state.order);
+    }
+    if (state.x !== DEFAULT.x) params.set("x", state.x);
+    return params.toString();
+  }
+  function writeState(state) {
+    var hash = "#" + fragment(state);
+    if (window.location.hash === hash) return;
+    try { window.history.replaceState(null, "", hash); }
+    catch (e) { window.location.replace(hash); }            /* then hashchange draws it again */
+    keepInLanguageLinks(hash);
+  }
+  /* the language switch keeps the selection: the twin page reads the same fragment */
+  function keepInLanguageLinks(hash) {
+    Array.prototype.forEach.call(document.querySelectorAll(".lang-switch a"), function (a) {
+      a.setAttribute("href", a.getAttribute("href").split("#")[0] + hash);
+    });
+  }
+  function setControls(state) {
+    FILTERS.forEach(function (key) { form.elements[key].value = state[key]; });
+    axis.value = state.x;
+  }
+  function controlsState() {
+    var state = readState();
+    FILTERS.forEach(function (key) { state[key] = form.elements[key].value.trim(); });
+    ["min", "max"].forEach(function (key) { if (!/^\d+$/.test(state[key])) state[key] = ""; });
+    state.x = axis.value;
+    return state;
+  }
+
+  /* --- the data: one script per round, loaded once ------------------------------------------ */
+  function load(needed, done) {
+    var left = needed.length;
+    if (!left) { done(); return; }
+    needed.forEach(function (round) {
+      var finish = function () { if (--left === 0) done(); };
+      if (window.EXPLORE_DATA[round]) { finish(); return; }
+      if (loading[round]) { loading[round].push(finish); return; }
+      loading[round] = [finish];
+      var script = document.createElement("script");
+      script.src = root + "assets/explore/" + round + ".js";
+      script.onload = script.onerror = function () {
+        var waiting = loading[round];
+        loading[round] = null;
+        waiting.forEach(function (f) { f(); });
+      };
+      document.head.appendChild(script);
+    });
+  }
+  function rowsOf(round) {
+    if (rowsCache[round]) return rowsCache[round];
+    var data = window.EXPLORE_DATA[round];
+    if (!data) return null;
+    rowsCache[round] = data.rows.map(function (values) {
+      var r = { round: round };
+      data.fields.forEach(function (field, i) { r[field] = values[i]; });
+      return r;
+    });
+    return rowsCache[round];
+  }
+  function roundOf(id) {
+    var found = "";
+    rounds.forEach(function (r) { if (id.indexOf(r + "-") === 0 && r.length > found.length) found = r; });
+    return found;
+  }
+
+  /* --- selection and order --------------------------------------------------------------- */
+  function matches(r, state) {
+    var fields = ["benchmark", "division", "category", "submitter", "chip"];
+    for (var i = 0; i < fields.length; i++) {
+      if (state[fields[i]] && r[fields[i]] !== state[fields[i]]) return false;
+    }
+    if (state.min !== "" && r.accelerator_count < +state.min) return false;
+    if (state.max !== "" && r.accelerator_count > +state.max) return false;
+    return true;
+  }
+  function text(a, b) {
+    return collator ? collator.compare(a, b) : (a < b ? -1 : a > b ? 1 : 0);
+  }
+  function name(kind, key) { return (names[kind] || {})[key] || key; }
+  var SORTS = {
+    system: function (r) { return r.system_name; },
+    minutes: function (r) { return r.minutes; },
+    count: function (r) { return r.accelerator_count; },
+    work: function (r) { return r.accelerator_minutes; },
+    chip: function (r) { return name("chip", r.chip); },
+    submitter: function (r) { return r.submitter_name; },
+    round: function (r) { return rounds.indexOf(r.round); },
+    benchmark: function (r) { return name("benchmark", r.benchmark); },
+    division: function (r) { return name("division", r.division); },
+    category: function (r) { return name("category", r.category); }
+  };
+  /* the chosen column, either way; an empty value (no time) always last; ties by time, id */
+  function order(rows, state) {
+    var key = SORTS[state.sort], sign = state.order === "desc" ? -1 : 1;
+    return rows.map(function (r) { return { r: r, k: key(r) }; }).sort(function (a, b) {
+      var empty = (a.k === null || a.k === undefined) - (b.k === null || b.k === undefined);
+      if (empty) return empty;
+      var c = typeof a.k === "number" ? a.k - b.k : text(String(a.k), String(b.k));
+      if (c) return sign * c;
+      var t = (a.r.minutes === null) - (b.r.minutes === null) || (a.r.minutes || 0) - (b.r.minutes || 0);
+      return t || (a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0);
+    }).map(function (item) { return item.r; });
+  }
+
+  /* --- the table --------------------------------------------------------------------------- */
+  function page(folder, key) { return root + lang + "/" + folder + "/" + key + ".html"; }
+  function link(href, label, className) {
+    var a = document.createElement("a");
+    a.href = href;
+    a.textContent = label;
+    if (className) a.className = className;
+    return a;
+  }
+  function cell(tag, content, className, value) {
+    var el = document.createElement(tag);
+    if (typeof content === "string") el.textContent = content;
+    else if (content) el.appendChild(content);
+    if (className) el.className = className;
+    if (value !== undefined && value !== null) el.setAttribute("data-value", String(value));
+    return el;
+  }
+  function mark(th, text, id) {
+    if (gap) th.appendChild(document.createTextNode(gap));
+    th.appendChild(link(page("results", id), text, "carry"));
+  }
+  function row(r) {
+    var tr = document.createElement("tr");
+    tr.setAttribute("data-id", r.id);
+    var th = cell("th", link(page("results", r.id), r.system_name));
+    th.scope = "row";
+    if (r.carried_from) mark(th, fill(msg("carried"), { round: roundOf(r.carried_from) }), r.carried_from);
+    if (r.copy_of) mark(th, msg("copy"), r.copy_of);
+    tr.appendChild(th);
+    tr.appendChild(cell("td", r.minutes === null ? name("status", r.status) : figure(r.minutes, htmlLang),
+      "num answer", r.minutes));
+    tr.appendChild(cell("td", r.accelerator_count.toLocaleString(htmlLang), "num", r.accelerator_count));
+    tr.appendChild(cell("td", r.accelerator_minutes === null ? "—" : figure(r.accelerator_minutes, htmlLang),
+      "num", r.accelerator_minutes));
+    tr.appendChild(cell("td", link(page("accelerators", r.chip), name("chip", r.chip))));
+    tr.appendChild(cell("td", link(page("submitters", r.submitter), r.submitter_name)));
+    tr.appendChild(cell("td", link(root + lang + "/rounds/" + r.round + ".html", r.round)));
+    tr.appendChild(cell("td", name("benchmark", r.benchmark)));
+    tr.appendChild(cell("td", name("division", r.division)));
+    tr.appendChild(cell("td", name("category", r.category)));
+    return tr;
+  }
+  function headers(state) {
+    Array.prototype.forEach.call(box.querySelectorAll("[data-sort]"), function (button) {
+      var th = button.parentNode;
+      var on = button.getAttribute("data-sort") === state.sort;
+      th.setAttribute("aria-sort", on ? (state.order === "desc" ? "descending" : "ascending") : "none");
+    });
+  }
+
+  /* --- drawing --------------------------------------------------------------------------- */
+  var selection = [];
+  function update(resetRows) {
+    var state = readState();
+    var needed = state.round === "all" ? rounds : [state.round];
+    var mine = ++generation;
+    if (resetRows) shown = LIMIT;
+    headers(state);
+    if (needed.some(function (r) { return !window.EXPLORE_DATA[r]; })) status.textContent = msg("loading");
+    load(needed, function () {
+      if (mine !== generation) return;               /* a newer selection is on its way */
+      var missing = needed.filter(function (r) { return !rowsOf(r); });
+      var rows = [];
+      needed.forEach(function (r) { (rowsOf(r) || []).forEach(function (x) { if (matches(x, state)) rows.push(x); }); });
+      selection = order(rows, state);
+      drawRows();
+      status.textContent = missing.length ? msg("failed") + " " + missing.join(", ")
+        : selection.length ? fill(msg("count"), { n: selection.length.toLocaleString(htmlLang) }) : msg("none");
+      box.setAttribute("data-ready", String(mine));
+      if (chartWanted) drawChart(state);
+    });
+  }
+  function drawRows() {
+    var part = document.createDocumentFragment();
+    selection.slice(0, shown).forEach(function (r) { part.appendChild(row(r)); });
+    body.textContent = "";
+    body.appendChild(part);
+    more.hidden = selection.length <= shown;
+    more.textContent = fill(msg("more"), { n: selection.length.toLocaleString(htmlLang) });
+  }
+
+  /* --- the chart (vega-embed, loaded on request) ----------------------------------------------- */
+  function loadBundle(done) {
+    if (typeof window.vegaEmbed === "function") { done(true); return; }
+    var script = document.createElement("script");
+    script.src = root + "assets/vega-bundle.js";
+    script.onload = function () { done(typeof window.vegaEmbed === "function"); };
+    script.onerror = function () { done(false); };
+    document.body.appendChild(script);
+  }
+  function drawChart(state) {
+    var byCount = state.x === "count";
+    var points = selection.filter(function (r) {
+      return r.minutes !== null && !r.copy_of && (!byCount || r.accelerator_count > 0);
+    }).map(function (r) {
+      return {
+        minutes: r.minutes, count: r.accelerator_count, round: r.round,
+        chip: name("chip", r.chip), system: r.system_name, submitter: r.submitter_name,
+        benchmark: name("benchmark", r.benchmark), time: figure(r.minutes, htmlLang),
+        href: page("results", r.id)
+      };
+    });
+    var benchmarks = {};
+    points.forEach(function (p) { benchmarks[p.benchmark] = true; });
+    chartStatus.textContent = !points.length ? msg("chart-empty")
+      : Object.keys(benchmarks).length > 1 ? msg("chart-benchmarks") : "";
+    chartFigure.hidden = !points.length;
+    if (chartView_) { chartView_.finalize(); chartView_ = null; }
+    if (!points.length) return;
+    chartCaption.textContent = fill(msg("chart-caption"), { n: points.length.toLocaleString(htmlLang) });
+    var ink = window.getComputedStyle(box).color;
+    var narrow = box.clientWidth < 560;
+    /* log scales fitted to the points (a nice domain of 1 to 1,000 left 8 to 128 in a corner) */
+    var fitted = { type: "log", nice: false, padding: 16 };
+    var spec = {
+      $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+      width: "container", height: narrow ? 280 : 360, background: null,
+      data: { values: points },
+      mark: { type: "point", filled: true, size: 70, opacity: 0.85 },
+      encoding: {
+        x: byCount
+          ? { field: "count", type: "quantitative", scale: fitted, title: msg("axis-accelerators"),
+              axis: { labelOverlap: "greedy" } }
+          : { field: "round", type: "ordinal", sort: rounds, title: msg("axis-round"),
+              axis: { labelAngle: 0, labelOverlap: "greedy" } },
+        y: { field: "minutes", type: "quantitative", scale: fitted, title: msg("axis-time"),
+             axis: { labelOverlap: "greedy" } },
+        color: { field: "chip", type: "nominal", title: msg("chip") },
+        shape: { field: "chip", type: "nominal", title: msg("chip") },
+        tooltip: [
+          { field: "system", title: msg("system") }, { field: "time", title: msg("time") },
+          { field: "count", title: msg("count-col") }, { field: "chip", title: msg("chip") },
+          { field: "submitter", title: msg("submitter") }, { field: "benchmark", title: msg("benchmark") },
+          { field: "round", title: msg("round") }
+        ]
+      },
+      config: {
+        font: window.getComputedStyle(document.body).fontFamily,
+        axis: { labelColor: ink, titleColor: ink, gridOpacity: 0.4, labelFontSize: 12, titleFontSize: 13 },
+        legend: { labelColor: ink, titleColor: ink, orient: narrow ? "bottom" : "right", labelFontSize: 12,
+                  titleFontSize: 13, columns: narrow ? 2 : 1, labelLimit: narrow ? 140 : 220 },
+        view: { stroke: null }
+      }
+    };
+    window.vegaEmbed(chartView, spec, { actions: false, renderer: "svg" }).then(function (result) {
+      chartView_ = result.view;
+      /* the table above holds the same results, with their links: the drawing is not read out */
+      Array.prototype.forEach.call(chartView.querySelectorAll("svg"), function (svg) {
+        svg.setAttribute("aria-hidden", "true");
+        svg.setAttribute("focusable", "false");
+      });
+      result.view.addEventListener("click", function (event, item) {
+        if (item && item.datum && item.datum.href) window.location.href = item.datum.href;
+      });
+      chartFigure.setAttribute("data-drawn", "true");
+    }).catch(function () { chartStatus.textContent = msg("failed"); });
+  }
+
+  /* --- events ------------------------------------------------------------------------------ */
+  function changed() {
+    writeState(controlsState());
+    update(true);
+  }
+  form.addEventListener("change", changed);
+  form.addEventListener("input", function (event) {
+    if (event.target.tagName === "INPUT") changed();
+  });
+  form.addEventListener("submit", function (event) { event.preventDefault(); });
+  box.querySelector("[data-explore-clear]").addEventListener("click", function () {
+    var state = readState();
+    FILTERS.forEach(function (key) { state[key] = DEFAULT[key] || ""; });
+    setControls(state);
+    writeState(state);
+    update(true);
+  });
+  Array.prototype.forEach.call(box.querySelectorAll("[data-sort]"), function (button) {
+    button.addEventListener("click", function () {
+      var state = readState(), key = button.getAttribute("data-sort");
+      state.order = state.sort === key && state.order === "asc" ? "desc" : "asc";
+      state.sort = key;
+      writeState(state);
+      update(false);
+    });
+  });
+  more.addEventListener("click", function () {
+    shown = selection.length;
+    drawRows();
+  });
+  axis.addEventListener("change", function () {
+    writeState(controlsState());
+    if (chartWanted) drawChart(readState());
+  });
+  drawButton.addEventListener("click", function () {
+    drawButton.disabled = true;
+    chartStatus.textContent = msg("loading");
+    loadBundle(function (ok) {
+      if (!ok) { chartStatus.textContent = msg("failed"); drawButton.disabled = false; return; }
+      chartWanted = true;
+      drawButton.hidden = true;
+      drawChart(readState());
+    });
+  });
+  window.addEventListener("hashchange", function () {
+    setControls(readState());
+    keepInLanguageLinks(window.location.hash);
+    update(true);
+  });
+
+  var first = readState();
+  setControls(first);
+  if (window.location.hash) keepInLanguageLinks(window.location.hash);
+  box.hidden = false;
+  update(true);
+})();
