@@ -738,7 +738,7 @@ def _rounds(page, arg, line):
     else:
         links = [_link(page, urls.round_page(page.lang, r), r) for r in found]
         listed = _say(page, "ref.list_separator").join(links)
-        key = "ref.rounds_of" if who else "ref.rounds_all"
+        key = "ref.rounds_of" if who else ("ref.rounds_all" if len(found) > 1 else "ref.rounds_all_one")
         text = _say(
             page, key, submitter=escape(name), rounds=listed, count=fmt.number(len(found), page.lang, 0)
         )

@@ -108,13 +108,18 @@ def at_scale(page: Page, arg: str, line: int) -> str:
         before=_side(page, found.before, before[0]),
         count=fmt.number(scale, page.lang, 0),
     )
-    band = fmt.percent(found.band * 100, page.lang, 2)
+    band = _band(page, found.band)
     if found.level:
         text = markup._say(page, "ref.at_scale_level", sides=sides, band=band)
     else:
         key = "ref.at_scale_faster" if found.speedup > 1 else "ref.at_scale_slower"
         text = markup._say(page, key, ratio=fmt.ratio(found.speedup, page.lang), sides=sides)
     return _span(page, text, "ref.at_scale_basis")
+
+
+def _band(page: Page, band: float) -> str:
+    """The noise band as the rules state it: 5%, 2.5%."""
+    return fmt.number(band * 100, page.lang, 1) + "%"
 
 
 def _slot_arg(page: Page, kind: str, arg: str, line: int) -> tuple[str, str] | None:
@@ -178,7 +183,7 @@ def level_note(page: Page, round_id: str, benchmark: str, division: str, who: st
         )
         for r in level
     ]
-    band = fmt.percent(figures.band_of(page.site, benchmark) * 100, page.lang, 2)
+    band = _band(page, figures.band_of(page.site, benchmark))
     return markup._say(
         page, "ref.fastest_level", band=band, results=markup._say(page, "ref.list_separator").join(items)
     )

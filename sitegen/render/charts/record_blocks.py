@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html import escape
 
-from sitegen.base import npm
+from sitegen.base import languages, npm
 from sitegen.derive import derived
 from sitegen.derive.record_index import index_of, progress
 from sitegen.render.charts import blocks as charts
@@ -144,7 +144,9 @@ def _figure(site, t, params: dict, page: Page, points: list[tuple[str, dict]]) -
     )
     page.has_charts = True
     label = _caption(t, params)
-    title = f'<span class="chart-title">{escape(str(params["title"]))}</span> ' if params.get("title") else ""
+    gap = languages.gap(page.lang)  # no space between CJK sentences
+    title = escape(t("chart.record.title", title=str(params["title"]))) if params.get("title") else ""
+    title = f'<strong class="chart-title">{title}</strong>{gap}' if title else ""
     caption = f'{title}<span class="chart-caption">{escape(label + lines.carried_note(t, rows))}</span>'
     table = (
         f'<details class="chart-data"><summary>{escape(t("chart.table"))}</summary>'
