@@ -14,6 +14,7 @@ from the interface strings of the page's language."""
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from sitegen.base import fmt, urls
 from sitegen.derive import derived
@@ -21,6 +22,11 @@ from sitegen.derive import scale_refs as figures
 from sitegen.derive.record_index import index_of
 from sitegen.render import markup
 from sitegen.render.markup import Page
+
+
+def _site(page: Page) -> Any:
+    """The page's site (Page types it loosely)."""
+    return page.site
 
 
 def _span(page: Page, html: str, basis: str) -> str:
@@ -51,7 +57,7 @@ def accelerators(page: Page, arg: str, line: int) -> str:
 
 
 def _family_name(page: Page, family: str) -> str:
-    return index_of(page.site).accelerators[family].name
+    return index_of(_site(page)).accelerators[family].name
 
 
 def _side(page: Page, result: dict, family: str) -> str:
@@ -64,7 +70,7 @@ def _side(page: Page, result: dict, family: str) -> str:
     if result.get("category") and result["category"] != "available":
         category = markup._say(page, "category." + result["category"]).lower()
         extra.append(escape(markup._say(page, "ref.category", category=category)))
-    earlier = index_of(page.site).carried_from(result)
+    earlier = index_of(_site(page)).carried_from(result)
     if earlier is not None:
         extra.append(escape(markup._say(page, "ref.carried", round=earlier["round"])))
     sep = markup._say(page, "ref.separator")
@@ -79,10 +85,12 @@ def _side(page: Page, result: dict, family: str) -> str:
 
 
 def _known_side(page: Page, side: tuple[str, str], where: str, line: int) -> bool:
-    if side[0] not in index_of(page.site).accelerators:
-        return not page.fail(line, f"{where}: no chip family '{side[0]}' in the record")
-    if side[1] not in page.site.rounds:
-        return not page.fail(line, f"{where}: no round '{side[1]}' in the record")
+    if side[0] not in index_of(_site(page)).accelerators:
+        page.fail(line, f"{where}: no chip family '{side[0]}' in the record")
+        return False
+    if side[1] not in _site(page).rounds:
+        page.fail(line, f"{where}: no round '{side[1]}' in the record")
+        return False
     return True
 
 
@@ -92,11 +100,11 @@ def at_scale(page: Page, arg: str, line: int) -> str:
     if parsed is None:
         return page.fail(line, f"{where}: write <benchmark>/<accelerators>/<family>@<round>/<family>@<round>")
     benchmark, scale, before, after = parsed
-    if benchmark not in page.site.tables["benchmarks"]:
+    if benchmark not in _site(page).tables["benchmarks"]:
         return page.fail(line, f"{where}: unknown benchmark '{benchmark}'")
     if not (_known_side(page, before, where, line) and _known_side(page, after, where, line)):
         return ""
-    found = figures.compare_at_scale(page.site, benchmark, scale, before, after)
+    found = figures.compare_at_scale(_site(page), benchmark, scale, before, after)
     if found is None:
         return page.fail(
             line, f"{where}: the record has no scored closed result of both sides with {scale} accelerators"
@@ -124,12 +132,12 @@ def _band(page: Page, band: float) -> str:
 
 def _slot_arg(page: Page, kind: str, arg: str, line: int) -> tuple[str, str] | None:
     benchmark, _, round_id = arg.partition("/")
-    if benchmark not in page.site.tables["benchmarks"] or round_id not in page.site.rounds:
+    if benchmark not in _site(page).tables["benchmarks"] or round_id not in _site(page).rounds:
         page.fail(
             line, f"[[{kind}:{arg}]]: write <benchmark>/<round> naming a benchmark and a round of the record"
         )
         return None
-    if not page.site.record_results(benchmark, round_id):
+    if not _site(page).record_results(benchmark, round_id):
         page.fail(line, f"[[{kind}:{arg}]]: the record has no {benchmark} result in {round_id}")
         return None
     return benchmark, round_id
@@ -139,7 +147,7 @@ def tally(page: Page, arg: str, line: int) -> str:
     found = _slot_arg(page, "tally", arg, line)
     if found is None:
         return ""
-    results, submitters, families = figures.tally(page.site, *found)
+    results, submitters, families = figures.tally(_site(page), *found)
     target = urls.leaderboard(page.lang, *found)
     text = markup._say(
         page,
@@ -161,14 +169,14 @@ def chips(page: Page, arg: str, line: int) -> str:
             urls.accelerator(page.lang, key),
             markup._say(page, "ref.chips_item", family=name, n=fmt.number(count, page.lang, 0)),
         )
-        for key, name, count in figures.chips_of(page.site, *found)
+        for key, name, count in figures.chips_of(_site(page), *found)
     ]
     return f'<span class="derived record-ref">{markup._say(page, "ref.list_separator").join(items)}</span>'
 
 
 def level_note(page: Page, round_id: str, benchmark: str, division: str, who: str | None) -> str:
     """'; level with it within ±5 %: …' for a [[fastest:...]] statement, or ''."""
-    level = figures.level_with_fastest(page.site, round_id, benchmark, division, who)
+    level = figures.level_with_fastest(_site(page), round_id, benchmark, division, who)
     if not level:
         return ""
     items = [
@@ -183,7 +191,7 @@ def level_note(page: Page, round_id: str, benchmark: str, division: str, who: st
         )
         for r in level
     ]
-    band = _band(page, figures.band_of(page.site, benchmark))
+    band = _band(page, figures.band_of(_site(page), benchmark))
     return markup._say(
         page, "ref.fastest_level", band=band, results=markup._say(page, "ref.list_separator").join(items)
     )

@@ -78,7 +78,7 @@ def family_points(site, params: dict) -> list[tuple[str, dict]]:
 
 def record_chart(site, t, params: dict, page: Page, line: int) -> str:
     """A record chart block's figure; a mistake goes to page.fail with the block's line."""
-    metric = params.get("metric")
+    metric = str(params.get("metric"))
     try:
         unknown = sorted(set(params) - set(FIELDS[metric]))
         if unknown:
