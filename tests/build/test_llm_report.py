@@ -27,9 +27,13 @@ def test_the_reports_figures_are_the_records(shipped_site):
 
 
 def test_the_fastest_chart_data_are_the_records(shipped_site):
-    with open(shipped_site / "en/reports/charts/large-language-models-in-the-record-1.csv", encoding="utf-8") as f:
+    with open(
+        shipped_site / "en/reports/charts/large-language-models-in-the-record-1.csv", encoding="utf-8"
+    ) as f:
         rows = list(csv.DictReader(f))
-    gpt3 = [(r["round"], float(r["time_min"]), r["carried_over"]) for r in rows if r["series"] == "GPT-3 175B"]
+    gpt3 = [
+        (r["round"], float(r["time_min"]), r["carried_over"]) for r in rows if r["series"] == "GPT-3 175B"
+    ]
     # v4.1's fastest GPT-3 is the v4.0 result submitted again (3.4440... min both times)
     assert [(rnd, round(t, 3)) for rnd, t, _ in gpt3] == [
         ("v3.0", 10.94),

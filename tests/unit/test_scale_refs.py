@@ -3,12 +3,11 @@ shipped record. Expected values are worked out by hand from content/data/record/
 (the official scores), never copied from the site's output."""
 
 import pytest
+from conftest import ROOT
 
 from sitegen.content.load import load_site
 from sitegen.derive import scale_refs
 from sitegen.render.markup import Page, new_markdown, render_body
-
-from conftest import ROOT
 
 GPT3_V30_FASTEST = "v3.0-nvidia-coreweave-coreweave-hgxh100-n448-ngc23.04-pytorch-gpt3"
 
@@ -39,7 +38,9 @@ def test_a_family_at_one_scale_across_rounds(site):
 def test_a_pair_within_the_noise_band_is_level(site):
     # H100 with 8 accelerators: NVIDIA 28.1627830667789 min (v4.0) against Supermicro's
     # 27.53634615384615 min (v4.1): 2.3 % apart, inside the 5 % of a language benchmark
-    found = scale_refs.compare_at_scale(site, "llama2_70b_lora", 8, ("nvidia-h100", "v4.0"), ("nvidia-h100", "v4.1"))
+    found = scale_refs.compare_at_scale(
+        site, "llama2_70b_lora", 8, ("nvidia-h100", "v4.0"), ("nvidia-h100", "v4.1")
+    )
     assert found.after["id"] == "v4.1-supermicro-as-8125gs-tnhr-1-llama2-70b-lora"
     assert found.speedup == pytest.approx(1.0228, abs=1e-4)
     assert found.level and found.band == 0.05
@@ -117,7 +118,12 @@ def test_record_chart_blocks_check_their_fields(site):
     from sitegen.render.charts import record_blocks
     from sitegen.render.charts.plan import BadBlock
 
-    params = {"metric": "family_at_scale", "benchmark": "llama2_70b_lora", "families": ["nvidia-h999"], "scale": 8}
+    params = {
+        "metric": "family_at_scale",
+        "benchmark": "llama2_70b_lora",
+        "families": ["nvidia-h999"],
+        "scale": 8,
+    }
     with pytest.raises(BadBlock, match="^unknown chip family 'nvidia-h999'$"):
         record_blocks.family_points(site, params)
     with pytest.raises(BadBlock, match="^metric 'family_at_scale' needs 'scale: <number of accelerators>'$"):
