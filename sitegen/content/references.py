@@ -29,6 +29,11 @@ REFERENCE_KINDS = (
     "equal_scale",
     "runs",
     "rounds",
+    "acc_minutes",
+    "accelerators",
+    "at_scale",
+    "tally",
+    "chips",
 )
 # what the argument of each kind names, for the checks of load.py
 PAIRS = ("speedup", "improvement", "reduction", "ppr")
@@ -124,7 +129,7 @@ def reference_ok(site, kind: str, arg: str) -> bool:
     pair, _, prices = arg.partition("@")
     head, _, tail = pair.partition("/")
     results = site.tables["results"].keys() | site.record.keys()
-    if kind == "result":
+    if kind in ("result", "acc_minutes", "accelerators"):
         return arg in results
     if kind in PAIRS:
         return (

@@ -120,7 +120,7 @@ def cjk_spaces(html: str) -> list[str]:
 # about the record have no backing kind: [[equal_scale:...]], [[fastest:...]] and
 # [[rounds:...]] write their own "the record has no ..." when there is nothing to show.
 _QUOTED = ("claim", "check")
-_FASTEST = ("fastest",) + _QUOTED
+_FASTEST = ("fastest", "at_scale") + _QUOTED  # at_scale: a family's fastest at one scale
 _ROUNDS = ("rounds",) + _QUOTED
 _SCOPED = ("fastest", "equal_scale", "rounds") + _QUOTED
 CLAIM_WORDS = [
@@ -149,8 +149,11 @@ CLAIM_WORDS = [
         (r"(?<![\w.\-])\d(?:[\d.,]*\d)?\s*(?:倍|轮)", _QUOTED),
     )
 ]
-# a data reference, kept as its kind; a URL or inline code is no sentence of ours
-_REFERENCE = re.compile(r"\[\[(?P<kind>[a-z_]+):[^\]\s]*\]\]|\]\([^)\s]*\)|`[^`\n]*`")
+# a data reference, kept as its kind; a URL, inline code or a fenced block (a chart's or a
+# table's fields: data, computed by the block) is no sentence of ours
+_REFERENCE = re.compile(
+    r"\[\[(?P<kind>[a-z_]+):[^\]\s]*\]\]|\]\([^)\s]*\)|^```.*?^```[ \t]*$|`[^`\n]*`", re.M | re.S
+)
 # A sentence ends at its full stop, a blank line, a list item, a heading or a block. A table is
 # one unit: its header ("Fastest closed-division BERT") is said by the references in its rows.
 _SENTENCE_END = re.compile(

@@ -639,7 +639,8 @@ def _fastest(page, arg, line):
         where = f" of submitter '{parsed[3]}'" if parsed[3] else ""
         return page.fail(line, f"[[fastest:{arg}]]: the record has no scored result{where} there")
     missing = _unscored_text(page, record_refs.unscored(page.site, *parsed))
-    return f'<span class="derived record-ref">{_record_result(page, found)}{missing}</span>'
+    level = _scale_refs().level_note(page, *parsed)  # results within the noise band of it
+    return f'<span class="derived record-ref">{_record_result(page, found)}{level}{missing}</span>'
 
 
 def _equal_scale(page, arg, line):
@@ -737,7 +738,7 @@ def _rounds(page, arg, line):
     else:
         links = [_link(page, urls.round_page(page.lang, r), r) for r in found]
         listed = _say(page, "ref.list_separator").join(links)
-        key = "ref.rounds_of" if who else "ref.rounds_all"
+        key = "ref.rounds_of" if who else ("ref.rounds_all" if len(found) > 1 else "ref.rounds_all_one")
         text = _say(
             page, key, submitter=escape(name), rounds=listed, count=fmt.number(len(found), page.lang, 0)
         )
@@ -767,7 +768,19 @@ KINDS = {
     "equal_scale": _equal_scale,
     "runs": _runs,
     "rounds": _rounds,
+    **{
+        k: (lambda kind: lambda page, arg, line: _scale_refs().KINDS[kind](page, arg, line))(k)
+        for k in ("acc_minutes", "accelerators", "at_scale", "tally", "chips")
+    },
 }
+
+
+def _scale_refs():
+    """render/scale_refs.py, which draws the derived-figure kinds with this module's helpers
+    (imported when first drawn: it imports this module)."""
+    from sitegen.render import scale_refs
+
+    return scale_refs
 
 
 def shortcode(kind: str, arg: str, page: Page, line: int) -> str:

@@ -344,7 +344,7 @@ BAD = {
     "unknown-system": ("systems: [zenith-9]\n", "chart block: unknown system 'zenith-9'"),
     "unknown-metric": (
         "metric: speed\n",
-        "chart block: unknown metric 'speed' (known: change, price_performance, scaling, speedup, time)",
+        "chart block: unknown metric 'speed' (known: change, family_at_scale, fastest, price_performance, scaling, speedup, time)",
     ),
     "unknown-kind": (
         "kind: pie\n",

@@ -148,3 +148,10 @@ def test_a_tables_header_is_said_by_the_references_in_its_rows():
         "| v1.0 | [[fastest:v1.0/bert/closed]] |\n\nThe fastest came later.\n"
     )
     assert unreferenced_claims(table) == [(5, "'fastest' " + WORDING.format(kind="fastest"))]
+
+
+def test_a_fenced_block_is_data_and_at_scale_computes_a_fastest():
+    # the LLM report's chart block names its metric 'fastest': a field, not a sentence
+    assert unreferenced_claims("Text.\n\n```chart\nmetric: fastest\n```\n") == []
+    assert unreferenced_claims("The fastest H100 at 8, [[at_scale:a/8/x@v1/x@v2]].") == []
+    assert unreferenced_claims("The fastest H100 at 8, [[acc_minutes:a]].")[0][0] == 1

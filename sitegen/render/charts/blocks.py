@@ -27,6 +27,10 @@ WHOLE_COLUMNS = ("price_usd", "accelerators")
 
 def chart_block(site, t, params: dict, page: Page, line: int) -> str:
     """HTML for a ```chart block; a mistake goes to page.fail with the block's line."""
+    from sitegen.render.charts import record_blocks  # it draws with this module's figure parts
+
+    if params.get("metric") in record_blocks.METRICS:  # over the whole record (record_blocks.py)
+        return record_blocks.record_chart(site, t, params, page, line)
     try:
         plan = chart_data.plan_chart(site, t, params, page.lang)
     except BadBlock as exc:

@@ -1,0 +1,167 @@
+"""```chart blocks over the whole record (not over curated systems), drawn like a benchmark
+page's progress chart (progress.py: rounds along x, log time axis, carried-over results hollow):
+
+    metric: fastest          # benchmark: [ids]: the fastest closed result of each round, one
+                             # line per benchmark
+    metric: family_at_scale  # benchmark: id, families: [chip family slugs], scale: N: each
+                             # family's fastest closed result with N accelerators per round
+
+Copies within a round count once (RecordIndex.counts); the data table links every point to its
+result; CSV, JSON and SVG are written beside the page, as for every chart."""
+
+from __future__ import annotations
+
+from html import escape
+
+from sitegen.base import languages, npm
+from sitegen.derive import derived
+from sitegen.derive.record_index import index_of, progress
+from sitegen.render.charts import blocks as charts
+from sitegen.render.charts import progress as lines
+from sitegen.render.charts.plan import RECORD_METRICS, BadBlock, round_key
+from sitegen.render.markup import Page
+
+METRICS = RECORD_METRICS
+FIELDS = {
+    "fastest": ("metric", "benchmark", "caption", "title"),
+    "family_at_scale": ("metric", "benchmark", "families", "scale", "caption", "title"),
+}
+
+
+def _as_list(value) -> list[str]:
+    return [str(v) for v in (value if isinstance(value, list) else [value])] if value is not None else []
+
+
+def _benchmarks(site, params: dict) -> list[str]:
+    found = _as_list(params.get("benchmark"))
+    if not found:
+        raise BadBlock("needs 'benchmark: <id>' (one id or a list)")
+    for ident in found:
+        if ident not in site.tables["benchmarks"]:
+            raise BadBlock(f"unknown benchmark '{ident}'")
+    return found
+
+
+def fastest_points(site, lang: str, benchmarks: list[str]) -> list[tuple[str, dict]]:
+    """(series name, progress point) of each benchmark's fastest closed result per round."""
+    index = index_of(site)
+    return [
+        (site.get("benchmarks", b)["name"][lang], p)
+        for b in benchmarks
+        for p in progress(site, b, index, leaders=0)
+    ]
+
+
+def family_points(site, params: dict) -> list[tuple[str, dict]]:
+    """(family name, point) of each family's fastest closed result at the block's scale."""
+    benchmarks = _benchmarks(site, params)
+    if len(benchmarks) != 1:
+        raise BadBlock("metric 'family_at_scale' takes one benchmark")
+    scale = params.get("scale")
+    if not isinstance(scale, int) or isinstance(scale, bool) or scale < 1:
+        raise BadBlock("metric 'family_at_scale' needs 'scale: <number of accelerators>'")
+    index = index_of(site)
+    families = _as_list(params.get("families"))
+    if not families:
+        raise BadBlock("metric 'family_at_scale' needs 'families: [<chip family>, ...]'")
+    points = []
+    for family in families:
+        if family not in index.accelerators:
+            raise BadBlock(f"unknown chip family '{family}'")
+        mine = [r for r in index.accelerators[family].results if r["benchmark"] == benchmarks[0]]
+        for round_id, best in derived.progress_at_scale(mine, scale, site.rounds, index.counts):
+            origin = index.carried_from(best)
+            point = {"round": round_id, "value": derived.minutes(best), "id": best["id"]}
+            points.append((index.accelerators[family].name, {**point, "carried": origin and origin["round"]}))
+    return points
+
+
+def record_chart(site, t, params: dict, page: Page, line: int) -> str:
+    """A record chart block's figure; a mistake goes to page.fail with the block's line."""
+    metric = str(params.get("metric"))
+    try:
+        unknown = sorted(set(params) - set(FIELDS[metric]))
+        if unknown:
+            raise BadBlock(f"unknown field '{unknown[0]}' (known: {', '.join(sorted(FIELDS[metric]))})")
+        if metric == "fastest":
+            points = fastest_points(site, page.lang, _benchmarks(site, params))
+        else:
+            points = family_points(site, params)
+        if len({p["round"] for _, p in points}) < 1:
+            raise BadBlock("the selection matches no result")
+        series = list(dict.fromkeys(name for name, _ in points))
+        if len(series) > len(lines.COLOURS):
+            raise BadBlock(f"at most {len(lines.COLOURS)} lines in one chart, not {len(series)}")
+    except BadBlock as exc:
+        return page.fail(line, f"chart block: {exc}")
+    return _figure(site, t, params, page, points)
+
+
+def _caption(t, params: dict) -> str:
+    if params.get("caption"):
+        return str(params["caption"])
+    if params["metric"] == "fastest":
+        return t("chart.record.fastest_caption")
+    return t("chart.record.family_caption", n=params["scale"])
+
+
+def _figure(site, t, params: dict, page: Page, points: list[tuple[str, dict]]) -> str:
+    from sitegen.render.charts import draw as chart_render
+
+    rows = [lines._row(t, page.lang, point, name) for name, point in points]
+    rounds = sorted({row["round"] for row in rows}, key=round_key)
+    text = {**lines.progress_text(t), "accelerator": t("chart.record.series")}
+    wide, narrow = chart_render.cached_specs(
+        {"record_chart": rows, "rounds": rounds, "text": text},
+        lambda: [
+            lines.progress_spec(rows, rounds, text),
+            chart_render.fitted(lambda size: lines.progress_spec(rows, rounds, text, size)),
+        ],
+    )
+    number = 1 + sum(
+        1 for name in page.files if name.startswith(charts._stem(page, "")) and name.endswith(".svg")
+    )
+    chart_id = f"chart-{number}"
+    stem = charts._stem(page, str(number))
+    svg = chart_render.page_svg(wide, chart_id)
+    data = [
+        {
+            "series": r["series"],
+            "round": r["round"],
+            "time_min": r["value"],
+            "result": r["result"],
+            "carried_over": r["carried"],
+        }
+        for r in rows
+    ]
+    page.files.update(
+        {
+            stem + ".csv": charts.data_csv(data).encode("utf-8"),
+            stem + ".json": charts.data_json(data).encode("utf-8"),
+            stem + ".svg": svg.encode("utf-8"),
+            charts.BUNDLE: npm.script(npm.VEGA),
+        }
+    )
+    page.has_charts = True
+    label = _caption(t, params)
+    gap = languages.gap(page.lang)  # no space between CJK sentences
+    title = escape(t("chart.record.title", title=str(params["title"]))) if params.get("title") else ""
+    title = f'<strong class="chart-title">{title}</strong>{gap}' if title else ""
+    caption = f'{title}<span class="chart-caption">{escape(label + lines.carried_note(t, rows))}</span>'
+    table = (
+        f'<details class="chart-data"><summary>{escape(t("chart.table"))}</summary>'
+        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'
+        f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
+        f'<th scope="col">{escape(t("chart.record.series"))}</th><th scope="col" class="num">'
+        f'{escape(t("leaderboard.col.time"))}</th></tr></thead>'
+        f'<tbody>{lines._table_rows(site, t, page.lang, page.path, rows)}</tbody></table></div></details>'
+    )
+    return charts.figure_html(
+        chart_id,
+        "lines",
+        label,
+        (wide, svg),
+        (narrow, chart_render.page_svg(narrow, chart_id + "-n")),
+        caption,
+        table + charts._downloads(t, page, stem),
+    )

@@ -1,0 +1,206 @@
+"""The references that show derived figures of the record (derive/scale_refs.py):
+
+- [[acc_minutes:RESULT]]: the result's accelerator-minutes (time to train × accelerators);
+- [[accelerators:RESULT]]: the result's number of accelerators;
+- [[at_scale:BENCHMARK/SCALE/FAMILY@ROUND/FAMILY@ROUND]]: the second side's fastest closed
+  result at that scale against the first's, as a speed-up, or "level" inside the noise band;
+- [[tally:BENCHMARK/ROUND]]: results, submitters and chip families published there;
+- [[chips:BENCHMARK/ROUND]]: those chip families, each linked, with its number of results;
+- level_note: the results a [[fastest:...]] statement must name as level with the fastest.
+
+Each figure is a <span class="derived"> whose title says how it is derived; the words come
+from the interface strings of the page's language."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from sitegen.base import fmt, urls
+from sitegen.derive import derived
+from sitegen.derive import scale_refs as figures
+from sitegen.derive.record_index import index_of
+from sitegen.render import markup
+from sitegen.render.markup import Page
+
+
+def _site(page: Page) -> Any:
+    """The page's site (Page types it loosely)."""
+    return page.site
+
+
+def _span(page: Page, html: str, basis: str) -> str:
+    title = escape(markup._say(page, basis), quote=True)
+    return f'<span class="derived" title="{title}">{html}</span>'
+
+
+def acc_minutes(page: Page, arg: str, line: int) -> str:
+    result = markup._any_result(page, arg, line)
+    if not result:
+        return ""
+    value = derived.accelerator_minutes(result)
+    if value is None:
+        return page.fail(line, f"[[acc_minutes:{arg}]]: the result has no accelerators (CPU only)")
+    text = markup._say(page, "ref.acc_minutes", value=fmt.figure(value, page.lang))
+    return _span(page, markup._link(page, urls.result(page.lang, arg), text), "ref.acc_minutes_basis")
+
+
+def accelerators(page: Page, arg: str, line: int) -> str:
+    """[[accelerators:RESULT]]: the result's accelerator count, linked to its page."""
+    result = markup._any_result(page, arg, line)
+    if not result:
+        return ""
+    if not result.get("accelerator_count"):
+        return page.fail(line, f"[[accelerators:{arg}]]: the result has no accelerators (CPU only)")
+    text = fmt.number(result["accelerator_count"], page.lang, 0)
+    return markup._link(page, urls.result(page.lang, arg), text)
+
+
+def _family_name(page: Page, family: str) -> str:
+    return index_of(_site(page)).accelerators[family].name
+
+
+def _side(page: Page, result: dict, family: str) -> str:
+    """'H100 in v4.1: 1.19 min, NVIDIA' (time linked), with its category when not available and
+    the round it is carried over from."""
+    time = markup._link(
+        page, urls.result(page.lang, result["id"]), fmt.duration(result["value"], result["unit"], page.lang)
+    )
+    extra = [escape(result["submitter"])]
+    if result.get("category") and result["category"] != "available":
+        category = markup._say(page, "category." + result["category"]).lower()
+        extra.append(escape(markup._say(page, "ref.category", category=category)))
+    earlier = index_of(_site(page)).carried_from(result)
+    if earlier is not None:
+        extra.append(escape(markup._say(page, "ref.carried", round=earlier["round"])))
+    sep = markup._say(page, "ref.separator")
+    return markup._say(
+        page,
+        "ref.at_scale_side",
+        family=escape(_family_name(page, family)),
+        round=escape(result["round"]),
+        time=time,
+        details=sep.join(extra),
+    )
+
+
+def _known_side(page: Page, side: tuple[str, str], where: str, line: int) -> bool:
+    if side[0] not in index_of(_site(page)).accelerators:
+        page.fail(line, f"{where}: no chip family '{side[0]}' in the record")
+        return False
+    if side[1] not in _site(page).rounds:
+        page.fail(line, f"{where}: no round '{side[1]}' in the record")
+        return False
+    return True
+
+
+def at_scale(page: Page, arg: str, line: int) -> str:
+    where = f"[[at_scale:{arg}]]"
+    parsed = figures.parse_at_scale(arg)
+    if parsed is None:
+        return page.fail(line, f"{where}: write <benchmark>/<accelerators>/<family>@<round>/<family>@<round>")
+    benchmark, scale, before, after = parsed
+    if benchmark not in _site(page).tables["benchmarks"]:
+        return page.fail(line, f"{where}: unknown benchmark '{benchmark}'")
+    if not (_known_side(page, before, where, line) and _known_side(page, after, where, line)):
+        return ""
+    found = figures.compare_at_scale(_site(page), benchmark, scale, before, after)
+    if found is None:
+        return page.fail(
+            line, f"{where}: the record has no scored closed result of both sides with {scale} accelerators"
+        )
+    sides = markup._say(
+        page,
+        "ref.at_scale_sides",
+        after=_side(page, found.after, after[0]),
+        before=_side(page, found.before, before[0]),
+        count=fmt.number(scale, page.lang, 0),
+    )
+    band = _band(page, found.band)
+    if found.level:
+        text = markup._say(page, "ref.at_scale_level", sides=sides, band=band)
+    else:
+        key = "ref.at_scale_faster" if found.speedup > 1 else "ref.at_scale_slower"
+        text = markup._say(page, key, ratio=fmt.ratio(found.speedup, page.lang), sides=sides)
+    return _span(page, text, "ref.at_scale_basis")
+
+
+def _band(page: Page, band: float) -> str:
+    """The noise band as the rules state it: 5%, 2.5%."""
+    return fmt.number(band * 100, page.lang, 1) + "%"
+
+
+def _slot_arg(page: Page, kind: str, arg: str, line: int) -> tuple[str, str] | None:
+    benchmark, _, round_id = arg.partition("/")
+    if benchmark not in _site(page).tables["benchmarks"] or round_id not in _site(page).rounds:
+        page.fail(
+            line, f"[[{kind}:{arg}]]: write <benchmark>/<round> naming a benchmark and a round of the record"
+        )
+        return None
+    if not _site(page).record_results(benchmark, round_id):
+        page.fail(line, f"[[{kind}:{arg}]]: the record has no {benchmark} result in {round_id}")
+        return None
+    return benchmark, round_id
+
+
+def tally(page: Page, arg: str, line: int) -> str:
+    found = _slot_arg(page, "tally", arg, line)
+    if found is None:
+        return ""
+    results, submitters, families = figures.tally(_site(page), *found)
+    target = urls.leaderboard(page.lang, *found)
+    text = markup._say(
+        page,
+        "ref.tally",
+        results=fmt.number(results, page.lang, 0),
+        submitters=fmt.number(submitters, page.lang, 0),
+        families=fmt.number(families, page.lang, 0),
+    )
+    return f'<span class="derived record-ref">{markup._link(page, target, text)}</span>'
+
+
+def chips(page: Page, arg: str, line: int) -> str:
+    found = _slot_arg(page, "chips", arg, line)
+    if found is None:
+        return ""
+    items = [
+        markup._link(
+            page,
+            urls.accelerator(page.lang, key),
+            markup._say(page, "ref.chips_item", family=name, n=fmt.number(count, page.lang, 0)),
+        )
+        for key, name, count in figures.chips_of(_site(page), *found)
+    ]
+    return f'<span class="derived record-ref">{markup._say(page, "ref.list_separator").join(items)}</span>'
+
+
+def level_note(page: Page, round_id: str, benchmark: str, division: str, who: str | None) -> str:
+    """'; level with it within ±5 %: …' for a [[fastest:...]] statement, or ''."""
+    level = figures.level_with_fastest(_site(page), round_id, benchmark, division, who)
+    if not level:
+        return ""
+    items = [
+        markup._say(
+            page,
+            "ref.level_item",
+            time=markup._link(
+                page, urls.result(page.lang, r["id"]), fmt.duration(r["value"], r["unit"], page.lang)
+            ),
+            submitter=escape(r["submitter"]),
+            scale=escape(markup._scale_text(page, r)),
+        )
+        for r in level
+    ]
+    band = _band(page, figures.band_of(_site(page), benchmark))
+    return markup._say(
+        page, "ref.fastest_level", band=band, results=markup._say(page, "ref.list_separator").join(items)
+    )
+
+
+KINDS = {
+    "acc_minutes": acc_minutes,
+    "accelerators": accelerators,
+    "at_scale": at_scale,
+    "tally": tally,
+    "chips": chips,
+}
