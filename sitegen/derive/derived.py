@@ -127,3 +127,16 @@ def progress_at_scale(
     """A chip family's fastest closed result at `scale` in each round (`results` of one family
     and benchmark; `counts` leaves out copies, RecordIndex.counts), oldest round first."""
     return by_round((r for r in at_scale(results, scale) if counts(r)), rounds)
+
+
+def least_work(results: Iterable[dict]) -> dict | None:
+    """The result with the fewest accelerator-minutes (ties by id), or None when none has
+    both a time and accelerators: the anchor of the scale chart's ideal-scaling line."""
+    timed = [r for r in results if accelerator_minutes(r) is not None]
+    return min(timed, key=lambda r: (accelerator_minutes(r), r["id"])) if timed else None
+
+
+def ideal_time(work: float, accelerators: float) -> float:
+    """The time to train, in minutes, that `work` accelerator-minutes take on `accelerators`
+    under ideal scaling (time ∝ 1/accelerators: twice the accelerators, half the time)."""
+    return work / accelerators
