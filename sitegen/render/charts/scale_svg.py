@@ -69,8 +69,8 @@ class Layout:
     y_ticks: int
 
 
-WIDE = Layout(width=620, height=320, font=13, radius=4.6, x_ticks=9, y_ticks=7)
-NARROW = Layout(width=288, height=240, font=12, radius=4.0, x_ticks=5, y_ticks=5)
+WIDE = Layout(width=620, height=340, font=13, radius=4.6, x_ticks=9, y_ticks=7)
+NARROW = Layout(width=288, height=260, font=12, radius=4.0, x_ticks=5, y_ticks=5)
 
 
 def log_domain(values: list[float], pad: float) -> tuple[float, float]:
@@ -82,11 +82,11 @@ def log_domain(values: list[float], pad: float) -> tuple[float, float]:
 
 
 def x_ticks(low: float, high: float, most: int) -> list[int]:
-    """Powers of two within the domain, every 2**k-th with the smallest k that gives at most
-    `most` (1, 2, 4, … or 1, 4, 16, … or 1, 8, 64, …)."""
+    """Powers of two within the domain, from the first one in it, every k-th with the smallest
+    k that gives at most `most` (8, 16, 32, … or 8, 32, 128, … or 1, 8, 64, …)."""
     first, last = math.ceil(math.log2(low)), math.floor(math.log2(high))
     for step in range(1, 16):
-        ticks = [2**e for e in range(first, last + 1) if e % step == 0]
+        ticks = [2**e for e in range(first, last + 1, step)]
         if len(ticks) <= most:
             return ticks
     return []
