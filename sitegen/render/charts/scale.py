@@ -213,11 +213,11 @@ def _table(t, lang: str, path: str, rows: list[dict], with_round: bool) -> str:
         link = urls.relative(path, urls.result(lang, row["result"]))
         note = t("chart.carried", round=row["carried_over_from"]) if row["carried_over_from"] else ""
         cells.append(
-            f'<tr><th scope="row"><a href="{escape(link)}">{escape(row["system"])}</a>{escape(note)}</th>'
-            f'<td class="num answer" data-value="{row["time_min"]:.6g}">'
+            f'<tr><th scope="row" class="scale-system"><a href="{escape(link)}">{escape(row["system"])}</a>{escape(note)}</th>'
+            f'<td class="num answer" data-value="{row["time_min"]}">'
             f"{escape(fmt.time_number(row['time_min'], lang))}</td><td>{escape(row['chip_family'])}</td>"
             f'<td class="num" data-value="{row["accelerators"]}">{fmt.number(row["accelerators"], lang, 0)}</td>'
-            f'<td class="num" data-value="{row["accelerator_minutes"]:.6g}">'
+            f'<td class="num" data-value="{row["accelerator_minutes"]}">'
             f"{escape(fmt.figure(row['accelerator_minutes'], lang))}</td>"
             + (f"<td>{escape(row['round'])}</td>" if with_round else "")
             + "</tr>"
