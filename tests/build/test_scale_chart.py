@@ -203,3 +203,12 @@ def test_the_caption_and_legend_are_in_the_page_language(site, lang, words):
     html, _ = figure(site, lang, "resnet", site.record_rounds("resnet"))  # more than 7 chip families
     for word in words:
         assert word in html
+
+
+def test_the_benchmark_page_links_each_rounds_chart_and_table(site):
+    html, rows = figure(site, "en", "resnet", site.record_rounds("resnet"))
+    links = re.findall(r'<a href="resnet/(v[\d.]+)\.html#scale">', html)
+    assert links == sorted({row["round"] for row in rows}, key=site.record_rounds("resnet").index)
+    assert "<table" not in html  # each round's table is on its leaderboard
+    board, _ = figure(site, "en", "resnet", ["v3.0"])
+    assert board.count("<tr>") == 1 + sum(1 for row in rows if row["round"] == "v3.0")
