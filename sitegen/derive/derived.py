@@ -114,11 +114,7 @@ def shared_scales(results: Iterable[dict]) -> dict[int, list[str]]:
 def progress_scales(results: list[dict], usual: int = 8) -> list[int]:
     """The scales at which a chip family's progress on one benchmark is shown: `usual` (8, one
     server) and the largest scale held in at least two rounds, where they are."""
-    held = [scale for scale, rounds in shared_scales(results).items() if len(rounds) > 1]
-    picked = [usual] if usual in held else []
-    if held and held[-1] != usual:
-        picked.append(held[-1])
-    return picked
+    return _usual_and_largest([s for s, rounds in shared_scales(results).items() if len(rounds) > 1], usual)
 
 
 def progress_at_scale(
@@ -132,8 +128,25 @@ def progress_at_scale(
 def comparison_scales(one: list[dict], other: list[dict], usual: int = 8) -> list[int]:
     """The scales at which two chip families are compared on one benchmark: `usual` (8, one
     server) and the largest scale at which both have a timed closed result, where they are."""
-    held = sorted(set(shared_scales(one)) & set(shared_scales(other)))
+    return _usual_and_largest(sorted(set(shared_scales(one)) & set(shared_scales(other))), usual)
+
+
+def _usual_and_largest(held: list[int], usual: int) -> list[int]:
+    """Of ascending scales `held`: `usual` if held, then the largest if it is another."""
     picked = [usual] if usual in held else []
     if held and held[-1] != usual:
         picked.append(held[-1])
     return picked
+
+
+def least_work(results: Iterable[dict]) -> dict | None:
+    """The result with the fewest accelerator-minutes (ties by id), or None when none has
+    both a time and accelerators: the anchor of the scale chart's ideal-scaling line."""
+    timed = [r for r in results if accelerator_minutes(r) is not None]
+    return min(timed, key=lambda r: (accelerator_minutes(r), r["id"])) if timed else None
+
+
+def ideal_time(work: float, accelerators: float) -> float:
+    """The time to train, in minutes, that `work` accelerator-minutes take on `accelerators`
+    under ideal scaling (time ∝ 1/accelerators: twice the accelerators, half the time)."""
+    return work / accelerators

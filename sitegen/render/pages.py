@@ -12,6 +12,7 @@ from sitegen.render import blocks, home
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import plan as chart_data
 from sitegen.render.charts import progress as record_chart
+from sitegen.render.charts import scale as scale_chart
 from sitegen.render.markup import Page, render_body, rich_text
 from sitegen.render.theme import Strings, Theme, absolute, base_context, base_url, render_template
 
@@ -273,6 +274,10 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
     progress = Markup(record_chart.progress_figure(site, t, lang, benchmark, path) if site.rounds else "")
     if progress:
         page.files[charts.BUNDLE] = npm.script(npm.VEGA)
+    rounds = site.record_rounds(benchmark["id"]) if site.rounds else []
+    scale = Markup(
+        scale_chart.scale_figure(site, t, lang, path, benchmark, rounds, page.files) if rounds else ""
+    )
     files = _page(
         theme,
         site,
@@ -286,6 +291,7 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
         groups=groups,
         chart=chart,
         progress=progress,
+        scale_chart=scale,
         has_charts=page.has_charts or bool(progress),
         summary=record_summary(site, benchmark["id"]),
         index=index_of(site) if site.rounds else None,

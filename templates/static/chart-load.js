@@ -1,6 +1,7 @@
 /* The interactive chart library (assets/vega-bundle.js, about 800 KB) is loaded only when a
    reader asks for it: each chart gets a button; pressing it loads the bundle, then charts.js,
-   which turns every chart of the page into an interactive view. Until then, and without
+   which turns every chart of the page into an interactive view (a chart-static figure, drawn
+   at build time only, gets none). Until then, and without
    JavaScript, the static SVG drawn at build time is the chart. Works from file://. */
 (function () {
   "use strict";
@@ -23,7 +24,7 @@
   }
 
   function start() {
-    Array.prototype.forEach.call(document.querySelectorAll("figure.chart"), function (figure) {
+    Array.prototype.forEach.call(document.querySelectorAll("figure.chart:not(.chart-static)"), function (figure) {
       var button = document.createElement("button");
       button.type = "button";
       button.className = "chart-open";

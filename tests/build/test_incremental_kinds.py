@@ -78,6 +78,16 @@ CHANGES = {
         "AcmeFlow 1.1",
         0.5,
     ),
+    # a result's time moves its point on the scale charts of its leaderboard and benchmark page
+    "record result time": (
+        lambda c: _edit(
+            c / "data/record/results-v1.1.yaml",
+            "value: 7.4\n  unit: min\n  scaling: null\n  runs: [7.3, 7.35, 7.4, 7.45, 7.5]",
+            "value: 7.0\n  unit: min\n  scaling: null\n  runs: [6.0, 6.5, 7.0, 7.5, 8.0]",
+        ),
+        None,
+        0.5,
+    ),
     "template": (_template_override, None, 0.5),
     "i18n string": (
         lambda c: _edit(

@@ -293,3 +293,58 @@ def test_key_and_answer_in_view(phone_contexts, shipped_site, site_roots, kind, 
     bad += [f"{t['table']!r} opened scrolled by {t['scrollLeft']} px" for t in tables if t["scrollLeft"]]
     if bad:
         pytest.fail(f"{where}: " + "; ".join(bad), pytrace=False)
+
+
+# --- The scale chart (issue 31) at 320 px -------------------------------------------------------
+
+# The scale chart as drawn on a phone: its visible drawing's tick labels on each axis (text,
+# in view), the axis titles and legend around it (HTML), the shape each legend group's points
+# use (the path their <use> points to) and every text's rendered size.
+SCALE_CHART = """(width) => {
+  const figure = document.querySelector('figure.chart-scale');
+  if (!figure) return null;
+  figure.scrollIntoView();
+  const svg = [...figure.querySelectorAll('svg.scale-svg')].find(s => s.getBoundingClientRect().width > 0);
+  const size = el => parseFloat(getComputedStyle(el).fontSize)
+    * (el.ownerSVGElement ? el.ownerSVGElement.getBoundingClientRect().width
+                            / el.ownerSVGElement.viewBox.baseVal.width : 1);
+  const inView = el => { const b = el.getBoundingClientRect();
+    return b.width > 0 && b.left >= -0.5 && b.right <= width + 0.5; };
+  const ticks = axis => [...svg.querySelectorAll(`.scale-${axis}-axis text`)]
+    .map(t => [t.textContent, inView(t)]);
+  const shapes = {};
+  for (const g of svg.querySelectorAll('g.scale-points')) {
+    const use = g.querySelector('use');
+    shapes[g.dataset.g] = svg.querySelector(use.getAttribute('href')).getAttribute('d');
+  }
+  const texts = [...svg.querySelectorAll('text'),
+                 ...figure.querySelectorAll('.scale-axis, .scale-legend li, figcaption')];
+  return {
+    svgWidth: svg.getBoundingClientRect().width,
+    x: ticks('x'), y: ticks('y'),
+    titles: [...figure.querySelectorAll('.scale-axis')].map(p => [p.textContent.trim(), inView(p)]),
+    legend: [...figure.querySelectorAll('.scale-legend li')].length,
+    shapes,
+    small: texts.map(t => [t.textContent.trim().slice(0, 20), size(t)]).filter(([, s]) => s < 11),
+  };
+}"""
+
+
+@pytest.mark.parametrize("kind, lang", [(k, l) for k in ("benchmark", "leaderboard") for l in LANGS])
+def test_scale_chart_reads_at_320_px(phone_contexts, shipped_site, site_roots, kind, lang):
+    rel = page_of_kind(shipped_site, kind, lang)
+    page = open_drawn(phone_contexts[320, "light"], site_roots["http"] + rel)
+    try:
+        chart = page.evaluate(SCALE_CHART, 320)
+    finally:
+        page.close()
+    assert chart is not None, f"{rel}: no scale chart"
+    assert 0 < chart["svgWidth"] <= 320
+    # axes: numbers on both, in view; their titles (text beside the drawing) in view
+    assert len(chart["x"]) >= 2 and len(chart["y"]) >= 2, chart
+    assert all(seen for _, seen in chart["x"] + chart["y"]), chart
+    assert len(chart["titles"]) == 2 and all(text and seen for text, seen in chart["titles"]), chart
+    # each legend group has its own shape (the chart reads without colour)
+    assert len(chart["shapes"]) >= 2 and len(set(chart["shapes"].values())) == len(chart["shapes"]), chart
+    assert chart["legend"] >= len(chart["shapes"]) + 1  # the groups and the dashed line
+    assert chart["small"] == [], f"{rel}: text under 11 px at 320 px: {chart['small'][:6]}"

@@ -7,11 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
+from markupsafe import Markup
+
 from sitegen.base import urls
 from sitegen.content import scores
 from sitegen.content.model import Site
 from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import RecordIndex, index_of
+from sitegen.render.charts import scale as scale_chart
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
 from sitegen.render.record import lists as record_lists
@@ -73,12 +76,15 @@ def leaderboard_page(
     results = site.record_results(benchmark["id"], round_id)
     index = index or index_of(site)
     counted = len(index.counted(results))  # a copy within the round is listed, not counted
-    return _page(
+    path = urls.leaderboard(lang, benchmark["id"], round_id)
+    files: dict[str, bytes] = {}
+    chart = Markup(scale_chart.scale_figure(site, t, lang, path, benchmark, [round_id], files))
+    return files | _page(
         theme,
         site,
         lang,
         t,
-        urls.leaderboard(lang, benchmark["id"], round_id),
+        path,
         "leaderboard.html",
         title,
         crumbs,
@@ -88,6 +94,7 @@ def leaderboard_page(
         count=counted,
         copies=len(results) - counted,
         energy_groups=energy_groups(results),
+        scale_chart=chart,
         index=index,
         filters=leaderboard_filters(results, index, t),
         attribution=attribution(site, [round_id]),
