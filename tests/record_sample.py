@@ -22,7 +22,7 @@ ROUNDS = """\
   commit_date: 2023-06-01
   published: 2021-12-01
   ruleset: 1.1.0
-  results: 1
+  results: 2
   logs_missing: 0
   skipped: 0
 """
@@ -117,7 +117,20 @@ V10 = "".join(
         ),
     ]
 )
-V11 = _result("v1.1-acme-acme16-bert", "v1.1", "Acme", "acme16", "bert", 7.4, [7.3, 7.35, 7.4, 7.45, 7.5])
+# Zenith's v1.1 result is level with Acme's (7.6 <= 7.4 × 1.05: BERT's ±5 % noise band,
+# derive/derived.py): the leaderboard ranks both 1=, and the round's "fastest" names Zenith's.
+V11 = _result(
+    "v1.1-acme-acme16-bert", "v1.1", "Acme", "acme16", "bert", 7.4, [7.3, 7.35, 7.4, 7.45, 7.5]
+) + _result(
+    "v1.1-zenith-zenith16-bert",
+    "v1.1",
+    "Zenith",
+    "zenith16",
+    "bert",
+    7.6,
+    [7.5, 7.55, 7.6, 7.65, 7.7],
+    model="Zenith Z1",
+)
 
 SYSTEM_MAP = """\
 # <round>/<submitter>/<system folder>: <site system id>
@@ -209,6 +222,9 @@ def record_files(project_module) -> dict[str, str | None]:
         "data/sources.yaml": p.SOURCES + SOURCES_EXTRA,
         "data/benchmarks.yaml": p.BENCHMARKS + RESNET,
         "data/claims.yaml": on_record(p.CLAIMS),
+        # the section the record's pages link to for how a derived figure is made
+        "pages/methodology.en.md": p.PAGE_EN + "\n## Derived figures {#derived-figures}\n\nText.\n",
+        "pages/methodology.zh.md": p.PAGE_ZH + "\n## 派生数据 {#derived-figures}\n\n正文。\n",
         "reports/acme-vs-zenith.en.md": on_record(p.REPORT_EN),
         "reports/acme-vs-zenith.zh.md": on_record(p.REPORT_ZH),
     }
