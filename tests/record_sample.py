@@ -117,11 +117,11 @@ V10 = "".join(
         ),
     ]
 )
+V11 = _result("v1.1-acme-acme16-bert", "v1.1", "Acme", "acme16", "bert", 7.4, [7.3, 7.35, 7.4, 7.45, 7.5])
 # Zenith's v1.1 result is level with Acme's (7.6 <= 7.4 × 1.05: BERT's ±5 % noise band,
 # derive/derived.py): the leaderboard ranks both 1=, and the round's "fastest" names Zenith's.
-V11 = _result(
-    "v1.1-acme-acme16-bert", "v1.1", "Acme", "acme16", "bert", 7.4, [7.3, 7.35, 7.4, 7.45, 7.5]
-) + _result(
+# Kept apart from V11, which tests extend with results of their own.
+V11_LEVEL = _result(
     "v1.1-zenith-zenith16-bert",
     "v1.1",
     "Zenith",
@@ -215,7 +215,7 @@ def record_files(project_module) -> dict[str, str | None]:
         "data/results.yaml": None,
         "data/record/rounds.yaml": ROUNDS,
         "data/record/results-v1.0.yaml": V10,
-        "data/record/results-v1.1.yaml": V11,
+        "data/record/results-v1.1.yaml": V11 + V11_LEVEL,
         "data/mlperf_systems.yaml": SYSTEM_MAP,
         "data/results_curated.yaml": CURATED,
         "data/chips.yaml": CHIPS,
