@@ -1,7 +1,8 @@
 """Statements computed over the whole MLPerf record, for the [[fastest:...]],
 [[equal_scale:...]], [[runs:...]] and [[rounds:...]] references: who was fastest in a round,
-benchmark and division (and who was level with it, within the benchmark's noise band), which result of another submitter (or of every other submitter) ran at
-the same scale, and in which rounds a submitter has results.
+benchmark and division (and who was level with it, within the benchmark's noise band), which
+result of another submitter (or of every other submitter) ran at the same scale, and in which
+rounds a submitter has results.
 
 Everything here reads `site.record` (every published result), never the curated `results`
 table, so that "fastest" and "no result" hold against the whole record and move with it."""
