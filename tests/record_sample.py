@@ -22,7 +22,7 @@ ROUNDS = """\
   commit_date: 2023-06-01
   published: 2021-12-01
   ruleset: 1.1.0
-  results: 1
+  results: 2
   logs_missing: 0
   skipped: 0
 """
@@ -118,6 +118,19 @@ V10 = "".join(
     ]
 )
 V11 = _result("v1.1-acme-acme16-bert", "v1.1", "Acme", "acme16", "bert", 7.4, [7.3, 7.35, 7.4, 7.45, 7.5])
+# Zenith's v1.1 result is level with Acme's (7.6 <= 7.4 × 1.05: BERT's ±5 % noise band,
+# derive/derived.py): the leaderboard ranks both 1=, and the round's "fastest" names Zenith's.
+# Kept apart from V11, which tests extend with results of their own.
+V11_LEVEL = _result(
+    "v1.1-zenith-zenith16-bert",
+    "v1.1",
+    "Zenith",
+    "zenith16",
+    "bert",
+    7.6,
+    [7.5, 7.55, 7.6, 7.65, 7.7],
+    model="Zenith Z1",
+)
 
 SYSTEM_MAP = """\
 # <round>/<submitter>/<system folder>: <site system id>
@@ -202,13 +215,16 @@ def record_files(project_module) -> dict[str, str | None]:
         "data/results.yaml": None,
         "data/record/rounds.yaml": ROUNDS,
         "data/record/results-v1.0.yaml": V10,
-        "data/record/results-v1.1.yaml": V11,
+        "data/record/results-v1.1.yaml": V11 + V11_LEVEL,
         "data/mlperf_systems.yaml": SYSTEM_MAP,
         "data/results_curated.yaml": CURATED,
         "data/chips.yaml": CHIPS,
         "data/sources.yaml": p.SOURCES + SOURCES_EXTRA,
         "data/benchmarks.yaml": p.BENCHMARKS + RESNET,
         "data/claims.yaml": on_record(p.CLAIMS),
+        # the section the record's pages link to for how a derived figure is made
+        "pages/methodology.en.md": p.PAGE_EN + "\n## Derived figures {#derived-figures}\n\nText.\n",
+        "pages/methodology.zh.md": p.PAGE_ZH + "\n## 派生数据 {#derived-figures}\n\n正文。\n",
         "reports/acme-vs-zenith.en.md": on_record(p.REPORT_EN),
         "reports/acme-vs-zenith.zh.md": on_record(p.REPORT_ZH),
     }

@@ -77,6 +77,15 @@ def methodology(lang: str) -> str:
     return f"{lang}/methodology.html"
 
 
+# The methodology's section on derived figures (accelerator-minutes, scaling efficiency,
+# speed-up, the noise band): its heading's id, written in both languages' page.
+DERIVED_ANCHOR = "derived-figures"
+
+
+def derived_figures(lang: str) -> str:
+    return f"{methodology(lang)}#{DERIVED_ANCHOR}"
+
+
 def glossary(lang: str) -> str:
     return f"{lang}/glossary.html"
 

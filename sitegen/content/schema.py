@@ -328,7 +328,7 @@ CHECK = {
 TABLES = {
     "sources": {
         "id": req(ident),
-        "kind": req(one_of("article", "official", "datasheet", "press")),
+        "kind": req(one_of("article", "official", "policy", "datasheet", "press")),
         "title": req(text),
         "publisher": req(text),
         "author": opt(text),

@@ -22,8 +22,9 @@ def minutes(result: dict) -> float | None:
 
 
 def accelerator_minutes(result: dict) -> float | None:
-    """Time to train × accelerators: the rules' measure of the work a result took. None
-    without a time or without accelerators (CPU only)."""
+    """Time to train (in minutes) × accelerators: how much accelerator time a result took.
+    A figure of this site, not an MLPerf® score (the rules define none such). None without a
+    time or without accelerators (CPU only)."""
     time, count = minutes(result), result.get("accelerator_count")
     return time * count if time is not None and count else None
 
@@ -71,6 +72,16 @@ def ranks(results: list[dict], band: float) -> list[tuple[int, bool]]:
             first = index
             out.append((index + 1, False))
     return out
+
+
+def level_with_first(results: list[dict], band: float) -> list[dict]:
+    """The results after the first (in order, fastest first) that are level with it: timed and
+    within `band` of its time, so they share its rank (`ranks`). A statement that the first is
+    the fastest names them instead of claiming a clear lead."""
+    lead = minutes(results[0]) if results else None
+    if lead is None:
+        return []
+    return [r for r in results[1:] if (time := minutes(r)) is not None and level(lead, time, band)]
 
 
 def fastest(results: Iterable[dict]) -> dict | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from sitegen.content.chips import CPU_ONLY
 from sitegen.content.tracking import Tracked
-from sitegen.derive import carryover, chip_views
+from sitegen.derive import carryover, chip_views, derived
 
 # Submitter folders renamed between rounds (DESIGN.md): grouped under the later name.
 SUBMITTER_RENAMES = {"qct": "quanta_cloud_technology"}
@@ -203,16 +203,14 @@ class RecordIndex:
         rows = []
         for peer in sorted(peers, key=lambda r: (r["accelerator_count"], r["value"], r["id"])):
             small, large = sorted((result, peer), key=lambda r: r["accelerator_count"])
-            work_small = small["value"] * small["accelerator_count"]
-            work_large = large["value"] * large["accelerator_count"]
             rows.append(
                 {
                     "peer": peer,
                     "small": small,
                     "large": large,
-                    "work_small": work_small,
-                    "work_large": work_large,
-                    "efficiency": work_small / work_large,
+                    "work_small": derived.accelerator_minutes(small),
+                    "work_large": derived.accelerator_minutes(large),
+                    "efficiency": derived.scaling_efficiency(small, large),
                 }
             )
         return rows

@@ -1,7 +1,8 @@
 """Statements computed over the whole MLPerf record, for the [[fastest:...]],
 [[equal_scale:...]], [[runs:...]] and [[rounds:...]] references: who was fastest in a round,
-benchmark and division, which result of another submitter (or of every other submitter) ran at
-the same scale, and in which rounds a submitter has results.
+benchmark and division (and who was level with it, within the benchmark's noise band), which
+result of another submitter (or of every other submitter) ran at the same scale, and in which
+rounds a submitter has results.
 
 Everything here reads `site.record` (every published result), never the curated `results`
 table, so that "fastest" and "no result" hold against the whole record and move with it."""
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from sitegen.content.model import Site
 from sitegen.content.references import submitter_matches
+from sitegen.derive import derived
 from sitegen.derive.record_index import index_of
 
 
@@ -29,6 +31,20 @@ def fastest(site: Site, round_id: str, benchmark: str, division: str, who: str |
         (r for r in slot(site, round_id, benchmark, division) if who is None or submitter_matches(r, who)),
         None,
     )
+
+
+def band_of(site: Site, benchmark: str) -> float:
+    """The benchmark's noise band (derived.noise_band: ±2.5 % for vision, else ±5 %)."""
+    return derived.noise_band(site.get("benchmarks", benchmark))
+
+
+def level_with_fastest(
+    site: Site, round_id: str, benchmark: str, division: str, who: str | None = None
+) -> list[dict]:
+    """The scored results there (of one submitter when `who` is given) level with the fastest:
+    within the benchmark's noise band of its time. A "fastest" names them: it is no clear lead."""
+    rows = [r for r in slot(site, round_id, benchmark, division) if who is None or submitter_matches(r, who)]
+    return derived.level_with_first(rows, band_of(site, benchmark))
 
 
 def unscored(

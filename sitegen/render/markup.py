@@ -639,8 +639,18 @@ def _fastest(page, arg, line):
         where = f" of submitter '{parsed[3]}'" if parsed[3] else ""
         return page.fail(line, f"[[fastest:{arg}]]: the record has no scored result{where} there")
     missing = _unscored_text(page, record_refs.unscored(page.site, *parsed))
-    level = _scale_refs().level_note(page, *parsed)  # results within the noise band of it
+    level = _level_text(page, parsed[1], record_refs.level_with_fastest(page.site, *parsed))
     return f'<span class="derived record-ref">{_record_result(page, found)}{level}{missing}</span>'
+
+
+def _level_text(page, benchmark: str, level: list[dict]) -> str:
+    """After a "fastest": the results within the benchmark's noise band of it, each linked, so
+    that the statement claims no clear lead (derived.level_with_first)."""
+    if not level:
+        return ""
+    band = fmt.number(record_refs.band_of(page.site, benchmark) * 100, page.lang, 1)
+    listed = _say(page, "ref.list_separator").join(_record_result(page, r) for r in level)
+    return _say(page, "ref.level_with", band=band, results=listed)
 
 
 def _equal_scale(page, arg, line):

@@ -6,7 +6,9 @@ from markupsafe import Markup
 
 from sitegen.base import languages, npm, urls
 from sitegen.content.model import Report, Site
+from sitegen.derive import derived
 from sitegen.derive import figures as derive
+from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import index_of, system_label
 from sitegen.render import blocks, home
 from sitegen.render.charts import blocks as charts
@@ -50,6 +52,15 @@ def record_summary(site: Site, benchmark_id: str) -> list[tuple[str, dict | None
         ]  # a copy once
         summary.append((round_id, closed[0] if closed else None))
     return summary
+
+
+def summary_level(site: Site, benchmark_id: str) -> dict[str, list[dict]]:
+    """Round -> the closed results level with its fastest (within the noise band), for
+    `record_summary`'s rows: a "fastest" that names them claims no clear lead."""
+    return {
+        round_id: record_refs.level_with_fastest(site, round_id, benchmark_id, "closed")
+        for round_id in site.record_rounds(benchmark_id)
+    }
 
 
 LONG_TABLE = 40  # rows of a results block before it is called too long
@@ -294,6 +305,8 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
         scale_chart=scale,
         has_charts=page.has_charts or bool(progress),
         summary=record_summary(site, benchmark["id"]),
+        summary_level=summary_level(site, benchmark["id"]) if site.rounds else {},
+        band=derived.noise_band(benchmark),
         index=index_of(site) if site.rounds else None,
         attribution=_attribution(
             site, [*site.record_rounds(benchmark["id"]), *(r["round"] for r in results)]

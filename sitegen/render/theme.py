@@ -12,6 +12,7 @@ import jinja2
 from sitegen.base import cache, fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
 from sitegen.content.model import Site
+from sitegen.derive import derived
 from sitegen.render.markup import Page, rich_text
 
 
@@ -132,6 +133,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "asset": lambda name: link(urls.asset(name)),
         "urls": urls,
         "fmt": fmt,
+        "derived": derived,  # figures derived from a result (accelerator-minutes), never recomputed here
         "twins": [
             (other, languages.html_lang(other), link(urls.twin(path, other)), languages.get(other).name)
             for other in site.other_languages(lang)

@@ -14,9 +14,9 @@ from sitegen.base.errors import ContentError
 from sitegen.build.pipeline import build
 
 from project import TEMPLATES
-from record_sample import SYSTEM_MAP, V10, V11, write_record_project
+from record_sample import SYSTEM_MAP, V10, V11, V11_LEVEL, write_record_project
 
-RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11)}
+RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11 + V11_LEVEL)}
 MAPPED = dict(line.split(": ") for line in SYSTEM_MAP.splitlines() if not line.startswith("#"))
 LANGS = ("en", "zh")  # the sample project's languages
 

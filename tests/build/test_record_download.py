@@ -12,9 +12,9 @@ import yaml
 from sitegen.build.pipeline import build
 
 from project import TEMPLATES
-from record_sample import ROUNDS, V10, V11, write_record_project
+from record_sample import ROUNDS, V10, V11, V11_LEVEL, write_record_project
 
-RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11)}
+RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11 + V11_LEVEL)}
 ROUND_LIST = {r["id"]: r for r in yaml.safe_load(ROUNDS)}
 
 

@@ -16,9 +16,9 @@ from sitegen.build.pipeline import build
 from sitegen.content.load import load_site
 
 from project import TEMPLATES
-from record_sample import CURATED, ROUNDS, SYSTEM_MAP, V10, V11, write_record_project
+from record_sample import CURATED, ROUNDS, SYSTEM_MAP, V10, V11, V11_LEVEL, write_record_project
 
-RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11)}
+RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11 + V11_LEVEL)}
 ROUND_LIST = yaml.safe_load(ROUNDS)
 MAPPED = dict(line.split(": ") for line in SYSTEM_MAP.splitlines() if not line.startswith("#"))
 

@@ -1,6 +1,7 @@
 """The whole record as downloads: CSV and JSON, one file per round and one for all rounds,
 each carrying its provenance (repository, commit) and how to cite it; and the page that lists
-them. Values are at full precision, as imported; nothing here is rounded."""
+them. Values are at full precision, as imported; nothing here is rounded (accelerator_minutes,
+the one derived figure, is computed from them at full precision too)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import json
 
 from sitegen.base import urls
 from sitegen.content.model import Site
+from sitegen.derive import derived
 from sitegen.derive.record_index import index_of
 
 FOLDER = "downloads"
@@ -47,6 +49,7 @@ COLUMNS = (
     "copy_of",
     "official_folder",
     "system_description",
+    "accelerator_minutes",  # derived: value × accelerator_count (derived.py), not an MLPerf score
 )
 LICENCE = (
     "MLCommons publishes these results under the Apache License 2.0. MLPerf and the MLPerf "
@@ -77,6 +80,7 @@ def row(site: Site, result: dict) -> dict:
     flat["copy_of"] = copied["id"] if copied else None
     flat["official_folder"] = official_link(rnd, result["path"])
     flat["system_description"] = official_link(rnd, result["system_path"])
+    flat["accelerator_minutes"] = derived.accelerator_minutes(result)  # full precision
     return flat
 
 

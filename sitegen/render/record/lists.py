@@ -10,7 +10,8 @@ import json
 
 from sitegen.base import urls
 from sitegen.content.model import Site
-from sitegen.derive import chip_views
+from sitegen.derive import chip_views, derived
+from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import Entity, RecordIndex, index_of
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
@@ -54,6 +55,7 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
     crumbs = [(t("nav.rounds"), urls.rounds(lang)), (t(f"nav.{kind}"), list_url(lang))]
     rounds = [(r, len(index.counted(entity.in_round(r)))) for r in entity.rounds]  # copies once
     first, last = entity.rounds[-1], entity.rounds[0]
+    fastest = entity.fastest(index.counts)
     context = dict(
         kind=kind,
         entity=entity,
@@ -62,7 +64,8 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
         entity_url=page_url,
         first=(first, entity.in_round(first)),
         last=(last, entity.in_round(last)),
-        fastest=entity.fastest(index.counts),
+        fastest=fastest,
+        fastest_level=level_with_fastest(site, entity, index, fastest),
         label=label,
         unscored=[r for r in entity.results if r["value"] is None],
     )
@@ -101,6 +104,27 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
                 )
             )
     return files
+
+
+def level_with_fastest(site: Site, entity: Entity, index: RecordIndex, fastest: list[dict]) -> dict:
+    """Result id -> (the entity's other results level with it, the noise band), for each of its
+    fastest results (Entity.fastest): the scored results of the same benchmark and division that
+    count, within the benchmark's noise band of its time (derived.level_with_first)."""
+    found = {}
+    for best in fastest:
+        band = record_refs.band_of(site, best["benchmark"])
+        rivals = sorted(
+            (
+                r
+                for r in entity.results
+                if r["benchmark"] == best["benchmark"]
+                and r["division"] == best["division"]
+                and index.counts(r)
+            ),
+            key=lambda r: (r["value"] is None, r["value"] or 0, r["id"] != best["id"], r["id"]),
+        )
+        found[best["id"]] = (derived.level_with_first(rivals, band), band)
+    return found
 
 
 def _by_round(results: list[dict]) -> list[tuple[str, list[dict]]]:

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from sitegen.base import urls
 from sitegen.content import scores
 from sitegen.content.model import Site
+from sitegen.derive import derived
 from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import RecordIndex, index_of
 from sitegen.render.charts import scale as scale_chart
@@ -60,6 +61,17 @@ def leaderboard_groups(results: list[dict]) -> list[Group]:
     return [Group(*key, tables[key]) for key in order if key in tables]
 
 
+def group_ranks(groups: list[Group], band: float, index: RecordIndex) -> dict[str, tuple[int, bool]]:
+    """id -> (rank, shared) in its table: derived.ranks over the scored results that count
+    (not copies), so a result within `band` (the benchmark's noise band) of the first of a
+    rank shares that rank (1=). Copies and results without a time have no rank."""
+    found: dict[str, tuple[int, bool]] = {}
+    for group in groups:
+        ranked = [r for r in group.rows if r["value"] is not None and index.counts(r)]
+        found.update({r["id"]: rank for r, rank in zip(ranked, derived.ranks(ranked, band))})
+    return found
+
+
 def energy_groups(results: list[dict]) -> list[Group]:
     """The energy leaderboard: the results with an `energy`, grouped as the time one,
     least energy first (ties by id)."""
@@ -79,6 +91,7 @@ def leaderboard_page(
     path = urls.leaderboard(lang, benchmark["id"], round_id)
     files: dict[str, bytes] = {}
     chart = Markup(scale_chart.scale_figure(site, t, lang, path, benchmark, [round_id], files))
+    groups, band = leaderboard_groups(results), derived.noise_band(benchmark)
     return files | _page(
         theme,
         site,
@@ -90,7 +103,9 @@ def leaderboard_page(
         crumbs,
         benchmark=benchmark,
         round=site.rounds[round_id],
-        groups=leaderboard_groups(results),
+        groups=groups,
+        ranks=group_ranks(groups, band, index),
+        band=band,
         count=counted,
         copies=len(results) - counted,
         energy_groups=energy_groups(results),
@@ -147,7 +162,6 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
         (result["round"], urls.round_page(lang, result["round"])),
         (benchmark["name"][lang], urls.leaderboard(lang, benchmark["id"], result["round"])),
     ]
-    value, count = result["value"], result["accelerator_count"]
     index = index or index_of(site)
     return _page(
         theme,
@@ -162,7 +176,7 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
         benchmark=benchmark,
         round=rnd,
         folder=urls.official(rnd, result["path"]),
-        accelerator_minutes=value * count if value is not None and count else None,
+        accelerator_minutes=derived.accelerator_minutes(result),
         site_result=site.tables["results"].get(result["id"]),
         index=index,
         scaling=index.scaling(result),
@@ -197,8 +211,9 @@ def round_page(theme, site: Site, lang, t, round_id: str):
     for b in site.round_benchmarks(round_id):
         best = record_refs.fastest(site, round_id, b, "closed")
         missing = record_refs.unscored(site, round_id, b, "closed")
-        if best or missing:
-            fastest.append((site.get("benchmarks", b), best, missing))
+        if best or missing:  # with the results level with the fastest, and the band they are in
+            level = record_refs.level_with_fastest(site, round_id, b, "closed")
+            fastest.append((site.get("benchmarks", b), best, missing, level, record_refs.band_of(site, b)))
     return _page(
         theme,
         site,
