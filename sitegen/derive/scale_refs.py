@@ -1,9 +1,7 @@
 """Statements over the whole record that rest on derived figures (derived.py), for the
-[[acc_minutes:...]], [[at_scale:...]], [[tally:...]] and [[chips:...]] references and the
-"level with it" note of [[fastest:...]]: a result's accelerator-minutes, one chip family's
+[[acc_minutes:...]], [[at_scale:...]], [[tally:...]] and [[chips:...]] references: a result's accelerator-minutes, one chip family's
 fastest closed result at a fixed scale in a round set against another's (or the same family's
-in another round), how many results, submitters and chip families a benchmark had in a round,
-and which results are level with a round's fastest within the rules' run-to-run variation.
+in another round), and how many results, submitters and chip families a benchmark had in a round.
 
 Every function reads `site.record` through the record index (copies within a round counted
 once, carryover.py), so the figures move with the record."""
@@ -14,15 +12,9 @@ from dataclasses import dataclass
 
 from sitegen.content.chips import CPU_ONLY
 from sitegen.content.model import Site
-from sitegen.content.references import submitter_matches
 from sitegen.derive import derived
 from sitegen.derive.record_index import index_of
-from sitegen.derive.references import slot
-
-
-def band_of(site: Site, benchmark: str) -> float:
-    """The benchmark's noise band (derived.noise_band: 2.5 % vision, 5 % the others)."""
-    return derived.noise_band(site.tables["benchmarks"].get(benchmark, {}))
+from sitegen.derive.references import band_of
 
 
 def family_at_scale(site: Site, benchmark: str, family: str, scale: int, round_id: str) -> dict | None:
@@ -57,18 +49,6 @@ def compare_at_scale(
     band = band_of(site, benchmark)
     t_one, t_two = derived.minutes(one), derived.minutes(two)
     return Comparison(one, two, derived.speedup(one, two), derived.level(t_one, t_two, band), band)  # type: ignore[arg-type]
-
-
-def level_with_fastest(
-    site: Site, round_id: str, benchmark: str, division: str, who: str | None = None
-) -> list[dict]:
-    """The scored results level with the fastest there (of `who` when given): within the
-    benchmark's noise band of its time, fastest first, the fastest itself left out."""
-    rows = [r for r in slot(site, round_id, benchmark, division) if who is None or submitter_matches(r, who)]
-    if not rows:
-        return []
-    band, lead = band_of(site, benchmark), derived.minutes(rows[0])
-    return [r for r in rows[1:] if derived.level(lead, derived.minutes(r), band)]  # type: ignore[arg-type]
 
 
 def tally(site: Site, benchmark: str, round_id: str) -> tuple[int, int, int]:

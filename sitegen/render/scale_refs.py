@@ -6,7 +6,6 @@
   result at that scale against the first's, as a speed-up, or "level" inside the noise band;
 - [[tally:BENCHMARK/ROUND]]: results, submitters and chip families published there;
 - [[chips:BENCHMARK/ROUND]]: those chip families, each linked, with its number of results;
-- level_note: the results a [[fastest:...]] statement must name as level with the fastest.
 
 Each figure is a <span class="derived"> whose title says how it is derived; the words come
 from the interface strings of the page's language."""
@@ -172,29 +171,6 @@ def chips(page: Page, arg: str, line: int) -> str:
         for key, name, count in figures.chips_of(_site(page), *found)
     ]
     return f'<span class="derived record-ref">{markup._say(page, "ref.list_separator").join(items)}</span>'
-
-
-def level_note(page: Page, round_id: str, benchmark: str, division: str, who: str | None) -> str:
-    """'; level with it within ±5 %: …' for a [[fastest:...]] statement, or ''."""
-    level = figures.level_with_fastest(_site(page), round_id, benchmark, division, who)
-    if not level:
-        return ""
-    items = [
-        markup._say(
-            page,
-            "ref.level_item",
-            time=markup._link(
-                page, urls.result(page.lang, r["id"]), fmt.duration(r["value"], r["unit"], page.lang)
-            ),
-            submitter=escape(r["submitter"]),
-            scale=escape(markup._scale_text(page, r)),
-        )
-        for r in level
-    ]
-    band = _band(page, figures.band_of(_site(page), benchmark))
-    return markup._say(
-        page, "ref.fastest_level", band=band, results=markup._say(page, "ref.list_separator").join(items)
-    )
 
 
 KINDS = {

@@ -6,7 +6,7 @@ import pytest
 from conftest import ROOT
 
 from sitegen.content.load import load_site
-from sitegen.derive import scale_refs
+from sitegen.derive import references, scale_refs
 from sitegen.render.markup import Page, new_markdown, render_body
 
 GPT3_V30_FASTEST = "v3.0-nvidia-coreweave-coreweave-hgxh100-n448-ngc23.04-pytorch-gpt3"
@@ -67,7 +67,7 @@ def test_a_carried_over_result_stands_for_its_family_and_copies_count_once(site)
 def test_results_level_with_the_fastest(site):
     # GPT-3 v3.1: 3.9171666 min (NVIDIA, 10,752); Azure+NVIDIA 4.0085 (+2.3 %) and NVIDIA's
     # 10,240 at 4.0703 (+3.9 %) are level with it; 4.86575 (+24 %) is not
-    level = scale_refs.level_with_fastest(site, "v3.1", "gpt3", "closed")
+    level = references.level_with_fastest(site, "v3.1", "gpt3", "closed")
     assert [r["id"] for r in level] == [
         "v3.1-azure-nvidia-nd-h100-v5-n1344-pytorch-gpt3",
         "v3.1-nvidia-eos-dfw-n1280-ngc23.09-nemo-gpt3",
