@@ -16,7 +16,7 @@ import yaml
 from sitegen.build.pipeline import build
 
 from project import SITE, TEMPLATES
-from record_sample import V10, V11, write_record_project
+from record_sample import V10, V11, V11_LEVEL, write_record_project
 
 PREFIX = re.compile(
     r'\Awindow\.EXPLORE_DATA = window\.EXPLORE_DATA \|\| \{\};\nwindow\.EXPLORE_DATA\["([^"]+)"\] = '
@@ -48,7 +48,7 @@ def data_of(out, round_id: str) -> list[dict]:
 def test_one_data_script_per_round_with_every_result(sites):
     out = sites[0]
     assert sorted(p.name for p in (out / "assets" / "explore").iterdir()) == ["v1.0.js", "v1.1.js"]
-    for round_id, text in (("v1.0", V10), ("v1.1", V11)):
+    for round_id, text in (("v1.0", V10), ("v1.1", V11 + V11_LEVEL)):
         assert {r["id"] for r in data_of(out, round_id)} == {r["id"] for r in yaml.safe_load(text)}
 
 

@@ -93,8 +93,8 @@ def test_references_render_the_figures_in_both_languages(site):
 def test_fastest_names_the_results_level_with_it(site):
     html, page = render(site, "[[fastest:v3.1/gpt3/closed]]")
     assert page.problems == []
-    assert "; level with it, within ±5%, the run-to-run variation MLCommons states: " in html
-    assert "4.01 min</a> (Azure+NVIDIA, 10,752 × " in html
+    assert ", level within the ±5% noise band with " in html
+    assert "4.01 min</a> (Azure+NVIDIA, ND_H100_v5 x1344, 10,752 × " in html
 
 
 def test_mistakes_name_the_line(site):
