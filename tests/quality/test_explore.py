@@ -174,7 +174,7 @@ def test_the_page_weighs_little_until_asked_for_the_chart(browser, site_roots, s
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-hant"])
-def test_at_390_px_nothing_is_wider_than_the_screen(browser, site_roots, axe_script, lang):
+def test_at_390_px_nothing_is_wider_than_the_screen(browser, site_roots, axe_url, lang):
     url = site_roots["http"] + f"{lang}/explore.html#round=v5.1&benchmark=llama2_70b_lora"
     context, page, errors, _ = open_explorer(browser, url, viewport={"width": 390, "height": 800})
     try:
@@ -190,7 +190,7 @@ def test_at_390_px_nothing_is_wider_than_the_screen(browser, site_roots, axe_scr
         page.click("[data-explore-draw]")
         page.wait_for_selector("[data-explore-figure][data-drawn]")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.add_script_tag(path=str(axe_script))
+        page.add_script_tag(url=axe_url)
         violations = [v for v in page.evaluate(AXE_RUN) if v["impact"] in BLOCKING]
         assert violations == [], describe(f"{lang}/explore.html", "light", violations)
         assert errors == []
