@@ -2,6 +2,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -44,6 +45,26 @@ def shipped_build(tmp_path_factory):
 def shipped_site(shipped_build):
     """The shipped site's output folder."""
     return shipped_build / "output"
+
+
+@pytest.fixture(scope="session")
+def shipped_record() -> list[dict]:
+    """Every result of content/data/record/results-*.yaml, read with libyaml's parser (as the
+    build reads them; PyYAML's own takes seconds); once per worker, only read."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    rows: list[dict] = []
+    for path in sorted((ROOT / "content" / "data" / "record").glob("results-*.yaml")):
+        rows += yaml.load(path.read_text("utf-8"), Loader=loader)
+    return rows
+
+
+@pytest.fixture(scope="session")
+def shipped_content():
+    """content/ loaded (load_site: the record and the curated data, checked), once per worker;
+    only read."""
+    from sitegen.content.load import load_site
+
+    return load_site(ROOT / "content")
 
 
 @pytest.fixture(scope="session")

@@ -31,12 +31,6 @@ ACME_MODEL_LINE = V10.splitlines().index("- id: v1.0-acme-acme16-bert") + 10
 
 
 @pytest.fixture(scope="module")
-def shipped_record():
-    """Every result of the shipped record as the importer wrote it."""
-    return [r for path in sorted(RECORD.glob("results-*.yaml")) for r in record_write.load_list(path)]
-
-
-@pytest.fixture(scope="module")
 def taxonomy():
     vendors = {"nvidia": {"name": {"en": "NVIDIA"}}, "graphcore": {"name": {"en": "Graphcore"}}}
     from sitegen.base.errors import Problems
@@ -45,11 +39,6 @@ def taxonomy():
     found = chips.load_taxonomy(ROOT / "content" / "data" / "chips.yaml", vendors, problems)
     assert problems.items == []
     return found
-
-
-@pytest.fixture(scope="module")
-def shipped_content():
-    return load_site(ROOT / "content")
 
 
 def _names(taxonomy, variant):
