@@ -1,10 +1,8 @@
-import fcntl
-import os
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -12,6 +10,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from sitegen.build.pipeline import build  # noqa: E402
 
+import shared_sites  # noqa: E402
 from project import TEMPLATES, write_project  # noqa: E402
 
 
@@ -29,28 +28,43 @@ def project(tmp_path):
 
 
 def shared_folder(tmp_path_factory, name: str, make) -> Path:
-    """A folder made once per test run and shared by its pytest-xdist workers (which run the
-    tests in parallel): the first to ask calls make(folder) under a lock, the others wait for
-    it and read what it made. For what tests only read, such as a built site."""
-    base = tmp_path_factory.getbasetemp()
-    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's own folder
-    folder = root / f"shared-{name}"
-    with open(root / f"shared-{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (root / f"shared-{name}.done").exists():
-            shutil.rmtree(folder, ignore_errors=True)
-            make(folder)
-            (root / f"shared-{name}.done").touch()
-    return folder
+    """A folder made once per test run by make(folder) and shared by its pytest-xdist workers
+    (which run the tests in parallel); for what tests only read, such as a built site."""
+    return shared_sites.shared_folder(shared_sites.run_folder(tmp_path_factory), name, make)
 
 
 @pytest.fixture(scope="session")
-def shipped_site(tmp_path_factory):
-    """The shipped content, built once per test run (shared by the workers); only read."""
-    folder = shared_folder(
-        tmp_path_factory, "shipped", lambda folder: build(ROOT / "content", TEMPLATES, folder / "output")
-    )
-    return folder / "output"
+def shipped_build(tmp_path_factory):
+    """The shipped content built once per test run (shared by the workers; started at the
+    start of the run, see pytest_collection_finish); only read. Its folder holds output/ and
+    warnings.json."""
+    return shared_folder(tmp_path_factory, shared_sites.SHIPPED, shared_sites.build_shipped)
+
+
+@pytest.fixture(scope="session")
+def shipped_site(shipped_build):
+    """The shipped site's output folder."""
+    return shipped_build / "output"
+
+
+@pytest.fixture(scope="session")
+def shipped_record() -> list[dict]:
+    """Every result of content/data/record/results-*.yaml, read with libyaml's parser (as the
+    build reads them; PyYAML's own takes seconds); once per worker, only read."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    rows: list[dict] = []
+    for path in sorted((ROOT / "content" / "data" / "record").glob("results-*.yaml")):
+        rows += yaml.load(path.read_text("utf-8"), Loader=loader)
+    return rows
+
+
+@pytest.fixture(scope="session")
+def shipped_content():
+    """content/ loaded (load_site: the record and the curated data, checked), once per worker;
+    only read."""
+    from sitegen.content.load import load_site
+
+    return load_site(ROOT / "content")
 
 
 @pytest.fixture(scope="session")
@@ -60,3 +74,66 @@ def tiny_site(tmp_path_factory):
     out = folder / "output"
     build(content, TEMPLATES, out)
     return out
+
+
+# --- The order of the test files -------------------------------------------------------------
+
+# The workers (scripts/test.sh: --dist loadfile --no-loadscope-reorder) take whole test files in
+# this order: first the files that do not read the shipped site, while it is built beside them,
+# then those that do; in each part the costliest listed here first, so that no long file starts
+# last and keeps one worker busy alone at the end (figures: bench/README.md, "The test suite").
+COSTLIEST = (
+    # the shipped site is not read
+    "build/test_faults.py",
+    "build/test_record_scale.py",
+    "build/test_incremental_kinds.py",
+    "build/test_content_faults.py",
+    "build/test_charts.py",
+    "build/test_package.py",
+    "quality/test_reproducible.py",
+    "build/test_chips.py",
+    "build/test_pipeline.py",
+    # read
+    "quality/test_phone.py",
+    "quality/test_browser.py",
+    "quality/test_html_valid.py",
+    "quality/test_accessibility.py",
+    "quality/test_links.py",
+    "quality/test_record_ui.py",
+    "quality/test_search_ranking.py",
+    "build/test_no_python_none.py",
+)
+
+
+def _reads_shipped(item) -> bool:
+    return "shipped_build" in getattr(item, "fixturenames", ())
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """Whole files in the order above; a file's own tests keep their order."""
+    reads = {item.path for item in items if _reads_shipped(item)}
+
+    def rank(item):
+        name = item.path.relative_to(ROOT / "tests").as_posix()
+        return (item.path in reads, COSTLIEST.index(name) if name in COSTLIEST else len(COSTLIEST))
+
+    items.sort(key=rank)
+
+
+def pytest_collection_finish(session):
+    """When a selected test reads the shipped site, start building it now, in a process of its
+    own (shared_sites.py), so that it is ready when the first such test starts."""
+    if any(_reads_shipped(item) for item in session.items):
+        root = shared_sites.run_folder(session.config._tmp_path_factory)
+        session.config.stash[_BACKGROUND] = shared_sites.start_shipped_build(root)
+
+
+_BACKGROUND = pytest.StashKey["object"]()
+
+
+def pytest_sessionfinish(session):
+    """The background build is waited for (a test of another worker may be reading it)."""
+    process = session.config.stash.get(_BACKGROUND, None)
+    if process is not None:
+        process.wait()

@@ -41,12 +41,17 @@ def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]
             os.environ.pop(READ_ONLY, None)
         else:
             os.environ[READ_ONLY] = before
-    problems = broken_links(files)
-    if strict:
-        problems += site.warnings
+    problems = check_problems(site.warnings, files, strict)
     if problems:
         raise ContentError(problems)
     return site.warnings
+
+
+def check_problems(warnings: list[Problem], files: dict[str, bytes], strict: bool) -> list[Problem]:
+    """What fails `check`, given the warnings of loading and rendering a site and its files
+    ({path: bytes}; only the pages' bytes are read): every dead internal link, and with
+    --strict every warning."""
+    return broken_links(files) + (list(warnings) if strict else [])
 
 
 class SlugRefused(ValueError):

@@ -6,9 +6,14 @@ import threading
 import time
 import urllib.request
 
+import pytest
+
 import build
+from sitegen.build.pipeline import build as build_site
+from sitegen.editor.authoring import check_problems
 
 from project import REPORT_EN, REPORT_ZH, TEMPLATES, write_project
+from shared_sites import output_files
 
 
 def run(capsys, *argv):
@@ -43,6 +48,37 @@ def test_check_passes_a_record_site_whose_pages_link_with_a_query(tmp_path, caps
     )
     status, _, err = run(capsys, "--content", broken, "--out", tmp_path / "out", "check")
     assert status == 1 and "link '../nowhere.html?add=x' names no file of the site" in err
+
+
+@pytest.mark.parametrize(
+    "added",
+    ["\nZenith is the fastest system.\n", "\n[gone](../nowhere.html#top)\n", "\nA plain closing line.\n"],
+    ids=["a-warning", "a-dead-link", "clean"],
+)
+def test_check_strict_says_a_builds_warnings_and_the_dead_links_of_its_output(
+    tmp_path, capsys, monkeypatch, added
+):
+    """`check --strict` fails on exactly what a build of the same content warns of and the
+    dead links of what that build writes (check_problems of both), and passes when there are
+    none: so the shipped content passes it when the build the tests share has no warning and
+    no dead link (the next test), without rendering the whole record a second time."""
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content = write_project(tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + added})
+    report = build_site(content, TEMPLATES, tmp_path / "out")
+    expected = sorted(str(p) for p in check_problems(report.warnings, output_files(tmp_path / "out"), True))
+    status, _, err = run(capsys, "--content", content, "check", "--strict")
+    if added.startswith("\nA plain"):
+        assert (status, expected, err) == (0, [], "")
+        return
+    assert len(expected) == 1  # the warning, or the dead link
+    assert (status, err.splitlines()) == (1, [*expected, "check failed: 1 problem(s)"])
+
+
+def test_the_shipped_content_passes_check_strict(shipped_build):
+    """What CI publishes: no warning at all (the superlatives and the citations included), no
+    dead link; read from the shipped site's build, which runs check's loading and rendering."""
+    warnings = json.loads((shipped_build / "warnings.json").read_text("utf-8"))
+    assert check_problems(warnings, output_files(shipped_build / "output"), strict=True) == []
 
 
 def test_new_report_scaffolds_both_languages(tmp_path, capsys, monkeypatch):

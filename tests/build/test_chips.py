@@ -31,12 +31,6 @@ ACME_MODEL_LINE = V10.splitlines().index("- id: v1.0-acme-acme16-bert") + 10
 
 
 @pytest.fixture(scope="module")
-def shipped_record():
-    """Every result of the shipped record as the importer wrote it."""
-    return [r for path in sorted(RECORD.glob("results-*.yaml")) for r in record_write.load_list(path)]
-
-
-@pytest.fixture(scope="module")
 def taxonomy():
     vendors = {"nvidia": {"name": {"en": "NVIDIA"}}, "graphcore": {"name": {"en": "Graphcore"}}}
     from sitegen.base.errors import Problems
@@ -45,11 +39,6 @@ def taxonomy():
     found = chips.load_taxonomy(ROOT / "content" / "data" / "chips.yaml", vendors, problems)
     assert problems.items == []
     return found
-
-
-@pytest.fixture(scope="module")
-def shipped_site():
-    return load_site(ROOT / "content")
 
 
 def _names(taxonomy, variant):
@@ -112,8 +101,8 @@ def test_the_bare_tpu_of_v0_7_and_v1_0_is_tpu_v4_by_its_system_name(shipped_reco
     assert taxonomy.matches("TPU", "tpu-v5p-128", "v1.0") == []  # another system: unknown
 
 
-def test_tpu_v4_starts_in_v0_7_and_holds_its_bare_tpu_results(shipped_site):
-    index = index_of(shipped_site)
+def test_tpu_v4_starts_in_v0_7_and_holds_its_bare_tpu_results(shipped_content):
+    index = index_of(shipped_content)
     tpu_v4 = index.accelerators["google-tpu-v4"]
     assert tpu_v4.rounds[-1] == "v0.7"  # was v1.1 when "TPU" had a page of its own
     assert [v["name"] for v in tpu_v4.variants] == ["TPU v4"]
@@ -121,8 +110,8 @@ def test_tpu_v4_starts_in_v0_7_and_holds_its_bare_tpu_results(shipped_site):
     assert len(tpu_v4.results) == 46  # 36 bare "TPU" + 10 "TPU-v4"
 
 
-def test_the_accelerator_index_lists_each_family_once_by_vendor(shipped_site):
-    index = index_of(shipped_site)
+def test_the_accelerator_index_lists_each_family_once_by_vendor(shipped_content):
+    index = index_of(shipped_content)
     entities = list(index.accelerators.values())
     families = [e for e in entities if e.chip]
     assert len({e.name for e in families}) == len(families)
@@ -144,9 +133,9 @@ def test_the_accelerator_index_lists_each_family_once_by_vendor(shipped_site):
     assert sections[None] == [""]  # CPU only: its own kind, not a chip
 
 
-def test_the_leaderboard_filter_offers_each_family_once(shipped_site):
-    index = index_of(shipped_site)
-    results = shipped_site.record_results("resnet", "v1.0")
+def test_the_leaderboard_filter_offers_each_family_once(shipped_content):
+    index = index_of(shipped_content)
+    results = shipped_content.record_results("resnet", "v1.0")
     options = {f[0]: f[2] for f in record_pages.leaderboard_filters(results, index, lambda k, **_: k)}
     labels = [label for _, label in options["accelerator"]]
     assert len(labels) == len(set(labels))
@@ -155,14 +144,14 @@ def test_the_leaderboard_filter_offers_each_family_once(shipped_site):
     assert len(spellings) >= 3
 
 
-def test_the_v0_5_tpu_v2_512_result_counts_256_chips_everywhere(shipped_site):
-    result = shipped_site.record["v0.5-google-cloud-v2.512-resnet-tpuv2-512-tpu-resnet"]
+def test_the_v0_5_tpu_v2_512_result_counts_256_chips_everywhere(shipped_content):
+    result = shipped_content.record["v0.5-google-cloud-v2.512-resnet-tpuv2-512-tpu-resnet"]
     assert result["accelerator_count"] == 256 and result["accelerator_count_official"] == 32768
-    row = record_download.row(shipped_site, result)
+    row = record_download.row(shipped_content, result)
     assert (row["chip_vendor"], row["chip_family"], row["chip_variant"]) == ("Google", "TPU v2", "TPU v2")
     assert (row["accelerator_count"], row["accelerator_count_official"]) == (256, 32768)
     assert row["accelerator_model"] == "tpuv2-512"
-    for r in shipped_site.record.values():  # later rounds count chips: untouched
+    for r in shipped_content.record.values():  # later rounds count chips: untouched
         if r["round"] != "v0.5":
             assert r["count_correction"] is None and r["accelerator_count"] == r["accelerator_count_official"]
 

@@ -759,15 +759,13 @@ def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path,
     assert snapshot(tmp_path) == before
 
 
-def test_merge_keys_are_not_duplicates_and_the_shipped_record_loads():
+def test_merge_keys_are_not_duplicates_and_the_shipped_record_loads(shipped_content):
     """YAML merge keys are not duplicate keys; the shipped whole record (which uses none) still
     loads without an error (its speed is the benchmark's, bench/run.py, not a test's)."""
-    from sitegen.content.load import load_site
     from sitegen.content.readers import load_yaml
 
     assert load_yaml("base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  y: 3\n", with_line=False)["other"] == {
         "x": 1,
         "y": 3,
     }
-    site = load_site(Path(__file__).resolve().parents[2] / "content")
-    assert len(site.record) >= 2254
+    assert len(shipped_content.record) >= 2254  # load_site(content/), tests/conftest.py

@@ -18,13 +18,6 @@ BENCHMARKS = RECORD.parent / "benchmarks.yaml"
 LANGS = ("en", "zh", "zh-hant")
 
 
-def _record() -> list[dict]:
-    results = []
-    for path in sorted(RECORD.glob("results-*.yaml")):
-        results += yaml.safe_load(path.read_text("utf-8"))
-    return results
-
-
 def _latest_round(results) -> str:
     order = [r["id"] for r in yaml.safe_load((RECORD / "rounds.yaml").read_text("utf-8"))]
     return max({r["round"] for r in results}, key=order.index)
@@ -51,8 +44,8 @@ def _leader_ids(card: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_current_suite_is_the_latest_rounds_benchmarks_llm_first(shipped_site, lang):
-    results = _record()
+def test_the_current_suite_is_the_latest_rounds_benchmarks_llm_first(shipped_site, shipped_record, lang):
+    results = shipped_record
     latest = _latest_round(results)
     held = {r["benchmark"] for r in results if r["round"] == latest}
     lead = [b for b in ("llama31_405b", "llama31_8b", "llama2_70b_lora", "gpt3") if b in held]
@@ -65,8 +58,8 @@ def test_the_current_suite_is_the_latest_rounds_benchmarks_llm_first(shipped_sit
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_each_fastest_is_the_records_closed_minimum(shipped_site, lang):
-    results = _record()
+def test_each_fastest_is_the_records_closed_minimum(shipped_site, shipped_record, lang):
+    results = shipped_record
     latest = _latest_round(results)
     by_id = {r["id"]: r for r in results}
     cards = _cards(_home(shipped_site, lang))
@@ -162,8 +155,8 @@ def _glance(page: str) -> tuple[list[str], dict[str, list[tuple[str, str]]]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_glance_marks_a_break_where_the_benchmark_id_changes(shipped_site, lang):
-    results = _record()
+def test_the_glance_marks_a_break_where_the_benchmark_id_changes(shipped_site, shipped_record, lang):
+    results = shipped_record
     rounds, rows = _glance(_home(shipped_site, lang))
     order = [r["id"] for r in yaml.safe_load((RECORD / "rounds.yaml").read_text("utf-8"))]
     assert rounds == order[::-1]  # every round, newest first
@@ -179,10 +172,10 @@ def test_the_glance_marks_a_break_where_the_benchmark_id_changes(shipped_site, l
         assert f'href="benchmarks/{benchmark}.html"' in headers, benchmark
 
 
-def test_the_glance_cells_hold_the_shortest_closed_time(shipped_site):
+def test_the_glance_cells_hold_the_shortest_closed_time(shipped_site, shipped_record):
     """ResNet-50's v0.5 cell is resnet_v05's (6.24 min: 6.2425 in results-v0.5.yaml), its v0.6
     cell resnet's; a round a series did not hold is empty."""
-    results = _record()
+    results = shipped_record
     _, rows = _glance(_home(shipped_site, "en"))
     cells = dict(rows["resnet"])
     v05 = min(
@@ -197,8 +190,8 @@ def test_the_glance_cells_hold_the_shortest_closed_time(shipped_site):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_headline_chart_shows_the_current_suite_by_round(shipped_site, lang):
-    results = _record()
+def test_the_headline_chart_shows_the_current_suite_by_round(shipped_site, shipped_record, lang):
+    results = shipped_record
     latest = _latest_round(results)
     current = {r["benchmark"] for r in results if r["round"] == latest}
     held = {

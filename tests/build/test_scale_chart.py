@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.content.load import load_site
 from sitegen.render.charts import scale
 from sitegen.render.theme import Strings
 
@@ -23,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def site():
-    return load_site(ROOT / "content")
+def site(shipped_content):
+    return shipped_content
 
 
 def strings(site, lang):

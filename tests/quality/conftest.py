@@ -10,19 +10,32 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from .quality_tools import CHROMIUM_ARGS, require
+from .quality_tools import CHROMIUM_ARGS, NODE_MODULES, require
 
 # --- A static server and the browser ----------------------------------------------------------
+
+
+# Where the server answers with axe-core's script (a name the site cannot have): loaded from
+# there, the browser compiles it once per test module and keeps it, instead of parsing half a
+# megabyte again on every page (add_script_tag(path=...) sends it inline).
+AXE_PATH = "/__tests__/axe.min.js"
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
         pass
 
+    def translate_path(self, path):
+        if path == AXE_PATH:
+            return str(NODE_MODULES / "axe-core" / "axe.min.js")
+        return super().translate_path(path)
+
 
 @pytest.fixture(scope="session")
 def site_server(shipped_site):
-    """The shipped site served by http.server on 127.0.0.1; yields the origin with a slash."""
+    """The shipped site served by http.server on 127.0.0.1 (and axe-core at AXE_PATH); yields
+    the origin with a slash."""
+    assert not (shipped_site / AXE_PATH.split("/")[1]).exists()
     handler = functools.partial(_QuietHandler, directory=str(shipped_site))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
@@ -68,3 +81,19 @@ def site_roots(shipped_site, site_server):
 def axe_script():
     """node_modules/axe-core's script, injected into pages by the accessibility and phone tests."""
     return require("axe-core")
+
+
+@pytest.fixture(scope="session")
+def axe_url(axe_script, site_server):
+    """axe-core's script from the static server: page.add_script_tag(url=axe_url)."""
+    return site_server + AXE_PATH[1:]
+
+
+@pytest.fixture(scope="module")
+def tabs():
+    """One tab per browser context, for tests that each load one page (tab_in)."""
+    made: dict = {}
+    yield made
+    for page in made.values():
+        if not page.is_closed():
+            page.close()

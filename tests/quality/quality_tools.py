@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -172,6 +173,29 @@ def page_of_kind(site: Path, kind: str, lang: str) -> str:
     if rel is None or not (site / rel).is_file():
         pytest.fail(f"the shipped site has no {kind} page in {lang} ({rel or f'{lang}/...'})", pytrace=False)
     return rel
+
+
+# --- Pages loaded in a reused tab ---------------------------------------------------------------
+
+
+@contextmanager
+def tab_in(tabs: dict, context, url: str):
+    """The page at `url`, loaded as a new document in the context's one tab (made on first use
+    and kept in `tabs`, the module's `tabs` fixture): a new tab for every page made the
+    browser's work about twice that of the loads themselves. The tab goes to about:blank first
+    when `url` differs from its page by the #fragment alone (else there would be no load), and
+    is closed when the test fails, so that the next test starts in a new one."""
+    page = tabs.get(context)
+    if page is None or page.is_closed():
+        page = tabs[context] = context.new_page()
+    try:
+        if page.url.split("#")[0] == url.split("#")[0]:
+            page.goto("about:blank")
+        page.goto(url)
+        yield page
+    except BaseException:
+        page.close()
+        raise
 
 
 # --- axe-core (node_modules/axe-core), run in a page by the accessibility and phone tests ---

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind
+from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind, tab_in
 from .test_phone import CHARTS_DRAWN
 
 CASES = [(kind, lang) for kind in PAGE_KINDS for lang in LANGS] + [("chooser", "root")]
@@ -24,17 +24,13 @@ def contexts(browser):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("kind, lang", CASES, ids=[f"{k}-{l}" for k, l in CASES])
-def test_no_serious_axe_violations(contexts, axe_script, shipped_site, site_roots, kind, lang, scheme):
+def test_no_serious_axe_violations(contexts, tabs, axe_url, shipped_site, site_roots, kind, lang, scheme):
     rel = page_of_kind(shipped_site, kind, lang)
-    page = contexts[scheme].new_page()
-    try:
-        page.goto(site_roots["http"] + rel)
+    with tab_in(tabs, contexts[scheme], site_roots["http"] + rel) as page:
         # axe looks at the page as a reader sees it: after every chart has been drawn
         page.wait_for_function(CHARTS_DRAWN, timeout=20_000)
-        page.add_script_tag(path=str(axe_script))
+        page.add_script_tag(url=axe_url)
         violations = page.evaluate(AXE_RUN)
-    finally:
-        page.close()
     blocking = [v for v in violations if v["impact"] in BLOCKING]
     if blocking:
         pytest.fail(describe(rel, scheme, blocking), pytrace=False)

@@ -10,11 +10,12 @@ view)."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind
+from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind, tab_in
 
 # The dark scheme changes colours and redraws the charts in the page's ink (charts.js), not the
 # layout: it is checked at one width.
@@ -77,28 +78,26 @@ def phone_contexts(browser):
         context.close()
 
 
-def open_drawn(context, url: str):
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_function(CHARTS_DRAWN, timeout=20_000)
-    return page
+@contextmanager
+def open_drawn(tabs, context, url: str):
+    """The page at `url` in the context's tab (quality_tools.tab_in), its charts drawn."""
+    with tab_in(tabs, context, url) as page:
+        page.wait_for_function(CHARTS_DRAWN, timeout=20_000)
+        yield page
 
 
 @pytest.mark.parametrize("width, scheme", VIEWS, ids=VIEW_IDS)
 @pytest.mark.parametrize("kind, lang", CASES, ids=[f"{k}-{l}" for k, l in CASES])
-def test_phone_layout(phone_contexts, axe_script, shipped_site, site_roots, kind, lang, width, scheme):
+def test_phone_layout(phone_contexts, tabs, axe_url, shipped_site, site_roots, kind, lang, width, scheme):
     rel = page_of_kind(shipped_site, kind, lang)
-    page = open_drawn(phone_contexts[width, scheme], site_roots["http"] + rel)
-    try:
+    with open_drawn(tabs, phone_contexts[width, scheme], site_roots["http"] + rel) as page:
         wide = page.evaluate(OVERFLOW, width)
         small = [(text, round(size, 1)) for text, size in page.evaluate(CHART_TEXT) if size < 11]
         tiny = page.evaluate(TARGETS)
         violations = []
         if scheme == "light":  # the dark scheme's colours are checked at desktop width
-            page.add_script_tag(path=str(axe_script))
+            page.add_script_tag(url=axe_url)
             violations = [v for v in page.evaluate(AXE_AT_PHONE_WIDTH) if v["impact"] in BLOCKING]
-    finally:
-        page.close()
     problems = []
     if wide:
         problems.append(f"wider than {width} px outside a scroll container: {wide}")
@@ -266,19 +265,16 @@ def compare_fragment(site: Path, lang: str) -> str:
     [(k, l) for k in WIDE_TABLE_KINDS for l in LANGS],
     ids=[f"{k}-{l}" for k in WIDE_TABLE_KINDS for l in LANGS],
 )
-def test_key_and_answer_in_view(phone_contexts, shipped_site, site_roots, kind, lang, width, scheme):
+def test_key_and_answer_in_view(phone_contexts, tabs, shipped_site, site_roots, kind, lang, width, scheme):
     rel = wide_table_page(shipped_site, kind, lang)
     url = site_roots["http"] + rel
     if kind == "compare-results":
         url += compare_fragment(shipped_site, lang)
-    page = open_drawn(phone_contexts[width, scheme], url)
-    try:
+    with open_drawn(tabs, phone_contexts[width, scheme], url) as page:
         if kind == "compare-results":
             page.wait_for_selector("main .table-wrap table", timeout=20_000)
             compare = page.evaluate(COMPARE_IN_VIEW, width)
         tables = page.evaluate(KEY_AND_ANSWER, width)
-    finally:
-        page.close()
     where = f"{rel} at {width} px ({scheme})"
     if kind == "compare-results":
         if compare:
@@ -331,13 +327,10 @@ SCALE_CHART = """(width) => {
 
 
 @pytest.mark.parametrize("kind, lang", [(k, l) for k in ("benchmark", "leaderboard") for l in LANGS])
-def test_scale_chart_reads_at_320_px(phone_contexts, shipped_site, site_roots, kind, lang):
+def test_scale_chart_reads_at_320_px(phone_contexts, tabs, shipped_site, site_roots, kind, lang):
     rel = page_of_kind(shipped_site, kind, lang)
-    page = open_drawn(phone_contexts[320, "light"], site_roots["http"] + rel)
-    try:
+    with open_drawn(tabs, phone_contexts[320, "light"], site_roots["http"] + rel) as page:
         chart = page.evaluate(SCALE_CHART, 320)
-    finally:
-        page.close()
     assert chart is not None, f"{rel}: no scale chart"
     assert 0 < chart["svgWidth"] <= 320
     # axes: numbers on both, in view; their titles (text beside the drawing) in view

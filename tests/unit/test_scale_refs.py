@@ -3,9 +3,7 @@ shipped record. Expected values are worked out by hand from content/data/record/
 (the official scores), never copied from the site's output."""
 
 import pytest
-from conftest import ROOT
 
-from sitegen.content.load import load_site
 from sitegen.derive import references, scale_refs
 from sitegen.render.markup import Page, new_markdown, render_body
 
@@ -13,8 +11,8 @@ GPT3_V30_FASTEST = "v3.0-nvidia-coreweave-coreweave-hgxh100-n448-ngc23.04-pytorc
 
 
 @pytest.fixture(scope="module")
-def site():
-    return load_site(ROOT / "content")
+def site(shipped_content):
+    return shipped_content
 
 
 def render(site, text, lang="en"):
