@@ -14,4 +14,4 @@ PYTHON="$(command -v python || command -v python3)"
 "$PYTHON" -m mypy
 # In parallel, one worker per core (PYTEST_WORKERS to change; 0: none); --dist loadfile keeps
 # each test file on one worker, so that a module's built site is built once.
-exec "$PYTHON" -m pytest -q -n "${PYTEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
+exec "$PYTHON" -m pytest -q -n "${PYTEST_WORKERS:-auto}" --dist loadgroup --no-loadscope-reorder "$@"

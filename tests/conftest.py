@@ -78,7 +78,7 @@ def tiny_site(tmp_path_factory):
 
 # --- The order of the test files -------------------------------------------------------------
 
-# The workers (scripts/test.sh: --dist loadfile --no-loadscope-reorder) take whole test files in
+# The workers (scripts/test.sh: --dist loadgroup --no-loadscope-reorder) take the units in
 # this order: first the files that do not read the shipped site, while it is built beside them,
 # then those that do; in each part the costliest listed here first, so that no long file starts
 # last and keeps one worker busy alone at the end (figures: bench/README.md, "The test suite").
@@ -93,16 +93,38 @@ COSTLIEST = (
     "quality/test_reproducible.py",
     "build/test_chips.py",
     "build/test_pipeline.py",
-    # read
-    "quality/test_phone.py",
-    "quality/test_browser.py",
+    # read: the longest single units first (one Java run over every page; every page in the
+    # browser over file:// and over HTTP; every link), then the files split into small units
     "quality/test_html_valid.py",
-    "quality/test_accessibility.py",
+    "quality/test_browser.py",
     "quality/test_links.py",
+    "build/test_no_python_none.py",
+    "quality/test_phone.py",
+    "quality/test_accessibility.py",
     "quality/test_record_ui.py",
     "quality/test_search_ranking.py",
-    "build/test_no_python_none.py",
 )
+
+
+# Browser files whose tests each open pages of the shipped site, with nothing costly built per
+# module: their tests go to the workers in smaller units (scripts/test.sh: --dist loadgroup), one
+# per test function and page kind, so that no single file keeps one worker busy alone at the end.
+# Every other file is one unit, so that a module's built site is built once.
+SPLIT = (
+    "quality/test_phone.py",
+    "quality/test_accessibility.py",
+    "quality/test_browser.py",
+    "quality/test_record_ui.py",
+)
+
+
+def pytest_itemcollected(item):
+    """Each test's unit of work (its xdist_group), before pytest-xdist reads the marks."""
+    name = item.path.relative_to(ROOT / "tests").as_posix()
+    if name in SPLIT:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        name += f"::{item.originalname}" + "".join(f"-{params[p]}" for p in ("kind", "scheme") if p in params)
+    item.add_marker(pytest.mark.xdist_group(name))
 
 
 def _reads_shipped(item) -> bool:
