@@ -44,7 +44,7 @@ def level_with_fastest(
     """The scored results there (of one submitter when `who` is given) level with the fastest:
     within the benchmark's noise band of its time. A "fastest" names them: it is no clear lead."""
     rows = [r for r in slot(site, round_id, benchmark, division) if who is None or submitter_matches(r, who)]
-    return derived.level_with_first(rows, band_of(site, benchmark))
+    return derived.level_with_first(rows, band_of(site, benchmark), index_of(site).original)
 
 
 def unscored(
