@@ -74,14 +74,31 @@ def ranks(results: list[dict], band: float) -> list[tuple[int, bool]]:
     return out
 
 
-def level_with_first(results: list[dict], band: float) -> list[dict]:
+def level_with_first(results: list[dict], band: float, original: Callable[[dict], dict]) -> list[dict]:
     """The results after the first (in order, fastest first) that are level with it: timed and
     within `band` of its time, so they share its rank (`ranks`). A statement that the first is
-    the fastest names them instead of claiming a clear lead."""
+    the fastest names them instead of claiming a clear lead.
+
+    `original` gives the result whose runs a result republishes (RecordIndex.original: itself,
+    or the result it is carried over or copied from). A repeat of the same runs is not a second
+    result: one with the first's runs is never level with it, and several with the same runs
+    are listed once, as their original when it is level, else as the fastest of them."""
     lead = minutes(results[0]) if results else None
     if lead is None:
         return []
-    return [r for r in results[1:] if (time := minutes(r)) is not None and level(lead, time, band)]
+    first = original(results[0])["id"]
+    found = [
+        r
+        for r in results[1:]
+        if (time := minutes(r)) is not None and level(lead, time, band) and original(r)["id"] != first
+    ]
+    kept: dict[str, dict] = {}  # original's id -> the one result listed for those runs
+    for result in found:
+        runs = original(result)["id"]
+        if runs not in kept or result["id"] == runs:
+            kept[runs] = result
+    listed = {r["id"] for r in kept.values()}
+    return [r for r in found if r["id"] in listed]
 
 
 def fastest(results: Iterable[dict]) -> dict | None:

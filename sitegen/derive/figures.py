@@ -230,25 +230,54 @@ def ranked(site: Site, check: dict) -> list[dict]:
     ]
 
 
+def leaders(site: Site, check: dict) -> tuple[list[dict], list[dict], dict | None]:
+    """(the ranked results, those level with the first, the next result after them): the first
+    and those level with it share the first rank (derived.ranks), and none of them leads
+    clearly; the next is the first ranked below them, or None."""
+    order = ranked(site, check)
+    if not order:
+        return [], [], None
+    level = record_refs.level_with_first(site, order, order[0]["benchmark"])
+    after = order.index(level[-1]) + 1 if level else 1
+    return order, level, order[after] if after < len(order) else None
+
+
+def _ranked_line(site: Site, lang: str, r: dict) -> str:
+    """A ranked result as the steps show it: who, which system, its scale and its time."""
+    return (
+        f"{r['submitter']} {r['system_name']}, {fmt.number(r['accelerator_count'], lang, 0)}"
+        f" × {r.get('accelerator_model') or ''}: {_time_text(site, r['id'], lang)}"
+    )
+
+
 def _fastest_steps(site: Site, claim: dict):
-    """The fastest time among the ranked results, in the claim's unit, with the runner-up."""
-    order = ranked(site, claim["check"])
+    """The claimed result's time when it shares the first rank (else the fastest time), in the
+    claim's unit; the steps name the fastest, every result level with it (within the
+    benchmark's noise band), and the next result."""
+    order, level, after = leaders(site, claim["check"])
     if not order:
         return None, {}
-    value = minutes(order[0]) / MINUTES.get(claim["unit"], 1.0)
+    top = [order[0], *level]
+    shown = next((r for r in top if r["id"] == claim["check"]["result"]), order[0])
+    value = minutes(shown) / MINUTES.get(claim["unit"], 1.0)
+    band = record_refs.band_of(site, order[0]["benchmark"])
     steps = {}
     for lang in site.languages:
         say = site.strings.get(lang, {})
-        lines = [say.get("check.fastest", "{n}").format(n=fmt.number(len(order), lang, 0))]
-        for r, key in zip(order[:2], ("check.fastest_first", "check.fastest_next")):
+        line = partial(_ranked_line, site, lang)
+        lines = [
+            say.get("check.fastest", "{n}").format(n=fmt.number(len(order), lang, 0)),
+            say.get("check.fastest_first", "{line}").format(line=line(order[0])),
+        ]
+        if level:
             lines.append(
-                say.get(key, "{line}").format(
-                    line=(
-                        f"{r['submitter']} {r['system_name']}, {fmt.number(r['accelerator_count'], lang, 0)}"
-                        f" × {r.get('accelerator_model') or ''}: {_time_text(site, r['id'], lang)}"
-                    )
+                say.get("check.fastest_level", "{lines}").format(
+                    band=fmt.number(band * 100, lang, 1),
+                    lines=say.get("check.list_separator", "; ").join(line(r) for r in level),
                 )
             )
+        if after is not None:
+            lines.append(say.get("check.fastest_next", "{line}").format(line=line(after)))
         steps[lang] = lines
     return value, steps
 
@@ -387,14 +416,29 @@ def _evidence(site: Site, claim: dict) -> list[dict]:
 
 
 def _fastest_evidence(site: Site, claim: dict) -> list[dict]:
-    """The fastest and the next result ranked, and any result of the slot whose logs are
-    missing: it has no time, so the ranking cannot place it."""
+    """The fastest, the results level with it and the next result ranked; when the claimed
+    result is one of those level (first or not), the lead the claim states, which the record
+    cannot show; and any result of the slot whose logs are missing: it has no time, so the
+    ranking cannot place it."""
     check = claim["check"]
+    order, level, after = leaders(site, check)
+    top = [*order[:1], *level]
     items = [
         {"what": "result", "id": r["id"], "source": f"mlperf-training-{r['round']}", "independent": True}
-        for r in ranked(site, check)[:2]
+        for r in [*top, *([after] if after else [])]
         if r["id"] != check["result"]
     ]
+    if level and check["result"] in [r["id"] for r in top]:
+        items.append(
+            {
+                "what": "level",
+                "id": check["result"],
+                "others": [r["id"] for r in top if r["id"] != check["result"]],
+                "band": record_refs.band_of(site, order[0]["benchmark"]),
+                "source": f"mlperf-training-{order[0]['round']}",
+                "independent": False,  # the lead is within run-to-run variation: not shown
+            }
+        )
     mine = _described(site, check["result"])
     for r in record_refs.unscored(site, mine["round"], mine["benchmark"], mine["division"]):
         if check.get("nodes") is None or r.get("nodes") == check.get("nodes"):
@@ -458,9 +502,13 @@ def check_claim(site: Site, claim: dict) -> Check:
 
 
 def _is_fastest(site: Site, claim: dict) -> bool:
-    """For a 'fastest' claim the claimed result must rank first, not only match its time."""
+    """For a 'fastest' claim the claimed result must share the first rank (be the fastest or
+    level with it), not only match a time; a result ranked below those is not the fastest."""
     check = claim["check"]
-    return check["kind"] != "fastest" or ranked(site, check)[0]["id"] == check["result"]
+    if check["kind"] != "fastest":
+        return True
+    order, level, _ = leaders(site, check)
+    return check["result"] in [r["id"] for r in [*order[:1], *level]]
 
 
 def check_claims(site: Site) -> dict[str, Check]:

@@ -172,6 +172,12 @@ class RecordIndex:
         ident = (self._carry.get(result["id"]) or {}).get("copy_of")
         return self.site.record[ident] if ident else None
 
+    def original(self, result: dict) -> dict:
+        """The result that first published this result's runs: the one it is carried over
+        from, else the one of its round it copies, else itself. Two results with the same
+        original are the same runs (derived.level_with_first lists them once)."""
+        return self.carried_from(result) or self.copy_of(result) or result
+
     def counts(self, result: dict) -> bool:
         """Whether a result counts in counts and rankings: not a copy of another (carryover.py)."""
         return not (self._carry.get(result["id"]) or {}).get("copy_of")

@@ -44,7 +44,14 @@ def level_with_fastest(
     """The scored results there (of one submitter when `who` is given) level with the fastest:
     within the benchmark's noise band of its time. A "fastest" names them: it is no clear lead."""
     rows = [r for r in slot(site, round_id, benchmark, division) if who is None or submitter_matches(r, who)]
-    return derived.level_with_first(rows, band_of(site, benchmark))
+    return level_with_first(site, rows, benchmark)
+
+
+def level_with_first(site: Site, rows: list[dict], benchmark: str) -> list[dict]:
+    """Of `rows` (one benchmark's results, fastest first), those level with the first: within
+    the benchmark's noise band of its time, a repeat of the same runs counted once
+    (derived.level_with_first with RecordIndex.original)."""
+    return derived.level_with_first(rows, band_of(site, benchmark), index_of(site).original)
 
 
 def unscored(

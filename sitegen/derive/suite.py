@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sitegen.derive import derived
+from sitegen.derive.record_index import index_of
 from sitegen.derive.references import slot
 
 
@@ -44,11 +45,12 @@ def current_suite(site) -> list[str]:
 
 def leaders(site, benchmark_id: str, round_id: str) -> list[dict]:
     """The fastest scored closed-division result of a benchmark in a round and every result
-    level with it (within the benchmark's noise band of its time: derived.ranks), fastest
-    first; a copy within the round counts once. Empty when none has a time."""
+    level with it (within the benchmark's noise band of its time: derived.level_with_first),
+    fastest first; a copy within the round counts once. Empty when none has a time."""
     results = slot(site, round_id, benchmark_id, "closed")
     band = derived.noise_band(site.tables["benchmarks"].get(benchmark_id) or {})
-    return [r for r, (rank, _) in zip(results, derived.ranks(results, band)) if rank == 1]
+    level = derived.level_with_first(results, band, index_of(site).original)
+    return [results[0], *level] if results else []
 
 
 def series_of(site, benchmark_id: str) -> str:

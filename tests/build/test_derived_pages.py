@@ -17,7 +17,7 @@ import pytest
 from sitegen.build.pipeline import build
 
 from project import PAGE_EN, PAGE_ZH, TEMPLATES
-from record_sample import ROUNDS, V11, V11_LEVEL, write_record_project
+from record_sample import ROUNDS, V10, V11, V11_LEVEL, _result, write_record_project
 
 # a [[fastest:]] whose runner-up is level (in the methodology's section, as the shipped one)
 METHODOLOGY = {
@@ -147,6 +147,56 @@ def test_a_submitters_fastest_names_its_level_result(tmp_path):
     )
     zenith = text(tmp_path / "out", "en/submitters/zenith.html")
     assert "level within" not in zenith
+
+
+# Acme's BERT again, as repeats of the same runs (carryover.py): ACME32's v1.0 runs are
+# published again in v1.1, and so are ACME8's. Olympic means: (7.25 + 7.3 + 7.35) / 3 = 7.3 and
+# (7.4 + 7.42 + 7.44) / 3 = 7.42. Acme's fastest is v1.0's ACME32 (7.3; v1.1's is its repeat).
+RUNS_32, RUNS_8 = [7.2, 7.25, 7.3, 7.35, 7.4], [7.37, 7.4, 7.42, 7.44, 7.5]
+REPEATS_V10 = _result("v1.0-acme-acme32-bert", "v1.0", "Acme", "acme32", "bert", 7.3, RUNS_32) + _result(
+    "v1.0-acme-acme8-bert", "v1.0", "Acme", "acme8", "bert", 7.42, RUNS_8
+)
+REPEATS_V11 = _result(
+    "v1.1-acme-acme32-bert", "v1.1", "Acme", "acme32", "bert", 7.3, RUNS_32[::-1]
+) + _result("v1.1-acme-acme8-bert", "v1.1", "Acme", "acme8", "bert", 7.42, RUNS_8[::-1])
+
+
+@pytest.fixture(scope="module")
+def repeats(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("repeats")
+    content = write_record_project(
+        folder,
+        {
+            "data/record/results-v1.0.yaml": V10 + REPEATS_V10,
+            "data/record/results-v1.1.yaml": V11 + V11_LEVEL + REPEATS_V11,
+            "data/record/rounds.yaml": ROUNDS.replace("results: 5", "results: 7").replace(
+                "results: 2", "results: 4"
+            ),
+        },
+    )
+    build(content, TEMPLATES, folder / "out")
+    return folder / "out"
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        (
+            "en",
+            "ACME32 system (level within the ±5% noise band with Acme · ACME16 system (16 accelerators, "
+            "v1.1), Acme · ACME8 system (16 accelerators))",
+        ),
+        (
+            "zh",
+            "ACME32 system（在±5%的波动范围内与Acme · ACME16 system（16个加速器，v1.1）、Acme · ACME8 system（16个加速器）持平）",
+        ),
+    ],
+)
+def test_a_repeat_of_the_same_runs_is_not_listed_as_level(repeats, lang, said):
+    # 7.3 × 1.05 = 7.665: v1.1's ACME16 (7.4) and ACME8 (7.42, twice) are level with the
+    # fastest; its own repeat is no rival, and ACME8's two results are one, listed as v1.0's
+    # (no round named: the fastest's own)
+    assert said in text(repeats, f"{lang}/submitters/acme.html")
 
 
 def test_the_downloads_carry_accelerator_minutes_at_full_precision(sample):

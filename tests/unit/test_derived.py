@@ -16,6 +16,11 @@ RECORD = Path(__file__).resolve().parents[2] / "content" / "data" / "record"
 OTHER, VISION = {"area": "language"}, {"area": "vision"}  # benchmarks.yaml's `area`
 
 
+def itself(result: dict) -> dict:
+    """The original of a result that repeats no other's runs (RecordIndex.original)."""
+    return result
+
+
 @functools.cache
 def _round(round_id: str) -> dict[str, dict]:
     text = (RECORD / f"results-{round_id}.yaml").read_text("utf-8")
@@ -134,7 +139,7 @@ def test_ranks_share_a_rank_within_the_band_of_its_leading_result():
         (7, False),
         (8, False),
     ]
-    assert [r["id"] for r in derived.level_with_first(rows, 0.05)] == [GPT3_V31[1][0], GPT3_V31[2][0]]
+    assert [r["id"] for r in derived.level_with_first(rows, 0.05, itself)] == [GPT3_V31[1][0], GPT3_V31[2][0]]
     # within 2.5 %: only Azure's 4.0085 (1.0233); Eos at 10,240 (1.0391) ranks third
     assert derived.ranks(rows[:3], 0.025) == [(1, True), (1, True), (3, False)]
 
@@ -155,7 +160,83 @@ def test_results_without_a_time_are_not_level_with_anything():
     # as a leaderboard lists them: the timed results fastest first, a result without one last
     lead, azure = official(*GPT3_V31[0]), official(*GPT3_V31[1])
     rows = [lead, azure, {**lead, "id": "x", "value": None}]
-    assert derived.level_with_first(rows, 0.05) == [azure]
+    assert derived.level_with_first(rows, 0.05, itself) == [azure]
     assert derived.ranks(rows, 0.05) == [(1, True), (1, True), (3, False)]
-    assert derived.level_with_first([], 0.05) == []
-    assert derived.level_with_first([rows[2], lead], 0.05) == []
+    assert derived.level_with_first([], 0.05, itself) == []
+    assert derived.level_with_first([rows[2], lead], 0.05, itself) == []
+
+
+# --- a repeat of the same runs is not a second result (RecordIndex.original) -------------------
+
+
+def _timed(ident: str, minutes: float) -> dict:
+    return {"id": ident, "value": minutes, "unit": "min"}
+
+
+def test_a_repeat_of_the_firsts_runs_is_never_level_with_it():
+    # BERT's 5 % band: 10 × 1.05 = 10.5, so every time below is level with the first's 10.0.
+    # "b2" repeats b's runs, "o1" and "o2" repeat o's (which is not in the list)
+    a, b, b2 = _timed("a", 10.0), _timed("b", 10.2), _timed("b2", 10.1)
+    o1, o2, c = _timed("o1", 10.0), _timed("o2", 10.3), _timed("c", 10.4)
+    same = {"b2": b, "o1": {"id": "o"}, "o2": {"id": "o"}}
+
+    def original(result):
+        return same.get(result["id"], result)
+
+    # the first repeated later: its repeat is no rival
+    assert derived.level_with_first([b, b2, c], 0.05, original) == [c]
+    # the first is the repeat: the result it repeats is no rival
+    assert derived.level_with_first([b2, b, c], 0.05, original) == [c]
+    # the first and a rival repeat one original: no rival
+    assert derived.level_with_first([o1, o2, c], 0.05, original) == [c]
+    # two rivals that are the same runs are listed once, as the original
+    assert derived.level_with_first([a, b2, b, c], 0.05, original) == [b, c]
+    # ... or, when neither is the original, as the first of them
+    assert derived.level_with_first([a, o1, o2, c], 0.05, original) == [o1, c]
+
+
+def test_entity_pages_list_a_repeat_once_on_the_shipped_record(shipped_content):
+    # Figures from content/data/record/results-*.yaml (official() checks them), the runs read
+    # there too: a repeat has exactly its original's runs.
+    from sitegen.derive.record_index import index_of
+    from sitegen.render.record.lists import level_with_fastest
+
+    index = index_of(shipped_content)
+
+    def runs(result: dict) -> tuple:  # its run times in order, and how many runs failed
+        return sorted(t for t in result["runs"] if t is not None), result["runs"].count(None)
+
+    def listed(slug: str, best: str) -> list[str]:  # a submitter's page lists them
+        entity = index.submitters[slug]
+        fastest = entity.fastest(index.counts)
+        assert best in [r["id"] for r in fastest]
+        return [r["id"] for r in level_with_fastest(shipped_content, entity, index, fastest)[best][0]]
+
+    # NVIDIA's MiniGo (±5 %): its fastest, v1.1's 15.465202083333335 min on 1,792 A100;
+    # 15.465202083333335 × 1.05 = 16.23846218750 holds v1.0's 15.5314125 and v2.0's
+    # 16.2307875; v2.1's 16.2307875 is v2.0's ten runs again, so it is not a third result
+    minigo = [
+        official("v1.1-nvidia-dgxa100-n224-ngc21.09-tensorflow-minigo", 15.465202083333335, 1792),
+        official("v1.0-nvidia-dgxa100-n224-ngc21.05-tensorflow-minigo", 15.5314125, 1792),
+        official("v2.0-nvidia-dgxa100-n224-ngc22.04-tensorflow-minigo", 16.2307875, 1792),
+        official("v2.1-nvidia-dgxa100-n224-ngc22.04-tensorflow-minigo", 16.2307875, 1792),
+    ]
+    held = [runs(r) for r in minigo]
+    assert held[3] == held[2] and held[1] != held[2] and held[0] not in held[1:]
+    assert listed("nvidia", minigo[0]["id"]) == [minigo[1]["id"], minigo[2]["id"]]
+    # NVIDIA's BERT: Eos at 3,472 H100 in 0.119275 min (v3.1), republished in v4.0 and v4.1
+    # with the same ten runs: no result is level with it
+    eos = [
+        official(f"{r}-nvidia-eos-n434-ngc23.09-pytorch-bert", 0.119275, 3472)
+        for r in ("v3.1", "v4.0", "v4.1")
+    ]
+    assert runs(eos[0]) == runs(eos[1]) == runs(eos[2])
+    assert listed("nvidia", eos[0]["id"]) == []
+    # Nebius's Llama 3.1 405B: v5.1's 120.93890666666667 min is v5.0's three runs (scored
+    # 124.49593333333335 there; 120.9389 × 1.05 = 126.9859): the same runs, not a rival
+    again = official("v5.1-nebius-nebius-h200-n128-llama31-405b", 120.93890666666667, 1024)
+    first = official(
+        "v5.0-nebius-nebius-soperator-8xh200-n128-ngc25.01-nemo-llama31-405b", 124.49593333333335, 1024
+    )
+    assert runs(again) == runs(first)
+    assert listed("nebius", again["id"]) == []

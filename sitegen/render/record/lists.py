@@ -109,7 +109,8 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
 def level_with_fastest(site: Site, entity: Entity, index: RecordIndex, fastest: list[dict]) -> dict:
     """Result id -> (the entity's other results level with it, the noise band), for each of its
     fastest results (Entity.fastest): the scored results of the same benchmark and division that
-    count, within the benchmark's noise band of its time (derived.level_with_first)."""
+    count, within the benchmark's noise band of its time (derived.level_with_first), a result
+    republished in a later round counted once, as the runs it repeats."""
     found = {}
     for best in fastest:
         band = record_refs.band_of(site, best["benchmark"])
@@ -123,7 +124,7 @@ def level_with_fastest(site: Site, entity: Entity, index: RecordIndex, fastest: 
             ),
             key=lambda r: (r["value"] is None, r["value"] or 0, r["id"] != best["id"], r["id"]),
         )
-        found[best["id"]] = (derived.level_with_first(rivals, band), band)
+        found[best["id"]] = (derived.level_with_first(rivals, band, index.original), band)
     return found
 
 
