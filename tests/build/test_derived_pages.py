@@ -106,8 +106,8 @@ def test_leaderboard_ranks_without_a_level_pair_are_plain(sample):
 def test_a_fastest_reference_names_the_result_level_with_it(sample):
     page = text(sample, "en/methodology.html")
     assert (
-        "Level results: 7.40 min (Acme, ACME16 system, 16 × Acme A1, 5 runs, none failed), level "
-        "within the ±5% noise band with 7.60 min (Zenith, ZENITH16 system, 16 × Zenith Z1, 5 runs, "
+        "Level results: 7.40 min (Acme, ACME16 system, 16 × Acme A1, 5 runs, none failed), level, "
+        "within the ±5% run-to-run variation MLCommons states, with 7.60 min (Zenith, ZENITH16 system, 16 × Zenith Z1, 5 runs, "
         "none failed)."
     ) in page
     zh = text(sample, "zh/methodology.html")
@@ -118,7 +118,7 @@ def test_a_fastest_reference_names_the_result_level_with_it(sample):
 
 
 def test_round_and_benchmark_pages_say_the_fastest_is_level(sample):
-    mark = "(level within the ±5% noise band with Zenith · ZENITH16 system (16 accelerators))"
+    mark = "(level, within the ±5% run-to-run variation MLCommons states, with Zenith · ZENITH16 system (16 accelerators))"
     assert f"ACME16 system {mark}" in text(sample, "en/rounds/v1.1.html")
     assert f"ACME16 system {mark}" in text(sample, "en/benchmarks/bert.html")
     zh = "ACME16 system（在±5%的波动范围内与Zenith · ZENITH16 system（16个加速器）持平）"
@@ -143,7 +143,7 @@ def test_a_submitters_fastest_names_its_level_result(tmp_path):
     build(content, TEMPLATES, tmp_path / "out")
     page = text(tmp_path / "out", "en/submitters/acme.html")
     assert (
-        "ACME16 system (level within the ±5% noise band with Acme · ACME16B system (16 accelerators))" in page
+        "ACME16 system (level, within the ±5% run-to-run variation MLCommons states, with Acme · ACME16B system (16 accelerators))" in page
     )
     zenith = text(tmp_path / "out", "en/submitters/zenith.html")
     assert "level within" not in zenith
@@ -183,7 +183,7 @@ def repeats(tmp_path_factory):
     [
         (
             "en",
-            "ACME32 system (level within the ±5% noise band with Acme · ACME16 system (16 accelerators, "
+            "ACME32 system (level, within the ±5% run-to-run variation MLCommons states, with Acme · ACME16 system (16 accelerators, "
             "v1.1), Acme · ACME8 system (16 accelerators))",
         ),
         (

@@ -91,7 +91,7 @@ def test_references_render_the_figures_in_both_languages(site):
 def test_fastest_names_the_results_level_with_it(site):
     html, page = render(site, "[[fastest:v3.1/gpt3/closed]]")
     assert page.problems == []
-    assert ", level within the ±5% noise band with " in html
+    assert ", level, within the ±5% run-to-run variation MLCommons states, with " in html
     assert "4.01 min</a> (Azure+NVIDIA, ND_H100_v5 x1344, 10,752 × " in html
 
 
