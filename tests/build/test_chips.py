@@ -343,3 +343,28 @@ def test_a_count_correction_needs_its_official_figure_a_source_and_a_note(tmp_pa
     with pytest.raises(ContentError) as error:
         load_site(content)
     assert str(error.value) == message.format(count_line=count_line)
+
+
+def test_a_family_s_fastest_of_a_round_names_the_results_level_with_it(shipped_content):
+    """MI355X, Llama 2 70B LoRA, v5.1, closed: AMD's 10.18474574915825 min at 8 is the fastest;
+    Supermicro's 10.24417643097643, Dell's 10.27352700617284 and GigaComputing's
+    10.41609333333333 (all at 8) are within 5 % of it (10.1847... × 1.05 = 10.694), so they are
+    level with it and named, fastest first (values from results-v5.1.yaml)."""
+    from sitegen.derive import chip_figures, derived
+
+    index = index_of(shipped_content)
+    family = index.accelerators["amd-mi355x"]
+    rows = chip_figures.by_benchmark(
+        family,
+        index,
+        list(shipped_content.rounds),
+        lambda benchmark: derived.noise_band(shipped_content.get("benchmarks", benchmark)),
+    )
+    row = next(r for b in rows if b["benchmark"] == "llama2_70b_lora" for r in b["rounds"] if r["round"] == "v5.1")
+    assert row["best"]["id"] == "v5.1-amd-mi355x-epyc-9575f-pytorch-llama2-70b-lora"
+    assert row["band"] == 0.05
+    assert [r["id"] for r in row["level"]] == [
+        "v5.1-supermicro-8xmi355x-2xepyc-9575f-llama2-70b-lora",
+        "v5.1-dell-xe9785l-8xmi355x-llama2-70b-lora",
+        "v5.1-gigacomputing-g893-zx1-aax4-pytorch-llama2-70b-lora",
+    ]

@@ -22,7 +22,9 @@ def chip_context(site, lang: str, t, index, entity) -> dict:
     series = chip_figures.progress(entity, index, rounds)
     return {
         "specs": _specs(site, facts),
-        "by_benchmark": chip_figures.by_benchmark(entity, index, rounds),
+        "by_benchmark": chip_figures.by_benchmark(
+            entity, index, rounds, lambda benchmark: derived.noise_band(site.get("benchmarks", benchmark))
+        ),
         "progress": [_progress_row(site, lang, t, item) for item in series],
         "progress_chart": Markup(chip_progress.chip_figure(series, names, rounds, t, "chart-chip-progress")),
         "scaling": chip_figures.scaling(entity, index, rounds),

@@ -56,6 +56,7 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
     rounds = [(r, len(index.counted(entity.in_round(r)))) for r in entity.rounds]  # copies once
     first, last = entity.rounds[-1], entity.rounds[0]
     fastest = entity.fastest(index.counts)
+    chip = kind == "accelerators"  # a chip family's page: its figures (chip_page.py)
     context = dict(
         kind=kind,
         entity=entity,
@@ -65,11 +66,11 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
         first=(first, entity.in_round(first)),
         last=(last, entity.in_round(last)),
         fastest=fastest,
-        fastest_level=level_with_fastest(site, entity, index, fastest),
+        # a chip page names level results by round instead (chip_figures.by_benchmark)
+        fastest_level=None if chip else level_with_fastest(site, entity, index, fastest),
         label=label,
         unscored=[r for r in entity.results if r["value"] is None],
     )
-    chip = kind == "accelerators"  # a chip family's page: its figures (chip_page.py)
     files = _page(
         theme,
         site,
