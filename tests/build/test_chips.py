@@ -360,7 +360,9 @@ def test_a_family_s_fastest_of_a_round_names_the_results_level_with_it(shipped_c
         list(shipped_content.rounds),
         lambda benchmark: derived.noise_band(shipped_content.get("benchmarks", benchmark)),
     )
-    row = next(r for b in rows if b["benchmark"] == "llama2_70b_lora" for r in b["rounds"] if r["round"] == "v5.1")
+    row = next(
+        r for b in rows if b["benchmark"] == "llama2_70b_lora" for r in b["rounds"] if r["round"] == "v5.1"
+    )
     assert row["best"]["id"] == "v5.1-amd-mi355x-epyc-9575f-pytorch-llama2-70b-lora"
     assert row["band"] == 0.05
     assert [r["id"] for r in row["level"]] == [

@@ -143,7 +143,8 @@ def test_a_submitters_fastest_names_its_level_result(tmp_path):
     build(content, TEMPLATES, tmp_path / "out")
     page = text(tmp_path / "out", "en/submitters/acme.html")
     assert (
-        "ACME16 system (level, within the ±5% run-to-run variation MLCommons states, with Acme · ACME16B system (16 accelerators))" in page
+        "ACME16 system (level, within the ±5% run-to-run variation MLCommons states, with Acme · ACME16B system (16 accelerators))"
+        in page
     )
     zenith = text(tmp_path / "out", "en/submitters/zenith.html")
     assert "level within" not in zenith
