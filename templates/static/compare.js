@@ -152,6 +152,11 @@
       accelerator_model: function (r) { return r.accelerator_model || "—"; },
       accelerator_count: function (r) { return number(r.accelerator_count, 0); },
       value: function (r) { return r.value === null ? (words[r.status] || words.missing) : figure(r.value, htmlLang); },
+      /* derived by this site (time to train in minutes × accelerators, at full precision in the
+         round's data script), by the same rule as the pages' accelerator-minutes cells */
+      accelerator_minutes: function (r) {
+        return r.accelerator_minutes === null ? "—" : figure(r.accelerator_minutes, htmlLang);
+      },
       energy: function (r) { return r.energy === null || r.energy === undefined ? "—" : figure(r.energy, htmlLang) + " J"; },
       /* carried over from an earlier round, or a copy within its round (carryover.py) */
       note: function (r) {
