@@ -10,7 +10,7 @@
 (function () {
   "use strict";
   var box = document.querySelector("[data-explore]");
-  if (!box || typeof window.siteFigure !== "function") return;
+  if (!box || typeof window.siteFigure !== "function" || !window.siteRounds) return;
   var figure = window.siteFigure;
   var root = box.getAttribute("data-root");
   var lang = box.getAttribute("data-lang");
@@ -34,7 +34,7 @@
   var DEFAULT = { round: latest, sort: "benchmark", order: "asc", x: "count" };   /* then fastest first */
   var LIMIT = 300;                       /* rows drawn before "Show all" (phones stay quick) */
   var shown = LIMIT, generation = 0, chartWanted = false, chartView_ = null;
-  var loading = {}, rowsCache = {};
+  var rowsCache = {};
   window.EXPLORE_DATA = window.EXPLORE_DATA || {};
 
   function msg(name) { return box.getAttribute("data-msg-" + name) || ""; }
@@ -102,17 +102,8 @@
     if (!left) { done(); return; }
     needed.forEach(function (round) {
       var finish = function () { if (--left === 0) done(); };
-      if (window.EXPLORE_DATA[round]) { finish(); return; }
-      if (loading[round]) { loading[round].push(finish); return; }
-      loading[round] = [finish];
-      var script = document.createElement("script");
-      script.src = root + "assets/explore/" + round + ".js";
-      script.onload = script.onerror = function () {
-        var waiting = loading[round];
-        loading[round] = null;
-        waiting.forEach(function (f) { f(); });
-      };
-      document.head.appendChild(script);
+      if (window.EXPLORE_DATA[round]) finish();
+      else window.siteRounds.load(root + "assets/explore/" + round + ".js", finish);   /* figures.js */
     });
   }
   function rowsOf(round) {
@@ -126,11 +117,7 @@
     });
     return rowsCache[round];
   }
-  function roundOf(id) {
-    var found = "";
-    rounds.forEach(function (r) { if (id.indexOf(r + "-") === 0 && r.length > found.length) found = r; });
-    return found;
-  }
+  function roundOf(id) { return window.siteRounds.roundOf(rounds, id); }
 
   /* --- selection and order --------------------------------------------------------------- */
   function matches(r, state) {
