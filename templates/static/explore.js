@@ -29,6 +29,7 @@
   var chartView = box.querySelector("[data-explore-view]");
   var chartCaption = box.querySelector("[data-explore-caption]");
   var chartStatus = box.querySelector("[data-explore-chart-status]");
+  var idealKey = box.querySelector("[data-explore-ideal]");
   var collator = window.Intl ? new Intl.Collator(htmlLang, { numeric: true }) : null;
   var FILTERS = ["round", "benchmark", "division", "category", "submitter", "chip", "min", "max"];
   var DEFAULT = { round: latest, sort: "benchmark", order: "asc", x: "count" };   /* then fastest first */
@@ -270,6 +271,7 @@
     if (!points.length) return;
     /* time against accelerators, one benchmark: the scale chart's line of ideal scaling */
     var ideal = byCount && oneBenchmark ? idealLine(drawn) : null;
+    idealKey.hidden = !ideal;             /* its key under the chart, as on the scale chart */
     chartCaption.textContent = fill(msg("chart-caption"), { n: points.length.toLocaleString(htmlLang) }) +
       (ideal ? fill(msg("ideal"), {
         submitter: ideal.anchor.submitter_name, system: ideal.anchor.system_name,
@@ -306,14 +308,8 @@
         }
       }].concat(ideal ? [{
         data: { values: ideal.ends },
-        mark: { type: "line", strokeWidth: 1.5, color: ink },
-        encoding: {
-          x: x, y: y,
-          strokeDash: { field: "key", type: "nominal", scale: { range: [[6, 4]] },
-                        /* above the plot, its whole name (a phone's legend column would cut it) */
-                        legend: { title: null, orient: "top", columns: 1, labelLimit: Math.max(200, box.clientWidth - 60),
-                                  symbolType: "stroke", symbolSize: 600, symbolStrokeWidth: 1.5, symbolStrokeColor: ink } }
-        }
+        mark: { type: "line", strokeWidth: 1.5, strokeDash: [6, 4], color: ink },
+        encoding: { x: x, y: y }
       }] : []),
       config: {
         font: window.getComputedStyle(document.body).fontFamily,
@@ -353,8 +349,7 @@
     var start = Math.max(Math.min.apply(null, counts), work / Math.max.apply(null, times));
     var end = Math.min(Math.max.apply(null, counts), work / Math.min.apply(null, times));
     if (!(start < end)) return null;
-    var key = msg("ideal-key");
-    return { anchor: anchor, ends: [start, end].map(function (n) { return { count: n, minutes: work / n, key: key }; }) };
+    return { anchor: anchor, ends: [start, end].map(function (n) { return { count: n, minutes: work / n }; }) };
   }
 
   /* --- events ------------------------------------------------------------------------------ */
