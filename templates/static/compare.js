@@ -22,29 +22,16 @@
   var form = box.querySelector("[data-compare-form]");
   var input = form.querySelector("input");
   var datalist = box.querySelector("datalist");
-  var loading = {};
   window.RECORD_DATA = window.RECORD_DATA || {};
   function msg(name) { return box.getAttribute("data-msg-" + name) || ""; }
   function picked() {
     return decodeURIComponent(window.location.hash.slice(1)).split(",")
       .map(function (s) { return s.trim(); }).filter(Boolean);
   }
-  function roundOf(id) {
-    var found = "";
-    rounds.forEach(function (r) { if (id.indexOf(r + "-") === 0 && r.length > found.length) found = r; });
-    return found;
-  }
+  function roundOf(id) { return window.siteRounds.roundOf(rounds, id); }
   function load(round, done) {
-    if (window.RECORD_DATA[round]) { done(); return; }
-    if (loading[round]) { loading[round].push(done); return; }
-    loading[round] = [done];
-    var script = document.createElement("script");
-    script.src = root + "assets/record/" + round + ".js";
-    script.onload = script.onerror = function () {
-      var waiting = loading[round]; loading[round] = null;
-      waiting.forEach(function (f) { f(); });
-    };
-    document.head.appendChild(script);
+    if (window.RECORD_DATA[round]) done();
+    else window.siteRounds.load(root + "assets/record/" + round + ".js", done);
   }
   function record(id) {
     var data = window.RECORD_DATA[roundOf(id)];
@@ -152,6 +139,11 @@
       accelerator_model: function (r) { return r.accelerator_model || "—"; },
       accelerator_count: function (r) { return number(r.accelerator_count, 0); },
       value: function (r) { return r.value === null ? (words[r.status] || words.missing) : figure(r.value, htmlLang); },
+      /* derived by this site (time to train in minutes × accelerators, at full precision in the
+         round's data script), by the same rule as the pages' accelerator-minutes cells */
+      accelerator_minutes: function (r) {
+        return r.accelerator_minutes === null ? "—" : figure(r.accelerator_minutes, htmlLang);
+      },
       energy: function (r) { return r.energy === null || r.energy === undefined ? "—" : figure(r.energy, htmlLang) + " J"; },
       /* carried over from an earlier round, or a copy within its round (carryover.py) */
       note: function (r) {

@@ -10,7 +10,7 @@
 (function () {
   "use strict";
   var box = document.querySelector("[data-explore]");
-  if (!box || typeof window.siteFigure !== "function") return;
+  if (!box || typeof window.siteFigure !== "function" || !window.siteRounds) return;
   var figure = window.siteFigure;
   var root = box.getAttribute("data-root");
   var lang = box.getAttribute("data-lang");
@@ -29,12 +29,13 @@
   var chartView = box.querySelector("[data-explore-view]");
   var chartCaption = box.querySelector("[data-explore-caption]");
   var chartStatus = box.querySelector("[data-explore-chart-status]");
+  var idealKey = box.querySelector("[data-explore-ideal]");
   var collator = window.Intl ? new Intl.Collator(htmlLang, { numeric: true }) : null;
   var FILTERS = ["round", "benchmark", "division", "category", "submitter", "chip", "min", "max"];
   var DEFAULT = { round: latest, sort: "benchmark", order: "asc", x: "count" };   /* then fastest first */
   var LIMIT = 300;                       /* rows drawn before "Show all" (phones stay quick) */
   var shown = LIMIT, generation = 0, chartWanted = false, chartView_ = null;
-  var loading = {}, rowsCache = {};
+  var rowsCache = {};
   window.EXPLORE_DATA = window.EXPLORE_DATA || {};
 
   function msg(name) { return box.getAttribute("data-msg-" + name) || ""; }
@@ -102,17 +103,8 @@
     if (!left) { done(); return; }
     needed.forEach(function (round) {
       var finish = function () { if (--left === 0) done(); };
-      if (window.EXPLORE_DATA[round]) { finish(); return; }
-      if (loading[round]) { loading[round].push(finish); return; }
-      loading[round] = [finish];
-      var script = document.createElement("script");
-      script.src = root + "assets/explore/" + round + ".js";
-      script.onload = script.onerror = function () {
-        var waiting = loading[round];
-        loading[round] = null;
-        waiting.forEach(function (f) { f(); });
-      };
-      document.head.appendChild(script);
+      if (window.EXPLORE_DATA[round]) finish();
+      else window.siteRounds.load(root + "assets/explore/" + round + ".js", finish);   /* figures.js */
     });
   }
   function rowsOf(round) {
@@ -126,11 +118,7 @@
     });
     return rowsCache[round];
   }
-  function roundOf(id) {
-    var found = "";
-    rounds.forEach(function (r) { if (id.indexOf(r + "-") === 0 && r.length > found.length) found = r; });
-    return found;
-  }
+  function roundOf(id) { return window.siteRounds.roundOf(rounds, id); }
 
   /* --- selection and order --------------------------------------------------------------- */
   function matches(r, state) {
@@ -263,9 +251,10 @@
   }
   function drawChart(state) {
     var byCount = state.x === "count";
-    var points = selection.filter(function (r) {
+    var drawn = selection.filter(function (r) {
       return r.minutes !== null && !r.copy_of && (!byCount || r.accelerator_count > 0);
-    }).map(function (r) {
+    });
+    var points = drawn.map(function (r) {
       return {
         minutes: r.minutes, count: r.accelerator_count, round: r.round,
         chip: name("chip", r.chip), system: r.system_name, submitter: r.submitter_name,
@@ -275,38 +264,53 @@
     });
     var benchmarks = {};
     points.forEach(function (p) { benchmarks[p.benchmark] = true; });
-    chartStatus.textContent = !points.length ? msg("chart-empty")
-      : Object.keys(benchmarks).length > 1 ? msg("chart-benchmarks") : "";
+    var oneBenchmark = Object.keys(benchmarks).length === 1;
+    chartStatus.textContent = !points.length ? msg("chart-empty") : oneBenchmark ? "" : msg("chart-benchmarks");
     chartFigure.hidden = !points.length;
     if (chartView_) { chartView_.finalize(); chartView_ = null; }
     if (!points.length) return;
-    chartCaption.textContent = fill(msg("chart-caption"), { n: points.length.toLocaleString(htmlLang) });
+    /* time against accelerators, one benchmark: the scale chart's line of ideal scaling */
+    var ideal = byCount && oneBenchmark ? idealLine(drawn) : null;
+    idealKey.hidden = !ideal;             /* its key under the chart, as on the scale chart */
+    chartCaption.textContent = fill(msg("chart-caption"), { n: points.length.toLocaleString(htmlLang) }) +
+      (ideal ? fill(msg("ideal"), {
+        submitter: ideal.anchor.submitter_name, system: ideal.anchor.system_name,
+        count: ideal.anchor.accelerator_count.toLocaleString(htmlLang), round: ideal.anchor.round,
+        work: figure(ideal.anchor.accelerator_minutes, htmlLang)
+      }) : "");
     var ink = window.getComputedStyle(box).color;
     var narrow = box.clientWidth < 560;
     /* log scales fitted to the points (a nice domain of 1 to 1,000 left 8 to 128 in a corner) */
     var fitted = { type: "log", nice: false, padding: 16 };
+    var x = byCount
+      ? { field: "count", type: "quantitative", scale: fitted, title: msg("axis-accelerators"),
+          axis: { labelOverlap: "greedy" } }
+      : { field: "round", type: "ordinal", sort: rounds, title: msg("axis-round"),
+          axis: { labelAngle: 0, labelOverlap: "greedy" } };
+    var y = { field: "minutes", type: "quantitative", scale: fitted, title: msg("axis-time"),
+              axis: { labelOverlap: "greedy" } };
     var spec = {
       $schema: "https://vega.github.io/schema/vega-lite/v5.json",
       width: "container", height: narrow ? 280 : 360, background: null,
-      data: { values: points },
-      mark: { type: "point", filled: true, size: 70, opacity: 0.85 },
-      encoding: {
-        x: byCount
-          ? { field: "count", type: "quantitative", scale: fitted, title: msg("axis-accelerators"),
-              axis: { labelOverlap: "greedy" } }
-          : { field: "round", type: "ordinal", sort: rounds, title: msg("axis-round"),
-              axis: { labelAngle: 0, labelOverlap: "greedy" } },
-        y: { field: "minutes", type: "quantitative", scale: fitted, title: msg("axis-time"),
-             axis: { labelOverlap: "greedy" } },
-        color: { field: "chip", type: "nominal", title: msg("chip") },
-        shape: { field: "chip", type: "nominal", title: msg("chip") },
-        tooltip: [
-          { field: "system", title: msg("system") }, { field: "time", title: msg("time") },
-          { field: "count", title: msg("count-col") }, { field: "chip", title: msg("chip") },
-          { field: "submitter", title: msg("submitter") }, { field: "benchmark", title: msg("benchmark") },
-          { field: "round", title: msg("round") }
-        ]
-      },
+      layer: [{
+        data: { values: points },
+        mark: { type: "point", filled: true, size: 70, opacity: 0.85 },
+        encoding: {
+          x: x, y: y,
+          color: { field: "chip", type: "nominal", title: msg("chip") },
+          shape: { field: "chip", type: "nominal", title: msg("chip") },
+          tooltip: [
+            { field: "system", title: msg("system") }, { field: "time", title: msg("time") },
+            { field: "count", title: msg("count-col") }, { field: "chip", title: msg("chip") },
+            { field: "submitter", title: msg("submitter") }, { field: "benchmark", title: msg("benchmark") },
+            { field: "round", title: msg("round") }
+          ]
+        }
+      }].concat(ideal ? [{
+        data: { values: ideal.ends },
+        mark: { type: "line", strokeWidth: 1.5, strokeDash: [6, 4], color: ink },
+        encoding: { x: x, y: y }
+      }] : []),
       config: {
         font: window.getComputedStyle(document.body).fontFamily,
         axis: { labelColor: ink, titleColor: ink, gridOpacity: 0.4, labelFontSize: 12, titleFontSize: 13 },
@@ -327,6 +331,25 @@
       });
       chartFigure.setAttribute("data-drawn", "true");
     }).catch(function () { chartStatus.textContent = msg("failed"); });
+  }
+
+  /* The scale chart's line of ideal scaling (sitegen/render/charts/scale.py): time = work /
+     accelerators through the drawn result with the fewest accelerator-minutes (ties by id, as
+     derived.least_work), drawn within the points' extent of both axes (scale_svg.ideal_segment);
+     null when every point has one accelerator count. */
+  function idealLine(drawn) {
+    var anchor = null;
+    drawn.forEach(function (r) {
+      if (!anchor || r.accelerator_minutes < anchor.accelerator_minutes ||
+          (r.accelerator_minutes === anchor.accelerator_minutes && r.id < anchor.id)) anchor = r;
+    });
+    var counts = drawn.map(function (r) { return r.accelerator_count; });
+    var times = drawn.map(function (r) { return r.minutes; });
+    var work = anchor.accelerator_minutes;
+    var start = Math.max(Math.min.apply(null, counts), work / Math.max.apply(null, times));
+    var end = Math.min(Math.max.apply(null, counts), work / Math.min.apply(null, times));
+    if (!(start < end)) return null;
+    return { anchor: anchor, ends: [start, end].map(function (n) { return { count: n, minutes: work / n }; }) };
   }
 
   /* --- events ------------------------------------------------------------------------------ */

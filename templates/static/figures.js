@@ -1,6 +1,7 @@
-/* The site's number rule in the browser (sitegen/base/fmt.py), shared by the compare page and
-   the explorer: window.siteFigure(value, lang[, digits]) gives the text of a measured time or a
-   derived figure as the pages built in Python show it. */
+/* What the compare page and the explorer share in the browser: the site's number rule
+   (sitegen/base/fmt.py), window.siteFigure(value, lang[, digits]), which gives the text of a
+   measured time or a derived figure as the pages built in Python show it; and their per-round
+   data scripts, window.siteRounds: roundOf(rounds, id) and load(src, done). */
 (function () {
   "use strict";
 
@@ -38,4 +39,28 @@
     return s.value.toLocaleString(lang, { minimumFractionDigits: s.places, maximumFractionDigits: s.places });
   }
   window.siteFigure = figure;
+
+  /* The round a result id belongs to: the longest round name it starts with ("v1.0-…"). */
+  function roundOf(rounds, id) {
+    var found = "";
+    rounds.forEach(function (r) { if (id.indexOf(r + "-") === 0 && r.length > found.length) found = r; });
+    return found;
+  }
+  /* A round's data script, a plain script (a <script> element works from file://, where
+     fetch() of a local file is refused), added once however many ask for it; done() is called
+     when it has run or failed (the caller looks for its data). */
+  var loading = {};
+  function load(src, done) {
+    if (loading[src]) { loading[src].push(done); return; }
+    loading[src] = [done];
+    var script = document.createElement("script");
+    script.src = src;
+    script.onload = script.onerror = function () {
+      var waiting = loading[src];
+      loading[src] = null;
+      waiting.forEach(function (f) { f(); });
+    };
+    document.head.appendChild(script);
+  }
+  window.siteRounds = { roundOf: roundOf, load: load };
 })();

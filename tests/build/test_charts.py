@@ -702,3 +702,52 @@ def test_the_phone_layout_is_measured_once_per_drawing_shape(tmp_path, monkeypat
     drawn.clear()
     chart_render.narrow_spec(moved)
     assert drawn
+
+
+def _record_line_rows(series: list[str]) -> list[dict]:
+    """Rows as a record chart block or a benchmark page's progress chart has them: each series
+    timed in two rounds, the last series' second point carried over (drawn hollow)."""
+    return [
+        {
+            "round": rnd,
+            "series": name,
+            "value": 10.0 * (i + 1) / (k + 1),
+            "value_text": "",
+            "result": f"{rnd}-{i}",
+            "carried": rnd == "v2.0" and i == len(series) - 1,
+            "note": "",
+        }
+        for i, name in enumerate(series)
+        for k, rnd in enumerate(["v1.0", "v2.0"])
+    ]
+
+
+@pytest.mark.parametrize("size", [None, chart_render.narrow_size(288)], ids=["wide", "narrow"])
+def test_record_line_charts_tell_series_apart_by_shape_as_well_as_colour(size):
+    """The LLM report's five lines (and a benchmark page's progress chart): each series has its own
+    point shape besides its colour, and one legend shows both, so no line is told by colour alone;
+    a carried-over point keeps its shape, hollow. The same spec draws the SVG and the interactive view."""
+    from sitegen.render.charts import progress
+
+    series = ["H100", "H200", "B200", "GB200", "GB300"]  # the report's NVIDIA chart, 5 lines
+    text = {
+        "time": "Time",
+        "round_axis": "Round",
+        "accelerator": "Chip",
+        "round": "Round",
+        "time_col": "T",
+        "note": "N",
+    }
+    spec = progress.progress_spec(_record_line_rows(series), ["v1.0", "v2.0"], text, size)
+    lines, points = spec["layer"]
+    shape = points["encoding"]["shape"]
+    colour = spec["encoding"]["color"] if "encoding" in spec else lines["encoding"]["color"]
+    assert shape["field"] == colour["field"] == "series"
+    assert shape["scale"]["domain"] == colour["scale"]["domain"] == series
+    assert len(set(shape["scale"]["range"])) == len(series)  # five shapes, none shared
+    assert shape["legend"] == colour["legend"]  # one legend, merged: a swatch of colour and shape
+    assert points["encoding"]["fill"]["condition"]["test"] == "datum.carried"
+    svg = chart_render.raw_svg(spec)
+    legend = svg[svg.index('class="mark-symbol role-legend-symbol') :]
+    drawn = re.findall(r'<path transform="translate\([^)]*\)" d="([^"]+)"', legend)[: len(series)]
+    assert len(set(drawn)) == len(series), drawn  # the legend's symbols differ in shape, not only colour

@@ -213,3 +213,25 @@ def test_the_downloads_carry_accelerator_minutes_at_full_precision(sample):
         "accelerator_minutes: value × accelerator_count (the time to train in minutes × the "
         "accelerators), at full precision; a figure derived by this site, not an MLPerf® score"
     ) in page
+
+
+def test_a_curated_system_page_shows_accelerator_minutes_beside_each_time(sample):
+    """acme-16's three results (data/mlperf_systems.yaml), 16 accelerators each:
+    30.123456 × 16 = 481.975296 -> 482, 27.754321 × 16 = 444.069136 -> 444, 7.4 × 16 = 118.4 -> 118."""
+    for lang, header, note in (
+        ("en", "Accelerator-minutes", "a figure derived by this site, not an MLPerf® score"),
+        ("zh", "加速器分钟数", "此数由本站推算，并非MLPerf®成绩"),
+    ):
+        page = html(sample, f"{lang}/systems/acme-16.html")
+        table = page[page.index('aria-labelledby="results"') :]
+        heads = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', table)
+        assert heads[2] == header, heads  # the key, the time, then the derived column
+        cells = re.findall(
+            r'<tr id="result-([^"]+)">.*?</td><td class="num" data-value="([^"]+)">([^<]+)</td>', table
+        )
+        assert {(i, float(v), shown) for i, v, shown in cells} == {
+            ("v1.0-acme-acme16-bert", 30.123456 * 16, "482"),
+            ("v1.0-acme-acme16-open-bert", 27.754321 * 16, "444"),
+            ("v1.1-acme-acme16-bert", 7.4 * 16, "118"),
+        }
+        assert note in text(sample, f"{lang}/systems/acme-16.html")

@@ -9,6 +9,7 @@ official accelerator string, written out below), never read from the page's data
 
 from __future__ import annotations
 
+import math
 from urllib.parse import parse_qsl
 
 import pytest
@@ -272,3 +273,85 @@ def test_the_whole_record_in_one_selection(browser, site_roots, record):
         assert errors == []
     finally:
         context.close()
+
+
+# The dashed line's ends and the axes' labels (text, centre x, centre y), in page pixels.
+IDEAL_GEOMETRY = """() => {
+  const svg = document.querySelector('[data-explore-view] svg');
+  const at = (path, length) => { const m = path.getScreenCTM(), p = path.getPointAtLength(length);
+    return [m.a * p.x + m.c * p.y + m.e, m.b * p.x + m.d * p.y + m.f]; };
+  const lines = [...svg.querySelectorAll('path')].filter(p => (p.getAttribute('stroke-dasharray') || '') !== '');
+  const labels = [...svg.querySelectorAll('.role-axis-label text')].map(text => {
+    const r = text.getBoundingClientRect(); return [text.textContent, r.x + r.width / 2, r.y + r.height / 2]; });
+  return { lines: lines.map(p => [at(p, 0), at(p, p.getTotalLength())]), labels: labels };
+}"""
+
+
+def _least_work(record, **match) -> tuple[float, list[dict]]:
+    """The fewest accelerator-minutes (official time × accelerators) of the matching timed
+    results on accelerators, and the results with them."""
+    rows = [
+        r
+        for r in record
+        if all(r[k] == v for k, v in match.items()) and r["value"] is not None and r["accelerator_count"]
+    ]
+    least = min(r["value"] * r["accelerator_count"] for r in rows)
+    return least, [r for r in rows if r["value"] * r["accelerator_count"] == least]
+
+
+def _tick(labels, text: str, axis: str) -> float:
+    """The page position of an axis' tick label: x along the bottom axis, y up the left one."""
+    found = [(x, y) for t, x, y in labels if t == text]
+    if axis == "x":
+        return max(found, key=lambda p: p[1])[0]  # the lowest "10" is the bottom axis'
+    return min(found, key=lambda p: p[0])[1]  # the leftmost is the left axis'
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hant"])
+def test_time_against_accelerators_has_the_scale_charts_ideal_line(browser, site_roots, record, lang):
+    """One benchmark, time against accelerators: a dashed line of slope -1 on the log-log axes
+    (twice the accelerators, half the time) from the result with the fewest accelerator-minutes,
+    named in the legend and the caption in the scale chart's words; none by round."""
+    match = {"round": "v5.1", "benchmark": "llama2_70b_lora", "division": "closed"}
+    work, anchors = _least_work(record, **match)
+    url = site_roots["http"] + f"{lang}/explore.html#round=v5.1&benchmark=llama2_70b_lora&division=closed"
+    context, page, errors, _ = open_explorer(browser, url, viewport={"width": 1280, "height": 900})
+    try:
+        ready(page)
+        page.click("[data-explore-draw]")
+        page.wait_for_selector("[data-explore-figure][data-drawn]")
+        drawn = page.evaluate(IDEAL_GEOMETRY)
+        caption = page.inner_text("[data-explore-caption]")
+        key = page.locator("[data-explore-ideal]")
+        key_shown, key_text = key.is_visible(), key.inner_text()
+        words = page.get_attribute("[data-explore]", "data-msg-ideal").split("{")[0].strip()
+        page.select_option("#x-axis", "round")  # by round: no line, and no word of one
+        page.wait_for_function(
+            "words => !document.querySelector('[data-explore-caption]').textContent.includes(words)",
+            arg=words,
+        )
+        page.wait_for_timeout(300)
+        by_round = page.evaluate(IDEAL_GEOMETRY)
+        key_by_round = key.is_visible()
+        assert errors == []
+    finally:
+        context.close()
+    (anchor,) = anchors  # one result has the fewest: v5.1's Theia, 8 GB300s, 5.97… min × 8
+    assert anchor["accelerator_count"] == 8 and f"{work:.1f}" == "47.8"
+    assert words and words in caption
+    closing = ")" if lang == "en" else "）"
+    assert anchor["system_name"] in caption and f"47.8{closing}" in caption
+    # the scale chart's key of the line, under the chart
+    assert key_shown and key_text == {"en": "Ideal scaling (derived), constant accelerator-minutes"}.get(
+        lang, "理想擴展（推算）：加速器分鐘數不變"
+    )
+    (((x1, y1), (x2, y2)),) = drawn["lines"]
+    ten_x, hundred_x = _tick(drawn["labels"], "10", "x"), _tick(drawn["labels"], "100", "x")
+    ten_y, one_y = _tick(drawn["labels"], "10", "y"), _tick(drawn["labels"], "1", "y")
+    per_x, per_y = hundred_x - ten_x, one_y - ten_y  # a decade, in pixels, along each axis
+    assert (x2 - x1) / per_x > 0.5  # the line spans more than half a decade of accelerators
+    assert abs(((y2 - y1) / per_y) / ((x2 - x1) / per_x) - 1) < 0.03  # slope -1 on log-log axes
+    # it starts at the anchor: 8 accelerators, 47.8… / 8 minutes
+    assert abs(ten_x + (math.log10(8) - 1) * per_x - x1) < 3
+    assert abs(ten_y + (1 - math.log10(work / 8)) * per_y - y1) < 3
+    assert by_round["lines"] == [] and not key_by_round

@@ -15,7 +15,7 @@ from sitegen.render.charts import progress
 # Colour and shape together name a benchmark (readable without colour); the colours are
 # progress.COLOURS and two more, none of them the ink colour the page swaps for the theme's.
 COLOURS = (*progress.COLOURS, "#0e8a8a", "#d6336c", "#6b6b00")
-SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right", "wedge")
+SHAPES = progress.SHAPES
 
 
 def headline_rows(site, t, lang: str) -> list[dict]:

@@ -12,6 +12,9 @@ from sitegen.derive.record_index import index_of, progress
 from sitegen.render.charts import blocks as charts
 
 COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e")
+# A series is told apart by its points' shape as well as by colour (readable without colour);
+# the legend shows both.
+SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right", "wedge")
 
 
 def _row(t, lang: str, point: dict, series: str) -> dict:
@@ -71,19 +74,18 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     narrow = size.narrow
     series = list(dict.fromkeys(row["series"] for row in rows))
     scale = alt.Scale(domain=series, range=list(COLOURS[: len(series)]))
-    colour = alt.Color(
-        "series:N",
-        scale=scale,
-        # below the plot, one name a line; on a phone a name may take the whole
-        # width (A100-SXM4-40GB and A100-PCIe-40GB differ only at their ends)
-        legend=alt.Legend(
-            title=None,
-            orient="bottom",
-            direction="vertical",
-            columns=1,
-            labelLimit=chart_render.NARROW_FIT - 40 if narrow else size.label_limit,
-        ),
+    shapes = alt.Scale(domain=series, range=list(SHAPES[: len(series)]))
+    # below the plot, one name a line, with its colour and its points' shape; on a phone a name
+    # may take the whole width (A100-SXM4-40GB and A100-PCIe-40GB differ only at their ends)
+    legend = alt.Legend(
+        title=None,
+        orient="bottom",
+        direction="vertical",
+        columns=1,
+        labelLimit=chart_render.NARROW_FIT - 40 if narrow else size.label_limit,
+        symbolStrokeWidth=2,
     )
+    colour = alt.Color("series:N", scale=scale, legend=legend)
     y_title = text["time"]
     base = alt.Chart().encode(
         x=alt.X(
@@ -100,6 +102,7 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     )
     # a result carried over from an earlier round is drawn as a hollow point: no new result
     points = base.mark_point(filled=True, size=50, strokeWidth=2, opacity=1).encode(
+        shape=alt.Shape("series:N", scale=shapes, legend=legend),
         fill=alt.condition(
             "datum.carried", alt.value("#ffffff"), alt.Color("series:N", scale=scale, legend=None)
         ),

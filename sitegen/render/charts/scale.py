@@ -175,6 +175,14 @@ def _caption(site, t, lang, benchmark, rounds, every, results, anchor: dict, wor
     return text
 
 
+# The legend's key of the dashed line of ideal scaling (the explorer's chart shows it too).
+IDEAL_KEY = (
+    '<svg class="scale-key" viewBox="0 -7 24 14" width="24" height="14" aria-hidden="true" '
+    f'focusable="false"><path d="M0,0H24" stroke="{scale_svg.INK}" stroke-width="1.5" '
+    'stroke-dasharray="6 4"/></svg>'
+)
+
+
 def _key(shape: str, colour: str, hollow: bool = False) -> str:
     fill = "none" if hollow else colour
     return (
@@ -197,12 +205,7 @@ def _legend(t, lang: str, index: RecordIndex, groups: list[str], results: list[d
         items.append((_key(*GROUP_STYLES[-1]), t("chart.scale.other", names=names)))
     if any(index.carried_from(r) for r in results):
         items.append((_key("circle", scale_svg.INK, hollow=True), t("chart.scale.hollow")))
-    line = (
-        '<svg class="scale-key" viewBox="0 -7 24 14" width="24" height="14" aria-hidden="true" '
-        f'focusable="false"><path d="M0,0H24" stroke="{scale_svg.INK}" stroke-width="1.5" '
-        'stroke-dasharray="6 4"/></svg>'
-    )
-    items.append((line, t("chart.scale.ideal_key")))
+    items.append((IDEAL_KEY, t("chart.scale.ideal_key")))
     return '<ul class="scale-legend">' + "".join(f"<li>{k}{escape(text)}</li>" for k, text in items) + "</ul>"
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 
+from markupsafe import Markup
+
 from sitegen.base import npm, urls
 from sitegen.content.model import Site
 from sitegen.derive import chip_views, derived
 from sitegen.derive.record_index import index_of
 from sitegen.render.charts.blocks import BUNDLE
+from sitegen.render.charts.scale import IDEAL_KEY
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
 from sitegen.render.record.rounds import CATEGORIES, DIVISIONS
@@ -105,6 +108,7 @@ def explore_page(theme, site: Site, lang, t):
         divisions=DIVISIONS,
         categories=CATEGORIES,
         names=names,
+        ideal_key=Markup(IDEAL_KEY),  # the scale chart's key of its dashed line
         attribution=attribution(site, rounds),
     )
     files[BUNDLE] = npm.script(npm.VEGA)

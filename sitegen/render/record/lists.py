@@ -186,6 +186,7 @@ DATA_FIELDS = (
     "accelerator_model",
     "accelerator_count",
     "value",
+    "accelerator_minutes",  # derived.accelerator_minutes, at full precision; not an MLPerf® score
     "energy",
     "status",
     "carried_over_from",
@@ -200,12 +201,13 @@ def record_data_file(site: Site, round_id: str) -> dict[str, bytes]:
     index = index_of(site)
     for result in site.round_results(round_id):
         origin, copied = index.carried_from(result), index.copy_of(result)
-        derived = {
+        fields = {
+            "accelerator_minutes": derived.accelerator_minutes(result),
             "energy": (result.get("energy") or {}).get("value"),
             "carried_over_from": origin and origin["id"],
             "copy_of": copied and copied["id"],
         }
-        rows[result["id"]] = [derived[f] if f in derived else result.get(f) for f in DATA_FIELDS]
+        rows[result["id"]] = [fields[f] if f in fields else result.get(f) for f in DATA_FIELDS]
     names = {b: site.get("benchmarks", b)["name"] for b in site.round_benchmarks(round_id)}
     payload = json.dumps(
         {"fields": DATA_FIELDS, "rows": rows, "names": names},
