@@ -335,14 +335,17 @@
 
   /* The scale chart's line of ideal scaling (sitegen/render/charts/scale.py): time = work /
      accelerators through the drawn result with the fewest accelerator-minutes (ties by id, as
-     derived.least_work), drawn within the points' extent of both axes (scale_svg.ideal_segment);
-     null when every point has one accelerator count. */
+     derived.least_work) of the closed division, which alone the scale chart plots, drawn within
+     the points' extent of both axes (scale_svg.ideal_segment); null when no closed result is
+     drawn or every point has one accelerator count. */
   function idealLine(drawn) {
     var anchor = null;
     drawn.forEach(function (r) {
+      if (r.division !== "closed") return;
       if (!anchor || r.accelerator_minutes < anchor.accelerator_minutes ||
           (r.accelerator_minutes === anchor.accelerator_minutes && r.id < anchor.id)) anchor = r;
     });
+    if (!anchor) return null;
     var counts = drawn.map(function (r) { return r.accelerator_count; });
     var times = drawn.map(function (r) { return r.minutes; });
     var work = anchor.accelerator_minutes;
