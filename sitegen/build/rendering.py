@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import traceback
 from dataclasses import dataclass, field
 from functools import partial
@@ -172,15 +173,23 @@ def _fork_safe() -> bool:
     """False once this process has loaded vl-convert: its JavaScript runtime runs on threads
     that a forked child does not inherit, so a child drawing a chart would wait for ever (seen
     in the tests, which draw charts before building a site). A build from the command line
-    draws nothing before it forks."""
-    return "vl_convert" not in sys.modules
+    draws nothing before it forks. False too while another thread runs (_other_threads)."""
+    return "vl_convert" not in sys.modules and not _other_threads()
+
+
+def _other_threads() -> list[threading.Thread]:
+    """The threads of this process besides the main one: a forked child would inherit any lock
+    one of them holds at that moment, with no thread left to release it."""
+    main = threading.main_thread()
+    return [thread for thread in threading.enumerate() if thread is not main]
 
 
 def _in_forked_processes(function, jobs: list, at_once: int | None = None) -> list:
     """function(job) for each job, each in a process of its own, at most `at_once` at a time
     (the machine's cores: a third language waits for a core instead of adding its memory to
     the peak). A forked process inherits its job (the whole loaded site) instead of receiving
-    a pickled copy; only results come back, in the order of the jobs."""
+    a pickled copy; only results come back, in the order of the jobs. A job is done in this
+    process instead while another thread runs (_other_threads): never a fork beside a thread."""
     from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("fork")
@@ -192,8 +201,11 @@ def _in_forked_processes(function, jobs: list, at_once: int | None = None) -> li
         while pending or running:
             while pending and len(running) < at_once:
                 index, job = pending.pop(0)
-                running[_start(context, function, job)] = index
-            for receive in wait(list(running)):
+                if _other_threads():  # a thread started since the build chose processes
+                    outcomes[index] = _in_this_process(function, job)
+                else:
+                    running[_start(context, function, job)] = index
+            for receive in wait(list(running)) if running else []:
                 index = running.pop(receive)
                 outcomes[index] = _outcome(receive.process, receive)
                 receive.process.join()
@@ -228,6 +240,14 @@ def _start(context, function, job):
     send.close()
     receive.process = process
     return receive
+
+
+def _in_this_process(function, job) -> tuple[str, object]:
+    """function(job) without a process, its outcome as a process would send it."""
+    try:
+        return "ok", function(job)
+    except ContentError as exc:
+        return "content", exc.problems
 
 
 def _outcome(process, receive) -> tuple[str, object]:

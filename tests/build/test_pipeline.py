@@ -111,3 +111,80 @@ def test_a_broken_template_of_a_big_site_is_reported_at_its_line(tmp_path):
     assert errors[0].startswith("content/templates/report.html:3: template"), run.stderr
     assert "Traceback" not in run.stderr and "RuntimeError" not in run.stderr
     assert not (tmp_path / "output").exists()
+
+
+def test_no_process_is_forked_while_another_thread_runs():
+    """A forked child inherits every lock as it was: one held by another thread stays held for
+    ever in the child. While a thread runs, the jobs are done in this process instead."""
+    import threading
+
+    from sitegen.build import rendering
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not rendering._fork_safe()
+        assert _in_forked_processes(_pid, [1, 2]) == [os.getpid(), os.getpid()]
+    finally:
+        stop.set()
+        thread.join()
+    assert os.getpid() not in _in_forked_processes(_pid, [1, 2])
+
+
+def _pid(n):
+    return os.getpid()
+
+
+# Run in a pseudo-terminal: the command line's build with its status line, the tiny project
+# made "big" so that it renders in language processes; each fork notes the threads alive then.
+TERMINAL_BUILD = """
+import sys, threading
+from sitegen import cli
+from sitegen.build import rendering
+
+log, start = open(sys.argv[1], "a"), rendering._start
+
+def noted(*args):
+    log.write(f"{threading.active_count()}\\n")
+    log.flush()
+    return start(*args)
+
+rendering._start = noted
+rendering.PARALLEL_MIN_REPORTS = 1
+rendering.os.cpu_count = lambda: 2
+sys.exit(cli.main(sys.argv[2:]))
+"""
+
+
+def test_a_build_in_a_terminal_forks_its_languages_with_no_other_thread_alive(tmp_path):
+    import pty
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.project import write_project
+
+    content = write_project(tmp_path)
+    log = tmp_path / "forks.txt"
+    leader, follower = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "SITEGEN_CACHE": str(tmp_path / "cache")}
+    env.pop("NO_COLOR", None)
+    argv = [sys.executable, "-c", TERMINAL_BUILD, str(log), "--content", str(content)]
+    argv += ["--out", str(tmp_path / "o")]
+    root = Path(__file__).resolve().parents[2]
+    try:
+        terminal = {"stdin": follower, "stdout": follower, "stderr": follower}
+        done = subprocess.run(argv, **terminal, env=env, cwd=root, timeout=300)
+    finally:
+        os.close(follower)
+    shown = b""
+    try:
+        while chunk := os.read(leader, 65536):
+            shown += chunk
+    except OSError:  # the terminal is closed once everything written is read
+        pass
+    os.close(leader)
+    assert done.returncode == 0, shown.decode(errors="replace")
+    assert "building…" in shown.decode(errors="replace")  # the status line was shown
+    assert log.read_text().split() == ["1", "1"]  # both languages forked, each beside no thread
