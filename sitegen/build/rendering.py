@@ -30,20 +30,16 @@ from sitegen.content.textcheck import cjk_spaces
 from sitegen.content.translation import translation_gaps
 from sitegen.derive import figures as derive
 from sitegen.render import pages
+from sitegen.render.end_files import language_end_files, site_files
+from sitegen.render.inline import stylesheet
 from sitegen.render.markup import new_markdown
 from sitegen.render.record import explore as record_explore
 from sitegen.render.record import lists as record_lists
 from sitegen.render.record import rounds as record_pages
 from sitegen.render.record import systems as record_systems
 from sitegen.render.record.downloads import all_rounds_downloads, downloads_page, round_downloads
-from sitegen.render.search import (
-    language_end_files,
-    noindex,
-    search_entry,
-    single_file_copy,
-    site_files,
-    stylesheet,
-)
+from sitegen.render.search import noindex, search_entry
+from sitegen.render.single_file import single_file_copy
 from sitegen.render.theme import Strings, load_theme, missing_strings, static_files
 
 
