@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from sitegen.derive import figures as derive
-from sitegen.render.markup import Page
+from sitegen.render.page import Page
 
 SELECT_FIELDS = ("benchmark", "round", "division", "systems")
 RESULTS_FIELDS = SELECT_FIELDS + ("caption",)

@@ -19,7 +19,7 @@ from sitegen.derive.record_index import index_of, progress
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import progress as lines
 from sitegen.render.charts.plan import RECORD_METRICS, BadBlock, round_key
-from sitegen.render.markup import Page
+from sitegen.render.page import Page
 
 METRICS = RECORD_METRICS
 FIELDS = {
