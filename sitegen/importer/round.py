@@ -22,7 +22,7 @@ from sitegen.importer.locate import (
 )
 from sitegen.importer.logs import parse_run
 from sitegen.importer.sources import open_source, round_of
-from sitegen.importer.systems import read_system
+from sitegen.importer.systems import RESULT_FACTS, read_system
 
 LFS_HEAD = b"version https://git-lfs.github.com/spec/"
 
@@ -64,19 +64,7 @@ def scaling_of(source, folder: str, files: set) -> tuple[float | None, str]:
 
 
 def base_record(round_id: str, folder: str, loc: dict, facts: dict, system_path: str) -> dict:
-    record = {
-        k: facts[k]
-        for k in (
-            "submitter",
-            "system_name",
-            "accelerator_model",
-            "accelerator_count",
-            "nodes",
-            "host_cpu_model",
-            "host_cpu_count",
-            "framework",
-        )
-    }
+    record = {k: facts[k] for k in RESULT_FACTS}
     record.update(
         id=result_id(round_id, loc),
         round=round_id,

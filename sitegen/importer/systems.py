@@ -7,6 +7,19 @@ import ast
 import json
 import re
 
+# What a result takes from its system description as it is (division and status are read by
+# the round's rules first).
+RESULT_FACTS = (
+    "submitter",
+    "system_name",
+    "accelerator_model",
+    "accelerator_count",
+    "nodes",
+    "host_cpu_model",
+    "host_cpu_count",
+    "framework",
+)
+
 
 def to_int(value) -> int | None:
     try:
