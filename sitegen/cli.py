@@ -191,7 +191,7 @@ def plain_output() -> bool:
 
 def _status_line(text: str):
     """A status line on stderr, drawn once and erased afterwards. Not Console.status: its
-    spinner runs a refresh thread, and a build does not fork beside a thread (rendering.py)."""
+    spinner runs a refresh thread, and a build does not fork beside a thread (build/forking.py)."""
     from rich.console import Console
     from rich.live import Live
     from rich.spinner import Spinner

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from sitegen.build.rendering import _in_forked_processes
+from sitegen.build.forking import in_forked_processes
 
 
 def _square(n):
@@ -20,7 +20,7 @@ def _die(n):
 
 
 def test_results_come_back_in_the_order_of_the_jobs():
-    assert _in_forked_processes(_square, [3, 4, 5]) == [9, 16, 25]
+    assert in_forked_processes(_square, [3, 4, 5]) == [9, 16, 25]
 
 
 def _busy(job):
@@ -39,20 +39,20 @@ def _busy(job):
 
 
 def test_at_most_at_once_processes_run_together_and_results_keep_their_order(tmp_path):
-    results = _in_forked_processes(_busy, [(tmp_path, n) for n in range(5)], at_once=2)
+    results = in_forked_processes(_busy, [(tmp_path, n) for n in range(5)], at_once=2)
     assert [n for n, _ in results] == [0, 1, 2, 3, 4]
     assert max(seen for _, seen in results) <= 2
 
 
 def test_an_exception_in_a_process_is_raised_with_its_traceback():
     with pytest.raises(RuntimeError) as caught:
-        _in_forked_processes(_fail, [1, 2])
+        in_forked_processes(_fail, [1, 2])
     assert "ValueError: broken job 1" in str(caught.value) and "_fail" in str(caught.value)
 
 
 def test_a_process_that_dies_is_an_error_with_its_exit_code():
     with pytest.raises(RuntimeError, match="exit code 3"):
-        _in_forked_processes(_die, [1])
+        in_forked_processes(_die, [1])
 
 
 def _content_error(n):
@@ -67,7 +67,7 @@ def test_an_editors_mistake_in_a_process_is_said_with_its_file_and_line():
     from sitegen.base.errors import ContentError
 
     with pytest.raises(ContentError) as caught:
-        _in_forked_processes(_content_error, [1, 2])
+        in_forked_processes(_content_error, [1, 2])
     assert str(caught.value).splitlines() == [
         "content/templates/report.html:3: template syntax error",
         "content/templates/report.html:4: template syntax error",
@@ -118,18 +118,18 @@ def test_no_process_is_forked_while_another_thread_runs():
     ever in the child. While a thread runs, the jobs are done in this process instead."""
     import threading
 
-    from sitegen.build import rendering
+    from sitegen.build import forking
 
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()
     try:
-        assert not rendering._fork_safe()
-        assert _in_forked_processes(_pid, [1, 2]) == [os.getpid(), os.getpid()]
+        assert not forking.fork_safe()
+        assert in_forked_processes(_pid, [1, 2]) == [os.getpid(), os.getpid()]
     finally:
         stop.set()
         thread.join()
-    assert os.getpid() not in _in_forked_processes(_pid, [1, 2])
+    assert os.getpid() not in in_forked_processes(_pid, [1, 2])
 
 
 def _pid(n):
@@ -141,16 +141,16 @@ def _pid(n):
 TERMINAL_BUILD = """
 import sys, threading
 from sitegen import cli
-from sitegen.build import rendering
+from sitegen.build import forking, rendering
 
-log, start = open(sys.argv[1], "a"), rendering._start
+log, start = open(sys.argv[1], "a"), forking._start
 
 def noted(*args):
     log.write(f"{threading.active_count()}\\n")
     log.flush()
     return start(*args)
 
-rendering._start = noted
+forking._start = noted
 rendering.PARALLEL_MIN_REPORTS = 1
 rendering.os.cpu_count = lambda: 2
 sys.exit(cli.main(sys.argv[2:]))
