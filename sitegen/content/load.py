@@ -10,7 +10,7 @@ from string import Formatter
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
-from sitegen.content import chip_facts, chips, record_counts, schema, scores
+from sitegen.content import chip_facts, chips, field_types, record_counts, schema, scores
 from sitegen.content import site_checks as checks
 from sitegen.content.model import Report, Site, SourceFile, track
 from sitegen.content.parsecache import ParseCache, cached
@@ -138,7 +138,7 @@ def _load_config(content: Path, problems: Problems) -> dict:
         problems.add(path, key_line(raw, "languages", raw.get(LINE)), str(exc))
         found = [languages.KNOWN[code] for code in languages.DEFAULT]
     languages.use(found, _load_terms(content, problems))
-    config, errors = schema.parse_record(raw, schema.SITE)
+    config, errors = field_types.parse_record(raw, schema.SITE)
     for message in errors:
         problems.add(path, field_line(raw, message, raw.get(LINE)), message)
     config["languages"] = [language.code for language in found]
@@ -184,7 +184,7 @@ def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Prob
                         key_line(raws.get(wrong[0], {}), key),
                         f"string '{key}': placeholder {{{odd[0]}}} does not match the "
                         f"{right[0]} text ({', '.join('{' + n + '}' for n in sorted(right[1])) or 'none'})"
-                        + schema.suggest(odd[0], right[1]),
+                        + field_types.suggest(odd[0], right[1]),
                     )
 
 
@@ -205,7 +205,7 @@ def _check_characters(raw: dict, path: Path, problems: Problems) -> None:
     """An interface string reaches pages and charts: the check of every data field (a YAML
     escape such as "\\x1b" in a chart's axis title aborted vl-convert)."""
     for key, value in raw.items():
-        why = schema.bad_character(value) if key != LINE and isinstance(value, str) else None
+        why = field_types.bad_character(value) if key != LINE and isinstance(value, str) else None
         if why:
             problems.add(path, key_line(raw, key), f"string '{key}': {why}")
 
@@ -283,7 +283,7 @@ def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dic
             problems.add(path, None, f"expected a record, got {row!r}")
             continue
         line = row.get(LINE)
-        record, errors = schema.parse_record(row, fields)
+        record, errors = field_types.parse_record(row, fields)
         for message in errors:
             label = f"record '{row['id']}': " if isinstance(row.get("id"), str) else ""
             problems.add(path, field_line(row, message, line), label + message)
@@ -357,7 +357,7 @@ def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> 
     if read is None:
         return None
     front, body, body_line, lines = read
-    meta, errors = schema.parse_record(front, fields)
+    meta, errors = field_types.parse_record(front, fields)
     for message in errors:
         field = re.search(r"field '(\w+)'", message)
         problems.add(path, lines.get(field.group(1), 2) if field else 2, message)

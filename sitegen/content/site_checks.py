@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from sitegen.base.errors import Problems
-from sitegen.content import chip_facts, record_counts, schema
+from sitegen.content import chip_facts, field_types, record_counts, schema
 from sitegen.content.model import Site
 from sitegen.content.readers import LINE
 from sitegen.content.references import SHORTCODE, reference_ok
@@ -94,7 +94,7 @@ def check_references(site: Site, problems: Problems) -> None:
                         record["_file"],
                         _line(record, field),
                         f"record '{record['id']}': "
-                        f"unknown {table[:-1]} '{ident}'" + schema.suggest(ident, known),
+                        f"unknown {table[:-1]} '{ident}'" + field_types.suggest(ident, known),
                     )
 
 
@@ -177,5 +177,5 @@ def check_report_refs(site: Site, problems: Problems) -> None:
                         report.source.path,
                         report.meta["_lines"].get(field, 2),
                         f"front matter '{field}': unknown {field[:-1]} '{ident}'"
-                        + schema.suggest(ident, site.tables.get(field, {})),
+                        + field_types.suggest(ident, site.tables.get(field, {})),
                     )

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sitegen.base import urls
+from sitegen.content.field_types import bad_character
 from sitegen.content.readers import YamlProblem, load_yaml
 from sitegen.content.references import SHORTCODE
-from sitegen.content.schema import bad_character
 from sitegen.render import images
 from sitegen.render.page import Page
 from sitegen.render.references import shortcode
@@ -327,7 +327,7 @@ def _block_params(match, page: Page, line: int) -> dict | None:
 
 def _bad_texts(value) -> list[str]:
     """Why a block's value (text, or a list or mapping of them) cannot reach a page or a chart:
-    the check every data field gets (schema.bad_character)."""
+    the check every data field gets (field_types.bad_character)."""
     if isinstance(value, str):
         return [why] if (why := bad_character(value)) else []
     if isinstance(value, dict):

@@ -8,7 +8,7 @@ from html import escape
 
 from sitegen.base import urls
 from sitegen.base.errors import Problem
-from sitegen.content.schema import suggest
+from sitegen.content.field_types import suggest
 
 
 @dataclass

@@ -8,8 +8,8 @@ from html import escape
 from markupsafe import Markup
 
 from sitegen.base import fmt, languages, urls
+from sitegen.content.field_types import suggest
 from sitegen.content.references import SHORTCODE, parse_rounds, rounds_of
-from sitegen.content.schema import suggest
 from sitegen.derive import figures as derive
 from sitegen.render import scale_refs
 from sitegen.render.page import Page, any_result, link, result_pair, say, table_record
