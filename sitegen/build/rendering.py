@@ -24,6 +24,7 @@ from sitegen.content.model import Site
 from sitegen.content.textcheck import cjk_spaces
 from sitegen.content.translation import translation_gaps
 from sitegen.derive import figures as derive
+from sitegen.derive.comparisons import comparisons as comparisons_of
 from sitegen.render import pages
 from sitegen.render.end_files import language_end_files, site_files
 from sitegen.render.inline import stylesheet
@@ -191,7 +192,7 @@ def _render_language(job) -> LanguageResult:
     unchanged: dict[str, str] = {}  # own files of reused units, hard-linked together at the end
     cjk, spaces = languages.get(lang).cjk, []
     reuse = destination.reuse if destination is not None else None
-    checks, comparisons = Later(site, derive.check_claims), Later(site, derive.comparisons)
+    checks, comparisons = Later(site, derive.check_claims), Later(site, comparisons_of)
     for key, report, make in _language_units(theme, site, lang, t, checks, comparisons, bodies, problems):
         unit_key = (lang, *key)
         old = reuse.unit(unit_key, destination.previous) if reuse is not None else None
@@ -259,7 +260,7 @@ def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | 
     if not wanted or not changed <= sources:
         return None
     theme = load_theme(templates, site.root / "templates")
-    checks, comparisons = Later(site, derive.check_claims), Later(site, derive.comparisons)
+    checks, comparisons = Later(site, derive.check_claims), Later(site, comparisons_of)
     bodies = Bodies(BodyCache(data_digest(site.root, code_digest())))
     files: dict[str, bytes] = {}
     for lang in site.languages:
