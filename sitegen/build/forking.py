@@ -1,5 +1,6 @@
-"""Jobs run in forked processes, one per job, each inheriting its job instead of a pickled
-copy; never forked while another thread of this process runs."""
+"""Jobs run in forked processes, one per job; never forked while another thread runs.
+
+Each process inherits its job (the whole loaded site) instead of a pickled copy."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Field types: one parser per kind of field. A parser takes a raw value and returns the clean
-value or raises `Invalid` with a message an editor can act on; parse_record applies a table's."""
+"""Field types: one parser per kind of field, and parse_record to apply a table's.
+
+A parser takes a raw value and returns the clean value or raises `Invalid` with a message an
+editor can act on."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""What each data table and front matter must hold: each field with its parser (field_types.py).
-References between tables are checked later, in `site_checks.py`."""
+"""What each data table and front matter must hold: each field with its parser.
+
+The parsers are in field_types.py; references between tables are checked later, in
+site_checks.py."""
 
 from __future__ import annotations
 

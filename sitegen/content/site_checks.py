@@ -1,5 +1,7 @@
-"""Checks across the loaded site: every reference between tables, claims' checks, data
-references in data text and front matter, claims' wording, sources nothing cites."""
+"""Checks across the loaded site, each problem at its file and line.
+
+Every reference between tables, claims' checks, data references in data text and front
+matter, claims' wording, sources nothing cites."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Head-to-head comparisons: every pair of curated systems with a shared benchmark in one round
-and division, and each vendor's successive generations at the same size, with their ratios."""
+"""Head-to-head comparisons of the curated systems, with their ratios.
+
+Every pair of systems with a shared benchmark in one round and division, and each vendor's
+successive generations at the same size."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Where a round's results are: result folders and their logs, and the system description each
-result ran on (matched by the folder's name, the logs' platform line, the model)."""
+"""Where a round's results are: result folders, their logs, and each one's system description.
+
+A system is matched by the folder's name, the logs' platform line and the model."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""One round's source read into records: each result folder's logs read and scored, its system
-found and checked, its energy added; a folder that cannot be read is a skip with its reason."""
+"""One round's source read into records, each result folder into one record or a skip.
+
+A folder's logs are read and scored, its system found and checked, its energy added; a folder
+that cannot be read is a skip with its reason."""
 
 from __future__ import annotations
 

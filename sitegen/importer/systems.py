@@ -1,5 +1,7 @@
-"""System descriptions read: the JSON (or its lenient and keyed-line variants) of each system,
-and the facts a result takes from it (accelerators, nodes, host, software)."""
+"""System descriptions read, and the facts a result takes from one.
+
+The JSON of each system (or its lenient and keyed-line variants); the facts are its
+accelerators, nodes, host and software."""
 
 from __future__ import annotations
 

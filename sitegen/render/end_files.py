@@ -1,5 +1,7 @@
-"""The files made once every page is: each language's search index and feed; the sitemap,
-robots.txt, the root 404 page and the search's script fold, which need every language.
+"""The files made once every page is: search indexes, feeds, sitemap, robots.txt, root 404.
+
+Each language's search index and feed need its pages; the sitemap, robots.txt, the root 404
+page and the search's script fold need every language.
 
 All of them come from the rendered pages and the model, never from the clock, so two builds of
 the same content give the same bytes.

@@ -1,4 +1,4 @@
-"""Rendered pages as lxml trees: parsing, text, and removing elements while keeping their words."""
+"""Rendered pages as lxml trees: parsed, their text read, elements removed or unwrapped."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Files carried inside a page: the stylesheet with its images inlined, static files, data: URIs."""
+"""Files carried inside a page: the stylesheet with its images, static files as data: URIs."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The page a report body or a data text is drawn on (Page), and the lookups, links and
-interface strings that every kind of data reference uses."""
+"""The page a body or data text is drawn on (Page), and what every data reference looks up.
+
+Records and results by id (a problem at the line when unknown), links relative to the page,
+the interface strings of its language."""
 
 from __future__ import annotations
 

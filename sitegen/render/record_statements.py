@@ -1,5 +1,7 @@
-"""The record's statements drawn: [[fastest:…]] and [[equal_scale:…]], and the sentence that
-cites a record result (its time, who ran it, on what, its runs) that they and other kinds share."""
+"""The record's statements drawn: [[fastest:…]], [[equal_scale:…]] and a cited result.
+
+A cited record result says its time, who ran it, on what, and its runs; the statements and
+other kinds share that sentence."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Data references drawn: each `[[kind:arg]]` of a report or a data text becomes HTML the
-generator built itself (a figure, a link, a statement), or a problem at its line."""
+"""Data references drawn: each `[[kind:arg]]` becomes HTML, or a problem at its line.
+
+The HTML is the generator's own (a figure, a link, a statement); `KINDS` is the table of
+kinds, keyed as content/references.py's REFERENCE_KINDS."""
 
 from __future__ import annotations
 

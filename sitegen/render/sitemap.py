@@ -1,5 +1,7 @@
-"""sitemap.xml (written only when base_url is set: it needs absolute URLs) and robots.txt,
-which names the sitemap when there is one."""
+"""The sitemap and robots.txt.
+
+sitemap.xml needs absolute URLs, so it is written only when base_url is set; robots.txt is
+always written and names the sitemap when there is one."""
 
 from __future__ import annotations
 
