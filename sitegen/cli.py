@@ -189,6 +189,16 @@ def plain_output() -> bool:
     return "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb" or not sys.stderr.isatty()
 
 
+def _status_line(text: str):
+    """A status line on stderr, drawn once and erased afterwards. Not Console.status: its
+    spinner runs a refresh thread, and a build does not fork beside a thread (build/forking.py)."""
+    from rich.console import Console
+    from rich.live import Live
+    from rich.spinner import Spinner
+
+    return Live(Spinner("dots", text), console=Console(stderr=True), auto_refresh=False, transient=True)
+
+
 def run_build(args, processes: bool = True) -> str:
     """`processes=False`: no language processes (serve: never fork beside its threads)."""
     from sitegen.build.pipeline import build
@@ -201,9 +211,7 @@ def run_build(args, processes: bool = True) -> str:
     if args.quiet or plain_output():
         report = build(args.content, args.templates, args.out, strict=args.strict, processes=processes)
     else:
-        from rich.console import Console
-
-        with Console(stderr=True).status("building…"):
+        with _status_line("building…"):
             report = build(args.content, args.templates, args.out, strict=args.strict, processes=processes)
     for warning in report.warnings:
         print(warning, file=sys.stderr)

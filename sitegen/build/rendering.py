@@ -9,12 +9,7 @@ that changed since the last build is hard-linked from it (write.link_files)."""
 
 from __future__ import annotations
 
-import ctypes
-import multiprocessing
 import os
-import signal
-import sys
-import traceback
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -22,27 +17,25 @@ from pathlib import Path
 from sitegen.base import languages
 from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
 from sitegen.base.errors import ContentError, Problem
+from sitegen.build import forking
 from sitegen.build.state import Unit
 from sitegen.build.write import link_files, put_files
 from sitegen.content.model import Site
 from sitegen.content.textcheck import cjk_spaces
 from sitegen.content.translation import translation_gaps
 from sitegen.derive import figures as derive
+from sitegen.derive.comparisons import comparisons as comparisons_of
 from sitegen.render import pages
+from sitegen.render.end_files import language_end_files, site_files
+from sitegen.render.inline import stylesheet
 from sitegen.render.markup import new_markdown
 from sitegen.render.record import explore as record_explore
 from sitegen.render.record import lists as record_lists
 from sitegen.render.record import rounds as record_pages
 from sitegen.render.record import systems as record_systems
 from sitegen.render.record.downloads import all_rounds_downloads, downloads_page, round_downloads
-from sitegen.render.search import (
-    language_end_files,
-    noindex,
-    search_entry,
-    single_file_copy,
-    site_files,
-    stylesheet,
-)
+from sitegen.render.search import noindex, search_entry
+from sitegen.render.single_file import single_file_copy
 from sitegen.render.theme import Strings, load_theme, missing_strings, static_files
 
 
@@ -131,8 +124,8 @@ def render_site(
     cache = cache or BodyCache(data_digest(site.root, code_digest()))
     jobs = [(site, templates, lang, cache.data_key, destination) for lang in site.languages]
     workers = min(len(jobs), os.cpu_count() or 1)
-    if processes and len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and _fork_safe():
-        results = _in_forked_processes(_render_language, jobs, workers)
+    if processes and len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and forking.fork_safe():
+        results = forking.in_forked_processes(_render_language, jobs, workers)
     else:
         results = [_render_language(job) for job in jobs]
     problems = [problem for result in results for problem in result.problems]
@@ -168,101 +161,6 @@ def render_site(
     }
 
 
-def _fork_safe() -> bool:
-    """False once this process has loaded vl-convert: its JavaScript runtime runs on threads
-    that a forked child does not inherit, so a child drawing a chart would wait for ever (seen
-    in the tests, which draw charts before building a site). A build from the command line
-    draws nothing before it forks."""
-    return "vl_convert" not in sys.modules
-
-
-def _in_forked_processes(function, jobs: list, at_once: int | None = None) -> list:
-    """function(job) for each job, each in a process of its own, at most `at_once` at a time
-    (the machine's cores: a third language waits for a core instead of adding its memory to
-    the peak). A forked process inherits its job (the whole loaded site) instead of receiving
-    a pickled copy; only results come back, in the order of the jobs."""
-    from multiprocessing.connection import wait
-
-    context = multiprocessing.get_context("fork")
-    at_once = max(1, at_once or len(jobs))
-    pending = list(enumerate(jobs))
-    running: dict = {}  # receiving end -> (job index, process)
-    outcomes: list = [None] * len(jobs)
-    try:
-        while pending or running:
-            while pending and len(running) < at_once:
-                index, job = pending.pop(0)
-                running[_start(context, function, job)] = index
-            for receive in wait(list(running)):
-                index = running.pop(receive)
-                outcomes[index] = _outcome(receive.process, receive)
-                receive.process.join()
-    except BaseException:  # Ctrl-C or a fault here: no process writes on
-        for receive in running:
-            receive.process.kill()
-        raise
-    finally:
-        for receive in running:
-            receive.process.join()
-    content = [problem for outcome, value in outcomes if outcome == "content" for problem in value]
-    if content:  # the editor's mistake, said as in one process: file:line
-        raise ContentError(content)
-    failures = [value for outcome, value in outcomes if outcome != "ok"]
-    if failures:
-        raise RuntimeError("rendering failed in a separate process:\n" + "\n".join(failures))
-    return [value for _, value in outcomes]
-
-
-def _start(context, function, job):
-    """A process running function(job); its result comes through the returned receiving end
-    (which carries the process as `.process`)."""
-    receive, send = context.Pipe(duplex=False)
-    # Ctrl-C is held back while forking (a child must not take it before it ignores it) and
-    # delivered to this process afterwards, which then stops the children.
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        process = context.Process(target=_run_and_send, args=(function, job, send, os.getpid()))
-        process.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    send.close()
-    receive.process = process
-    return receive
-
-
-def _outcome(process, receive) -> tuple[str, object]:
-    try:
-        return receive.recv()
-    except EOFError:  # the process died before it could answer
-        process.join()
-        return "error", f"a rendering process ended with exit code {process.exitcode}"
-
-
-def _run_and_send(function, job, send, parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    _die_with(parent)
-    try:
-        send.send(("ok", function(job)))
-    except ContentError as exc:
-        send.send(("content", exc.problems))
-    except BaseException:  # noqa: BLE001 - reported to the parent with its traceback
-        send.send(("error", traceback.format_exc()))
-    finally:
-        send.close()
-
-
-def _die_with(parent: int) -> None:
-    """A build that is killed takes its rendering processes with it (Linux: PR_SET_PDEATHSIG),
-    instead of leaving them to finish work nobody will read."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:  # killed before the line above took effect
-        os._exit(1)
-
-
 @dataclass
 class LanguageResult:
     files: dict[str, bytes]  # not written yet: all, or those shared by every language
@@ -294,7 +192,7 @@ def _render_language(job) -> LanguageResult:
     unchanged: dict[str, str] = {}  # own files of reused units, hard-linked together at the end
     cjk, spaces = languages.get(lang).cjk, []
     reuse = destination.reuse if destination is not None else None
-    checks, comparisons = Later(site, derive.check_claims), Later(site, derive.comparisons)
+    checks, comparisons = Later(site, derive.check_claims), Later(site, comparisons_of)
     for key, report, make in _language_units(theme, site, lang, t, checks, comparisons, bodies, problems):
         unit_key = (lang, *key)
         old = reuse.unit(unit_key, destination.previous) if reuse is not None else None
@@ -362,7 +260,7 @@ def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | 
     if not wanted or not changed <= sources:
         return None
     theme = load_theme(templates, site.root / "templates")
-    checks, comparisons = Later(site, derive.check_claims), Later(site, derive.comparisons)
+    checks, comparisons = Later(site, derive.check_claims), Later(site, comparisons_of)
     bodies = Bodies(BodyCache(data_digest(site.root, code_digest())))
     files: dict[str, bytes] = {}
     for lang in site.languages:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.base.errors import Problems
-from sitegen.content import schema
+from sitegen.content import field_types
 from sitegen.content.readers import LINE, key_line
 
 TABLE = "chip_families"
@@ -23,13 +23,13 @@ SPEC_UNITS = {
     "launched": (),
 }
 SPEC = {
-    "name": schema.req(schema.one_of(*SPEC_UNITS)),
-    "value": schema.opt(schema.positive),
-    "unit": schema.opt(schema.text),
-    "date": schema.opt(schema.date),
-    "variant": schema.opt(schema.text),
-    "note": schema.opt(schema.ltext),
-    "source": schema.req(schema.ident),
+    "name": field_types.req(field_types.one_of(*SPEC_UNITS)),
+    "value": field_types.opt(field_types.positive),
+    "unit": field_types.opt(field_types.text),
+    "date": field_types.opt(field_types.date),
+    "variant": field_types.opt(field_types.text),
+    "note": field_types.opt(field_types.ltext),
+    "source": field_types.req(field_types.ident),
 }
 
 
@@ -56,7 +56,7 @@ def _spec(row, family: str, variants: set, sources, path: Path, problems: Proble
     if not isinstance(row, dict):
         problems.add(path, where, f"family '{family}': a figure is a mapping with 'name', got {row!r}")
         return None
-    clean, errors = schema.parse_record(row, SPEC)
+    clean, errors = field_types.parse_record(row, SPEC)
     errors += _spec_errors(clean, variants, sources) if not errors else []
     for message in errors:
         problems.add(path, where, f"family '{family}', figure '{row.get('name')}': {message}")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.base.errors import Problems
-from sitegen.content import chip_facts, schema
+from sitegen.content import chip_facts, field_types
 from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
 
@@ -80,21 +80,21 @@ def chips_path(content: Path) -> Path:
 # --- reading chips.yaml ----------------------------------------------------------------------
 
 VENDOR = {
-    "vendor": schema.req(schema.ident),
-    "name": schema.opt(schema.ltext),
-    "families": schema.req(lambda value: value),
+    "vendor": field_types.req(field_types.ident),
+    "name": field_types.opt(field_types.ltext),
+    "families": field_types.req(lambda value: value),
 }
 FAMILY = {
-    "family": schema.req(schema.text),
-    "follows": schema.opt(schema.text),  # the family before it in the vendor's line (chip_facts.py)
-    "specs": schema.opt(lambda value: value),  # its figures, each with a source (chip_facts.py)
-    "variants": schema.req(lambda value: value),
+    "family": field_types.req(field_types.text),
+    "follows": field_types.opt(field_types.text),  # the family before it in the vendor's line (chip_facts.py)
+    "specs": field_types.opt(lambda value: value),  # its figures, each with a source (chip_facts.py)
+    "variants": field_types.req(lambda value: value),
 }
-VARIANT = {"variant": schema.req(schema.text), "match": schema.req(lambda value: value)}
+VARIANT = {"variant": field_types.req(field_types.text), "match": field_types.req(lambda value: value)}
 RULE = {
-    "accelerator": schema.req(schema.text),
-    "system": schema.opt(schema.text),
-    "rounds": schema.opt(schema.list_of(schema.text)),
+    "accelerator": field_types.req(field_types.text),
+    "system": field_types.opt(field_types.text),
+    "rounds": field_types.opt(field_types.list_of(field_types.text)),
 }
 
 
@@ -147,11 +147,11 @@ def load_taxonomy(path: Path, vendors: dict, problems: Problems, sources: dict |
 
 
 def _fields(row, fields: dict, path: Path, problems: Problems, what: str) -> dict | None:
-    """The row's fields by `fields` (schema.parse_record), each error at its line."""
+    """The row's fields by `fields` (field_types.parse_record), each error at its line."""
     if not isinstance(row, dict):
         problems.add(path, None, f"expected {what} (a mapping), got {row!r}")
         return None
-    clean, errors = schema.parse_record(row, fields)
+    clean, errors = field_types.parse_record(row, fields)
     for message in errors:
         found = re.search(r"field '(\w+)'", message)
         problems.add(

@@ -10,7 +10,8 @@ from string import Formatter
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
-from sitegen.content import chip_facts, chips, record_counts, schema, scores
+from sitegen.content import chip_facts, chips, field_types, record_counts, schema, scores
+from sitegen.content import site_checks as checks
 from sitegen.content.model import Report, Site, SourceFile, track
 from sitegen.content.parsecache import ParseCache, cached
 from sitegen.content.readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
@@ -23,10 +24,8 @@ from sitegen.content.record import (
     load_record,
     read_curated,
 )
-from sitegen.content.references import SHORTCODE, reference_ok
 from sitegen.content.scores import check_scores
 from sitegen.content.termcheck import TERMS, check_terms
-from sitegen.content.textcheck import unreferenced_claims
 from sitegen.content.translation import review_digest
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
@@ -81,16 +80,16 @@ def load_site(content: Path, strict: bool = False) -> Site:
     )
     site.unreadable = unreadable
     site.changelog = load_changelog(content, problems, record) if has_record(content) else []
-    _check_references(site, problems)
-    _check_claim_checks(site, problems)
-    _check_text_refs(site, problems)
+    checks.check_references(site, problems)
+    checks.check_claim_checks(site, problems)
+    checks.check_text_refs(site, problems)
     site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
     site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
-    _check_report_refs(site, problems)
-    _check_claim_words(site, problems)
+    checks.check_report_refs(site, problems)
+    checks.check_claim_words(site, problems)
     check_terms(site, problems)
-    _warn_unused_sources(site, problems)
-    _warn_claims_without_page(site, problems)
+    checks.warn_unused_sources(site, problems)
+    checks.warn_claims_without_page(site, problems)
     problems.raise_if_any(strict)
     site.warnings = problems.warnings
     return track(site)
@@ -139,7 +138,7 @@ def _load_config(content: Path, problems: Problems) -> dict:
         problems.add(path, key_line(raw, "languages", raw.get(LINE)), str(exc))
         found = [languages.KNOWN[code] for code in languages.DEFAULT]
     languages.use(found, _load_terms(content, problems))
-    config, errors = schema.parse_record(raw, schema.SITE)
+    config, errors = field_types.parse_record(raw, schema.SITE)
     for message in errors:
         problems.add(path, field_line(raw, message, raw.get(LINE)), message)
     config["languages"] = [language.code for language in found]
@@ -157,53 +156,6 @@ def _load_terms(content: Path, problems: Problems) -> list[dict]:
     for row in rows:
         row["_file"] = path
     return rows
-
-
-def _warn_unused_sources(site: Site, problems: Problems) -> None:
-    """A source that nothing cites (no record, price, claim, report or page) is a warning."""
-    used = {r.get("source") for name in ("results", "claims") for r in site.table(name)}
-    for system in site.table("systems"):
-        used.update(item.get("source") for item in (system.get("prices") or []) + (system.get("specs") or []))
-    for report in site.reports + site.pages:
-        used.update(report.meta.get("sources") or [])
-        used.update(re.findall(r"\[\[source:([^\]\s|]+)\]\]", report.body))
-    used.update(f"mlperf-training-{r}" for r in site.rounds)
-    used.update(record_counts.sources_used(site.record))
-    used.update(chip_facts.sources_used(site.tables.get(chip_facts.TABLE) or {}))
-    for source in site.table("sources"):
-        if source["id"] not in used:
-            problems.warn(
-                source["_file"],
-                source[LINE],
-                f"source '{source['id']}' is not used: no record, price, claim, report or page cites it",
-            )
-
-
-def _warn_claims_without_page(site: Site, problems: Problems) -> None:
-    """Claims whose source has no web page (url) cannot be looked up by a reader: one
-    warning per source, at its first claim, unless the source is cited completely without
-    one (a date, and `no_url` saying on the sources page why there is no link)."""
-    by_source: dict[str, list[dict]] = {}
-    for claim in site.table("claims"):
-        source = site.tables["sources"].get(claim["source"])
-        complete = source and source.get("no_url") and source.get("date")
-        if source and not source.get("url") and not complete and source.get("kind") != "official":
-            by_source.setdefault(source["id"], []).append(claim)
-    for ident, claims in by_source.items():
-        first = claims[0]
-        problems.warn(
-            first["_file"],
-            _line(first, "source"),
-            f"claim '{first['id']}' and "
-            f"{len(claims) - 1} more cite source '{ident}', which has no url: readers "
-            f"cannot look them up{HOW}"
-            if len(claims) > 1
-            else f"claim '{first['id']}' "
-            f"cites source '{ident}', which has no url: readers cannot look it up{HOW}",
-        )
-
-
-HOW = " (give its url, or its date and a no_url saying why there is none)"
 
 
 def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Problems) -> None:
@@ -232,7 +184,7 @@ def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Prob
                         key_line(raws.get(wrong[0], {}), key),
                         f"string '{key}': placeholder {{{odd[0]}}} does not match the "
                         f"{right[0]} text ({', '.join('{' + n + '}' for n in sorted(right[1])) or 'none'})"
-                        + schema.suggest(odd[0], right[1]),
+                        + field_types.suggest(odd[0], right[1]),
                     )
 
 
@@ -253,7 +205,7 @@ def _check_characters(raw: dict, path: Path, problems: Problems) -> None:
     """An interface string reaches pages and charts: the check of every data field (a YAML
     escape such as "\\x1b" in a chart's axis title aborted vl-convert)."""
     for key, value in raw.items():
-        why = schema.bad_character(value) if key != LINE and isinstance(value, str) else None
+        why = field_types.bad_character(value) if key != LINE and isinstance(value, str) else None
         if why:
             problems.add(path, key_line(raw, key), f"string '{key}': {why}")
 
@@ -331,7 +283,7 @@ def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dic
             problems.add(path, None, f"expected a record, got {row!r}")
             continue
         line = row.get(LINE)
-        record, errors = schema.parse_record(row, fields)
+        record, errors = field_types.parse_record(row, fields)
         for message in errors:
             label = f"record '{row['id']}': " if isinstance(row.get("id"), str) else ""
             problems.add(path, field_line(row, message, line), label + message)
@@ -356,90 +308,6 @@ def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dic
         record["_lines"] = getattr(row, "lines", {})
         records[record["id"]] = record
     return records
-
-
-def _walk_refs(value, fields, top=None):
-    """Yield (table, id, top-level field) for every reference field, nested records included."""
-    for name, (_, parser) in fields.items():
-        item = value.get(name)
-        table = getattr(parser, "ref_table", None)
-        if table and isinstance(item, str):
-            yield table, item, top or name
-        elif isinstance(item, list):
-            for element in item:
-                if isinstance(element, dict):
-                    yield from _walk_refs(element, _nested_fields(name), top or name)
-
-
-def _nested_fields(name: str) -> dict:
-    return {"specs": schema.SPEC, "prices": schema.PRICE}.get(name, {})
-
-
-def _check_references(site: Site, problems: Problems) -> None:
-    for name, fields in schema.TABLES.items():
-        for record in site.table(name) if fields else []:
-            refs = list(_walk_refs(record, fields))
-            if name == "claims":
-                refs += list(_walk_refs(record["check"], schema.CHECK, "check"))
-            for table, ident, field in refs:
-                known = site.tables.get(table, {})
-                if (
-                    ident not in known
-                    and table not in site.unreadable
-                    and (table, ident) not in problems.broken
-                ):
-                    problems.add(
-                        record["_file"],
-                        _line(record, field),
-                        f"record '{record['id']}': "
-                        f"unknown {table[:-1]} '{ident}'" + schema.suggest(ident, known),
-                    )
-
-
-def _line(record: dict, field: str) -> int | None:
-    """The line of a field of a loaded record (its record's first line when unknown)."""
-    return (record.get("_lines") or {}).get(field, record.get(LINE))
-
-
-def _check_claim_checks(site: Site, problems: Problems) -> None:
-    for claim in site.table("claims"):
-        check = claim["check"]
-        for field in schema.CHECK_KINDS[check["kind"]]:
-            if check.get(field) is None:
-                problems.add(
-                    claim["_file"],
-                    claim[LINE],
-                    f"claim '{claim['id']}': check of kind '{check['kind']}' needs '{field}'",
-                )
-        baseline_table = "systems" if check["kind"] == "spec_ratio" else "results"
-        if (
-            check.get("baseline")
-            and check["baseline"] not in site.tables[baseline_table]
-            and baseline_table not in site.unreadable
-            and (baseline_table, check["baseline"]) not in problems.broken
-        ):
-            problems.add(
-                claim["_file"],
-                claim[LINE],
-                f"claim '{claim['id']}': unknown {baseline_table[:-1]} '{check['baseline']}'",
-            )
-
-
-def _check_text_refs(site: Site, problems: Problems) -> None:
-    """[[kind:id]] figures inside data text (claims' statements and notes) must resolve."""
-    for name in ("claims", "systems", "sources"):
-        for record in site.table(name):
-            nested = [(record.get("check") or {}).get("reason")] if name == "claims" else []
-            for value in [*record.values(), *nested]:
-                texts = value.values() if isinstance(value, dict) else ()
-                for text in (t for t in texts if isinstance(t, str)):
-                    for match in SHORTCODE.finditer(text):
-                        if not reference_ok(site, match.group("kind"), match.group("arg")):
-                            problems.add(
-                                record["_file"],
-                                record[LINE],
-                                f"record '{record['id']}': {match.group(0)} does not name a known record",
-                            )
 
 
 def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) -> list[Report]:
@@ -489,7 +357,7 @@ def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> 
     if read is None:
         return None
     front, body, body_line, lines = read
-    meta, errors = schema.parse_record(front, fields)
+    meta, errors = field_types.parse_record(front, fields)
     for message in errors:
         field = re.search(r"field '(\w+)'", message)
         problems.add(path, lines.get(field.group(1), 2) if field else 2, message)
@@ -527,24 +395,6 @@ def _converted(report: Report, lang: str) -> Report:
     )
 
 
-def _check_claim_words(site: Site, problems: Problems) -> None:
-    """Each report's and page's own text (title, summary, findings, body): a superlative,
-    negative or comparison about the record outside a reference, or MLPerf without its ®, is a
-    warning where it is written (textcheck.unreferenced_claims). Converted text is not the
-    editor's: its source file is checked."""
-    for report in site.reports + site.pages:
-        if report.pending or report.converted or report.source is None:
-            continue
-        lines = report.meta["_lines"]
-        texts = [(report.meta.get(key) or "", lines.get(key, 2)) for key in ("title", "summary")]
-        texts += [(finding, lines.get("findings", 2)) for finding in report.meta.get("findings") or []]
-        for text, first in texts:
-            for _, message in unreferenced_claims(text):
-                problems.warn(report.source.path, first, message)
-        for line, message in unreferenced_claims(report.body):
-            problems.warn(report.source.path, report.body_line + line - 1, message)
-
-
 def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[Report]:
     """A missing language is an error unless the written one marks it as pending (then a
     warning); a file that exists but could not be read has said so already."""
@@ -568,22 +418,3 @@ def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[
                 f"write {slug}.{lang}.md, or add 'pending: [{lang}]' to the front matter",
             )
     return twins
-
-
-def _check_report_refs(site: Site, problems: Problems) -> None:
-    for report in site.reports + site.pages:
-        if report.pending:
-            continue
-        for field in ("sources", "systems", "benchmarks", "claims"):
-            for ident in report.meta.get(field) or []:
-                if (
-                    ident not in site.tables.get(field, {})
-                    and field not in site.unreadable
-                    and (field, ident) not in problems.broken
-                ):
-                    problems.add(
-                        report.source.path,
-                        report.meta["_lines"].get(field, 2),
-                        f"front matter '{field}': unknown {field[:-1]} '{ident}'"
-                        + schema.suggest(ident, site.tables.get(field, {})),
-                    )

@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from sitegen.base.errors import Problems
-from sitegen.content import schema
+from sitegen.content import field_types, schema
 from sitegen.content.parsecache import ParseCache, cached
 from sitegen.content.readers import LINE, Located, key_line, parse_yaml, read_text
 
@@ -147,7 +147,7 @@ def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]
     rel = problems.rel(path)
     for row in rows:
         record, errors = (
-            schema.parse_record(row, fields)
+            field_types.parse_record(row, fields)
             if isinstance(row, dict)
             else ({}, [f"expected a record, got {row!r}"])
         )
@@ -407,7 +407,9 @@ def read_curated(content: Path, problems: Problems) -> dict[str, dict]:
     found = {}
     for row in rows:
         record, errors = (
-            schema.parse_record(row, schema.CURATED) if isinstance(row, dict) else ({}, ["expected a record"])
+            field_types.parse_record(row, schema.CURATED)
+            if isinstance(row, dict)
+            else ({}, ["expected a record"])
         )
         for message in errors:
             problems.add(

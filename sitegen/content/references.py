@@ -1,6 +1,6 @@
 """The data references of text, `[[kind:arg]]`: their syntax, the one list of kinds, and
 whether a reference names something the site has. load.py checks the references in data text
-with `reference_ok`; render/markup.py draws each kind (its table is keyed by REFERENCE_KINDS)."""
+with `reference_ok`; render/references.py draws each kind (its table is keyed by REFERENCE_KINDS)."""
 
 from __future__ import annotations
 

@@ -1,287 +1,33 @@
-"""What each data table and front matter must hold: one parser per field kind.
+"""What each data table and front matter must hold: each field with its parser.
 
-A parser takes a raw value and returns the clean value or raises `Invalid` with a message
-an editor can act on. References between tables are checked later, in `load.py`."""
+The parsers are in field_types.py; references between tables are checked later, in
+site_checks.py."""
 
 from __future__ import annotations
 
-import datetime as dt
-import difflib
-import re
-
-from sitegen.base import languages
-
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-
-
-class Invalid(ValueError):
-    pass
-
-
-def ident(value):
-    if not isinstance(value, str) or not ID_RE.match(value):
-        raise Invalid(f"{value!r} is not an id (lowercase letters, digits, '.', '-', '_')")
-    return value
-
-
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # as readers.CONTROL, after escapes
-# What a YAML escape ("\uFFFE", "\ud800") can make that is no text either: noncharacters and
-# lone surrogates (vl-convert aborted the whole process on U+FFFE in a chart's title).
-NOT_TEXT = re.compile("[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
-
-
-def bad_character(value: str) -> str | None:
-    """Why `value` cannot be shown (a control character, a noncharacter), or None."""
-    bad = CONTROL.search(value)
-    if bad:
-        return f"control character U+{ord(bad.group()):04X} in the text; remove it"
-    bad = NOT_TEXT.search(value)
-    if bad:
-        return f"U+{ord(bad.group()):04X} in the text is no character; remove it"
-    return None
-
-
-def text(value):
-    if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
-        raise Invalid(f"expected text, got {type(value).__name__}")
-    if isinstance(value, (int, float)):
-        raise Invalid(
-            f"expected text, got the number {value!r}; put it in quotes (\"{value}\") if it is meant as text"
-        )
-    bad = bad_character(value)
-    if bad:
-        raise Invalid(bad)
-    return value.strip()
-
-
-def suggest(name: str, known) -> str:
-    """' (did you mean 'x'?)' for the nearest known name, or ''."""
-    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def ltext(value):
-    """Localised text: a mapping with one entry per written language of the site; a converted
-    language's text is made from its source (an entry of its own, reviewed, wins). Text of a
-    CJK language loses the spaces YAML folding puts between two CJK characters."""
-    written = languages.written()
-    if not isinstance(value, dict):
-        raise Invalid(f"expected a mapping with {' and '.join(written)} text")
-    missing = [lang for lang in written if lang not in value or value[lang] in (None, "")]
-    if missing:
-        raise Invalid(f"missing the {', '.join(missing)} text")
-    out = {lang: languages.tidy(text(value[lang]), lang) for lang in written}
-    for language in languages.converted():
-        own = value.get(language.code)
-        out[language.code] = (
-            languages.tidy(text(own), language.code)
-            if own not in (None, "")
-            else languages.convert(out[language.source], language.code)
-        )
-    return out
-
-
-def language(value):
-    """A language code of the site (site.yaml's `languages`)."""
-    if value not in languages.codes():
-        raise Invalid(f"{value!r} is not one of: {', '.join(languages.codes())}")
-    return value
-
-
-def date(value):
-    if isinstance(value, dt.date):
-        return value
-    try:
-        return dt.date.fromisoformat(str(value).strip())
-    except ValueError:
-        raise Invalid(f"{value!r} is not a date (write YYYY-MM-DD)") from None
-
-
-def number(value):
-    if isinstance(value, bool):
-        raise Invalid(f"{value!r} is not a number")
-    try:
-        result = float(value)
-    except (TypeError, ValueError):
-        raise Invalid(f"{value!r} is not a number") from None
-    if result != result or result in (float("inf"), float("-inf")):
-        raise Invalid(f"{value!r} is not a finite number")
-    if abs(result) > MAX_NUMBER:
-        raise Invalid(f"{value!r} is too large to be a real figure")
-    if 0 < abs(result) < MIN_NUMBER:
-        raise Invalid(f"{value!r} is too small to be a real figure")
-    return int(result) if isinstance(value, int) else result
-
-
-MAX_NUMBER = 1e12  # larger than any price, count or specification the site shows
-MIN_NUMBER = 1e-9  # smaller than any figure the site shows (and than number formats take)
-MAX_TIME = 1e6  # minutes (or hours): no training run takes years
-MIN_TIME = 1e-3  # minutes (or hours): nor a thousandth of one (the record's fastest: 0.1 min)
-
-
-def positive(value):
-    result = number(value)
-    if result <= 0:
-        raise Invalid(f"{value!r} must be greater than zero")
-    return result
-
-
-def time(value):
-    """A measured time: greater than zero, and short enough to have happened."""
-    result = positive(value)
-    if result > MAX_TIME:
-        raise Invalid(f"{value!r} is not a real time to train (over {MAX_TIME:,.0f})")
-    if result < MIN_TIME:
-        raise Invalid(f"{value!r} is not a real time to train (under {MIN_TIME:g})")
-    return result
-
-
-def count(value):
-    result = positive(value)
-    if result != int(result):
-        raise Invalid(f"{value!r} must be a whole number")
-    return int(result)
-
-
-def whole(value):
-    """A count that may be zero (failed runs, accelerators of a CPU-only system)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < 0:
-        raise Invalid(f"{value!r} is not a whole number (0, 1, 2, ...)")
-    return int(value)
-
-
-def maybe(parser):
-    """A list element that may be null (a run with no time)."""
-
-    def parse(value):
-        return None if value is None else parser(value)
-
-    return parse
-
-
-def boolean(value):
-    if isinstance(value, bool):
-        return value
-    if str(value).lower() in ("true", "yes"):
-        return True
-    if str(value).lower() in ("false", "no"):
-        return False
-    raise Invalid(f"{value!r} is not true or false")
-
-
-def one_of(*choices):
-    def parse(value):
-        if value not in choices:
-            raise Invalid(f"{value!r} is not one of: {', '.join(choices)}")
-        return value
-
-    return parse
-
-
-def list_of(item):
-    def parse(value):
-        if isinstance(value, str):
-            value = [v.strip() for v in value.split(";") if v.strip()]  # CSV cells: a;b;c
-        if not isinstance(value, list):
-            raise Invalid("expected a list")
-        return [item(v) for v in value]
-
-    return parse
-
-
-def mapping(fields):
-    """A nested record, checked with the same field table as a top-level one."""
-
-    def parse(value):
-        if not isinstance(value, dict):
-            raise Invalid("expected a mapping")
-        clean, errors = parse_record(value, fields)
-        if errors:
-            raise Invalid("; ".join(errors))
-        return clean
-
-    return parse
-
-
-def url(value):
-    value = text(value)
-    if not re.match(r"^https?://[^\s/]+", value):
-        raise Invalid(f"{value!r} is not an http(s) URL")
-    return value
-
-
-def ref(table):
-    """An id that must exist in `table`; the check itself runs once every table is read."""
-
-    def parse(value):
-        return ident(value)
-
-    parse.ref_table = table
-    return parse
-
-
-def req(parser):
-    return (True, parser)
-
-
-def findings(value):
-    """A report's findings: 2 to 4 short sentences, shown first on its page and on the home page."""
-    items = list_of(text)(value)
-    if not 2 <= len(items) <= 4:
-        raise Invalid(f"expected 2 to 4 findings, got {len(items)}")
-    return items
-
-
-REVIEW_DIGEST = re.compile(r"^[0-9a-f]{8}$")
-
-
-def reviewed(value):
-    """Which converted languages of a text an editor has read, each with the digest of the
-    text read (translation.review_digest), quoted (YAML reads 21404149 as a number):
-    {zh-hant: "3f2a9c1e"}."""
-    if not isinstance(value, dict):
-        raise Invalid(
-            "expected a mapping of language to the digest of the text reviewed "
-            "(python build.py status gives it), e.g. {zh-hant: \"3f2a9c1e\"}"
-        )
-    out = {}
-    for code, digest in value.items():
-        if str(code).startswith("__"):  # the reader's own keys (the line)
-            continue
-        if code not in [language.code for language in languages.converted()]:
-            raise Invalid(f"{code!r} is not a converted language of the site")
-        if not isinstance(digest, str) or not REVIEW_DIGEST.match(digest):
-            raise Invalid(f"the review digest of {code} is 8 hex digits in quotes, got {digest!r}")
-        out[code] = digest
-    return out
-
-
-def opt(parser):
-    return (False, parser)
-
-
-def parse_record(raw: dict, fields: dict) -> tuple[dict, list[str]]:
-    """Clean a record by its field table; return (record, error messages)."""
-    clean, errors = {}, []
-    for name, (required, parser) in fields.items():
-        value = raw.get(name)
-        if value is None or value == "":
-            if required:
-                errors.append(f"missing required field '{name}'")
-            clean[name] = None  # every record has every field, so templates need no guards
-            continue
-        try:
-            clean[name] = parser(value)
-        except Invalid as exc:
-            errors.append(f"field '{name}': {exc}")
-    unknown = sorted(str(k) for k in raw if k not in fields and k != "__line__")
-    if unknown:
-        hint = suggest(unknown[0], fields)
-        errors.append(f"unknown field '{unknown[0]}'" + (hint or f" (known: {', '.join(fields)})"))
-        # a misspelt required field is one mistake: its 'missing' message would repeat it
-        errors = [e for e in errors if not (hint and e == f"missing required field {hint[15:-2]}")]
-    return clean, errors
-
+from sitegen.content.field_types import (
+    boolean,
+    count,
+    date,
+    findings,
+    ident,
+    language,
+    list_of,
+    ltext,
+    mapping,
+    maybe,
+    number,
+    one_of,
+    opt,
+    positive,
+    ref,
+    req,
+    reviewed,
+    text,
+    time,
+    url,
+    whole,
+)
 
 UNITS = ("min", "h", "x", "percent", "usd", "ghz", "pflops", "mb", "gb", "u", "count")
 # The one list of claim-check kinds: kind -> the fields its check needs (load.py checks them).

@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from sitegen.content import round_rules as rules
+from sitegen.importer.systems import RESULT_FACTS
 
 PLAIN_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9 _.,/()+-]*$")
 DATE_RE = re.compile(r"^\d{4}-\d\d-\d\d$")
@@ -112,14 +113,7 @@ CHANGE_FIELDS = (
     "energy",
     "division",
     "category",
-    "submitter",
-    "system_name",
-    "accelerator_model",
-    "accelerator_count",
-    "nodes",
-    "host_cpu_model",
-    "host_cpu_count",
-    "framework",
+    *RESULT_FACTS,
     "benchmark_folder",
     "runs_required",
 )

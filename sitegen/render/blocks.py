@@ -7,7 +7,7 @@ from html import escape
 from sitegen.base import fmt, languages, urls
 from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import index_of
-from sitegen.render.markup import Page
+from sitegen.render.page import Page
 
 
 def selection_note(site, t, rows: list[dict], page: Page) -> str:

@@ -15,7 +15,9 @@ from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import plan as chart_data
 from sitegen.render.charts import progress as record_chart
 from sitegen.render.charts import scale as scale_chart
-from sitegen.render.markup import Page, render_body, rich_text
+from sitegen.render.markup import render_body
+from sitegen.render.page import Page
+from sitegen.render.references import rich_text
 from sitegen.render.theme import Strings, Theme, absolute, base_context, base_url, render_template
 
 

@@ -19,8 +19,7 @@ from sitegen.base import fmt, urls
 from sitegen.derive import derived
 from sitegen.derive import scale_refs as figures
 from sitegen.derive.record_index import index_of
-from sitegen.render import markup
-from sitegen.render.markup import Page
+from sitegen.render.page import Page, any_result, link, say
 
 
 def _site(page: Page) -> Any:
@@ -29,30 +28,30 @@ def _site(page: Page) -> Any:
 
 
 def _span(page: Page, html: str, basis: str) -> str:
-    title = escape(markup._say(page, basis), quote=True)
+    title = escape(say(page, basis), quote=True)
     return f'<span class="derived" title="{title}">{html}</span>'
 
 
 def acc_minutes(page: Page, arg: str, line: int) -> str:
-    result = markup._any_result(page, arg, line)
+    result = any_result(page, arg, line)
     if not result:
         return ""
     value = derived.accelerator_minutes(result)
     if value is None:
         return page.fail(line, f"[[acc_minutes:{arg}]]: the result has no accelerators (CPU only)")
-    text = markup._say(page, "ref.acc_minutes", value=fmt.figure(value, page.lang))
-    return _span(page, markup._link(page, urls.result(page.lang, arg), text), "ref.acc_minutes_basis")
+    text = say(page, "ref.acc_minutes", value=fmt.figure(value, page.lang))
+    return _span(page, link(page, urls.result(page.lang, arg), text), "ref.acc_minutes_basis")
 
 
 def accelerators(page: Page, arg: str, line: int) -> str:
     """[[accelerators:RESULT]]: the result's accelerator count, linked to its page."""
-    result = markup._any_result(page, arg, line)
+    result = any_result(page, arg, line)
     if not result:
         return ""
     if not result.get("accelerator_count"):
         return page.fail(line, f"[[accelerators:{arg}]]: the result has no accelerators (CPU only)")
     text = fmt.number(result["accelerator_count"], page.lang, 0)
-    return markup._link(page, urls.result(page.lang, arg), text)
+    return link(page, urls.result(page.lang, arg), text)
 
 
 def _family_name(page: Page, family: str) -> str:
@@ -62,18 +61,18 @@ def _family_name(page: Page, family: str) -> str:
 def _side(page: Page, result: dict, family: str) -> str:
     """'H100 in v4.1: 1.19 min, NVIDIA' (time linked), with its category when not available and
     the round it is carried over from."""
-    time = markup._link(
+    time = link(
         page, urls.result(page.lang, result["id"]), fmt.duration(result["value"], result["unit"], page.lang)
     )
     extra = [escape(result["submitter"])]
     if result.get("category") and result["category"] != "available":
-        category = markup._say(page, "category." + result["category"]).lower()
-        extra.append(escape(markup._say(page, "ref.category", category=category)))
+        category = say(page, "category." + result["category"]).lower()
+        extra.append(escape(say(page, "ref.category", category=category)))
     earlier = index_of(_site(page)).carried_from(result)
     if earlier is not None:
-        extra.append(escape(markup._say(page, "ref.carried", round=earlier["round"])))
-    sep = markup._say(page, "ref.separator")
-    return markup._say(
+        extra.append(escape(say(page, "ref.carried", round=earlier["round"])))
+    sep = say(page, "ref.separator")
+    return say(
         page,
         "ref.at_scale_side",
         family=escape(_family_name(page, family)),
@@ -108,7 +107,7 @@ def at_scale(page: Page, arg: str, line: int) -> str:
         return page.fail(
             line, f"{where}: the record has no scored closed result of both sides with {scale} accelerators"
         )
-    sides = markup._say(
+    sides = say(
         page,
         "ref.at_scale_sides",
         after=_side(page, found.after, after[0]),
@@ -117,10 +116,10 @@ def at_scale(page: Page, arg: str, line: int) -> str:
     )
     band = _band(page, found.band)
     if found.level:
-        text = markup._say(page, "ref.at_scale_level", sides=sides, band=band)
+        text = say(page, "ref.at_scale_level", sides=sides, band=band)
     else:
         key = "ref.at_scale_faster" if found.speedup > 1 else "ref.at_scale_slower"
-        text = markup._say(page, key, ratio=fmt.ratio(found.speedup, page.lang), sides=sides)
+        text = say(page, key, ratio=fmt.ratio(found.speedup, page.lang), sides=sides)
     return _span(page, text, "ref.at_scale_basis")
 
 
@@ -148,14 +147,14 @@ def tally(page: Page, arg: str, line: int) -> str:
         return ""
     results, submitters, families = figures.tally(_site(page), *found)
     target = urls.leaderboard(page.lang, *found)
-    text = markup._say(
+    text = say(
         page,
         "ref.tally",
         results=fmt.number(results, page.lang, 0),
         submitters=fmt.number(submitters, page.lang, 0),
         families=fmt.number(families, page.lang, 0),
     )
-    return f'<span class="derived record-ref">{markup._link(page, target, text)}</span>'
+    return f'<span class="derived record-ref">{link(page, target, text)}</span>'
 
 
 def chips(page: Page, arg: str, line: int) -> str:
@@ -163,14 +162,14 @@ def chips(page: Page, arg: str, line: int) -> str:
     if found is None:
         return ""
     items = [
-        markup._link(
+        link(
             page,
             urls.accelerator(page.lang, key),
-            markup._say(page, "ref.chips_item", family=name, n=fmt.number(count, page.lang, 0)),
+            say(page, "ref.chips_item", family=name, n=fmt.number(count, page.lang, 0)),
         )
         for key, name, count in figures.chips_of(_site(page), *found)
     ]
-    return f'<span class="derived record-ref">{markup._say(page, "ref.list_separator").join(items)}</span>'
+    return f'<span class="derived record-ref">{say(page, "ref.list_separator").join(items)}</span>'
 
 
 KINDS = {

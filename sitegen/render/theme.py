@@ -13,7 +13,8 @@ from sitegen.base import cache, fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
 from sitegen.content.model import Site
 from sitegen.derive import derived
-from sitegen.render.markup import Page, rich_text
+from sitegen.render.page import Page
+from sitegen.render.references import rich_text
 
 
 @dataclass

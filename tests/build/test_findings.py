@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from sitegen.content import schema
+from sitegen.content import field_types
 
 SLUG = "mlperf-v1-0-first-submission"
 
@@ -56,10 +56,10 @@ def test_home_headline_chart_and_findings_before_the_list(shipped_site, lang):
 
 
 def test_findings_field_wants_two_to_four_sentences():
-    assert schema.findings(["a", "b"]) == ["a", "b"]
+    assert field_types.findings(["a", "b"]) == ["a", "b"]
     for bad in (["only one"], ["a", "b", "c", "d", "e"]):
-        with pytest.raises(schema.Invalid):
-            schema.findings(bad)
+        with pytest.raises(field_types.Invalid):
+            field_types.findings(bad)
 
 
 def test_fact_check_filters_are_hidden_without_javascript(shipped_site):

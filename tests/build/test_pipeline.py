@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from sitegen.build.rendering import _in_forked_processes
+from sitegen.build.forking import in_forked_processes
 
 
 def _square(n):
@@ -20,7 +20,7 @@ def _die(n):
 
 
 def test_results_come_back_in_the_order_of_the_jobs():
-    assert _in_forked_processes(_square, [3, 4, 5]) == [9, 16, 25]
+    assert in_forked_processes(_square, [3, 4, 5]) == [9, 16, 25]
 
 
 def _busy(job):
@@ -39,20 +39,20 @@ def _busy(job):
 
 
 def test_at_most_at_once_processes_run_together_and_results_keep_their_order(tmp_path):
-    results = _in_forked_processes(_busy, [(tmp_path, n) for n in range(5)], at_once=2)
+    results = in_forked_processes(_busy, [(tmp_path, n) for n in range(5)], at_once=2)
     assert [n for n, _ in results] == [0, 1, 2, 3, 4]
     assert max(seen for _, seen in results) <= 2
 
 
 def test_an_exception_in_a_process_is_raised_with_its_traceback():
     with pytest.raises(RuntimeError) as caught:
-        _in_forked_processes(_fail, [1, 2])
+        in_forked_processes(_fail, [1, 2])
     assert "ValueError: broken job 1" in str(caught.value) and "_fail" in str(caught.value)
 
 
 def test_a_process_that_dies_is_an_error_with_its_exit_code():
     with pytest.raises(RuntimeError, match="exit code 3"):
-        _in_forked_processes(_die, [1])
+        in_forked_processes(_die, [1])
 
 
 def _content_error(n):
@@ -67,7 +67,7 @@ def test_an_editors_mistake_in_a_process_is_said_with_its_file_and_line():
     from sitegen.base.errors import ContentError
 
     with pytest.raises(ContentError) as caught:
-        _in_forked_processes(_content_error, [1, 2])
+        in_forked_processes(_content_error, [1, 2])
     assert str(caught.value).splitlines() == [
         "content/templates/report.html:3: template syntax error",
         "content/templates/report.html:4: template syntax error",
@@ -111,3 +111,80 @@ def test_a_broken_template_of_a_big_site_is_reported_at_its_line(tmp_path):
     assert errors[0].startswith("content/templates/report.html:3: template"), run.stderr
     assert "Traceback" not in run.stderr and "RuntimeError" not in run.stderr
     assert not (tmp_path / "output").exists()
+
+
+def test_no_process_is_forked_while_another_thread_runs():
+    """A forked child inherits every lock as it was: one held by another thread stays held for
+    ever in the child. While a thread runs, the jobs are done in this process instead."""
+    import threading
+
+    from sitegen.build import forking
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not forking.fork_safe()
+        assert in_forked_processes(_pid, [1, 2]) == [os.getpid(), os.getpid()]
+    finally:
+        stop.set()
+        thread.join()
+    assert os.getpid() not in in_forked_processes(_pid, [1, 2])
+
+
+def _pid(n):
+    return os.getpid()
+
+
+# Run in a pseudo-terminal: the command line's build with its status line, the tiny project
+# made "big" so that it renders in language processes; each fork notes the threads alive then.
+TERMINAL_BUILD = """
+import sys, threading
+from sitegen import cli
+from sitegen.build import forking, rendering
+
+log, start = open(sys.argv[1], "a"), forking._start
+
+def noted(*args):
+    log.write(f"{threading.active_count()}\\n")
+    log.flush()
+    return start(*args)
+
+forking._start = noted
+rendering.PARALLEL_MIN_REPORTS = 1
+rendering.os.cpu_count = lambda: 2
+sys.exit(cli.main(sys.argv[2:]))
+"""
+
+
+def test_a_build_in_a_terminal_forks_its_languages_with_no_other_thread_alive(tmp_path):
+    import pty
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.project import write_project
+
+    content = write_project(tmp_path)
+    log = tmp_path / "forks.txt"
+    leader, follower = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "SITEGEN_CACHE": str(tmp_path / "cache")}
+    env.pop("NO_COLOR", None)
+    argv = [sys.executable, "-c", TERMINAL_BUILD, str(log), "--content", str(content)]
+    argv += ["--out", str(tmp_path / "o")]
+    root = Path(__file__).resolve().parents[2]
+    try:
+        terminal = {"stdin": follower, "stdout": follower, "stderr": follower}
+        done = subprocess.run(argv, **terminal, env=env, cwd=root, timeout=300)
+    finally:
+        os.close(follower)
+    shown = b""
+    try:
+        while chunk := os.read(leader, 65536):
+            shown += chunk
+    except OSError:  # the terminal is closed once everything written is read
+        pass
+    os.close(leader)
+    assert done.returncode == 0, shown.decode(errors="replace")
+    assert "building…" in shown.decode(errors="replace")  # the status line was shown
+    assert log.read_text().split() == ["1", "1"]  # both languages forked, each beside no thread

@@ -232,9 +232,9 @@ def test_every_sitemap_url_has_its_last_change(based_site):
 
 
 def test_a_sitemap_past_the_protocols_limit_is_split_with_an_index(tmp_path, monkeypatch):
-    from sitegen.render import search as reader
+    from sitegen.render import sitemap
 
-    monkeypatch.setattr(reader, "SITEMAP_MAX_URLS", 5)
+    monkeypatch.setattr(sitemap, "SITEMAP_MAX_URLS", 5)
     content = write_project(tmp_path, {"site.yaml": SITE + f"base_url: {BASE_URL}\n"})
     out = tmp_path / "output"
     build(content, TEMPLATES, out)

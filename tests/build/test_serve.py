@@ -529,7 +529,7 @@ def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, mo
     one of them holds. The command's build never starts language processes; `build` does (the
     tiny project made "big" for the test), so the check would see a fork."""
     from sitegen import cli
-    from sitegen.build import rendering
+    from sitegen.build import forking, rendering
     from sitegen.editor import serve as serve_module
 
     forks = []
@@ -538,8 +538,8 @@ def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, mo
         forks.append(len(jobs))
         return [function(job) for job in jobs]
 
-    monkeypatch.setattr(rendering, "_in_forked_processes", in_processes)
-    monkeypatch.setattr(rendering, "_fork_safe", lambda: True)
+    monkeypatch.setattr(forking, "in_forked_processes", in_processes)
+    monkeypatch.setattr(forking, "fork_safe", lambda: True)
     monkeypatch.setattr(rendering, "PARALLEL_MIN_REPORTS", 1)
     monkeypatch.setattr(rendering.os, "cpu_count", lambda: 2)
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))

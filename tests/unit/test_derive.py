@@ -2,6 +2,7 @@ import pytest
 
 from sitegen.content.load import load_site
 from sitegen.derive import figures as derive
+from sitegen.derive.comparisons import comparisons
 
 
 @pytest.fixture
@@ -110,6 +111,6 @@ def test_unchecked_claims_have_no_value(site):
 
 
 def test_comparisons_pair_systems_sharing_a_benchmark(site):
-    found = derive.comparisons(site)
+    found = comparisons(site)
     assert [(c.id, c.kind, len(c.rows)) for c in found] == [("acme-16-vs-zenith-8", "same-round", 1)]
     assert found[0].rows[0].speedup == pytest.approx(20 / 30)

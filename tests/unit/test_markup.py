@@ -1,5 +1,7 @@
 from sitegen.content.load import load_site
-from sitegen.render.markup import Page, new_markdown, render_body, rich_text
+from sitegen.render.markup import new_markdown, render_body
+from sitegen.render.page import Page
+from sitegen.render.references import rich_text
 
 
 def render(site, text, lang="en"):

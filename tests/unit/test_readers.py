@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from sitegen.base.errors import Problems
 from sitegen.content.readers import read_csv, read_markdown, read_yaml
-from sitegen.render.markup import Page, new_markdown, render_body
+from sitegen.render.markup import new_markdown, render_body
+from sitegen.render.page import Page
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=300)
 YAMLISH = st.text(st.sampled_from(list("ab:- \n\t[]{}\"'#&*!|>%@`,?0123456789中文")), max_size=200)

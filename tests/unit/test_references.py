@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from sitegen.content import references
 from sitegen.render import markup
+from sitegen.render import references as drawn
 
 
 def test_the_renderer_draws_exactly_the_listed_kinds_in_their_order():
-    assert tuple(markup.KINDS) == references.REFERENCE_KINDS
+    assert tuple(drawn.KINDS) == references.REFERENCE_KINDS
 
 
 def test_one_syntax_for_loading_and_rendering():

@@ -5,7 +5,8 @@ shipped record. Expected values are worked out by hand from content/data/record/
 import pytest
 
 from sitegen.derive import references, scale_refs
-from sitegen.render.markup import Page, new_markdown, render_body
+from sitegen.render.markup import new_markdown, render_body
+from sitegen.render.page import Page
 
 GPT3_V30_FASTEST = "v3.0-nvidia-coreweave-coreweave-hgxh100-n448-ngc23.04-pytorch-gpt3"
 

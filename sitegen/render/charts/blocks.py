@@ -17,7 +17,7 @@ from sitegen.base import fmt, languages, npm, urls
 from sitegen.render import blocks
 from sitegen.render.charts import plan as chart_data
 from sitegen.render.charts.plan import BadBlock, Plan
-from sitegen.render.markup import Page
+from sitegen.render.page import Page
 
 SUMMARY_LIMIT = 12
 BUNDLE = "assets/vega-bundle.js"

@@ -12,6 +12,7 @@ from html import escape
 
 from sitegen.base import fmt
 from sitegen.derive import derived
+from sitegen.render.charts.progress import carried_note, wide_and_narrow
 
 # Ten colours told apart in print and by most colour-blind readers (Tableau 10).
 COLOURS = (
@@ -51,21 +52,12 @@ def chart_rows(series: list[dict], names: dict, t) -> list[dict]:
 
 def chip_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
     """The wide and the narrow spec (from the cache when drawn before)."""
-    from sitegen.render.charts import draw as chart_render
-
     text = {
         "time": t("chip.axis.time"),
         "round_axis": t("chart.axis.round"),
         "kinds": [t("chip.progress.usual"), t("chip.progress.largest")],
     }
-    wide, narrow = chart_render.cached_specs(
-        {"chip_progress": rows, "rounds": rounds, "text": text},
-        lambda: [
-            chip_spec(rows, rounds, text),
-            chart_render.fitted(lambda size: chip_spec(rows, rounds, text, size)),
-        ],
-    )
-    return wide, narrow
+    return wide_and_narrow("chip_progress", chip_spec, rows, rounds, text)
 
 
 def chip_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dict:
@@ -185,7 +177,7 @@ def chip_figure(series: list[dict], names: dict, rounds: list[str], t, chart_id:
     wide, narrow = chip_specs(rows, drawn, t)
     kinds = {item["usual"] for item in series}
     label = t("chip.progress.caption" + ("" if len(kinds) > 1 else "_usual" if True in kinds else "_largest"))
-    note = t("chart.carried_caption") if any(row["carried"] for row in rows) else ""
+    note = carried_note(t, rows)
     return (
         f'<figure class="chart chart-static" id="{chart_id}" data-kind="lines">'
         f'<div class="chart-view" role="img" aria-label="{escape(label)}">'

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from sitegen.derive import figures as derive
-from sitegen.render.markup import Page
+from sitegen.render.page import Page
 
 SELECT_FIELDS = ("benchmark", "round", "division", "systems")
 RESULTS_FIELDS = SELECT_FIELDS + ("caption",)
@@ -66,10 +66,21 @@ def round_key(name: str) -> tuple:
     return tuple(int(n) for n in re.findall(r"\d+", name)) + (name,)
 
 
-def _as_list(value) -> list[str]:
+def as_list(value) -> list[str]:
     if value is None:
         return []
     return [str(v) for v in (value if isinstance(value, list) else [value])]
+
+
+def benchmark_ids(site, params: dict) -> list[str]:
+    """The block's benchmarks (`benchmark:`, one id or a list), each one the site knows."""
+    found = as_list(params.get("benchmark"))
+    if not found:
+        raise BadBlock("needs 'benchmark: <id>' (one id or a list)")
+    for ident in found:
+        if ident not in site.tables["benchmarks"]:
+            raise BadBlock(f"unknown benchmark '{ident}'")
+    return found
 
 
 # ---- selection -------------------------------------------------------------------------------
@@ -79,16 +90,11 @@ def select(site, params: dict, known: tuple) -> Selection:
     unknown = sorted(set(params) - set(known))
     if unknown:
         raise BadBlock(f"unknown field '{unknown[0]}' (known: {', '.join(sorted(known))})")
-    benchmarks = _as_list(params.get("benchmark"))
-    if not benchmarks:
-        raise BadBlock("needs 'benchmark: <id>' (one id or a list)")
-    for ident in benchmarks:
-        if ident not in site.tables["benchmarks"]:
-            raise BadBlock(f"unknown benchmark '{ident}'")
+    benchmarks = benchmark_ids(site, params)
     division = str(params.get("division", "both"))
     if division not in DIVISIONS:
         raise BadBlock(f"division must be closed, open or both, not '{division}'")
-    systems = _as_list(params.get("systems"))
+    systems = as_list(params.get("systems"))
     if site.rounds and not systems:  # the curated systems' results are not a round's results
         raise BadBlock(
             "needs 'systems: [<id>, ...]': with the MLPerf record, a block shows the "
@@ -97,7 +103,7 @@ def select(site, params: dict, known: tuple) -> Selection:
     for ident in systems:
         if ident not in site.tables["systems"]:
             raise BadBlock(f"unknown system '{ident}'")
-    rounds = _as_list(params.get("round"))
+    rounds = as_list(params.get("round"))
     rows = [
         r
         for r in site.table("results")

@@ -51,14 +51,19 @@ def progress_text(t) -> dict:
 
 def progress_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
     """The wide and the narrow spec (from the cache when drawn before)."""
+    return wide_and_narrow("progress", progress_spec, rows, rounds, progress_text(t))
+
+
+def wide_and_narrow(kind: str, spec, rows: list[dict], rounds: list[str], text: dict) -> tuple[dict, dict]:
+    """A chart over rounds drawn by `spec(rows, rounds, text, size)`, wide and fitted to a
+    narrow screen; from the cache when drawn before (`kind` names the chart in its key)."""
     from sitegen.render.charts import draw as chart_render
 
-    text = progress_text(t)
     wide, narrow = chart_render.cached_specs(
-        {"progress": rows, "rounds": rounds, "text": text},
+        {kind: rows, "rounds": rounds, "text": text},
         lambda: [
-            progress_spec(rows, rounds, text),
-            chart_render.fitted(lambda size: progress_spec(rows, rounds, text, size)),
+            spec(rows, rounds, text),
+            chart_render.fitted(lambda size: spec(rows, rounds, text, size)),
         ],
     )
     return wide, narrow

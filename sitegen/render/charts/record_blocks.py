@@ -18,28 +18,14 @@ from sitegen.derive import derived
 from sitegen.derive.record_index import index_of, progress
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import progress as lines
-from sitegen.render.charts.plan import RECORD_METRICS, BadBlock, round_key
-from sitegen.render.markup import Page
+from sitegen.render.charts.plan import RECORD_METRICS, BadBlock, as_list, benchmark_ids, round_key
+from sitegen.render.page import Page
 
 METRICS = RECORD_METRICS
 FIELDS = {
     "fastest": ("metric", "benchmark", "caption", "title"),
     "family_at_scale": ("metric", "benchmark", "families", "scale", "caption", "title"),
 }
-
-
-def _as_list(value) -> list[str]:
-    return [str(v) for v in (value if isinstance(value, list) else [value])] if value is not None else []
-
-
-def _benchmarks(site, params: dict) -> list[str]:
-    found = _as_list(params.get("benchmark"))
-    if not found:
-        raise BadBlock("needs 'benchmark: <id>' (one id or a list)")
-    for ident in found:
-        if ident not in site.tables["benchmarks"]:
-            raise BadBlock(f"unknown benchmark '{ident}'")
-    return found
 
 
 def fastest_points(site, lang: str, benchmarks: list[str]) -> list[tuple[str, dict]]:
@@ -54,14 +40,14 @@ def fastest_points(site, lang: str, benchmarks: list[str]) -> list[tuple[str, di
 
 def family_points(site, params: dict) -> list[tuple[str, dict]]:
     """(family name, point) of each family's fastest closed result at the block's scale."""
-    benchmarks = _benchmarks(site, params)
+    benchmarks = benchmark_ids(site, params)
     if len(benchmarks) != 1:
         raise BadBlock("metric 'family_at_scale' takes one benchmark")
     scale = params.get("scale")
     if not isinstance(scale, int) or isinstance(scale, bool) or scale < 1:
         raise BadBlock("metric 'family_at_scale' needs 'scale: <number of accelerators>'")
     index = index_of(site)
-    families = _as_list(params.get("families"))
+    families = as_list(params.get("families"))
     if not families:
         raise BadBlock("metric 'family_at_scale' needs 'families: [<chip family>, ...]'")
     points = []
@@ -84,7 +70,7 @@ def record_chart(site, t, params: dict, page: Page, line: int) -> str:
         if unknown:
             raise BadBlock(f"unknown field '{unknown[0]}' (known: {', '.join(sorted(FIELDS[metric]))})")
         if metric == "fastest":
-            points = fastest_points(site, page.lang, _benchmarks(site, params))
+            points = fastest_points(site, page.lang, benchmark_ids(site, params))
         else:
             points = family_points(site, params)
         if len({p["round"] for _, p in points}) < 1:

@@ -70,11 +70,21 @@ def data_file(site: Site, round_id: str) -> dict[str, bytes]:
 
 
 def explore_page(theme, site: Site, lang, t):
-    """The explorer's page: its filters (every round, benchmark, submitter and chip family of
-    the record, named in this language) and the names the table shows; the vega bundle is
-    written beside it and loaded only when a reader asks for the chart."""
+    """The explorer's page: its filters and the names its table shows (_filters); the vega
+    bundle is written beside it and loaded only when a reader asks for the chart."""
+    filters = _filters(site, lang, t)
+    crumbs = [(t("nav.rounds"), urls.rounds(lang))]
+    files = _page(
+        theme, site, lang, t, urls.explore(lang), "explore.html", t("explore.title"), crumbs, **filters
+    )
+    files[BUNDLE] = npm.script(npm.VEGA)
+    return files
+
+
+def _filters(site: Site, lang, t) -> dict:
+    """Every round, benchmark, submitter and chip family of the record, named in this
+    language, with the names the table shows and the rounds credited in the footer."""
     index = index_of(site)
-    rounds = list(site.rounds)
     benchmarks = sorted(
         (site.get("benchmarks", b) for b in site.record_benchmarks()),
         key=lambda b: b["name"][lang].casefold(),
@@ -84,7 +94,6 @@ def explore_page(theme, site: Site, lang, t):
         (vendor_name[lang] if vendor else t("chips.other"), [(e.slug, _chip_name(e, t)) for e in entities])
         for vendor, vendor_name, entities in sections
     ]
-    submitters = [(e.slug, e.name) for e in index.submitters.values()]
     names = {
         "benchmark": {b["id"]: b["name"][lang] for b in benchmarks},
         "chip": {slug: name for _, group in chips for slug, name in group},
@@ -92,27 +101,17 @@ def explore_page(theme, site: Site, lang, t):
         "category": {c: t(f"category.{c}") for c in CATEGORIES},
         "status": {s: t("record.status." + s.replace(" ", "_")) for s in ("logs missing", "too few logs")},
     }
-    files = _page(
-        theme,
-        site,
-        lang,
-        t,
-        urls.explore(lang),
-        "explore.html",
-        t("explore.title"),
-        [(t("nav.rounds"), urls.rounds(lang))],
-        rounds=rounds,
-        benchmarks=benchmarks,
-        chips=chips,
-        submitters=submitters,
-        divisions=DIVISIONS,
-        categories=CATEGORIES,
-        names=names,
-        ideal_key=Markup(IDEAL_KEY),  # the scale chart's key of its dashed line
-        attribution=attribution(site, rounds),
-    )
-    files[BUNDLE] = npm.script(npm.VEGA)
-    return files
+    return {
+        "rounds": list(site.rounds),
+        "benchmarks": benchmarks,
+        "chips": chips,
+        "submitters": [(e.slug, e.name) for e in index.submitters.values()],
+        "divisions": DIVISIONS,
+        "categories": CATEGORIES,
+        "names": names,
+        "ideal_key": Markup(IDEAL_KEY),  # the scale chart's key of its dashed line
+        "attribution": attribution(site, list(site.rounds)),
+    }
 
 
 def _chip_name(entity, t) -> str:

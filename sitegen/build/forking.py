@@ -1,0 +1,129 @@
+"""Jobs run in forked processes, one per job; never forked while another thread runs.
+
+Each process inherits its job (the whole loaded site) instead of a pickled copy."""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import traceback
+
+from sitegen.base.errors import ContentError
+
+
+def fork_safe() -> bool:
+    """False once this process has loaded vl-convert: its JavaScript runtime runs on threads
+    that a forked child does not inherit, so a child drawing a chart would wait for ever (seen
+    in the tests, which draw charts before building a site). A build from the command line
+    draws nothing before it forks. False too while another thread runs (_other_threads)."""
+    return "vl_convert" not in sys.modules and not _other_threads()
+
+
+def _other_threads() -> list[threading.Thread]:
+    """The threads of this process besides the main one: a forked child would inherit any lock
+    one of them holds at that moment, with no thread left to release it."""
+    main = threading.main_thread()
+    return [thread for thread in threading.enumerate() if thread is not main]
+
+
+def in_forked_processes(function, jobs: list, at_once: int | None = None) -> list:
+    """function(job) for each job, each in a process of its own, at most `at_once` at a time
+    (the machine's cores: a third language waits for a core instead of adding its memory to
+    the peak). A forked process inherits its job (the whole loaded site) instead of receiving
+    a pickled copy; only results come back, in the order of the jobs. A job is done in this
+    process instead while another thread runs (_other_threads): never a fork beside a thread."""
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    at_once = max(1, at_once or len(jobs))
+    pending = list(enumerate(jobs))
+    running: dict = {}  # receiving end -> (job index, process)
+    outcomes: list = [None] * len(jobs)
+    try:
+        while pending or running:
+            while pending and len(running) < at_once:
+                index, job = pending.pop(0)
+                if _other_threads():  # a thread started since the build chose processes
+                    outcomes[index] = _in_this_process(function, job)
+                else:
+                    running[_start(context, function, job)] = index
+            for receive in wait(list(running)) if running else []:
+                index = running.pop(receive)
+                outcomes[index] = _outcome(receive.process, receive)
+                receive.process.join()
+    except BaseException:  # Ctrl-C or a fault here: no process writes on
+        for receive in running:
+            receive.process.kill()
+        raise
+    finally:
+        for receive in running:
+            receive.process.join()
+    content = [problem for outcome, value in outcomes if outcome == "content" for problem in value]
+    if content:  # the editor's mistake, said as in one process: file:line
+        raise ContentError(content)
+    failures = [value for outcome, value in outcomes if outcome != "ok"]
+    if failures:
+        raise RuntimeError("rendering failed in a separate process:\n" + "\n".join(failures))
+    return [value for _, value in outcomes]
+
+
+def _start(context, function, job):
+    """A process running function(job); its result comes through the returned receiving end
+    (which carries the process as `.process`)."""
+    receive, send = context.Pipe(duplex=False)
+    # Ctrl-C is held back while forking (a child must not take it before it ignores it) and
+    # delivered to this process afterwards, which then stops the children.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process = context.Process(target=_run_and_send, args=(function, job, send, os.getpid()))
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    send.close()
+    receive.process = process
+    return receive
+
+
+def _in_this_process(function, job) -> tuple[str, object]:
+    """function(job) without a process, its outcome as a process would send it."""
+    try:
+        return "ok", function(job)
+    except ContentError as exc:
+        return "content", exc.problems
+
+
+def _outcome(process, receive) -> tuple[str, object]:
+    try:
+        return receive.recv()
+    except EOFError:  # the process died before it could answer
+        process.join()
+        return "error", f"a rendering process ended with exit code {process.exitcode}"
+
+
+def _run_and_send(function, job, send, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _die_with(parent)
+    try:
+        send.send(("ok", function(job)))
+    except ContentError as exc:
+        send.send(("content", exc.problems))
+    except BaseException:  # noqa: BLE001 - reported to the parent with its traceback
+        send.send(("error", traceback.format_exc()))
+    finally:
+        send.close()
+
+
+def _die_with(parent: int) -> None:
+    """A build that is killed takes its rendering processes with it (Linux: PR_SET_PDEATHSIG),
+    instead of leaving them to finish work nobody will read."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # killed before the line above took effect
+        os._exit(1)

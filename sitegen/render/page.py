@@ -1,0 +1,80 @@
+"""The page a body or data text is drawn on (Page), and what every data reference looks up.
+
+Records and results by id (a problem at the line when unknown), links relative to the page,
+the interface strings of its language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+
+from sitegen.base import urls
+from sitegen.base.errors import Problem
+from sitegen.content.field_types import suggest
+
+
+@dataclass
+class Page:
+    """What a shortcode needs to know about the page it lands on."""
+
+    site: object
+    lang: str
+    path: str
+    checks: dict
+    file: str = ""
+    first_line: int = 1
+    problems: list = field(default_factory=list)
+    files: dict = field(default_factory=dict)  # extra output files a block made (chart data, SVG)
+    has_charts: bool = False
+    cacheable: bool = True  # False when the body uses files outside the data (local images)
+
+    def link(self, target: str) -> str:
+        return urls.relative(self.path, target)
+
+    def fail(self, line: int, message: str) -> str:
+        self.problems.append(Problem(self.file, line, message))
+        return ""
+
+    def warn(self, line: int, message: str) -> None:
+        self.problems.append(Problem(self.file, line, message, warning=True))
+
+
+def table_record(page: Page, table: str, ident: str, line: int) -> dict | None:
+    record = page.site.tables.get(table, {}).get(ident)
+    if record is None:
+        page.fail(
+            line,
+            f"unknown {table[:-1]} '{ident}' in [[...]]" + suggest(ident, page.site.tables.get(table, {})),
+        )
+    return record
+
+
+def any_result(page: Page, ident: str, line: int) -> dict | None:
+    """A curated result, or else any scored result of the whole record."""
+    found = page.site.tables["results"].get(ident) or page.site.record.get(ident)
+    if found is not None and found.get("value") is None:
+        page.fail(line, f"result '{ident}' has its logs missing: it has no official time to show in [[...]]")
+        return None
+    if found is None:
+        page.fail(line, f"unknown result '{ident}' in [[...]]" + suggest(ident, page.site.tables["results"]))
+        return None
+    return found
+
+
+def result_pair(page: Page, arg: str, line: int):
+    left, _, right = arg.partition("/")
+    a, b = any_result(page, left, line), any_result(page, right, line)
+    return (a, b) if a and b else (None, None)
+
+
+def link(page: Page, target: str, text: str, title: str = "") -> str:
+    title_attr = f' title="{escape(title)}"' if title else ""
+    return f'<a href="{escape(page.link(target))}"{title_attr}>{escape(text)}</a>'
+
+
+def strings(page):
+    return page.site.strings[page.lang]
+
+
+def say(page, key: str, **values) -> str:
+    return strings(page)[key].format(**values)

@@ -1,0 +1,190 @@
+"""The record's statements drawn: [[fastest:…]], [[equal_scale:…]] and a cited result.
+
+A cited record result says its time, who ran it, on what, and its runs; the statements and
+other kinds share that sentence."""
+
+from __future__ import annotations
+
+from html import escape
+
+from sitegen.base import fmt, urls
+from sitegen.content.references import parse_slot
+from sitegen.derive import references as record_refs
+from sitegen.derive.record_index import index_of
+from sitegen.render.page import link, say, strings
+
+
+def record_result(page, result: dict, with_scale: bool = True) -> str:
+    """A record result as a reader checks it: its time linked to its page, who ran it, on how
+    many of which accelerator, and its runs."""
+    time = link(
+        page, urls.result(page.lang, result["id"]), fmt.duration(result["value"], result["unit"], page.lang)
+    )
+    details = [escape(result["submitter"]), escape(result["system_name"])]
+    if with_scale:
+        details.append(escape(scale_text(page, result)))
+    if result.get("category") and result["category"] != "available":  # preview, research
+        details.append(
+            escape(say(page, "ref.category", category=say(page, "category." + result["category"]).lower()))
+        )
+    index = index_of(page.site)
+    earlier, copied = index.carried_from(result), index.copy_of(result)
+    if earlier is not None:  # the same runs as an earlier round's result (carryover.py)
+        details.append(
+            say(
+                page,
+                "ref.carried",
+                round=link(page, urls.result(page.lang, earlier["id"]), earlier["round"]),
+            )
+        )
+    if copied is not None:  # the same runs in another folder of its round
+        details.append(
+            say(
+                page,
+                "ref.copy",
+                result=link(page, urls.result(page.lang, copied["id"]), copied["system_name"]),
+            )
+        )
+    details.append(runs_text(page, result))
+    return say(page, "ref.result", time=time, details=say(page, "ref.separator").join(details))
+
+
+def scale_text(page, result: dict) -> str:
+    """'3,456 × TPU', or CPUs only."""
+    count = result["accelerator_count"] or 0
+    if count and result["accelerator_model"]:
+        return say(
+            page, "ref.scale", count=fmt.number(count, page.lang, 0), accelerator=result["accelerator_model"]
+        )
+    return say(page, "ref.cpu_only")
+
+
+def runs_text(page, result: dict) -> str:
+    counted = record_refs.runs_of(result)
+    if counted is None:
+        return escape(say(page, "ref.logs_missing"))
+    runs, failed = counted
+    key = "ref.runs_failed" if failed else "ref.runs_none_failed"
+    return escape(
+        say(page, key, runs=fmt.number(runs, page.lang, 0), failed=fmt.number(failed, page.lang, 0))
+    )
+
+
+def _unscored_text(page, results: list[dict]) -> str:
+    """The results a statement over scored results leaves out, each linked: their logs are
+    missing from the snapshot read, so they have no time."""
+    if not results:
+        return ""
+    links = []
+    for result in sorted(results, key=lambda r: (-(r["accelerator_count"] or 0), r["id"])):
+        links.append(
+            link(
+                page,
+                urls.result(page.lang, result["id"]),
+                say(page, "ref.unscored_item", submitter=result["submitter"], scale=scale_text(page, result)),
+            )
+        )
+    return say(page, "ref.unscored", results=say(page, "ref.list_separator").join(links))
+
+
+def _slot_text(page, round_id: str, benchmark: str, division: str) -> str:
+    name = page.site.tables["benchmarks"].get(benchmark, {}).get("name", {}).get(page.lang, benchmark)
+    return say(
+        page,
+        "ref.slot",
+        round=round_id,
+        benchmark=name,
+        division=strings(page)["division." + division].lower(),
+    )
+
+
+def fastest(page, arg, line):
+    parsed = parse_slot(arg)
+    if not parsed:
+        return page.fail(line, f"[[fastest:{arg}]]: write <round>/<benchmark>/<closed|open>[/<submitter>]")
+    found = record_refs.fastest(page.site, *parsed)
+    if found is None:
+        where = f" of submitter '{parsed[3]}'" if parsed[3] else ""
+        return page.fail(line, f"[[fastest:{arg}]]: the record has no scored result{where} there")
+    missing = _unscored_text(page, record_refs.unscored(page.site, *parsed))
+    level = _level_text(page, parsed[1], record_refs.level_with_fastest(page.site, *parsed))
+    return f'<span class="derived record-ref">{record_result(page, found)}{level}{missing}</span>'
+
+
+def _level_text(page, benchmark: str, level: list[dict]) -> str:
+    """After a "fastest": the results within the benchmark's noise band of it, each linked, so
+    that the statement claims no clear lead (derived.level_with_first)."""
+    if not level:
+        return ""
+    band = fmt.number(record_refs.band_of(page.site, benchmark) * 100, page.lang, 1)
+    listed = say(page, "ref.list_separator").join(record_result(page, r) for r in level)
+    return say(page, "ref.level_with", band=band, results=listed)
+
+
+def equal_scale(page, arg, line):
+    ident, _, who = arg.partition("/")
+    result = page.site.record.get(ident)
+    if result is None or not who:
+        return page.fail(
+            line,
+            f"[[equal_scale:{arg}]]: write <record result id>/<submitter|all> "
+            f"naming a result of content/data/record/",
+        )
+    if who == "all":
+        return _equal_scale_others(page, result)
+    if not page.site.has_submitter(who):
+        return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
+    found = record_refs.equal_scale(page.site, result, who)
+    missing = _unscored_at_scale(page, result, lambda r: r["id"] != result["id"], who)
+    if found is None and missing:
+        text = say(
+            page,
+            "ref.equal_scale_unscored",
+            submitter=escape(who.replace("_", " ")),
+            count=fmt.number(result["accelerator_count"] or 0, page.lang, 0),
+            slot=escape(_slot_text(page, result["round"], result["benchmark"], result["division"])),
+        )
+        return f'<span class="derived record-ref">{text}{missing}</span>'
+    if found is None:
+        count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
+        text = say(
+            page,
+            "ref.no_equal_scale",
+            submitter=who.replace("_", " "),
+            count=count,
+            slot=_slot_text(page, result["round"], result["benchmark"], result["division"]),
+        )
+        return f'<span class="derived record-ref">{escape(text)}</span>'
+    return f'<span class="derived record-ref">{record_result(page, found)}{missing}</span>'
+
+
+def _unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
+    """The note on results without a time at `result`'s round, benchmark, division and scale
+    (of `who` when given) that `keep` accepts: an equal-scale statement must name them."""
+    found = record_refs.unscored(
+        page.site,
+        result["round"],
+        result["benchmark"],
+        result["division"],
+        who,
+        result["accelerator_count"],
+    )
+    return _unscored_text(page, [r for r in found if keep(r)])
+
+
+def _equal_scale_others(page, result: dict) -> str:
+    """Every other submitter's fastest result at `result`'s scale, or the record's "none"."""
+    found = record_refs.equal_scale_others(page.site, result)
+    missing = _unscored_at_scale(
+        page, result, lambda r: r["submitter"].lower() != result["submitter"].lower()
+    )
+    slot = _slot_text(page, result["round"], result["benchmark"], result["division"])
+    count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
+    if not found:
+        text = escape(
+            say(page, "ref.no_equal_scale_others", submitter=result["submitter"], count=count, slot=slot)
+        )
+        return f'<span class="derived record-ref">{text}{missing}</span>'
+    listed = say(page, "ref.list_separator").join(record_result(page, r) for r in found)
+    text = say(page, "ref.equal_scale_others", count=count, slot=escape(slot), results=listed)
+    return f'<span class="derived record-ref">{text}{missing}</span>'

@@ -1,0 +1,131 @@
+"""The sitemap and robots.txt.
+
+sitemap.xml needs absolute URLs, so it is written only when base_url is set; robots.txt is
+always written and names the sitemap when there is one."""
+
+from __future__ import annotations
+
+from sitegen.base import languages, urls
+from sitegen.render.htmltree import etree
+from sitegen.render.search import page_kind
+from sitegen.render.theme import base_url
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+# The sitemap protocol's limits per file (sitemaps.org): past either, the URLs are split into
+# sitemap-1.xml, sitemap-2.xml, ... and sitemap.xml becomes their index.
+SITEMAP_MAX_URLS = 50_000
+SITEMAP_MAX_BYTES = 50 * 1024 * 1024
+
+
+def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
+    root = base_url(site)
+    robots = "User-agent: *\nAllow: /\n"
+    if not root:
+        return {"robots.txt": robots.encode("utf-8")}
+    robots += f"Sitemap: {root}sitemap.xml\n"
+    listed = ["index.html"] if "index.html" in pages else []
+    for lang in site.languages:
+        listed += [p for p in _page_paths(pages, lang) if page_kind(p) is not None and p not in hidden]
+    known = _known_dates(site)
+    entries = [_sitemap_url(site, root, path, pages, known) for path in listed]
+    chunks, chunk, size = [], [], 0
+    for entry in entries:
+        if chunk and (len(chunk) == SITEMAP_MAX_URLS or size + len(entry) > SITEMAP_MAX_BYTES - 1024):
+            chunks.append(chunk)
+            chunk, size = [], 0
+        chunk.append(entry)
+        size += len(entry)
+    chunks.append(chunk)
+    if len(chunks) == 1:
+        return {"sitemap.xml": _urlset(chunks[0]), "robots.txt": robots.encode("utf-8")}
+    files = {f"sitemap-{n}.xml": _urlset(part) for n, part in enumerate(chunks, start=1)}
+    index = etree.Element(f"{{{SITEMAP_NS}}}sitemapindex", nsmap={None: SITEMAP_NS})
+    newest = max((d for d in (_lastmod(site, path, known) for path in listed) if d), default=None)
+    for name in files:
+        entry = etree.SubElement(index, f"{{{SITEMAP_NS}}}sitemap")
+        etree.SubElement(entry, f"{{{SITEMAP_NS}}}loc").text = root + name
+        if newest:
+            etree.SubElement(entry, f"{{{SITEMAP_NS}}}lastmod").text = newest.isoformat()
+    files["sitemap.xml"] = etree.tostring(index, pretty_print=True, xml_declaration=True, encoding="UTF-8")
+    files["robots.txt"] = robots.encode("utf-8")
+    return files
+
+
+def _urlset(entries: list[bytes]) -> bytes:
+    head = (
+        f'<?xml version=\'1.0\' encoding=\'UTF-8\'?>\n<urlset xmlns="{SITEMAP_NS}" '
+        f'xmlns:xhtml="{XHTML_NS}">\n'
+    ).encode()
+    return head + b"".join(entries) + b"</urlset>\n"
+
+
+def _sitemap_url(site, root: str, path: str, pages: set[str], known) -> bytes:
+    """One <url> of the sitemap: the page, its last change, its language twins."""
+    url = etree.Element(f"{{{SITEMAP_NS}}}url", nsmap={None: SITEMAP_NS, "xhtml": XHTML_NS})
+    etree.SubElement(url, f"{{{SITEMAP_NS}}}loc").text = root + path
+    changed = _lastmod(site, path, known)
+    if changed:
+        etree.SubElement(url, f"{{{SITEMAP_NS}}}lastmod").text = changed.isoformat()
+    if path != "index.html":
+        twins = [(code, urls.twin(path, code)) for code in site.languages]
+        twins = [(code, twin) for code, twin in twins if twin in pages]
+        if len(twins) >= 2:
+            for code, twin in twins:
+                etree.SubElement(
+                    url,
+                    f"{{{XHTML_NS}}}link",
+                    rel="alternate",
+                    hreflang=languages.html_lang(code),
+                    href=root + twin,
+                )
+            fallback = urls.twin(path, site.config["default_language"])
+            if fallback in pages:
+                etree.SubElement(
+                    url, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default", href=root + fallback
+                )
+    text = etree.tostring(url, pretty_print=True, encoding="UTF-8").decode()
+    # each <url> carries its own namespace declarations when serialised alone: drop them
+    text = text.replace(f' xmlns="{SITEMAP_NS}"', "").replace(f' xmlns:xhtml="{XHTML_NS}"', "")
+    return ("  " + text.replace("\n<", "\n  <")).rstrip(" ").encode()
+
+
+def _known_dates(site) -> tuple[dict, object]:
+    """(result id -> its latest change in the data changelog, the newest date on the site)."""
+    changes: dict = {}
+    for change in getattr(site, "changelog", None) or []:
+        if change.get("id") and change.get("date"):
+            changes[change["id"]] = max(change["date"], changes.get(change["id"], change["date"]))
+    dates = [r.date for r in site.reports if r.date]
+    dates += [rnd["commit_date"] for rnd in site.rounds.values() if rnd.get("commit_date")]
+    return changes, max(dates, default=None)
+
+
+def _lastmod(site, path: str, known):
+    """When a page's content last changed, from the content alone (the same bytes on every
+    build): a report's date; a result, leaderboard or round page: its round's commit date
+    (or a later change of the result in the data changelog); any other page: the newest of
+    those dates on the site."""
+    changes, newest = known
+    parts = path.split("/")
+    name = parts[-1].removesuffix(".html")
+    if len(parts) == 3 and parts[1] == "reports" and name != "index":
+        found = [r for r in site.reports if r.slug == name and r.lang == parts[0]]
+        if found and found[0].date:
+            return found[0].date
+    round_id = None
+    if len(parts) == 3 and parts[1] == "results" and name in site.record:
+        round_id = site.record[name]["round"]
+    elif len(parts) == 3 and parts[1] == "rounds" and name in site.rounds:
+        round_id = name
+    elif len(parts) == 4 and parts[1] == "benchmarks" and name in site.rounds:
+        round_id = name
+    if round_id is not None:
+        committed = site.rounds[round_id]["commit_date"]
+        return max(committed, changes[name]) if name in changes else committed
+    return newest
+
+
+def _page_paths(pages, lang: str) -> list[str]:
+    return sorted(p for p in pages if p.startswith(f"{lang}/") and p.endswith(".html"))
