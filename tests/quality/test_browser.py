@@ -22,6 +22,7 @@ LOCAL_SCHEMES = ("data:", "blob:", "about:")
 # on a wider screen, both kept when a chart stays static).
 HIDDEN_FIGURE_SVGS = """() => [...document.querySelectorAll('figure svg')]
   .filter(svg => !svg.parentElement.closest('svg'))
+  .filter(svg => !svg.closest('[hidden]'))  /* held back on purpose until asked for (the explorer's key) */
   .filter(svg => { const layout = svg.closest('.chart-wide, .chart-narrow');
                    return !layout || getComputedStyle(layout).display !== 'none'; })
   .map((svg, i) => {
