@@ -12,6 +12,7 @@ PYTHON="$(command -v python || command -v python3)"
 "$PYTHON" -m ruff check --quiet .
 "$PYTHON" -m ruff format --check --quiet .
 "$PYTHON" -m mypy
-# In parallel, one worker per core (PYTEST_WORKERS to change; 0: none); --dist loadfile keeps
-# each test file on one worker, so that a module's built site is built once.
+# In parallel, one worker per core (PYTEST_WORKERS to change; 0: none); --dist loadgroup hands
+# out the units tests/conftest.py marks: a whole file (its built site is built once), or for the
+# browser files one test function and page kind, so that no long file ends the run alone.
 exec "$PYTHON" -m pytest -q -n "${PYTEST_WORKERS:-auto}" --dist loadgroup --no-loadscope-reorder "$@"
