@@ -700,7 +700,18 @@ def remove_newest_round(site: RecordSite) -> tuple[str, str, dict]:
             originals.setdefault(path, path.read_bytes())
             path.write_text(new, "utf-8")
     results.unlink()
+    for path in reports_naming(site.content / "reports", newest):  # written after the import
+        originals[path] = path.read_bytes()
+        path.unlink()
     return newest, first.group(1) if first else "", originals
+
+
+def reports_naming(folder: Path, round_id: str) -> list[Path]:
+    """Every language's file of each report whose text names the round (a reference to one of
+    its results or its chips): before the round was imported, no report could cite it."""
+    names = re.compile(rf"(?<![\w.]){re.escape(round_id)}(?![\w.])")
+    slugs = {p.name.split(".")[0] for p in folder.glob("*.md") if names.search(p.read_text("utf-8"))}
+    return sorted(p for p in folder.glob("*.md") if p.name.split(".")[0] in slugs)
 
 
 def timed_edit(site: RecordSite, step: str, make_edit) -> dict:
@@ -733,8 +744,8 @@ def timed_import(site: RecordSite) -> dict:
     sample = site.build(f"import of round {newest}")
     expect(site, checks, f"after importing round {newest} again")
     sample["edit"] = (
-        f"round {newest} removed (results-{newest}.yaml, its rounds.yaml entry and "
-        f"the lines naming it), built, then put back: the rebuild timed"
+        f"round {newest} removed (results-{newest}.yaml, its rounds.yaml entry, the lines "
+        f"naming it and the reports citing it), built, then put back: the rebuild timed"
     )
     return sample
 
