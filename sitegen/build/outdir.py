@@ -13,6 +13,7 @@ import fcntl
 import os
 import shutil
 import stat
+import time
 from pathlib import Path
 
 from sitegen.base import languages
@@ -125,7 +126,7 @@ class BuildLock:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+                holder = _holder(fd)
                 os.close(fd)
                 raise OutputRefused(
                     f"another build (process {holder}) is writing {self.out} "
@@ -169,6 +170,17 @@ class BuildLock:
                 pass
             os.close(self._fd)
             self._fd = None
+
+
+def _holder(fd: int) -> str:
+    """The process id the lock's holder writes just after taking it: a moment after the lock
+    itself, so a build refused in that moment waits for it (up to a second), else '?'."""
+    for _ in range(100):
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        if text:
+            return text
+        time.sleep(0.01)
+    return "?"
 
 
 def _same_file(fd: int, path: Path) -> bool:

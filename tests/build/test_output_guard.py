@@ -217,6 +217,24 @@ def test_a_second_build_at_once_is_refused_and_creates_nothing(world, capsys):
     assert snapshot(tmp) == before and not out.exists()
 
 
+def test_a_build_refused_just_after_the_other_took_the_lock_names_its_process(world):
+    """The holder writes its process id a moment after it takes the lock; a build refused in
+    that moment waits for the id rather than saying 'process ?' (seen once in CI)."""
+    import fcntl
+    import threading
+
+    tmp, _, _, _ = world
+    out = (tmp / "site").resolve()
+    with open(tmp / ".site.lock", "w") as held:  # taken, its id not yet written
+        fcntl.flock(held, fcntl.LOCK_EX)
+        late = threading.Timer(0.1, lambda: (held.write("4242"), held.flush()))
+        late.start()
+        with pytest.raises(OutputRefused, match=r"another build \(process 4242\) is writing"):
+            with BuildLock(out):
+                pass
+        late.join()
+
+
 def test_staging_folders_of_a_killed_build_are_removed(world, capsys):
     tmp, _, content, templates = world
     out = tmp / "site"
