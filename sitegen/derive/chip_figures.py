@@ -10,9 +10,8 @@ of the record is noted for that page (content/tracking.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from sitegen.derive import derived
+from sitegen.derive import references as record_refs
 
 
 def closed_timed(results: list[dict], index) -> list[dict]:
@@ -39,11 +38,11 @@ def benchmark_order(entity, rounds: list[str]) -> list[str]:
     return sorted(latest, key=lambda b: (-latest[b], b))
 
 
-def by_benchmark(entity, index, rounds: list[str], band_of: Callable[[str], float]) -> list[dict]:
+def by_benchmark(site, entity, index, rounds: list[str]) -> list[dict]:
     """Per benchmark, per round (oldest first): its results (copies once), the range of their
     accelerator counts, and the fastest closed result (else the fastest open one) with its
     accelerator-minutes and the family's results of its division level with it (within
-    band_of(benchmark): derived.level_with_first)."""
+    the benchmark's run-to-run variation: references.level_with)."""
     held = _by_benchmark(index.counted(entity.results))
     out = []
     for benchmark in benchmark_order(entity, rounds):
@@ -59,8 +58,8 @@ def by_benchmark(entity, index, rounds: list[str], band_of: Callable[[str], floa
                     "low": min(counts) if counts else None,
                     "high": max(counts) if counts else None,
                     "best": best,
-                    "level": _level_with(best, mine, band_of(benchmark), index) if best else [],
-                    "band": band_of(benchmark),
+                    "level": record_refs.level_with(site, best, mine) if best else [],
+                    "band": record_refs.band_of(site, benchmark),
                     "work": derived.accelerator_minutes(best) if best else None,
                 }
             )
@@ -90,15 +89,6 @@ def progress(entity, index, rounds: list[str]) -> list[dict]:
                 {"benchmark": benchmark, "scale": scale, "usual": scale == 8, "points": points, "gain": gain}
             )
     return out
-
-
-def _level_with(best: dict, results: list[dict], band: float, index) -> list[dict]:
-    """The results of best's division among `results` level with it, fastest first."""
-    rivals = sorted(
-        (r for r in results if r["division"] == best["division"] and derived.minutes(r) is not None),
-        key=lambda r: (r["id"] != best["id"], derived.minutes(r), r["id"]),
-    )
-    return derived.level_with_first(rivals, band, index.original)
 
 
 def _fastest_at(results: list[dict], scale: int) -> dict:

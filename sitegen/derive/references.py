@@ -47,6 +47,22 @@ def level_with_fastest(
     return level_with_first(site, rows, benchmark)
 
 
+def level_with(site: Site, best: dict, results) -> list[dict]:
+    """Of `results`, those of best's benchmark and division level with `best` (a fastest
+    result among them), fastest first: level_with_first with `best` put first."""
+    rivals = sorted(
+        (
+            r
+            for r in results
+            if r["benchmark"] == best["benchmark"]
+            and r["division"] == best["division"]
+            and derived.minutes(r) is not None
+        ),
+        key=lambda r: (r["id"] != best["id"], derived.minutes(r), r["id"]),
+    )
+    return level_with_first(site, rivals, best["benchmark"])
+
+
 def level_with_first(site: Site, rows: list[dict], benchmark: str) -> list[dict]:
     """Of `rows` (one benchmark's results, fastest first), those level with the first: within
     the benchmark's noise band of its time, a repeat of the same runs counted once

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sitegen.derive import derived
-from sitegen.derive.record_index import index_of
-from sitegen.derive.references import slot
+from sitegen.derive.references import level_with_first, slot
 
 
 def latest_round(site) -> str | None:
@@ -48,9 +46,7 @@ def leaders(site, benchmark_id: str, round_id: str) -> list[dict]:
     level with it (within the benchmark's noise band of its time: derived.level_with_first),
     fastest first; a copy within the round counts once. Empty when none has a time."""
     results = slot(site, round_id, benchmark_id, "closed")
-    band = derived.noise_band(site.tables["benchmarks"].get(benchmark_id) or {})
-    level = derived.level_with_first(results, band, index_of(site).original)
-    return [results[0], *level] if results else []
+    return [results[0], *level_with_first(site, results, benchmark_id)] if results else []
 
 
 def series_of(site, benchmark_id: str) -> str:

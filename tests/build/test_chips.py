@@ -350,16 +350,11 @@ def test_a_family_s_fastest_of_a_round_names_the_results_level_with_it(shipped_c
     Supermicro's 10.24417643097643, Dell's 10.27352700617284 and GigaComputing's
     10.41609333333333 (all at 8) are within 5 % of it (10.1847... × 1.05 = 10.694), so they are
     level with it and named, fastest first (values from results-v5.1.yaml)."""
-    from sitegen.derive import chip_figures, derived
+    from sitegen.derive import chip_figures
 
     index = index_of(shipped_content)
     family = index.accelerators["amd-mi355x"]
-    rows = chip_figures.by_benchmark(
-        family,
-        index,
-        list(shipped_content.rounds),
-        lambda benchmark: derived.noise_band(shipped_content.get("benchmarks", benchmark)),
-    )
+    rows = chip_figures.by_benchmark(shipped_content, family, index, list(shipped_content.rounds))
     row = next(
         r for b in rows if b["benchmark"] == "llama2_70b_lora" for r in b["rounds"] if r["round"] == "v5.1"
     )

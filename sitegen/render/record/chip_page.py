@@ -11,6 +11,7 @@ from markupsafe import Markup
 from sitegen.base import fmt
 from sitegen.content.chip_facts import TABLE
 from sitegen.derive import chip_figures, derived
+from sitegen.derive import references as record_refs
 from sitegen.render.charts import chip_progress
 
 
@@ -22,9 +23,7 @@ def chip_context(site, lang: str, t, index, entity) -> dict:
     series = chip_figures.progress(entity, index, rounds)
     return {
         "specs": _specs(site, facts),
-        "by_benchmark": chip_figures.by_benchmark(
-            entity, index, rounds, lambda benchmark: derived.noise_band(site.get("benchmarks", benchmark))
-        ),
+        "by_benchmark": chip_figures.by_benchmark(site, entity, index, rounds),
         "progress": [_progress_row(site, lang, t, item) for item in series],
         "progress_chart": Markup(chip_progress.chip_figure(series, names, rounds, t, "chart-chip-progress")),
         "scaling": chip_figures.scaling(entity, index, rounds),
@@ -50,7 +49,7 @@ def _progress_row(site, lang: str, t, item: dict) -> dict:
     gain = item["gain"]
     row = {**item, "level": None}
     if gain:
-        band = derived.noise_band(site.get("benchmarks", item["benchmark"]))
+        band = record_refs.band_of(site, item["benchmark"])
         faster, slower = sorted((derived.minutes(gain["first"]), derived.minutes(gain["last"])))
         if derived.level(faster, slower, band):
             row["level"] = fmt.percent(band * 100, lang, 2)

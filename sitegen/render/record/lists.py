@@ -112,21 +112,14 @@ def level_with_fastest(site: Site, entity: Entity, index: RecordIndex, fastest: 
     fastest results (Entity.fastest): the scored results of the same benchmark and division that
     count, within the benchmark's noise band of its time (derived.level_with_first), a result
     republished in a later round counted once, as the runs it repeats."""
-    found = {}
-    for best in fastest:
-        band = record_refs.band_of(site, best["benchmark"])
-        rivals = sorted(
-            (
-                r
-                for r in entity.results
-                if r["benchmark"] == best["benchmark"]
-                and r["division"] == best["division"]
-                and index.counts(r)
-            ),
-            key=lambda r: (r["value"] is None, r["value"] or 0, r["id"] != best["id"], r["id"]),
+    counted = index.counted(entity.results)
+    return {
+        best["id"]: (
+            record_refs.level_with(site, best, counted),
+            record_refs.band_of(site, best["benchmark"]),
         )
-        found[best["id"]] = (derived.level_with_first(rivals, band, index.original), band)
-    return found
+        for best in fastest
+    }
 
 
 def _by_round(results: list[dict]) -> list[tuple[str, list[dict]]]:
