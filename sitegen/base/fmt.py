@@ -119,8 +119,9 @@ def megajoules(joules: float, lang: str) -> str:
     return figure(joules / 1e6, lang) + languages.pick(MEGAJOULE, lang)
 
 
-# 兆 is 10^6 in the mainland and 10^12 in Taiwan: zh-Hant gets the term list's 百萬焦耳.
-MEGAJOULE = {"en": " MJ", "zh": "兆焦"}
+# 兆 is 10^6 in the mainland and 10^12 in Taiwan: zh-Hant has the term list's 百萬焦耳, written
+# out (a converted entry would load the converter in each process that shows it).
+MEGAJOULE = {"en": " MJ", "zh": "兆焦", "zh-hant": "百萬焦耳"}
 
 
 @functools.lru_cache(maxsize=8192)

@@ -9,8 +9,11 @@ The pipeline's per-language processes are forked after loading and inherit them.
 from __future__ import annotations
 
 import functools
+import hashlib
+import pickle
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 # CJK ideographs, kana, CJK and full-width punctuation: no ASCII space between two of these.
@@ -189,10 +192,57 @@ def convert(text: str, code: str) -> str:
     marks: traditional_quotes)."""
     language = get(code)
     assert language.source is not None, f"{code} is written, not converted"
-    out = _convert(
-        text, language.convert, _fixes(language.convert, get(language.source).lang, language.lang, _terms)
-    )
-    return traditional_quotes(out) if language.lang.startswith("zh-Hant") else out
+    key = (language.convert, get(language.source).lang, language.lang, _terms)
+    kept = _kept(key)
+    out = kept.known.get(text)
+    if out is None:
+        out = _convert(text, language.convert, _fixes(*key))
+        out = traditional_quotes(out) if language.lang.startswith("zh-Hant") else out
+    kept.used[text] = out
+    return out
+
+
+# --- converted text kept between builds ------------------------------------------------------
+# Loading OpenCC's dictionaries takes 0.1 s: a build whose text was all converted before takes
+# the conversions from the cache instead, and never loads them.
+
+
+@dataclass
+class _Kept:
+    path: Path  # the cache file
+    known: dict  # text -> converted text, as the last load left them
+    used: dict  # what this load converted (saved by keep_conversions)
+
+
+_kept_by_key: dict[tuple, _Kept] = {}
+
+
+def _kept(key: tuple) -> _Kept:
+    """The kept conversions of one converter configuration, term list and pair of languages
+    (and this generator's code and libraries, OpenCC's dictionaries among them)."""
+    found = _kept_by_key.get(key)
+    if found is None:
+        from sitegen.base import cache
+
+        digest = hashlib.sha256(repr((cache.code_digest(), key)).encode()).hexdigest()[:32]
+        path = cache.cache_root() / "conversions" / f"{digest}.pickle"
+        try:
+            known = cache.unseal(path.read_bytes())
+        except OSError:  # none kept yet
+            known = None
+        found = _kept_by_key[key] = _Kept(path, known if isinstance(known, dict) else {}, {})
+    return found
+
+
+def keep_conversions() -> None:
+    """Save what this load converted (only that: text no longer converted is dropped), when it
+    differs from what was kept; then start the next load's record afresh."""
+    from sitegen.base import cache
+
+    for kept in _kept_by_key.values():
+        if kept.used != kept.known and not cache.read_only():
+            cache.write_sealed(kept.path, pickle.dumps(kept.used, protocol=pickle.HIGHEST_PROTOCOL))
+        kept.known, kept.used = kept.used, {}
 
 
 # What the quotation pass never looks inside: fenced and inline code, [[kind:id]] references,

@@ -71,6 +71,32 @@ def in_forked_processes(function, jobs: list, at_once: int | None = None) -> lis
     return [value for _, value in outcomes]
 
 
+def beside(function, here) -> tuple:
+    """(function(), here()): function in a forked process while this one runs here(), so that
+    two pieces of independent work use two cores; one after the other in this process while
+    another thread runs. An error of either is raised here, as in_forked_processes says it."""
+    if _other_threads():
+        return function(), here()
+    receive = _start(multiprocessing.get_context("fork"), _call, function)
+    try:
+        mine = here()
+    except BaseException:
+        receive.process.kill()
+        receive.process.join()
+        raise
+    outcome, value = _outcome(receive.process, receive)
+    receive.process.join()
+    if outcome == "content":
+        raise ContentError(value)
+    if outcome != "ok":
+        raise RuntimeError(f"a forked process failed:\n{value}")
+    return value, mine
+
+
+def _call(function):
+    return function()
+
+
 def _start(context, function, job):
     """A process running function(job); its result comes through the returned receiving end
     (which carries the process as `.process`)."""

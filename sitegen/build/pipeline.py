@@ -112,9 +112,10 @@ def _build_locked(
             skipped=True,
         )
     from sitegen.base.errors import ContentError  # what renders is imported only now
+    from sitegen.build import forking
     from sitegen.build.rendering import BodyCache, Destination, Reuse, data_digest, render_site
     from sitegen.build.state import resolve
-    from sitegen.build.write import commit, staged
+    from sitegen.build.write import commit, remove_previous, removing, staged
     from sitegen.content.load import load_site
     from sitegen.render.theme import load_theme, theme_dependency
 
@@ -138,10 +139,14 @@ def _build_locked(
         )
         if strict and site.warnings:
             raise ContentError(site.warnings)
-        removal = commit(staging, out)
-    unsaved = []  # the site is published: the cache may fail now
-    try:
-        unsaved += _saved(
+        previous = commit(staging, out)
+    # the site is published: the cache may fail now. The units' state is saved in a forked
+    # process while this one removes the previous tree and then saves the manifest (after the
+    # removal: unlinking the previous tree's hard links changes the ctime of the files they
+    # share with this output, and the manifest records the output's state)
+
+    def save_units() -> list[str]:
+        return _saved(
             lambda: save_state(
                 _state_path(out),
                 next_state(
@@ -154,11 +159,19 @@ def _build_locked(
                 ),
             )
         )
-    finally:
-        removal.join()  # the previous output's files, removed meanwhile
-    # after the removal: unlinking the previous tree's hard links changes the ctime of the
-    # files they share with this output, and the manifest records the output's state
-    unsaved += _saved(lambda: save_manifest(out, inputs, files))
+
+    def save_output() -> list[str]:
+        remove_previous(previous)
+        return _saved(lambda: save_manifest(out, inputs, files))
+
+    if processes:
+        units_unsaved, output_unsaved = forking.beside(save_units, save_output)
+        unsaved = [*units_unsaved, *output_unsaved]
+    else:  # serve's threads run: no fork; the removal overlaps saving the state
+        removal = removing(previous)
+        unsaved = save_units()
+        removal.join()
+        unsaved += save_output()
     if unsaved:
         _forget(out)
     return BuildReport(

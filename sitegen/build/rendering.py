@@ -122,7 +122,11 @@ def render_site(
     staging folder as soon as they are made, and only {path: sha256} comes back: the files of a
     big site never pass between processes, and no process holds all of them."""
     cache = cache or BodyCache(data_digest(site.root, code_digest()))
-    jobs = [(site, templates, lang, cache.data_key, destination) for lang in site.languages]
+    # each language's pages, then the record's data files (the same in every language) as a
+    # job of their own: no language's process carries them, and the shortest job goes last
+    jobs = [(site, templates, lang, cache.data_key, destination, PAGES) for lang in site.languages]
+    if site.rounds:
+        jobs.append((site, templates, site.languages[0], cache.data_key, destination, DATA))
     workers = min(len(jobs), os.cpu_count() or 1)
     if processes and len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and forking.fork_safe():
         results = forking.in_forked_processes(_render_language, jobs, workers)
@@ -173,14 +177,18 @@ class LanguageResult:
     linked: dict = field(default_factory=dict)  # shared files of reused units: path -> sha256
 
 
+PAGES, DATA = "pages", "data"  # what a job renders: one language's pages, or the record's data
+
+
 def _render_language(job) -> LanguageResult:
-    """All pages of one language, and the files only they determine (search index, feed).
+    """All pages of one language, and the files only they determine (search index, feed); or
+    (`DATA`) the record's downloads and data scripts, which are the same in every language.
 
     Pages are made one unit at a time (a page with the files made with it: a report's
     single-file copy, its charts), noting what each read (deps.py), and, when there is a
     destination, written and dropped at once: memory holds one page, not the whole language.
     A unit the last build made from inputs that have not changed is hard-linked instead."""
-    site, templates, lang, data_key, destination = job
+    site, templates, lang, data_key, destination, part = job
     theme = load_theme(templates, site.root / "templates", site.reads)
     t = Strings(site, lang)
     bodies = Bodies(BodyCache(data_key))
@@ -193,7 +201,12 @@ def _render_language(job) -> LanguageResult:
     cjk, spaces = languages.get(lang).cjk, []
     reuse = destination.reuse if destination is not None else None
     checks, comparisons = Later(site, derive.check_claims), Later(site, comparisons_of)
-    for key, report, make in _language_units(theme, site, lang, t, checks, comparisons, bodies, problems):
+    units_of = (
+        _data_units(site)
+        if part == DATA
+        else _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
+    )
+    for key, report, make in units_of:
         unit_key = (lang, *key)
         old = reuse.unit(unit_key, destination.previous) if reuse is not None else None
         if old is not None and os.environ.get(VERIFY_REUSE) == "1":
@@ -235,7 +248,7 @@ def _render_language(job) -> LanguageResult:
         written.update(link_files(unchanged, destination.staging, destination.out))
     problems += spaces
     try:
-        if not problems or all(problem.warning for problem in problems):
+        if part == PAGES and (not problems or all(problem.warning for problem in problems)):
             written.update(_keep_or_write(language_end_files(site, lang, docs, t), lang, kept, destination))
         missing_strings([t])
     except ContentError as exc:
@@ -368,11 +381,14 @@ def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
     yield unit(("glossary",), pages.glossary_page)
     yield unit(("404",), pages.not_found_page)
     yield unit(("status",), _status_page)
-    if lang == site.languages[0]:  # the record's data files, the same in every language: once
-        for round_id in site.rounds:
-            yield ("data", round_id), None, partial(_round_data, site, round_id)
-        if site.rounds:
-            yield ("data",), None, partial(all_rounds_downloads, site)
+
+
+def _data_units(site):
+    """The record's data files, unit by unit, as _language_units gives pages."""
+    for round_id in site.rounds:
+        yield ("data", round_id), None, partial(_round_data, site, round_id)
+    if site.rounds:
+        yield ("data",), None, partial(all_rounds_downloads, site)
 
 
 def _round_data(site, round_id: str) -> dict[str, bytes]:

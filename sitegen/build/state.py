@@ -12,6 +12,7 @@ import hashlib
 import marshal
 import pickle
 from array import array
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
@@ -153,11 +154,11 @@ class State:
     units: dict  # unit key -> Unit
     keys: list  # dependency keys (tag, key)
     hashes: list  # their fingerprints, in the same order
-    whole: dict  # record tag -> fingerprint of the whole record (fast check)
+    whole: dict  # tag -> fingerprint of its whole mapping, when it is one (fast check)
     live: int = 0  # keys in use when the keys were last compacted
 
 
-STATE_FORMAT = 2  # a state saved in another layout is not read (all rendered)
+STATE_FORMAT = 3  # a state saved in another layout is not read (all rendered)
 
 
 def save_state(path: Path, state: State) -> None:
@@ -211,23 +212,48 @@ def current_values(site_resolve, theme_value):
     return value
 
 
+def whole_fingerprint(value, tag) -> bytes | None:
+    """The fingerprint of the whole mapping `tag` names (a record, a table, a language's
+    strings, an index of the record), or None when it is not a plain mapping (a derived view,
+    a list of reports: their keys are checked one by one). Every key's value, the keys and
+    their order are the mapping's own, so an equal fingerprint means none of them changed."""
+    mapping = value(tag, ALL)
+    return record_fingerprint(mapping) if isinstance(mapping, dict) else None
+
+
 def stale_units(state: State, value) -> tuple[set, list, dict]:
     """(keys of the units that read a dependency whose value changed, the dependencies'
-    fingerprints now, in the order of state.keys, and each record's whole fingerprint now).
-    A record whose whole fingerprint is as before is not looked at field by field."""
+    fingerprints now, in the order of state.keys, and each mapping's whole fingerprint now).
+    A mapping whose whole fingerprint is as before is not looked at key by key."""
     hashes, changed, whole = list(state.hashes), set(), {}
     for index, (tag, key) in enumerate(state.keys):
-        if tag[0] == "rec":
-            if tag not in whole:
-                whole[tag] = record_fingerprint(value(tag, ALL))
-            if whole[tag] == state.whole.get(tag):
-                continue
+        if tag not in whole:
+            whole[tag] = whole_fingerprint(value, tag)
+        if whole[tag] is not None and whole[tag] == state.whole.get(tag):
+            continue
         now = fingerprint(value(tag, key))
         if now != state.hashes[index]:
             hashes[index] = now
             changed.add(index)
-    stale = {ukey for ukey, unit in state.units.items() if not changed.isdisjoint(unit.deps)}
+    stale = {ukey for ukey, unit in state.units.items() if _reads_any(unit.deps, changed)}
     return stale, hashes, whole
+
+
+# Up to this many changed dependencies, each unit's sorted indexes are searched by bisection;
+# past it, every index is looked at (a whole-record state holds about 3 million of them:
+# 0.06 s for each rebuild, against 0.01 s for a few changes searched).
+FEW_CHANGES = 64
+
+
+def _reads_any(deps: Sequence[int], changed: set) -> bool:
+    """Whether a unit's dependencies (sorted indexes) include one of `changed`."""
+    if len(changed) > FEW_CHANGES:
+        return not changed.isdisjoint(deps)
+    for index in changed:
+        at = bisect_left(deps, index)
+        if at < len(deps) and deps[at] == index:
+            return True
+    return False
 
 
 # A state keeps the keys of the last one, and only adds to them, until it holds this many
@@ -295,9 +321,10 @@ def _compacted(state: State, known_whole: dict, value) -> State:
 
 
 def _wholes(keys: list, known: dict, value) -> dict:
-    """The whole fingerprint of every record among `keys` (those in `known` not computed again)."""
+    """The whole fingerprint of every mapping among `keys` (those in `known` not computed
+    again); None for those that are not plain mappings."""
     whole = {}
     for tag, _ in keys:
-        if tag[0] == "rec" and tag not in whole:
-            whole[tag] = known[tag] if tag in known else record_fingerprint(value(tag, ALL))
+        if tag not in whole:
+            whole[tag] = known[tag] if tag in known else whole_fingerprint(value, tag)
     return whole

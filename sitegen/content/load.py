@@ -90,6 +90,7 @@ def load_site(content: Path, strict: bool = False) -> Site:
     check_terms(site, problems)
     checks.warn_unused_sources(site, problems)
     checks.warn_claims_without_page(site, problems)
+    languages.keep_conversions()  # every text is loaded: the next load needs no converter
     problems.raise_if_any(strict)
     site.warnings = problems.warnings
     return track(site)

@@ -91,15 +91,21 @@ ALLOWED_ATTRS = {
 
 
 def new_markdown() -> markdown.Markdown:
+    """The Markdown converter of report bodies. Its extensions are given as objects: by name,
+    Markdown looks them up among every installed package's entry points (0.04 s in each
+    language process that renders a body)."""
     import markdown  # here, not with the module: a build with nothing to do needs no Markdown
-    from markdown.extensions.toc import slugify_unicode
+    from markdown.extensions import attr_list, fenced_code, footnotes, sane_lists, tables, toc
 
     return markdown.Markdown(
-        extensions=["tables", "footnotes", "attr_list", "fenced_code", "sane_lists", "toc"],
-        extension_configs={
-            "toc": {"slugify": slugify_unicode, "permalink": False, "toc_depth": "2-3"},
-            "footnotes": {"BACKLINK_TITLE": "↩ %d"},
-        },
+        extensions=[
+            tables.TableExtension(),
+            footnotes.FootnoteExtension(BACKLINK_TITLE="↩ %d"),
+            attr_list.AttrListExtension(),
+            fenced_code.FencedCodeExtension(),
+            sane_lists.SaneListExtension(),
+            toc.TocExtension(slugify=toc.slugify_unicode, permalink=False, toc_depth="2-3"),
+        ],
         output_format="html",
     )
 

@@ -17,7 +17,8 @@ from sitegen.render import scale_refs
 from sitegen.render.page import Page, any_result, link, result_pair, say, table_record
 from sitegen.render.record_statements import equal_scale, fastest, runs_text
 
-CROSS_DIVISION = {"en": "across divisions", "zh": "跨组别比较"}
+# every language written out: a converted entry would load the converter in each process
+CROSS_DIVISION = {"en": "across divisions", "zh": "跨组别比较", "zh-hant": "跨組別比較"}
 SMALL = ' class="cross-division"'
 
 

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from sitegen.build.forking import in_forked_processes
+from sitegen.build.forking import beside, in_forked_processes
 
 
 def _square(n):
@@ -53,6 +53,37 @@ def test_an_exception_in_a_process_is_raised_with_its_traceback():
 def test_a_process_that_dies_is_an_error_with_its_exit_code():
     with pytest.raises(RuntimeError, match="exit code 3"):
         in_forked_processes(_die, [1])
+
+
+def _meet(mine, theirs):
+    """Leave `mine`, then wait (up to 10 s) for `theirs`: two sides that run one after the
+    other never both find the other's mark. (pid, whether the other side's mark came)."""
+    import time
+
+    mine.touch()
+    for _ in range(1000):
+        if theirs.exists():
+            return os.getpid(), True
+        time.sleep(0.01)
+    return os.getpid(), False
+
+
+def test_beside_runs_its_function_in_another_process_while_this_one_works(tmp_path):
+    """The state of a build is saved in a forked process while this one removes the previous
+    output and saves the manifest: both values come back, the first made elsewhere, and the
+    two sides run at the same time."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    theirs, mine = beside(lambda: _meet(a, b), lambda: _meet(b, a))
+    assert mine == (os.getpid(), True)
+    assert theirs[0] != os.getpid() and theirs[1] is True
+
+
+def test_beside_an_exception_of_either_side_is_raised_here():
+    with pytest.raises(RuntimeError) as caught:
+        beside(lambda: _fail(7), lambda: None)
+    assert "ValueError: broken job 7" in str(caught.value)
+    with pytest.raises(ValueError, match="broken job 8"):
+        beside(lambda: None, lambda: _fail(8))
 
 
 def _content_error(n):
@@ -126,6 +157,7 @@ def test_no_process_is_forked_while_another_thread_runs():
     try:
         assert not forking.fork_safe()
         assert in_forked_processes(_pid, [1, 2]) == [os.getpid(), os.getpid()]
+        assert beside(os.getpid, os.getpid) == (os.getpid(), os.getpid())
     finally:
         stop.set()
         thread.join()
@@ -187,4 +219,5 @@ def test_a_build_in_a_terminal_forks_its_languages_with_no_other_thread_alive(tm
     os.close(leader)
     assert done.returncode == 0, shown.decode(errors="replace")
     assert "building…" in shown.decode(errors="replace")  # the status line was shown
-    assert log.read_text().split() == ["1", "1"]  # both languages forked, each beside no thread
+    # both languages forked, then the process that saves the build's state, each beside no thread
+    assert log.read_text().split() == ["1", "1", "1"]

@@ -4,6 +4,7 @@ no ASCII space between CJK characters on a Chinese page, one term per concept.""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -229,3 +230,16 @@ def test_shipped_zh_hant_pages_read_as_traditional(shipped_site):
         changed += sum(a != b for a, b in zip(cjk, s2tw.convert(cjk)))
     assert total > 10000
     assert changed / total < 0.005, f"{changed} of {total} CJK characters are still Simplified"
+
+
+def test_the_built_in_tables_write_traditional_chinese_as_the_converter_and_term_list_make_it():
+    """CROSS_DIVISION and MEGAJOULE write their zh-Hant text out (so that no process loads the
+    converter for them): it is what the converter and the shipped term list make of the zh."""
+    from sitegen.base.fmt import MEGAJOULE
+    from sitegen.content.load import load_config
+    from sitegen.render.references import CROSS_DIVISION
+
+    load_config(Path(__file__).resolve().parents[2] / "content")  # its languages and terms
+    for table in (CROSS_DIVISION, MEGAJOULE):
+        assert table["zh-hant"] == languages.convert(table["zh"], "zh-hant")
+    assert MEGAJOULE["zh-hant"] == "百萬焦耳"  # the term list's, not the converter's 兆焦

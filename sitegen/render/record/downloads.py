@@ -67,7 +67,10 @@ def official_link(rnd: dict, path: str) -> str:
 
 
 def row(site: Site, result: dict) -> dict:
-    """One result as a flat row: the record's fields, and links to its official files."""
+    """One result as a flat row: the record's fields, and links to its official files. The
+    result is read whole, as one dependency (a field-by-field note of every result of the
+    record made the all-rounds files' unit note some 90,000)."""
+    result = result.copy()
     rnd = site.rounds[result["round"]]
     flat = {name: result.get(name) for name in COLUMNS}
     chip = result.get("chip") or {}  # chips.py: the chip the site classifies
