@@ -116,27 +116,38 @@ def _build_locked(
     from sitegen.build.rendering import BodyCache, Destination, Reuse, data_digest, render_site
     from sitegen.build.state import resolve
     from sitegen.build.write import commit, remove_previous, removing, staged
-    from sitegen.content.load import load_site
+    from sitegen.content.load import check_words, load_site
     from sitegen.render.theme import load_theme, theme_dependency
 
-    site = load_site(content, strict=strict)
+    # the editors' words are checked in a forked process beside the rest of the build (with
+    # --strict, or without processes, by the load itself)
+    words_beside = processes and not strict
+    site = load_site(content, strict=strict, words=not words_beside)
     cache = BodyCache(data_digest(content, code))
     theme = load_theme(templates, content / "templates")
     value = current_values(partial(resolve, site), partial(theme_dependency, theme))
     shared = _shared_inputs(content, templates, code, strict)
     state = load_state(_state_path(out)) if manifest else None
     gc.freeze()  # until the build ends (_collected_after)
-    reuse = None
-    if state is not None and state.inputs == shared:
-        reuse = Reuse(state, *stale_units(state, value))
-    with staged(out) as staging:
-        files = render_site(
-            site,
-            templates,
-            cache,
-            Destination(staging, out, _unchanged_since(manifest, out), reuse),
-            processes=processes,
+
+    def render(staging: Path) -> tuple[Reuse | None, dict]:
+        """(what may be reused, the files), rendered into the staging folder."""
+        reuse = (
+            Reuse(state, *stale_units(state, value)) if state is not None and state.inputs == shared else None
         )
+        destination = Destination(staging, out, _unchanged_since(manifest, out), reuse)
+        return reuse, render_site(site, templates, cache, destination, processes=processes)
+
+    loaded = len(site.warnings)
+    with staged(out) as staging:
+        words, (reuse, files) = (
+            forking.beside(partial(check_words, site), partial(render, staging))
+            if words_beside
+            else ([], render(staging))
+        )
+        if any(not problem.warning for problem in words):
+            raise ContentError(words)
+        site.warnings = [*site.warnings[:loaded], *words, *site.warnings[loaded:]]  # as a load says them
         if strict and site.warnings:
             raise ContentError(site.warnings)
         previous = commit(staging, out)

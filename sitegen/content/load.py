@@ -46,7 +46,11 @@ def field_line(row, message: str, default: int | None) -> int | None:
     return key_line(row, found.group(1), default) if found else default
 
 
-def load_site(content: Path, strict: bool = False) -> Site:
+def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
+    """The site in `content`, every check passed (ContentError: each problem with its file
+    and line). `words=False`: the checks of the editors' words (check_words) are left to the
+    caller, which runs them beside the build; they still run here when another problem stops
+    the load, so that every problem is said at once."""
     problems = Problems(content)
     config = _load_config(content, problems)
     strings = _load_strings(content, config, problems)
@@ -86,14 +90,24 @@ def load_site(content: Path, strict: bool = False) -> Site:
     site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
     site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
     checks.check_report_refs(site, problems)
-    checks.check_claim_words(site, problems)
-    check_terms(site, problems)
     checks.warn_unused_sources(site, problems)
     checks.warn_claims_without_page(site, problems)
     languages.keep_conversions()  # every text is loaded: the next load needs no converter
+    if words or strict or problems.errors:
+        problems.items += check_words(site)
     problems.raise_if_any(strict)
     site.warnings = problems.warnings
     return track(site)
+
+
+def check_words(site: Site) -> list:
+    """The problems of the editors' words: claim words outside a reference, and forms the
+    term list avoids (errors in written Simplified Chinese, warnings otherwise). They read the
+    loaded site and change nothing (a build runs them in a process of their own)."""
+    problems = Problems(site.root)
+    checks.check_claim_words(site, problems)
+    check_terms(site, problems)
+    return problems.items
 
 
 def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:

@@ -107,6 +107,31 @@ def test_a_mainland_term_in_zh_hant_warns_on_the_source_line(tmp_path):
     ]
 
 
+def test_a_build_checks_the_words_beside_it_and_says_their_problems(tmp_path):
+    """A build checks the editors' words in a process of its own while it renders: a warning
+    is among the build's warnings at its line, an error (a term a Simplified Chinese text
+    avoids) fails the build with its file and line and leaves the last output as it was."""
+    body = REPORT_ZH + "\n他在幻灯片上给出了这个数字。\n"
+    line = body.splitlines().index("他在幻灯片上给出了这个数字。") + 1
+    content = write_project(tmp_path, {"site.yaml": THREE, "data/terms.csv": TERMS})
+    path = content / "reports" / "acme-vs-zenith.zh.md"
+    path.write_text(body, "utf-8")
+    out = tmp_path / "out"
+    report = build(content, TEMPLATES, out)
+    assert f"content/reports/acme-vs-zenith.zh.md:{line}: warning: zh-hant: '幻燈片': the term list " in (
+        "\n".join(str(p) for p in report.warnings)
+    )
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    path.write_text(body.replace("他在幻灯片上", "NVIDIA（英伟达）在幻灯片上"), "utf-8")
+    with pytest.raises(ContentError) as caught:
+        build(content, TEMPLATES, out)
+    assert [str(p) for p in caught.value.problems if not p.warning] == [
+        f"content/reports/acme-vs-zenith.zh.md:{line}: '英伟达': the term list (data/terms.csv) "
+        "uses 'NVIDIA' for this concept"
+    ]
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
 def test_strict_makes_the_warning_an_error(tmp_path):
     body = REPORT_ZH + "\n他在幻灯片上给出了这个数字。\n"
     with pytest.raises(ContentError) as caught:
