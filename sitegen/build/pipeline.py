@@ -113,16 +113,16 @@ def _build_locked(
         )
     from sitegen.base.errors import ContentError  # what renders is imported only now
     from sitegen.build import forking
-    from sitegen.build.rendering import BodyCache, Destination, Reuse, data_digest, render_site
+    from sitegen.build.rendering import BodyCache, Destination, Reuse, data_digest, in_processes, render_site
     from sitegen.build.state import resolve
     from sitegen.build.write import commit, remove_previous, removing, staged
     from sitegen.content.load import check_words, load_site
     from sitegen.render.theme import load_theme, theme_dependency
 
-    # the editors' words are checked in a forked process beside the rest of the build (with
-    # --strict, or without processes, by the load itself)
-    words_beside = processes and not strict
-    site = load_site(content, strict=strict, words=not words_beside)
+    # the editors' words are checked after the load (with --strict, by the load itself); on a
+    # big site, in a forked process beside the rest of the build
+    site = load_site(content, strict=strict, words=strict)
+    forks = processes and in_processes(site)
     cache = BodyCache(data_digest(content, code))
     theme = load_theme(templates, content / "templates")
     value = current_values(partial(resolve, site), partial(theme_dependency, theme))
@@ -140,13 +140,12 @@ def _build_locked(
 
     loaded = len(site.warnings)
     with staged(out) as staging:
-        words, (reuse, files) = (
-            forking.beside(partial(check_words, site), partial(render, staging))
-            if words_beside
-            else ([], render(staging))
-        )
-        if any(not problem.warning for problem in words):
-            raise ContentError(words)
+        if forks and not strict:
+            words, (reuse, files) = forking.beside(partial(check_words, site), partial(render, staging))
+            _errors_raised(words)
+        else:  # before rendering, as a load would say them
+            words = [] if strict else _errors_raised(check_words(site))
+            reuse, files = render(staging)
         site.warnings = [*site.warnings[:loaded], *words, *site.warnings[loaded:]]  # as a load says them
         if strict and site.warnings:
             raise ContentError(site.warnings)
@@ -175,10 +174,10 @@ def _build_locked(
         remove_previous(previous)
         return _saved(lambda: save_manifest(out, inputs, files))
 
-    if processes:
+    if forks:
         units_unsaved, output_unsaved = forking.beside(save_units, save_output)
         unsaved = [*units_unsaved, *output_unsaved]
-    else:  # serve's threads run: no fork; the removal overlaps saving the state
+    else:  # a small site, or serve's threads run: the removal overlaps saving the state
         removal = removing(previous)
         unsaved = save_units()
         removal.join()
@@ -194,6 +193,15 @@ def _build_locked(
         units_reused=sum(1 for _, fresh in site.units.values() if not fresh),
         units_rendered=sum(1 for _, fresh in site.units.values() if fresh),
     )
+
+
+def _errors_raised(problems: list) -> list:
+    """`problems`, when none is an error; else a ContentError with all of them."""
+    if any(not problem.warning for problem in problems):
+        from sitegen.base.errors import ContentError
+
+        raise ContentError(problems)
+    return problems
 
 
 def _saved(save) -> list[str]:

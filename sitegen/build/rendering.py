@@ -77,6 +77,12 @@ class Later:
 PARALLEL_MIN_REPORTS = 8
 
 
+def in_processes(site: Site) -> bool:
+    """Whether a build of `site` forks processes (its languages, and the work beside them):
+    a big site on more than one core, when forking is safe."""
+    return len(site.reports) >= PARALLEL_MIN_REPORTS and (os.cpu_count() or 1) > 1 and forking.fork_safe()
+
+
 @dataclass
 class Reuse:
     """What the last build of this output left that this one may take as it is: its units
@@ -127,9 +133,8 @@ def render_site(
     jobs = [(site, templates, lang, cache.data_key, destination, PAGES) for lang in site.languages]
     if site.rounds:
         jobs.append((site, templates, site.languages[0], cache.data_key, destination, DATA))
-    workers = min(len(jobs), os.cpu_count() or 1)
-    if processes and len(site.reports) >= PARALLEL_MIN_REPORTS and workers > 1 and forking.fork_safe():
-        results = forking.in_forked_processes(_render_language, jobs, workers)
+    if processes and in_processes(site):
+        results = forking.in_forked_processes(_render_language, jobs, min(len(jobs), os.cpu_count() or 1))
     else:
         results = [_render_language(job) for job in jobs]
     problems = [problem for result in results for problem in result.problems]

@@ -107,28 +107,53 @@ def test_a_mainland_term_in_zh_hant_warns_on_the_source_line(tmp_path):
     ]
 
 
+# A build from the command line of a project made "big", so that it forks: its languages, the
+# check of the editors' words beside them, the save of its state.
+FORKING_BUILD = """
+import sys
+from sitegen import cli
+from sitegen.build import rendering
+
+rendering.PARALLEL_MIN_REPORTS = 1
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
 def test_a_build_checks_the_words_beside_it_and_says_their_problems(tmp_path):
-    """A build checks the editors' words in a process of its own while it renders: a warning
-    is among the build's warnings at its line, an error (a term a Simplified Chinese text
-    avoids) fails the build with its file and line and leaves the last output as it was."""
+    """A big site's build checks the editors' words in a process of its own while it renders:
+    a warning is said with the build's, at its line; an error (a term a Simplified Chinese
+    text avoids) fails the build with its file and line and leaves the last output as it was."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
     body = REPORT_ZH + "\n他在幻灯片上给出了这个数字。\n"
     line = body.splitlines().index("他在幻灯片上给出了这个数字。") + 1
     content = write_project(tmp_path, {"site.yaml": THREE, "data/terms.csv": TERMS})
     path = content / "reports" / "acme-vs-zenith.zh.md"
     path.write_text(body, "utf-8")
     out = tmp_path / "out"
-    report = build(content, TEMPLATES, out)
-    assert f"content/reports/acme-vs-zenith.zh.md:{line}: warning: zh-hant: '幻燈片': the term list " in (
-        "\n".join(str(p) for p in report.warnings)
-    )
+    argv = [sys.executable, "-c", FORKING_BUILD, "--content", str(content), "--out", str(out)]
+    env = {**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")}
+    root = Path(__file__).resolve().parents[2]
+
+    def run():
+        return subprocess.run(argv, env=env, cwd=root, capture_output=True, text=True, timeout=300)
+
+    built = run()
+    assert built.returncode == 0, built.stderr
+    said = f"content/reports/acme-vs-zenith.zh.md:{line}: warning: zh-hant: '幻燈片': the term list "
+    assert said in built.stderr
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     path.write_text(body.replace("他在幻灯片上", "NVIDIA（英伟达）在幻灯片上"), "utf-8")
-    with pytest.raises(ContentError) as caught:
-        build(content, TEMPLATES, out)
-    assert [str(p) for p in caught.value.problems if not p.warning] == [
+    failed = run()
+    assert failed.returncode == 1
+    assert (
         f"content/reports/acme-vs-zenith.zh.md:{line}: '英伟达': the term list (data/terms.csv) "
         "uses 'NVIDIA' for this concept"
-    ]
+    ) in failed.stderr
+    assert "Traceback" not in failed.stderr
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
