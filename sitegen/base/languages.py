@@ -220,17 +220,18 @@ _kept_by_key: dict[tuple, _Kept] = {}
 def _kept(key: tuple) -> _Kept:
     """The kept conversions of one converter configuration, term list and pair of languages
     (and this generator's code and libraries, OpenCC's dictionaries among them)."""
-    found = _kept_by_key.get(key)
-    if found is None:
-        from sitegen.base import cache
+    from sitegen.base import cache
 
+    root = cache.cache_root()  # a process may build sites with different caches (tests)
+    found = _kept_by_key.get((root, key))
+    if found is None:
         digest = hashlib.sha256(repr((cache.code_digest(), key)).encode()).hexdigest()[:32]
-        path = cache.cache_root() / "conversions" / f"{digest}.pickle"
+        path = root / "conversions" / f"{digest}.pickle"
         try:
             known = cache.unseal(path.read_bytes())
         except OSError:  # none kept yet
             known = None
-        found = _kept_by_key[key] = _Kept(path, known if isinstance(known, dict) else {}, {})
+        found = _kept_by_key[root, key] = _Kept(path, known if isinstance(known, dict) else {}, {})
     return found
 
 
@@ -240,6 +241,8 @@ def keep_conversions() -> None:
     from sitegen.base import cache
 
     for kept in _kept_by_key.values():
+        if not kept.used:  # not this load's (another cache, or no text of that language)
+            continue
         if kept.used != kept.known and not cache.read_only():
             cache.write_sealed(kept.path, pickle.dumps(kept.used, protocol=pickle.HIGHEST_PROTOCOL))
         kept.known, kept.used = kept.used, {}
