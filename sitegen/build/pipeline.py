@@ -170,18 +170,21 @@ def _build_locked(
             )
         )
 
-    def save_output() -> list[str]:
-        remove_previous(previous)
+    def save_manifest_now() -> list[str]:
         return _saved(lambda: save_manifest(out, inputs, files))
 
     if forks:
-        units_unsaved, output_unsaved = forking.beside(save_units, save_output)
+        units_unsaved, output_unsaved = forking.beside(
+            save_units, lambda: (remove_previous(previous), save_manifest_now())[1]
+        )
         unsaved = [*units_unsaved, *output_unsaved]
     else:  # a small site, or serve's threads run: the removal overlaps saving the state
         removal = removing(previous)
-        unsaved = save_units()
-        removal.join()
-        unsaved += save_output()
+        try:
+            unsaved = save_units()
+        finally:
+            removal.join()
+        unsaved += save_manifest_now()
     if unsaved:
         _forget(out)
     return BuildReport(
