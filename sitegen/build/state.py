@@ -74,7 +74,9 @@ def fingerprint(value) -> bytes:
 
 def record_fingerprint(record) -> bytes:
     """A whole record's fingerprint (a record of a table or of the MLPerf record, as loaded: a
-    whole-record build has about 13,000). Plain data (dicts, lists, strings, numbers: what YAML
+    whole-record build has about 13,000), and a whole mapping's (whole_fingerprint: a table,
+    a language's strings, an index of the record; a record held in it, which marshal does not
+    write, counts by identity through `fingerprint`). Plain data (dicts, lists, strings, numbers: what YAML
     and the importer give) is hashed from marshal's bytes, made in C, four times faster than
     _canonical; anything marshal does not write (a date) goes through `fingerprint`. Equal bytes
     mean equal records, so no change is ever missed; a set in a record (YAML's !!set) is
