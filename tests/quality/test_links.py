@@ -6,15 +6,16 @@ their language and point to their twins."""
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from lxml import etree
 
 from .quality_tools import HTML_LANG, LANGS, html_pages
 
@@ -35,7 +36,7 @@ class Ref:
     tag: str
     attr: str
     value: str
-    line: int
+    line: int  # where its start tag ends (libxml2's line)
     loads: bool
 
 
@@ -49,69 +50,59 @@ class Parsed:
     fragment_state: bool = False  # its #fragment is state (the compare page), not an id
 
 
-class PageParser(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.page = Parsed()
-        self._style_line = None
-
-    def handle_starttag(self, tag, attrs):
-        self._element(tag, attrs)
-        if tag == "style":
-            self._style_line = self.getpos()[0]
-
-    def handle_startendtag(self, tag, attrs):
-        self._element(tag, attrs)
-
-    def handle_endtag(self, tag):
-        if tag == "style":
-            self._style_line = None
-
-    def handle_data(self, data):
-        if self._style_line is not None:
-            self.page.css.append((data, self._style_line))
-
-    def _element(self, tag, attrs):
-        line = self.getpos()[0]
-        a = {name: (value or "") for name, value in attrs}
-        if tag == "html":
-            self.page.lang = a.get("lang")
-        if "id" in a:
-            self.page.ids.add(a["id"])
-        if "data-fragment-state" in a:
-            self.page.fragment_state = True
-        if tag == "a" and "name" in a:
-            self.page.ids.add(a["name"])
-        if "style" in a:
-            self.page.css.append((a["style"], line))
-        rels = set(a.get("rel", "").lower().split())
-        if tag == "link" and "alternate" in rels and "hreflang" in a:
-            self.page.alternates.append((a["hreflang"], a.get("href", "")))
-        for name, value in a.items():
-            if name == "srcset":
-                for candidate in value.split(","):
-                    if candidate.strip():
-                        self.page.refs.append(Ref(tag, name, candidate.split()[0], line, True))
-            elif name in LOADING_ATTRS and not (name == "data" and tag != "object"):
-                self.page.refs.append(Ref(tag, name, value, line, True))
-            elif name in ("href", "xlink:href", "action"):
-                loads = (tag == "link" and not rels <= METADATA_RELS) or (
-                    tag in SVG_LOADING and name != "action"
-                )
-                self.page.refs.append(Ref(tag, name, value, line, loads))
+def _element(page: Parsed, tag: str, a: dict[str, str], line: int) -> None:
+    """What one element (its attributes `a`, its start tag on `line`) adds to the page."""
+    if tag == "html":
+        page.lang = a.get("lang")
+    if "id" in a:
+        page.ids.add(a["id"])
+    if "data-fragment-state" in a:
+        page.fragment_state = True
+    if tag == "a" and "name" in a:
+        page.ids.add(a["name"])
+    if "style" in a:
+        page.css.append((a["style"], line))
+    rels = set(a.get("rel", "").lower().split())
+    if tag == "link" and "alternate" in rels and "hreflang" in a:
+        page.alternates.append((a["hreflang"], a.get("href", "")))
+    for name, value in a.items():
+        if name == "srcset":
+            for candidate in value.split(","):
+                if candidate.strip():
+                    page.refs.append(Ref(tag, name, candidate.split()[0], line, True))
+        elif name in LOADING_ATTRS and not (name == "data" and tag != "object"):
+            page.refs.append(Ref(tag, name, value, line, True))
+        elif name in ("href", "xlink:href", "action"):
+            loads = (tag == "link" and not rels <= METADATA_RELS) or (tag in SVG_LOADING and name != "action")
+            page.refs.append(Ref(tag, name, value, line, loads))
 
 
 def parse(path: Path) -> Parsed:
-    parser = PageParser()
-    parser.feed(path.read_text(encoding="utf-8"))
-    parser.close()
-    return parser.page
+    """The page's language, ids, references, CSS and alternates, read by libxml2's HTML parser
+    (lxml; five times as fast as the standard library's over the whole site)."""
+    page = Parsed()
+    tree = etree.parse(str(path), etree.HTMLParser(encoding="utf-8"))
+    for element in tree.iter():
+        if not isinstance(element.tag, str):
+            continue  # a comment or processing instruction
+        tag = element.tag.lower()
+        _element(page, tag, {k.lower(): v for k, v in element.attrib.items()}, element.sourceline)
+        if tag == "style" and element.text:
+            page.css.append((element.text, element.sourceline))
+    return page
 
 
 class Site:
     def __init__(self, root: Path):
         self.root = root
         self.pages = {rel: parse(root / rel) for rel in html_pages(root)}
+        # every file and folder of the site, listed once (a link is looked up, not stat()ed)
+        self.files: set[str] = set()
+        self.folders: set[str] = {"."}
+        for folder, subfolders, files in os.walk(root):
+            here = Path(folder).relative_to(root).as_posix()
+            self.folders.update(posixpath.join(here, name) if here != "." else name for name in subfolders)
+            self.files.update(posixpath.join(here, name) if here != "." else name for name in files)
 
     @cached_property
     def css_files(self) -> dict[str, str]:
@@ -139,9 +130,9 @@ class Site:
         target = posixpath.normpath(posixpath.join(posixpath.dirname(from_file), path))
         if target == ".." or target.startswith("../"):
             return None, None, "link leaves the site"
-        if (self.root / target).is_dir():
+        if target in self.folders:
             return None, None, f"names a folder ({target}), not a file"
-        if not (self.root / target).is_file():
+        if target not in self.files:
             return None, None, f"{target} does not exist"
         if fragment == "":
             return None, None, "empty fragment '#'"
