@@ -333,12 +333,22 @@ def _run(content: Path, out: Path, cache: Path, *argv) -> tuple[int, list[str]]:
     return done.returncode, done.stderr.splitlines()
 
 
-@pytest.fixture
-def built(tmp_path):
-    """A built tiny project: (content, out, cache, the output's bytes)."""
-    content, out, cache = write_project(tmp_path), tmp_path / "out", tmp_path / "cache"
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory) -> Path:
+    """A tiny project built once per module (its content/, out/ and cache/), only copied."""
+    folder = tmp_path_factory.mktemp("built")
+    content, out, cache = write_project(folder), folder / "out", folder / "cache"
     assert _run(content, out, cache) == (0, [])
-    return content, out, cache, snapshot(out)
+    return folder
+
+
+@pytest.fixture
+def built(built_once, tmp_path):
+    """A built tiny project of this test's own, a copy of the one built once: (content, out,
+    cache, the output's bytes)."""
+    folder = tmp_path / "built"
+    shutil.copytree(built_once, folder, symlinks=True)
+    return folder / "content", folder / "out", folder / "cache", snapshot(folder / "out")
 
 
 @pytest.mark.parametrize(

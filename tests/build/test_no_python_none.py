@@ -22,6 +22,9 @@ from project import TEMPLATES
 NONE = re.compile(r"\bNone\b(?! of )")  # "None of them can be checked" is English
 INDEX = "window.SEARCH_DOCS ="
 SHOWN_ATTRIBUTES = ("alt", "title", "aria-label", "placeholder", "content", "label")
+# A file can show "None" only if its bytes hold the word or a numeric reference to one of its
+# letters (N, o, n, e; no named reference stands for a letter): the others are not parsed.
+MAY_SHOW = re.compile(rb"None|&#(?i:x0*(?:4e|6f|6e|65)|0*(?:78|111|110|101));")
 
 
 def _html_texts(path: Path) -> list[str]:
@@ -63,7 +66,7 @@ def python_nones(out: Path) -> list[str]:
     """`file: ...text...` for each None a reader would see in the site at `out`."""
     found = []
     for path in sorted(out.rglob("*")):
-        if not path.is_file():
+        if not path.is_file() or not MAY_SHOW.search(path.read_bytes()):
             continue
         for text in _texts(path):
             for match in NONE.finditer(text):
@@ -81,6 +84,7 @@ def test_the_scan_finds_a_python_none(tmp_path):
         '<html><body><p>None of them can be checked.</p><p>Acme · <img alt="None" src="x.png">'
         '</p><dd>None · v1.0 · Closed</dd><script>var x = "None";</script></body></html>'
     )
+    (tmp_path / "en" / "b.html").write_text("<html><body><p>&#78;&#x6F;ne</p></body></html>")
     (tmp_path / "assets" / "search-en.js").write_text(
         'window.SEARCH_DOCS = [{"title": "None \\u00b7 v1.0", "url": "x"}];\n'
     )
@@ -88,6 +92,7 @@ def test_the_scan_finds_a_python_none(tmp_path):
         "assets/search-en.js",
         "en/a.html",
         "en/a.html",
+        "en/b.html",
     ]
 
 

@@ -74,10 +74,13 @@ class Watch:
             self.problems.append(f"request outside the site: {request.url}")
 
 
-def new_context(browser, root: str, **options):
-    """A browser context that refuses (aborts) every request outside the site."""
+def new_context(browser, root: str, guard: bool = True, **options):
+    """A browser context that refuses (aborts) every request outside the site; without the
+    guard it lets them go (the Watch reports each as a problem all the same)."""
     context = browser.new_context(**options)
     context.set_default_timeout(15_000)
+    if not guard:
+        return context
 
     def guard(route):
         url = route.request.url
@@ -109,7 +112,9 @@ def test_every_page_loads_cleanly(browser, shipped_site, site_roots, scheme):
     pages = browser_pages(shipped_site)
     assert pages, "the shipped site has no HTML pages"
     failures: dict[str, list[str]] = {}
-    context = new_context(browser, root)
+    # no guard: routing every request through this process made the loads over HTTP a quarter
+    # slower; a request outside the site is still a problem (Watch)
+    context = new_context(browser, root, guard=False)
     page = context.new_page()  # one tab for every page: twice as fast as a tab per page
     watch = Watch(page, root)
     try:
