@@ -12,11 +12,16 @@ PYTHON="$(command -v python || command -v python3)"
 # PYTHONDONTWRITEBYTECODE): else every command a test starts compiles the package again, about
 # 0.1 s each, and each worker rewrites the test modules' asserts again.
 unset PYTHONDONTWRITEBYTECODE
-"$PYTHON" -m compileall -q sitegen build.py tests/*.py
-# The quality gates first (pyproject.toml: [tool.ruff], [tool.mypy]); each must pass.
+"$PYTHON" -m compileall -q sitegen build.py tests/*.py &
+compiled=$!
+# The quality gates first (pyproject.toml: [tool.ruff], [tool.mypy]); each must pass. The type
+# check runs beside the rest (wait returns its exit status, and set -e stops on a failure).
+"$PYTHON" -m mypy &
+typed=$!
 "$PYTHON" -m ruff check --quiet .
 "$PYTHON" -m ruff format --check --quiet .
-"$PYTHON" -m mypy
+wait "$compiled"
+wait "$typed"
 # In parallel, one worker per core (PYTEST_WORKERS to change; 0: none); --dist loadgroup hands
 # out the units tests/conftest.py marks: a whole file (its built site is built once), or for the
 # browser files one test function and page kind, so that no long file ends the run alone.
