@@ -192,8 +192,9 @@ def test_screenshots(browser, shipped_site, site_roots, screenshot_dir, width, s
                 watch = Watch(page, root)
                 page.goto(root + rel)
                 page.evaluate("() => document.fonts.ready.then(() => true)")
-                target = screenshot_dir / f"{kind}-{lang}-{width}-{scheme}.png"
-                page.screenshot(path=str(target), full_page=True)
+                # JPEG: a long page's PNG took a third longer to encode, for people to look at
+                target = screenshot_dir / f"{kind}-{lang}-{width}-{scheme}.jpg"
+                page.screenshot(path=str(target), full_page=True, type="jpeg", quality=85)
                 page.close()
                 written.append(target)
                 problems.extend(f"{rel}: {p}" for p in watch.problems)
