@@ -419,22 +419,25 @@ FAULTS = {
 def test_serve_survives_and_recovers(live, monkeypatch, fault):
     content, port, said = live["content"], live["port"], live["said"]
     breaks, repairs, message = FAULTS[fault]
-    wait_for(lambda: build_state(port)["errors"] == [])
+    # idle: no error, and no build of an earlier test's edits still running
+    wait_for(lambda: (state := build_state(port))["errors"] == [] and not state["building"])
     version = build_state(port)["version"]
     status, _, good_page = ask(port, "GET", "/en/methodology.html")
     assert status == 200
     shown = len(said)
 
     breaks(content, monkeypatch)
-    wait_for(lambda: any(message in e for e in build_state(port)["errors"]))
-    assert build_state(port)["version"] == version  # no reload to a broken site
-    wait_for(lambda: any(message in s for s in said[shown:]))  # and the terminal says it
-    assert any("serving the last good site" in s for s in said[shown:])
-    assert ask(port, "GET", "/en/methodology.html")[:3:2] == (200, good_page)
-    assert ask(port, "GET", "/zh/")[0] == 200
+    try:
+        wait_for(lambda: any(message in e for e in build_state(port)["errors"]))
+        assert build_state(port)["version"] == version  # no reload to a broken site
+        wait_for(lambda: any(message in s for s in said[shown:]))  # and the terminal says it
+        assert any("serving the last good site" in s for s in said[shown:])
+        assert ask(port, "GET", "/en/methodology.html")[:3:2] == (200, good_page)
+        assert ask(port, "GET", "/zh/")[0] == 200
+    finally:  # repaired even when a check fails: the next tests share the server
+        repairs(content, monkeypatch)
 
     marker = f"Repaired after the {fault}."
-    repairs(content, monkeypatch)
     (content / "pages" / "methodology.en.md").write_text(METHODOLOGY.format(marker))
     wait_for(
         lambda: (
