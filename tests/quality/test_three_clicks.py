@@ -11,8 +11,6 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-import yaml
-from conftest import ROOT
 
 LANGS = ("en", "zh", "zh-hant")
 HREF = re.compile(r'href="([^"#?]+\.html)[^"]*"')
@@ -22,13 +20,6 @@ FAMILIES = (
     "nvidia-a100 nvidia-h100 nvidia-b200 nvidia-gb200 nvidia-gb300 "
     "amd-mi300x amd-mi325x amd-mi355x google-tpu-v4 google-tpu-v5p google-trillium"
 ).split()
-
-
-def record() -> list[dict]:
-    results = []
-    for path in sorted((ROOT / "content/data/record").glob("results-*.yaml")):
-        results += yaml.safe_load(path.read_text(encoding="utf-8"))
-    return results
 
 
 def reachable(output: Path, start: str, depth: int) -> dict[str, int]:
@@ -52,9 +43,9 @@ def reachable(output: Path, start: str, depth: int) -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def current():
+def current(shipped_record):
     """The latest round's benchmarks and, for each, the fastest timed closed result."""
-    results = record()
+    results = shipped_record
     order = sorted({r["round"] for r in results}, key=lambda v: tuple(int(x) for x in v[1:].split(".")))
     latest = order[-1]
     best: dict[str, dict] = {}
