@@ -74,12 +74,12 @@ class Watch:
             self.problems.append(f"request outside the site: {request.url}")
 
 
-def new_context(browser, root: str, guard: bool = True, **options):
-    """A browser context that refuses (aborts) every request outside the site; without the
-    guard it lets them go (the Watch reports each as a problem all the same)."""
+def new_context(browser, root: str, refuse_outside: bool = True, **options):
+    """A browser context that refuses (aborts) every request outside the site; without
+    `refuse_outside` it lets them go (the Watch reports each as a problem all the same)."""
     context = browser.new_context(**options)
     context.set_default_timeout(15_000)
-    if not guard:
+    if not refuse_outside:
         return context
 
     def guard(route):
@@ -112,9 +112,9 @@ def test_every_page_loads_cleanly(browser, shipped_site, site_roots, scheme):
     pages = browser_pages(shipped_site)
     assert pages, "the shipped site has no HTML pages"
     failures: dict[str, list[str]] = {}
-    # no guard: routing every request through this process made the loads over HTTP a quarter
-    # slower; a request outside the site is still a problem (Watch)
-    context = new_context(browser, root, guard=False)
+    # not refused: routing every request through this process made the loads over HTTP a
+    # quarter slower; a request outside the site is still a problem (Watch)
+    context = new_context(browser, root, refuse_outside=False)
     page = context.new_page()  # one tab for every page: twice as fast as a tab per page
     watch = Watch(page, root)
     try:
