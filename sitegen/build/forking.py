@@ -62,19 +62,25 @@ def in_forked_processes(function, jobs: list, at_once: int | None = None) -> lis
     finally:
         for receive in running:
             receive.process.join()
+    return _values(outcomes)
+
+
+def _values(outcomes: list) -> list:
+    """The jobs' values, in order; else the editor's mistakes of all of them as one
+    ContentError (said as in one process: file:line), or the other failures as one error."""
     content = [problem for outcome, value in outcomes if outcome == "content" for problem in value]
-    if content:  # the editor's mistake, said as in one process: file:line
+    if content:
         raise ContentError(content)
     failures = [value for outcome, value in outcomes if outcome != "ok"]
     if failures:
-        raise RuntimeError("rendering failed in a separate process:\n" + "\n".join(failures))
+        raise RuntimeError("a forked process failed:\n" + "\n".join(failures))
     return [value for _, value in outcomes]
 
 
 def beside(function, here) -> tuple:
     """(function(), here()): function in a forked process while this one runs here(), so that
     two pieces of independent work use two cores; one after the other in this process while
-    another thread runs. An error of either is raised here, as in_forked_processes says it."""
+    another thread runs. An error of either is raised here (_values, as in_forked_processes)."""
     if _other_threads():
         return function(), here()
     receive = _start(multiprocessing.get_context("fork"), _call, function)
@@ -84,12 +90,9 @@ def beside(function, here) -> tuple:
         receive.process.kill()
         receive.process.join()
         raise
-    outcome, value = _outcome(receive.process, receive)
+    outcome = _outcome(receive.process, receive)
     receive.process.join()
-    if outcome == "content":
-        raise ContentError(value)
-    if outcome != "ok":
-        raise RuntimeError(f"a forked process failed:\n{value}")
+    (value,) = _values([outcome])
     return value, mine
 
 
