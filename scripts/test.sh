@@ -22,13 +22,15 @@ typed=$!
 "$PYTHON" -m ruff format --check --quiet .
 wait "$compiled"
 wait "$typed"
-# In parallel, one worker per core (PYTEST_WORKERS to change; 0: none); --dist loadgroup hands
-# out the units tests/conftest.py marks: a whole file (its built site is built once), or for the
-# browser files one test function and page kind, so that no long file ends the run alone.
+# In parallel, one worker per core and one more (PYTEST_WORKERS to change; 0: none): a worker
+# waits part of the time (on the browser, Java, a build's processes), and the extra one keeps
+# every core busy meanwhile. --dist loadgroup hands out the units tests/conftest.py marks: a
+# whole file (its built site is built once), or for the browser files one test function and
+# page kind, so that no long file ends the run alone.
 # The tests' temporary folders: one per checkout, outside it (a build refuses to write into a
 # repository), emptied here. With pytest's numbered folders each run first deleted the sites of
 # a run three runs back, hundreds of megabytes, up to 12 s of the run.
 BASETEMP="${TMPDIR:-/tmp}/axledger-tests-$(printf %s "$ROOT" | sha256sum | cut -c1-12)"
 rm -rf "$BASETEMP"
-exec "$PYTHON" -m pytest -q -n "${PYTEST_WORKERS:-auto}" --dist loadgroup --no-loadscope-reorder \
+exec "$PYTHON" -m pytest -q -n "${PYTEST_WORKERS:-$(($(nproc) + 1))}" --dist loadgroup --no-loadscope-reorder \
     --basetemp "$BASETEMP" "$@"

@@ -134,7 +134,7 @@ def render_site(
     if site.rounds:
         jobs.append((site, templates, site.languages[0], cache.data_key, destination, DATA))
     if processes and in_processes(site):
-        results = forking.in_forked_processes(_render_language, jobs, min(len(jobs), os.cpu_count() or 1))
+        results = forking.in_forked_processes(_render_language, jobs, _at_once(jobs, destination))
     else:
         results = [_render_language(job) for job in jobs]
     problems = [problem for result in results for problem in result.problems]
@@ -168,6 +168,16 @@ def render_site(
         **link_files(linked, destination.staging, destination.out),
         **put_files(files, destination.staging, destination.out, destination.previous),
     }
+
+
+def _at_once(jobs: list, destination: Destination | None) -> int:
+    """How many jobs run at a time. A build from no last state renders and draws everything:
+    one process per core, so that memory stays under 1 GB (all four at once: about 1.05 GB).
+    A rebuild runs them all at once (its processes stay as small as with one per core), so
+    that no core idles while the last language renders (bench/README.md, tenth session)."""
+    if destination is not None and destination.reuse is not None:
+        return len(jobs)
+    return min(len(jobs), os.cpu_count() or 1)
 
 
 @dataclass
