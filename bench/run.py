@@ -751,7 +751,8 @@ def timed_import(site: RecordSite) -> dict:
     finally:
         for path, data in originals.items():
             path.write_bytes(data)
-    sample = site.build(f"import of round {newest}")
+    # its processes' memory summed too: the rebuild that renders most (a round's new pages)
+    sample = site.build(f"import of round {newest}", memory=True)
     expect(site, checks, f"after importing round {newest} again")
     sample["edit"] = (
         f"round {newest} removed (results-{newest}.yaml, its rounds.yaml entry, the lines "
