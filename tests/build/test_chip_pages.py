@@ -200,3 +200,16 @@ def test_a_wrong_fact_is_reported_at_its_line(tmp_path, change, message):
     with pytest.raises(ContentError) as error:
         load_site(content)
     assert str(error.value) == message
+
+
+def test_two_next_generations_share_one_row(shipped):
+    """chips.yaml has both the H200 and the B200 follow the H100: one "Next generation" row
+    names both, in each language's list separator."""
+    page = _page(shipped, "nvidia-h100", "en")
+    assert page.count("<dt>Next generation</dt>") == 1
+    assert (
+        '<dt>Next generation</dt><dd><a href="nvidia-h200.html">H200</a>, <a href="nvidia-b200.html">B200</a></dd>'
+        in page
+    )
+    hant = _page(shipped, "nvidia-h100", "zh-hant")
+    assert hant.count("<dt>下一代</dt>") == 1 and ">H200</a>、<a" in hant
