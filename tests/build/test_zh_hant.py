@@ -327,3 +327,16 @@ def test_shipped_zh_hant_pages_have_no_mainland_term_or_quotation_mark(shipped_s
         for match in pattern.finditer(tree.text_content()):
             found.setdefault(match.group(0), path.relative_to(shipped_site).as_posix())
     assert found == {}
+
+
+def test_shipped_zh_hant_punctuation_around_generated_lists(shipped_site):
+    """Text the templates put together uses the language's own punctuation: a benchmark's
+    metric and its direction in full-width parentheses, a submitter's first and latest round
+    followed by a full-width colon and a list joined by 、."""
+    bench = (shipped_site / "zh-hant/benchmarks/llama31_405b.html").read_text("utf-8")
+    assert "<dt>指標</dt><dd>訓練時間（越低越好）</dd>" in bench
+    english = (shipped_site / "en/benchmarks/llama31_405b.html").read_text("utf-8")
+    assert "<dt>Metric</dt><dd>Time to train (lower is better)</dd>" in english
+    submitter = (shipped_site / "zh-hant/submitters/nvidia.html").read_text("utf-8")
+    first = re.search(r"<dt>首次提交</dt><dd>(.*?)</dd>", submitter).group(1)
+    assert '">v0.5</a>：<a' in first and "</a>、<a" in first and "</a>, <a" not in first
