@@ -171,10 +171,9 @@ def render_site(
 
 
 def _at_once(jobs: list, destination: Destination | None) -> int:
-    """How many jobs run at a time. A build from no last state renders and draws everything:
-    one process per core, so that memory stays under 1 GB (all four at once: about 1.05 GB).
-    A rebuild runs them all at once (its processes stay as small as with one per core), so
-    that no core idles while the last language renders (bench/README.md, tenth session)."""
+    """How many jobs run at a time: one per core on a build from no last state (it renders and
+    draws everything; all at once would pass 1 GB), all of them on a rebuild (its processes
+    stay small), so that no core idles while the last language renders (bench/README.md)."""
     if destination is not None and destination.reuse is not None:
         return len(jobs)
     return min(len(jobs), os.cpu_count() or 1)
