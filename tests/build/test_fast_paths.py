@@ -352,7 +352,9 @@ def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
 # --- compiled templates (render.TemplateCache) ------------------------------------------------------
 
 
-def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path, own_cache, monkeypatch):
+def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(
+    tmp_path, own_cache, monkeypatch, templates_compiled_here
+):
     import jinja2
 
     from sitegen.render.theme import load_theme
