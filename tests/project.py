@@ -14,6 +14,16 @@ tagline: {en: A tiny test site., zh: 一个很小的测试站点。}
 languages: [en, zh]
 default_language: en
 """
+# The sample site in three languages: Traditional Chinese converted from Simplified.
+THREE = SITE.replace(
+    "languages: [en, zh]\n",
+    """\
+languages:
+  - {code: en, lang: en, locale: en_US, name: English}
+  - {code: zh, lang: zh-Hans, locale: zh_Hans_CN, name: 简体中文}
+  - {code: zh-hant, lang: zh-Hant, locale: zh_Hant_TW, name: 繁體中文, from: zh, convert: s2twp}
+""",
+)
 
 SOURCES = """\
 - id: s-article

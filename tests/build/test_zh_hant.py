@@ -17,17 +17,8 @@ from sitegen.build.pipeline import build
 from sitegen.cli import main
 from sitegen.content.load import load_site
 
-from project import REPORT_ZH, SITE, TEMPLATES, write_project
+from project import REPORT_ZH, TEMPLATES, THREE, write_project
 
-THREE = SITE.replace(
-    "languages: [en, zh]\n",
-    """\
-languages:
-  - {code: en, lang: en, locale: en_US, name: English}
-  - {code: zh, lang: zh-Hans, locale: zh_Hans_CN, name: 简体中文}
-  - {code: zh-hant, lang: zh-Hant, locale: zh_Hant_TW, name: 繁體中文, from: zh, convert: s2twp}
-""",
-)
 TERMS = (
     "en,zh-Hans,zh-Hant,avoid,avoid-en,avoid-zh-Hant,note\n"
     "press report,报道,報導,,,報道,Taiwan writes 報導\n"

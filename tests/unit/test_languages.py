@@ -14,17 +14,8 @@ from sitegen.build.pipeline import build
 from sitegen.content.load import load_site
 from sitegen.content.textcheck import cjk_spaces
 
-from project import SITE, TEMPLATES, write_project
+from project import TEMPLATES, THREE, write_project
 
-THREE = SITE.replace(
-    "languages: [en, zh]\n",
-    """\
-languages:
-  - {code: en, lang: en, locale: en_US, name: English}
-  - {code: zh, lang: zh-Hans, locale: zh_Hans_CN, name: 简体中文}
-  - {code: zh-hant, lang: zh-Hant, locale: zh_Hant_TW, name: 繁體中文, from: zh, convert: s2twp}
-""",
-)
 TERMS = (
     "en,zh-Hans,zh-Hant,avoid\n"
     "time to train,训练时间,訓練時間,训练用时;训练耗时\n"
