@@ -179,7 +179,11 @@ def test_the_shipped_record_has_no_submitter_under_two_pages(shipped_record):
     from sitegen.derive.record_index import _group, submitter_key
 
     groups = _group(
-        shipped_record, lambda r: submitter_key(r["submitter"]), lambda r: r["submitter"], "submitter", named=True
+        shipped_record,
+        lambda r: submitter_key(r["submitter"]),
+        lambda r: r["submitter"],
+        "submitter",
+        named=True,
     )
     joint = [e for e in groups.values() if {"RedHat-Supermicro", "Supermicro-RedHat"} <= e.names]
     assert len(joint) == 1
