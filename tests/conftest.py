@@ -72,37 +72,38 @@ def shipped_content():
 
 # Most tests build into a cache of their own, so each build compiled the same templates and
 # drew the same charts again: in tests/build, tests/unit and tests/importer 583 drawings of
-# 87 specs (38 s of CPU) and about a third of every build's time compiling templates. Both
-# are functions of their input alone (the build's own cache keys them the same way: a chart
-# by its spec, a template by its name, file and source), so each test process makes each
-# once and a later build takes it as the build's cache would. Everything around them runs as
-# in any build: the cache is read and written, damaged entries are refused; and a test that
-# wraps draw._convert (to count drawings) wraps this. A test of the template cache itself
-# asks for `templates_compiled_here`.
+# 87 specs (38 s of CPU), and about a quarter of their time in Jinja's compiler. Both are
+# functions of their input alone (the build's own cache keys them the same way: a chart by its
+# spec, a template by its name, file and source), so each test process makes each once and a
+# later build takes it as the build's cache would. Everything around them runs as in any
+# build: the cache is read and written, damaged entries are refused; and a test that wraps
+# draw._convert (to count drawings) wraps this. A test of the template cache itself asks for
+# `templates_compiled_here`.
 
 
 @pytest.fixture(scope="session", autouse=True)
 def drawn_and_compiled_once():
+    """Yields TemplateCache's own methods (for templates_compiled_here)."""
     from sitegen.render import theme
     from sitegen.render.charts import draw
 
+    real = {name: getattr(theme.TemplateCache, name) for name in ("load_bytecode", "dump_bytecode")}
+    compiled: dict[tuple[str, str], object] = {}  # (bucket key, source checksum): code
     patch = pytest.MonkeyPatch()
     patch.setattr(draw, "_convert", _once(draw._convert))
-    _REAL_TEMPLATE_CACHE.update(vars(theme.TemplateCache))
-    patch.setattr(theme.TemplateCache, "load_bytecode", _compiled_once(theme.TemplateCache))
-    patch.setattr(theme.TemplateCache, "dump_bytecode", _keep_compiled(theme.TemplateCache))
-    yield
+    patch.setattr(theme.TemplateCache, "load_bytecode", _compiled_once(compiled, **real))
+    patch.setattr(theme.TemplateCache, "dump_bytecode", _keep_compiled(compiled, real["dump_bytecode"]))
+    yield real
     patch.undo()
-    _COMPILED.clear()
 
 
 @pytest.fixture
-def templates_compiled_here(monkeypatch):
+def templates_compiled_here(monkeypatch, drawn_and_compiled_once):
     """The build's template cache alone: a template it lacks is compiled in this test."""
     from sitegen.render import theme
 
-    for name in ("load_bytecode", "dump_bytecode"):
-        monkeypatch.setattr(theme.TemplateCache, name, _REAL_TEMPLATE_CACHE[name])
+    for name, method in drawn_and_compiled_once.items():
+        monkeypatch.setattr(theme.TemplateCache, name, method)
 
 
 def _once(convert):
@@ -117,31 +118,23 @@ def _once(convert):
     return once
 
 
-_COMPILED: dict[tuple[str, str], object] = {}  # (bucket key, source checksum): code
-_REAL_TEMPLATE_CACHE: dict[str, object] = {}  # theme.TemplateCache's own methods
-
-
-def _compiled_once(cache_class):
-    load, dump = cache_class.load_bytecode, cache_class.dump_bytecode
-
-    def load_bytecode(self, bucket):
-        load(self, bucket)
-        known = _COMPILED.get((bucket.key, bucket.checksum))
+def _compiled_once(compiled: dict, load_bytecode, dump_bytecode):
+    def load(self, bucket):
+        load_bytecode(self, bucket)
+        known = compiled.get((bucket.key, bucket.checksum))
         if bucket.code is None and known is not None:
             bucket.code = known
-            dump(self, bucket)  # the build's cache then holds it, as after compiling it
+            dump_bytecode(self, bucket)  # the build's cache then holds it, as after compiling it
 
-    return load_bytecode
+    return load
 
 
-def _keep_compiled(cache_class):
-    dump = cache_class.dump_bytecode
+def _keep_compiled(compiled: dict, dump_bytecode):
+    def dump(self, bucket):
+        compiled[bucket.key, bucket.checksum] = bucket.code
+        dump_bytecode(self, bucket)
 
-    def dump_bytecode(self, bucket):
-        _COMPILED[bucket.key, bucket.checksum] = bucket.code
-        dump(self, bucket)
-
-    return dump_bytecode
+    return dump
 
 
 @pytest.fixture(scope="session")
