@@ -324,7 +324,6 @@ def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_c
     """site.yaml and the term list are read before the site's languages are known, so their
     cache key cannot hold the languages of whichever site this process loaded last (a
     three-language site, then a two-language one twice: the second load missed site.yaml)."""
-
     _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
     content = write_project(tmp_path / "two")
     cold = _load(content)
@@ -337,7 +336,6 @@ def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_c
 def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
     """Two sites with byte-identical data files and the same displayed paths, one with a third
     (converted) language: the localised text parsed for the first is not the second's."""
-
     two = _load(write_project(tmp_path / "two"))
     three = _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
     assert counted["misses"]
