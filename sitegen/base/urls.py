@@ -33,7 +33,7 @@ def official(rnd: dict, path: str) -> str:
 
 
 def record_system(lang: str, key: str) -> str:
-    """An official system description's page; `key` is <round>/<slug> (record_systems.py)."""
+    """An official system description's page; `key` is <round>/<slug> (render/record/systems.py)."""
     return f"{lang}/systems/{key}.html"
 
 

@@ -4,7 +4,7 @@ language on big sites, or taken from the last build when nothing it read has cha
 Render and write overlap on purpose: the writer opens a staging folder (write.begin), the
 process that renders a language puts that language's files into it as soon as they are made
 (write.put_files), and the folder is swapped in whole at the end (write.commit, by
-pipeline.py). What each unit read is noted as it renders (deps.py); a unit that read nothing
+pipeline.py). What each unit read is noted as it renders (content/tracking.py); a unit that read nothing
 that changed since the last build is hard-linked from it (write.link_files)."""
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def _render_language(job) -> LanguageResult:
     (`DATA`) the record's downloads and data scripts, which are the same in every language.
 
     Pages are made one unit at a time (a page with the files made with it: a report's
-    single-file copy, its charts), noting what each read (deps.py), and, when there is a
+    single-file copy, its charts), noting what each read (content/tracking.py), and, when there is a
     destination, written and dropped at once: memory holds one page, not the whole language.
     A unit the last build made from inputs that have not changed is hard-linked instead."""
     site, templates, lang, data_key, destination, part = job

@@ -148,7 +148,7 @@ TABLES = {
         "not_checked": opt(ltext),
     },
     "glossary": {"id": req(ident), "term": req(ltext), "definition": req(ltext)},
-    "mlperf_systems": None,  # read by the importer only
+    "mlperf_systems": None,  # one mapping a line: content/record.py (read_system_map)
 }
 
 # The whole MLPerf Training record, written by the importer (docs/record-format.md).

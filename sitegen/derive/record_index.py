@@ -130,7 +130,7 @@ class RecordIndex:
             self._changes.setdefault(change["id"], []).append(change)
             if change["field"] == "id" and change["new"] != change["id"]:  # renamed: its new page
                 self._changes.setdefault(change["new"], []).append(change)
-        # each lookup a page makes is noted as a record of its own (deps.py)
+        # each lookup a page makes is noted as a record of its own (content/tracking.py)
         for name in (
             "submitters",
             "accelerators",

@@ -122,7 +122,7 @@ def score_logs(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> 
 
 
 def add_energy(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> list[str]:
-    """The `energy` field where the folder has power logs (record_energy.py); notes."""
+    """The `energy` field where the folder has power logs (energy.py); notes."""
     found, notes = energy_of(
         ctx["source"],
         ctx["fileset"],

@@ -17,7 +17,7 @@ PLAIN_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9 _.,/()+-]*$")
 DATE_RE = re.compile(r"^\d{4}-\d\d-\d\d$")
 YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"}
 HEADER = (
-    "# Written by the importer (python build.py import-record; sitegen/record_import.py)"
+    "# Written by the importer (python build.py import-record; sitegen/importer/)"
     "\n# from the official MLCommons records. Do not edit: see docs/record-format.md.\n"
 )
 
@@ -102,7 +102,7 @@ def load_list(path: Path) -> list[dict]:
 # --- changelog --------------------------------------------------------------------------------
 
 # What a correction upstream can change. `benchmark` is left out: it is derived from the
-# folder by the importer's rules (record_rules.py), so a new rule there is not a change of a
+# folder by the importer's rules (content/round_rules.py), so a new rule there is not a change of a
 # published result; `benchmark_folder` (what the logs or the folder say) is compared instead.
 CHANGE_FIELDS = (
     "value",

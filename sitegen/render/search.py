@@ -141,7 +141,7 @@ def search_index(lang: str, docs: list[dict], record: dict | None = None) -> dic
     rows beside the documents."""
     docs = sorted(docs, key=lambda doc: doc["url"])
     script = (
-        f"/* Search index of the {lang} pages, written by sitegen/reader.py. */\n"
+        f"/* Search index of the {lang} pages, written by sitegen/render/search.py. */\n"
         f"window.SEARCH_DOCS = {_json(docs)};\n"
         "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
         f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n"
@@ -163,7 +163,7 @@ def search_fold_file() -> dict[str, bytes]:
     table = json.dumps(dict(languages.script_fold()), ensure_ascii=False, separators=(",", ":"))
     script = (
         "/* Traditional -> Simplified characters for search (OpenCC tw2s, one to one),"
-        " written by sitegen/reader.py. */\n"
+        " written by sitegen/render/search.py. */\n"
         f"window.SEARCH_FOLD = {table};\n"
     )
     return {urls.asset("search-fold.js"): script.encode("utf-8")}

@@ -33,7 +33,7 @@ class Theme:
 
 class TrackingEnvironment(jinja2.Environment):
     """Notes every template a page uses (extended, included and imported ones too) in the
-    site's Reads, when one is set (deps.py)."""
+    site's Reads, when one is set (content/tracking.py)."""
 
     reads = None
 
@@ -82,7 +82,7 @@ def load_theme(templates: Path, override: Path | None = None, reads=None) -> The
 
 
 def theme_dependency(theme: Theme, tag: tuple, key):
-    """The current value of a dependency on the theme (deps.py): a template's bytes, or all
+    """The current value of a dependency on the theme (content/tracking.py): a template's bytes, or all
     static files (inlined into single-file copies); deps.MISSING when there is none."""
     from sitegen.content.tracking import MISSING
 

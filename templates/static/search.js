@@ -1,4 +1,4 @@
-/* Site search: MiniSearch over the index scripts written by sitegen/reader.py.
+/* Site search: MiniSearch over the index scripts written by sitegen/render/search.py.
  *
  * Works from file:// (no fetch, no modules): each language's index is a plain script,
  * assets/search-<lang>.js, that sets window.SEARCH_DOCS_BY_LANG[lang]. The page's own language
@@ -77,7 +77,7 @@
     fuzzy: function (term) { return !isCJK(term) && term.length > 3 ? 0.2 : false; }
   };
 
-  /* The record's results and leaderboards (sitegen/record_search.py): compact rows beside the
+  /* The record's results and leaderboards (sitegen/render/record/search_rows.py): compact rows beside the
      pages, made into documents here. A result is titled by its system's name; its snippet
      (round, submitter, benchmark, scale, division) tells two of one name apart. */
   function recordDocs(lang) {

@@ -1,5 +1,5 @@
 """Carried-over results, copies within a round and results short of their logs
-(sitegen/carryover.py): the detection on plain records, the labels on a built site (result
+(sitegen/derive/carryover.py): the detection on plain records, the labels on a built site (result
 page, leaderboard, round page, CSV, progress chart), and the shipped record's known cases.
 Expected values come from the sample YAML written here, not from the output."""
 

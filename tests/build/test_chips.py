@@ -1,8 +1,9 @@
-"""Chips (sitegen/chips.py, chip_views.py, content/data/chips.yaml) and corrected accelerator
-counts (sitegen/record_counts.py): every accelerator string of the shipped record maps to one
-variant; an unknown string warns at its file and line (an error with --strict); two variants
-matching one string, or a malformed chips.yaml, are errors with their lines; a correction of a
-count is applied everywhere and shown beside the official figure, with its source."""
+"""Chips (sitegen/content/chips.py, derive/chip_views.py, content/data/chips.yaml) and
+corrected accelerator counts (sitegen/content/record_counts.py): every accelerator string of the
+shipped record maps to one variant; an unknown string warns at its file and line (an error with
+--strict); two variants matching one string, or a malformed chips.yaml, are errors with their
+lines; a correction of a count is applied everywhere and shown beside the official figure, with
+its source."""
 
 from __future__ import annotations
 

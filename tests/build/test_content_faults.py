@@ -238,7 +238,7 @@ CASES = {
             "write [[kind:id]], closed with ']]', without spaces"
         ],
     ),
-    # (a typo of a name other strings use: the typo's side alone; tests/test_faults.py has more)
+    # (a typo of a name other strings use: the typo's side alone; tests/build/test_faults.py has more)
     "i18n-placeholder-typo": Case(
         setup=i18n_edit("zh", "ref.result", "{time}", "{tiem}"),
         expected=lambda lines: [

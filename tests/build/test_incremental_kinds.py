@@ -1,5 +1,5 @@
 """Every kind of change, built incrementally, gives exactly the bytes of a cold build, and is
-built by rendering only the pages that read what changed (sitegen/deps.py).
+built by rendering only the pages that read what changed (sitegen/content/tracking.py).
 
 Each incremental build runs with SITEGEN_VERIFY_REUSE=1: every page it takes from the last
 build is rendered as well and must be byte for byte what it took (a dependency the tracking

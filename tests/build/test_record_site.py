@@ -93,7 +93,7 @@ def test_a_mapped_folder_missing_from_the_record_names_the_mapping_line(tmp_path
 
 def test_a_curated_entry_must_agree_with_the_record(tmp_path):
     """The accelerator model may not disagree (a count may: it is a correction with a source,
-    tests/test_chips.py)."""
+    tests/build/test_chips.py)."""
     content = write_record_project(
         tmp_path, {"data/results_curated.yaml": CURATED + "  accelerator_model: Zenith Z2\n"}
     )
@@ -296,7 +296,7 @@ def test_search_index_leaves_out_result_and_leaderboard_pages(record_site):
 
 
 def test_search_index_has_a_row_per_result_and_leaderboard(record_site):
-    """Results and leaderboards are found through compact rows (record_search.py): one per
+    """Results and leaderboards are found through compact rows (render/record/search_rows.py): one per
     result, by its id, naming its round, and one per benchmark and round that has results."""
     out = record_site[1]
     for lang in ("en", "zh"):

@@ -1,4 +1,4 @@
-"""serve's HTTP conventions, against a real server on a free port (sitegen/serve.py):
+"""serve's HTTP conventions, against a real server on a free port (sitegen/editor/serve.py):
 redirects, the site's own 404 page, HEAD, Host headers, long and malformed paths, and the
 command end to end (`serve --port 0`)."""
 

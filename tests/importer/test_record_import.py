@@ -1,4 +1,4 @@
-"""The whole-record importer (sitegen/record_import.py) on real excerpts of each log era.
+"""The whole-record importer (sitegen/importer/) on real excerpts of each log era.
 
 Expected scores are computed here independently of the importer: by hand from the logs'
 run_start/run_stop lines (written out below), or with mlperf_logging's own functions.

@@ -4,7 +4,7 @@ fits A4, the compare page (the site's number rule, three results at desktop widt
 choice, the category note), a phone chart legend with whole names, and phone tables whose links
 are never left under the columns stuck at the left.
 
-Expected values come from the record's YAML files and sitegen/fmt.py, not from the pages."""
+Expected values come from the record's YAML files and sitegen/base/fmt.py, not from the pages."""
 
 from __future__ import annotations
 
@@ -219,7 +219,7 @@ def _figure_values() -> list[float]:
 
 
 def test_compare_figures_follow_the_site_rule(browser, site_roots):
-    """compare.js's figure() against sitegen/fmt.py's time_number, in every language."""
+    """compare.js's figure() against sitegen/base/fmt.py's time_number, in every language."""
     context, page, errors = _page(browser, site_roots["http"] + "en/compare.html")
     values = _figure_values()
     try:
@@ -334,7 +334,7 @@ def test_compare_shows_accelerator_minutes_labelled_as_derived(
 def test_compare_accelerator_minutes_match_the_pages_on_every_result(browser, site_roots, shipped_content):
     """Every result of the record as the site loads it (content/load.py: each score recomputed by
     its round's rules, curated count corrections applied), through the rounds' data scripts and
-    compare.js's number rule, against time × accelerators formatted by sitegen/fmt.py, the rule
+    compare.js's number rule, against time × accelerators formatted by sitegen/base/fmt.py, the rule
     of the other pages' accelerator-minutes cells."""
     record = list(shipped_content.record.values())
     rounds = sorted({r["round"] for r in record})

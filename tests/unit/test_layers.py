@@ -5,6 +5,8 @@ source (ast), including those made inside functions."""
 from __future__ import annotations
 
 import ast
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -87,3 +89,73 @@ def test_the_check_finds_an_upward_import(tmp_path):
     assert not allowed("sitegen.content.load", "sitegen.render.markup.Page")
     assert not allowed("sitegen.importer.run", "sitegen.editor.serve")
     assert allowed("sitegen.render.pages", "sitegen.content.model.Site")
+
+
+# --- Every Python file the code, templates and docs name exists ------------------------------
+
+ROOT = PACKAGE.parent
+# Where the project names its own files.
+NAMING = [
+    "README.md",
+    "pyproject.toml",
+    "build.py",
+    "bench",
+    "docs",
+    "sitegen",
+    "templates",
+    "content",
+    "scripts",
+    "tests",
+]
+# Not read: history (CHANGELOG.md is not in NAMING; bench/README.md) keeps the names files had
+# then; the record's results name MLCommons' files; this file names missing ones on purpose.
+NOT_NAMING = ("bench/README.md", "content/data/record/results-", "tests/unit/test_layers.py")
+# Named, and not ours: MLCommons' scorer (sitegen/importer/energy.py), the settings file of the
+# benchmark's Pelican peer (bench/), files the tests write.
+ELSEWHERE = {"result_summarizer.py", "pelicanconf.py", "a.py", "bad.py"}
+PY_NAME = re.compile(r"(?<![\w./$-])((?:[\w-]+/)*[a-z_0-9]+\.py)\b")
+# Folders not walked: made ones, the benchmark's working copy, MLCommons' logs (test fixtures)
+# and vendored libraries.
+SKIP_DIRS = {"__pycache__", ".hypothesis", "work", "fixtures", "vendor"}
+
+
+def project_files(suffixes: tuple[str, ...]) -> list[Path]:
+    """The files of the NAMING places with these suffixes, relative to ROOT."""
+    found = []
+    for top in NAMING:
+        if (ROOT / top).is_file():
+            found.append(Path(top))
+            continue
+        for folder, dirs, files in os.walk(ROOT / top):
+            dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
+            found += [Path(folder, f).relative_to(ROOT) for f in files if f.endswith(suffixes)]
+    return sorted(found)
+
+
+def unknown_python_names(text: str, known: set[str]) -> list[tuple[int, str]]:
+    """(line, name) of each `x.py` or `dir/x.py` the text names that is not in `known`."""
+    missing = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for name in PY_NAME.findall(line):
+            if name not in ELSEWHERE and name not in known:
+                missing.append((number, name))
+    return missing
+
+
+def test_every_python_file_named_in_the_project_exists():
+    # a file is named by its path from the checkout's root or by any end of it
+    known = {"/".join(p.parts[i:]) for p in project_files((".py",)) for i in range(len(p.parts))}
+    stale = []
+    for rel in project_files((".py", ".md", ".html", ".js", ".css", ".yaml", ".toml", ".sh", ".txt")):
+        if rel.as_posix().startswith(NOT_NAMING):
+            continue
+        text = (ROOT / rel).read_text("utf-8", errors="replace")
+        stale += [f"{rel}:{line}: {name}" for line, name in unknown_python_names(text, known)]
+    assert stale == [], "names of files that are not in the project:\n" + "\n".join(stale)
+
+
+def test_the_check_finds_a_renamed_module():
+    """The check itself: an old module name and an old path are found, a real path is not."""
+    known = {"sitegen/render/search.py", "render/search.py", "search.py", "build.py"}
+    text = "# see sitegen/reader.py\n# search.py and build.py\n# from render/search.py or deps.py\n"
+    assert unknown_python_names(text, known) == [(1, "sitegen/reader.py"), (3, "deps.py")]

@@ -2,8 +2,8 @@
 
 A chart is a <figure>: the SVG rendered at build time (replaced by an interactive view when
 JavaScript runs, see templates/static/charts.js), its caption and sources, the same numbers as
-a table, and its data as CSV, JSON and SVG files beside the page. chart_data.py decides what is
-plotted, chart_render.py draws it; altair and vl_convert are imported only when a chart is drawn."""
+a table, and its data as CSV, JSON and SVG files beside the page. plan.py decides what is plotted,
+draw.py draws it; altair and vl_convert are imported only when a chart is drawn."""
 
 from __future__ import annotations
 

@@ -92,7 +92,7 @@ def _config(size: Size = WIDE) -> dict:
 
 
 def build_spec(plan, validate: bool = False, size: Size = WIDE) -> dict:
-    """The Vega-Lite spec of a chart plan (chart_data.Plan), as a plain dict.
+    """The Vega-Lite spec of a chart plan (plan.Plan), as a plain dict.
 
     Checking the spec against the Vega-Lite schema costs more than drawing it, so builds skip
     it; tests/build/test_charts.py builds every kind of chart with the check on."""

@@ -1,6 +1,6 @@
 """What a chart shows: the selection of a ```chart (or ```results) block, the metric computed
 for each plotted point, and the plotted rows with their labels, order and texts in the page's
-language. Pure data: the spec is built in chart_render.py, the figure in charts.py."""
+language. Pure data: the spec is built in draw.py, the figure in blocks.py."""
 
 from __future__ import annotations
 
@@ -431,7 +431,7 @@ def _tooltip_fields(metric: str) -> list[tuple[str, str, str]]:
         "scaling": ["time_min"],
         "change": ["change_pct"],
     }.get(metric, [])
-    # figures show as fmt writes them (chart_render._with_value_text); dollars are whole
+    # figures show as fmt writes them (draw._with_value_text); dollars are whole
     fields += [
         (name, "quantitative", ",d") if name == "price_usd" else (f"{name}_text", "nominal", "")
         for name in extra

@@ -1,6 +1,6 @@
 """The progress chart of a benchmark page: the fastest closed result of each round, and the
 fastest on each leading accelerator model, on a log time axis. Drawn like every chart
-(altair spec → vl-convert SVG, cached by chart_render); interactive only on request."""
+(altair spec → vl-convert SVG, cached by draw.py); interactive only on request."""
 
 from __future__ import annotations
 
