@@ -167,6 +167,17 @@ def converted() -> tuple[Language, ...]:
     return tuple(language for language in _active.values() if language.source)
 
 
+ONE = "_one"  # the suffix of an interface string's singular form
+
+
+def counted(table, key: str, values: dict) -> str:
+    """The key of an interface string for these values: its singular form (`<key>_one`) when
+    the count (`n`, else `count`) is one and the language has that form (English does; Chinese
+    needs none), else the key itself."""
+    count = values.get("n", values.get("count"))
+    return key + ONE if count is not None and str(count) == "1" and key + ONE in table else key
+
+
 def gap(code: str) -> str:
     """The space between two sentences or a name and its note: none in CJK text."""
     return "" if get(code).cjk else " "

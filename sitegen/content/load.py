@@ -249,7 +249,7 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
         strings[lang] = own
     every = set().union(*(s.keys() for s in strings.values())) if strings else set()
     for lang, table in strings.items():
-        for key in sorted(every - table.keys()):
+        for key in sorted(k for k in every - table.keys() if not k.endswith(languages.ONE)):
             problems.add(
                 content / "i18n" / f"{lang}.yaml",
                 None,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
-from sitegen.base import urls
+from sitegen.base import languages, urls
 from sitegen.base.errors import Problem
 from sitegen.content.field_types import suggest
 
@@ -77,4 +77,5 @@ def strings(page):
 
 
 def say(page, key: str, **values) -> str:
-    return strings(page)[key].format(**values)
+    table = strings(page)
+    return table[languages.counted(table, key, values)].format(**values)

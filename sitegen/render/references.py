@@ -182,7 +182,7 @@ def _rounds(page, arg, line):
     else:
         links = [link(page, urls.round_page(page.lang, r), r) for r in found]
         listed = say(page, "ref.list_separator").join(links)
-        key = "ref.rounds_of" if who else ("ref.rounds_all" if len(found) > 1 else "ref.rounds_all_one")
+        key = "ref.rounds_of" if who else "ref.rounds_all"
         text = say(
             page, key, submitter=escape(name), rounds=listed, count=fmt.number(len(found), page.lang, 0)
         )

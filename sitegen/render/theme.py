@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
 from sitegen.base import cache, fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
@@ -107,12 +108,18 @@ class Strings:
         if key not in self.table:
             self.missing.add(key)
             return key
-        text = self.table[key]
         if not values:
-            return text
+            return self.table[key]
+        text = self.table[languages.counted(self.table, key, values)]
         # a value ending or starting in CJK (a name with a full-width bracket) must not leave
         # a space between two CJK characters
         return languages.CJK_SPACE.sub("", text.format(**values)) if self.cjk else text.format(**values)
+
+    def singular_attrs(self, names: dict[str, str]) -> Markup:
+        """` data-msg-<name>-one="..."` for each {key: name} whose string has a singular form
+        (`<key>_one`; none in Chinese): a script that fills in a count of one reads it."""
+        forms = {name: self.table.get(key + languages.ONE) for key, name in names.items()}
+        return Markup("".join(f' data-msg-{n}-one="{escape(text)}"' for n, text in forms.items() if text))
 
 
 def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> dict:

@@ -38,7 +38,10 @@
   var rowsCache = {};
   window.EXPLORE_DATA = window.EXPLORE_DATA || {};
 
-  function msg(name) { return box.getAttribute("data-msg-" + name) || ""; }
+  /* a message; with a count of one, its singular form where the language has one */
+  function msg(name, n) {
+    return (n === 1 && box.getAttribute("data-msg-" + name + "-one")) || box.getAttribute("data-msg-" + name) || "";
+  }
   function fill(text, values) {
     return text.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
   }
@@ -272,8 +275,8 @@
     /* time against accelerators, one benchmark: the scale chart's line of ideal scaling */
     var ideal = byCount && oneBenchmark ? idealLine(drawn) : null;
     idealKey.hidden = !ideal;             /* its key under the chart, as on the scale chart */
-    chartCaption.textContent = fill(msg("chart-caption"), { n: points.length.toLocaleString(htmlLang) }) +
-      (ideal ? fill(msg("ideal"), {
+    chartCaption.textContent = fill(msg("chart-caption", points.length), { n: points.length.toLocaleString(htmlLang) }) +
+      (ideal ? fill(msg("ideal", ideal.anchor.accelerator_count), {
         submitter: ideal.anchor.submitter_name, system: ideal.anchor.system_name,
         count: ideal.anchor.accelerator_count.toLocaleString(htmlLang), round: ideal.anchor.round,
         work: figure(ideal.anchor.accelerator_minutes, htmlLang)

@@ -397,7 +397,8 @@
     }
     var results = this.query(text, langs);
     var shown = results.slice(0, MAX_RESULTS);
-    var template = this.form.getAttribute(results.length ? 'data-msg-count' : 'data-msg-none');
+    var template = !results.length ? this.form.getAttribute('data-msg-none')
+      : (results.length === 1 && this.form.getAttribute('data-msg-count-one')) || this.form.getAttribute('data-msg-count');
     this.status(format(template, { count: results.length, query: text }));
     if (!shown.length) { return; }
     var list = document.createElement('ol');

@@ -452,6 +452,22 @@ def test_search_from_file_finds_pages_of_the_language(page, tiny_site, lang, que
     assert all(h.startswith(root + lang + "/") for h in hrefs), hrefs
 
 
+@pytest.mark.parametrize(
+    "lang, query, status",
+    [
+        ("en", "Methodology", "1 result for “Methodology”"),
+        ("en", "target", "3 results for “target”"),
+        ("zh", "方法", "找到 1 条与“方法”相关的结果"),
+    ],
+)
+def test_the_count_of_results_reads_right(page, tiny_site, lang, query, status):
+    """One result in the singular (search.count_one, English only), more in the plural."""
+    page.goto((tiny_site / lang / "index.html").as_uri())
+    page.locator("input[type=search]").fill(query)
+    page.wait_for_selector("[data-search-results] a")
+    assert page.locator("[data-search-results] .search-status").inner_text() == status
+
+
 def test_search_from_a_deep_page_links_relative_to_the_root(page, tiny_site):
     page.goto((tiny_site / "zh" / "reports" / f"{SLUG}.html").as_uri())
     page.locator("input[type=search]").fill("测试")

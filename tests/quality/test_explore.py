@@ -355,3 +355,25 @@ def test_time_against_accelerators_has_the_scale_charts_ideal_line(browser, site
     assert abs(ten_x + (math.log10(8) - 1) * per_x - x1) < 3
     assert abs(ten_y + (1 - math.log10(work / 8)) * per_y - y1) < 3
     assert by_round["lines"] == [] and not key_by_round
+
+
+def test_one_selected_result_is_counted_in_the_singular(browser, site_roots, record):
+    """The one result with one accelerator of a round and benchmark (v2.0 BERT): the chart's
+    caption says so in the singular (explore.chart_caption_one)."""
+    (only,) = [
+        r for r in record if r["round"] == "v2.0" and r["benchmark"] == "bert" and r["accelerator_count"] == 1
+    ]
+    url = site_roots["http"] + "en/explore.html#round=v2.0&benchmark=bert&min=1&max=1"
+    context, page, errors, _ = open_explorer(browser, url, viewport={"width": 1280, "height": 900})
+    try:
+        ready(page)
+        assert rows(page) == [only["id"]]
+        page.click("[data-explore-draw]")
+        page.wait_for_selector("[data-explore-figure][data-drawn]")
+        caption = page.inner_text("[data-explore-caption]")
+        assert errors == []
+    finally:
+        context.close()
+    assert caption.startswith("Time to train (minutes, log scale) of the one selected result with a time;"), (
+        caption
+    )

@@ -234,3 +234,25 @@ def test_the_built_in_tables_write_traditional_chinese_as_the_converter_and_term
     for table in (CROSS_DIVISION, MEGAJOULE):
         assert table["zh-hant"] == languages.convert(table["zh"], "zh-hant")
     assert MEGAJOULE["zh-hant"] == "百萬焦耳"  # the term list's, not the converter's 兆焦
+
+
+# --- A count of one in the singular (`<key>_one`) --------------------------------------------
+
+
+def test_a_count_of_one_takes_the_singular_form_where_the_language_has_one():
+    english = {"n.results": "{n} results", "n.results_one": "{n} result"}
+    chinese = {"n.results": "{n}项成绩"}
+    assert languages.counted(english, "n.results", {"n": "1"}) == "n.results_one"
+    assert languages.counted(english, "n.results", {"count": 1}) == "n.results_one"
+    for many in ("0", "2", "11", "1,000", "1.5"):
+        assert languages.counted(english, "n.results", {"n": many}) == "n.results"
+    assert languages.counted(english, "n.results", {}) == "n.results"
+    assert languages.counted(chinese, "n.results", {"n": "1"}) == "n.results"
+
+
+def test_a_singular_form_in_english_alone_is_no_missing_chinese_string(tmp_path):
+    """The shipped strings: English has singular forms, Chinese none, and the site loads (a
+    missing string is a content error)."""
+    site = load_site(write_project(tmp_path / "site"))
+    ones = [key for key in site.strings["en"] if key.endswith(languages.ONE)]
+    assert ones and not [key for key in ones if key in site.strings["zh"]]
