@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from sitegen.content.chips import CPU_ONLY
+from sitegen.content.model import Site
 from sitegen.content.tracking import Tracked
 from sitegen.derive import carryover, chip_views, derived
 
@@ -85,7 +86,7 @@ def index_of(site) -> RecordIndex:
 
 
 class RecordIndex:
-    def __init__(self, site):
+    def __init__(self, site: Site) -> None:
         self.site = site
         order = {r: i for i, r in enumerate(site.rounds)}
         ordered = sorted(
