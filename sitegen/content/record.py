@@ -332,7 +332,8 @@ def derive_results(
 
 def check_system_map(content: Path, record: dict, systems: dict, problems: Problems) -> None:
     """A curated site system (systems.yaml) agrees with the official system descriptions of
-    the folders mapped to it: the same number of accelerators."""
+    the folders mapped to it: the same number of accelerators (none, for a folder of processors
+    alone, is not the same)."""
     by_folder: dict[str, list[dict]] = {}
     for result in record.values():
         by_folder.setdefault(folder_key(result), []).append(result)
@@ -344,14 +345,15 @@ def check_system_map(content: Path, record: dict, systems: dict, problems: Probl
         if entry is None or entry.get("accelerator_count") is None or system in said:
             continue
         for result in by_folder.get(key, []):
-            if result["accelerator_count"] and result["accelerator_count"] != entry["accelerator_count"]:
+            if result["accelerator_count"] != entry["accelerator_count"]:
                 said.add(system)
+                count = result["accelerator_count"]
                 problems.add(
                     entry["_file"],
                     field_line(entry, "accelerator_count"),
                     f"system '{system}': accelerator_count {entry['accelerator_count']} "
                     f"disagrees with the official system description of {key} "
-                    f"({result['accelerator_count']} accelerators, "
+                    f"({f'{count} accelerators' if count else 'processors alone, no accelerators'}, "
                     f"{result['_file']}:{field_line(result, 'accelerator_count')}; "
                     f"mapped in {shown}:{line})",
                 )

@@ -125,6 +125,18 @@ def test_a_curated_system_must_agree_with_its_official_descriptions(tmp_path):
     )
 
 
+def test_a_curated_system_with_accelerators_is_no_folder_of_processors_alone(tmp_path):
+    """A folder whose official description has no accelerators (CPU-only) mapped to a system
+    with 16: the pages would show the system's 16 beside a record result of none."""
+    start = V10.index("- id: v1.0-acme-acme16-bert")
+    record = V10[:start] + V10[start:].replace("accelerator_count: 16", "accelerator_count: 0", 1)
+    content = write_record_project(tmp_path, {"data/record/results-v1.0.yaml": record})
+    with pytest.raises(ContentError) as error:
+        load_site(content)
+    assert "system 'acme-16': accelerator_count 16 disagrees with the official system " in str(error.value)
+    assert "description of v1.0/Acme/acme16 (processors alone, no accelerators, " in str(error.value)
+
+
 def test_results_yaml_beside_a_record_is_an_error(tmp_path):
     import project
 
