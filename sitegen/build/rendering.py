@@ -4,8 +4,8 @@ language on big sites, or taken from the last build when nothing it read has cha
 Render and write overlap on purpose: the writer opens a staging folder (write.begin), the
 process that renders a language puts that language's files into it as soon as they are made
 (write.put_files), and the folder is swapped in whole at the end (write.commit, by
-pipeline.py). What each unit read is noted as it renders (content/tracking.py); a unit that read nothing
-that changed since the last build is hard-linked from it (write.link_files)."""
+pipeline.py). What each unit read is noted as it renders (content/tracking.py); a unit that read
+nothing that changed since the last build is hard-linked from it (write.link_files)."""
 
 from __future__ import annotations
 
@@ -86,9 +86,9 @@ def in_processes(site: Site) -> bool:
 @dataclass
 class Reuse:
     """What the last build of this output left that this one may take as it is: its units
-    (deps.State) less those that read a dependency that changed since (`stale`)."""
+    (state.State) less those that read a dependency that changed since (`stale`)."""
 
-    state: object  # deps.State
+    state: object  # state.State
     stale: set
     hashes: list  # the fingerprints of state.keys now
     whole: dict  # each record's whole fingerprint now
@@ -156,7 +156,7 @@ def render_site(
     files.update(static_files(theme))
     if destination is None:
         return files
-    # what each unit read: the next build's deps.State. A reused unit comes back as None from
+    # what each unit read: the next build's state.State. A reused unit comes back as None from
     # its process (the last state has it; sending 2,500 of them back a language took 0.1 s)
     site.units = {
         key: (destination.reuse.state.units[key] if unit is None else unit, fresh)
@@ -187,7 +187,7 @@ class LanguageResult:
     problems: list
     reused: int = 0  # report bodies taken from the cache
     rendered: int = 0  # report bodies rendered
-    units: dict = field(default_factory=dict)  # unit key -> (deps.Unit or None if reused, rendered now)
+    units: dict = field(default_factory=dict)  # unit key -> (state.Unit or None if reused, rendered now)
     linked: dict = field(default_factory=dict)  # shared files of reused units: path -> sha256
 
 
@@ -199,8 +199,8 @@ def _render_language(job) -> LanguageResult:
     (`DATA`) the record's downloads and data scripts, which are the same in every language.
 
     Pages are made one unit at a time (a page with the files made with it: a report's
-    single-file copy, its charts), noting what each read (content/tracking.py), and, when there is a
-    destination, written and dropped at once: memory holds one page, not the whole language.
+    single-file copy, its charts), noting what each read (content/tracking.py), and, when there
+    is a destination, written and dropped at once: memory holds one page, not the whole language.
     A unit the last build made from inputs that have not changed is hard-linked instead."""
     site, templates, lang, data_key, destination, part = job
     theme = load_theme(templates, site.root / "templates", site.reads)

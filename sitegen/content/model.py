@@ -11,7 +11,8 @@ from pathlib import Path
 
 from sitegen.content.tracking import Reads, Tracked, TrackedList
 
-# What a page may read of a report besides its front matter (each noted when read: content/tracking.py).
+# What a page may read of a report besides its front matter (each noted when read:
+# content/tracking.py).
 REPORT_READS = frozenset({"body", "body_line", "source", "pending", "converted", "reviewed"})
 
 
@@ -199,8 +200,9 @@ VIEWS = {
 
 
 def track(site: Site) -> Site:
-    """Make every read of the site's records noted in `site.reads` (content/tracking.py): the tables, the
-    record and its rounds, interface strings, reports and pages. Called once, after loading."""
+    """Make every read of the site's records noted in `site.reads` (content/tracking.py): the
+    tables, the record and its rounds, interface strings, reports and pages. Called once, after
+    loading."""
     reads = site.reads
     for derived in ("_record_slots", "_rounds_held", "_by_identity"):  # made from untracked records
         site.__dict__.pop(derived, None)

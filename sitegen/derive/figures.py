@@ -512,7 +512,8 @@ def _is_fastest(site: Site, claim: dict) -> bool:
 
 
 def check_claims(site: Site) -> dict[str, Check]:
-    """Every claim's check; a page that reads one depends on what that check read (content/tracking.py)."""
+    """Every claim's check; a page that reads one depends on what that check read
+    (content/tracking.py)."""
 
     def each():
         for claim in site.table("claims"):

@@ -66,7 +66,7 @@ class TemplateCache(jinja2.BytecodeCache):
 
 def load_theme(templates: Path, override: Path | None = None, reads=None) -> Theme:
     """The templates; `override` (a content folder's templates/) replaces single files of them.
-    With `reads` (a site's deps.Reads), every template a page uses is noted as read."""
+    With `reads` (a site's tracking.Reads), every template a page uses is noted as read."""
     folders = tuple(f for f in (override, templates) if f is not None and f.is_dir()) or (templates,)
     env = TrackingEnvironment(
         loader=jinja2.FileSystemLoader([str(f) for f in folders]),
@@ -83,8 +83,8 @@ def load_theme(templates: Path, override: Path | None = None, reads=None) -> The
 
 
 def theme_dependency(theme: Theme, tag: tuple, key):
-    """The current value of a dependency on the theme (content/tracking.py): a template's bytes, or all
-    static files (inlined into single-file copies); deps.MISSING when there is none."""
+    """The current value of a dependency on the theme (content/tracking.py): a template's bytes,
+    or all static files (inlined into single-file copies); tracking.MISSING when there is none."""
     from sitegen.content.tracking import MISSING
 
     if tag == ("template",):

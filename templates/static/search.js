@@ -77,9 +77,9 @@
     fuzzy: function (term) { return !isCJK(term) && term.length > 3 ? 0.2 : false; }
   };
 
-  /* The record's results and leaderboards (sitegen/render/record/search_rows.py): compact rows beside the
-     pages, made into documents here. A result is titled by its system's name; its snippet
-     (round, submitter, benchmark, scale, division) tells two of one name apart. */
+  /* The record's results and leaderboards (sitegen/render/record/search_rows.py): compact rows
+     beside the pages, made into documents here. A result is titled by its system's name; its
+     snippet (round, submitter, benchmark, scale, division) tells two of one name apart. */
   function recordDocs(lang) {
     var record = (window.SEARCH_RECORD_BY_LANG || {})[lang];
     if (!record) { return []; }

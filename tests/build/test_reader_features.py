@@ -1,5 +1,6 @@
-"""Reader features (sitegen/render/search.py, feed.py, sitemap.py, single_file.py): search index scripts, Atom feeds, sitemap and robots,
-sharing metadata, the root 404 page, single-file reports, and search in a real browser."""
+"""Reader features (sitegen/render/search.py, feed.py, sitemap.py, single_file.py): search
+index scripts, Atom feeds, sitemap and robots, sharing metadata, the root 404 page, single-file
+reports, and search in a real browser."""
 
 from __future__ import annotations
 
