@@ -91,7 +91,7 @@ PICKED = {
 UNIT = {"en": " min", "zh": "分钟", "zh-hant": "分鐘"}
 FASTEST = {"en": "Fastest closed-division result", "zh": "封闭组最快成绩", "zh-hant": "封閉組最快成績"}
 LEVEL = {
-    "en": "Level: within 5 %",
+    "en": "Level: within 5%",
     "zh": "持平：与最快时间相差5%以内",
     "zh-hant": "持平：與最快時間相差5%以內",
 }
