@@ -441,3 +441,29 @@ def test_result_page_shows_energy_where_published(energy_site, lang):
     # 1,234,567.5 J at three significant digits of megajoules
     assert (f"{label} 1.23兆焦" if lang == "zh" else f"{label} 1.23 MJ") in html
     assert label not in text_of(page(out, f"{lang}/results/v1.1-zenith-zen16-bert.html"))
+
+
+def test_results_listed_under_one_name_are_told_apart():
+    """A submitter's first and latest round name each result by benchmark and system; two of
+    one name get what differs between them (division, category, scale), and no others."""
+    from sitegen.render.record.lists import told_apart
+
+    def t(key, **values):
+        return {"ref.aside": " ({text})", "ref.separator": ", ", "level.count": "{n} accelerators"}.get(
+            key, key
+        ).format(**values)
+
+    base = {"benchmark": "bert", "system_name": "Pod64", "division": "closed", "category": "available"}
+    rows = [
+        {**base, "id": "a", "accelerator_count": 64},
+        {**base, "id": "b", "accelerator_count": 64, "division": "open"},
+        {**base, "id": "c", "accelerator_count": 0, "system_name": "Pod8"},
+        {**base, "id": "d", "accelerator_count": 8, "system_name": "Pod8", "category": "preview"},
+        {**base, "id": "e", "accelerator_count": 16, "system_name": "Pod16"},
+    ]
+    assert told_apart(rows, t, "en") == {
+        "a": " (division.closed)",
+        "b": " (division.open)",
+        "c": " (category.available, ref.cpu_only)",
+        "d": " (category.preview, 8 accelerators)",
+    }

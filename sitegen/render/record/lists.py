@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from sitegen.base import urls
+from sitegen.base import fmt, urls
 from sitegen.content.model import Site
 from sitegen.derive import chip_views, derived
 from sitegen.derive import references as record_refs
@@ -46,6 +46,31 @@ def entity_index(theme, site: Site, lang, t, index: RecordIndex, kind: str):
     )
 
 
+LISTED = 6  # the results an entity's page names for its first and its latest round
+
+
+def told_apart(rows: list[dict], t, lang: str) -> dict[str, str]:
+    """What tells apart results listed under one name (the same benchmark and system): their
+    division, category and scale, where those differ ({result id: text}; none for the others,
+    nor for twins that differ only in what is not shown, such as their framework)."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["benchmark"], r["system_name"]), []).append(r)
+    told = {}
+    for twins in (g for g in groups.values() if len(g) > 1):
+        for r in twins:
+            parts = []
+            for field in ("division", "category"):
+                if len({x[field] for x in twins}) > 1:
+                    parts.append(t(f"{field}.{r[field]}"))
+            if len({x["accelerator_count"] for x in twins}) > 1:
+                count = r["accelerator_count"]
+                parts.append(t("level.count", n=fmt.number(count, lang, 0)) if count else t("ref.cpu_only"))
+            if parts:
+                told[r["id"]] = t("ref.aside", text=t("ref.separator").join(parts))
+    return told
+
+
 def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug: str):
     """The entity's page (summary; every result unless there are many) and, for many, one
     page per round. The entity is looked up here, inside its unit, so that the unit depends
@@ -65,6 +90,11 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
         entity_url=page_url,
         first=(first, entity.in_round(first)),
         last=(last, entity.in_round(last)),
+        listed=LISTED,
+        told_apart={
+            **told_apart(entity.in_round(first)[:LISTED], t, lang),
+            **told_apart(entity.in_round(last)[:LISTED], t, lang),
+        },
         fastest=fastest,
         # a chip page names level results by round instead (chip_figures.by_benchmark)
         fastest_level=None if chip else level_with_fastest(site, entity, index, fastest),
