@@ -445,7 +445,8 @@ def test_result_page_shows_energy_where_published(energy_site, lang):
 
 def test_results_listed_under_one_name_are_told_apart():
     """A submitter's first and latest round name each result by benchmark and system; two of
-    one name get what differs between them (division, category, scale), and no others."""
+    one name get what differs between them (division, category, scale, else the official system
+    folder), and no others."""
     from sitegen.render.record.lists import told_apart
 
     def t(key, **values):
@@ -455,15 +456,27 @@ def test_results_listed_under_one_name_are_told_apart():
 
     base = {"benchmark": "bert", "system_name": "Pod64", "division": "closed", "category": "available"}
     rows = [
-        {**base, "id": "a", "accelerator_count": 64},
-        {**base, "id": "b", "accelerator_count": 64, "division": "open"},
-        {**base, "id": "c", "accelerator_count": 0, "system_name": "Pod8"},
-        {**base, "id": "d", "accelerator_count": 8, "system_name": "Pod8", "category": "preview"},
-        {**base, "id": "e", "accelerator_count": 16, "system_name": "Pod16"},
+        {**base, "id": "a", "accelerator_count": 64, "system_folder": "pod64-a"},
+        {**base, "id": "b", "accelerator_count": 64, "system_folder": "pod64-b", "division": "open"},
+        {**base, "id": "c", "accelerator_count": 0, "system_folder": "pod8-c", "system_name": "Pod8"},
+        {
+            **base,
+            "id": "d",
+            "accelerator_count": 8,
+            "system_folder": "pod8-d",
+            "system_name": "Pod8",
+            "category": "preview",
+        },
+        {**base, "id": "e", "accelerator_count": 16, "system_folder": "pod16-e", "system_name": "Pod16"},
+        # the same division, category and scale: told apart by their official folders
+        {**base, "id": "f", "accelerator_count": 8, "system_folder": "pod-tf", "system_name": "Pod"},
+        {**base, "id": "g", "accelerator_count": 8, "system_folder": "pod-jax", "system_name": "Pod"},
     ]
     assert told_apart(rows, t, "en") == {
         "a": " (division.closed)",
         "b": " (division.open)",
         "c": " (category.available, ref.cpu_only)",
         "d": " (category.preview, 8 accelerators)",
+        "f": " (pod-tf)",
+        "g": " (pod-jax)",
     }

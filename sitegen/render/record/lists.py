@@ -51,24 +51,31 @@ LISTED = 6  # the results an entity's page names for its first and its latest ro
 
 def told_apart(rows: list[dict], t, lang: str) -> dict[str, str]:
     """What tells apart results listed under one name (the same benchmark and system): their
-    division, category and scale, where those differ ({result id: text}; none for the others,
-    nor for twins that differ only in what is not shown, such as their framework)."""
+    division, category and scale where those differ, else their official system folder
+    ({result id: text}; none for a result whose name is its own)."""
     groups: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
         groups.setdefault((r["benchmark"], r["system_name"]), []).append(r)
     told = {}
     for twins in (g for g in groups.values() if len(g) > 1):
+        parts = {r["id"]: _differences(r, twins, t, lang) for r in twins}
         for r in twins:
-            parts = []
-            for field in ("division", "category"):
-                if len({x[field] for x in twins}) > 1:
-                    parts.append(t(f"{field}.{r[field]}"))
-            if len({x["accelerator_count"] for x in twins}) > 1:
-                count = r["accelerator_count"]
-                parts.append(t("level.count", n=fmt.number(count, lang, 0)) if count else t("ref.cpu_only"))
-            if parts:
-                told[r["id"]] = t("ref.aside", text=t("ref.separator").join(parts))
+            alike = [x for x in twins if parts[x["id"]] == parts[r["id"]]]
+            shown = parts[r["id"]] + ([r["system_folder"]] if len(alike) > 1 else [])
+            if shown:
+                told[r["id"]] = t("ref.aside", text=t("ref.separator").join(shown))
     return told
+
+
+def _differences(r: dict, twins: list[dict], t, lang: str) -> list[str]:
+    """The result's division, category and scale, each where its twins differ in it."""
+    parts = [
+        t(f"{field}.{r[field]}") for field in ("division", "category") if len({x[field] for x in twins}) > 1
+    ]
+    if len({x["accelerator_count"] for x in twins}) > 1:
+        count = r["accelerator_count"]
+        parts.append(t("level.count", n=fmt.number(count, lang, 0)) if count else t("ref.cpu_only"))
+    return parts
 
 
 def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug: str):
