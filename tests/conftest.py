@@ -1,4 +1,3 @@
-import json
 import sys
 from pathlib import Path
 
@@ -90,7 +89,7 @@ def drawn_and_compiled_once():
     real = {name: getattr(theme.TemplateCache, name) for name in ("load_bytecode", "dump_bytecode")}
     compiled: dict[tuple[str, str], object] = {}  # (bucket key, source checksum): code
     patch = pytest.MonkeyPatch()
-    patch.setattr(draw, "_convert", _once(draw._convert))
+    patch.setattr(draw, "_convert", _once(draw._convert, draw.spec_key))
     patch.setattr(theme.TemplateCache, "load_bytecode", _compiled_once(compiled, **real))
     patch.setattr(theme.TemplateCache, "dump_bytecode", _keep_compiled(compiled, real["dump_bytecode"]))
     yield real
@@ -106,11 +105,12 @@ def templates_compiled_here(monkeypatch, drawn_and_compiled_once):
         monkeypatch.setattr(theme.TemplateCache, name, method)
 
 
-def _once(convert):
+def _once(convert, spec_key):
+    """convert, remembered by the chart cache's own key of a spec (draw.spec_key)."""
     drawn: dict[str, str] = {}
 
     def once(spec: dict) -> str:
-        key = json.dumps(spec, sort_keys=True, ensure_ascii=False)
+        key = spec_key(spec)
         if key not in drawn:
             drawn[key] = convert(spec)
         return drawn[key]
