@@ -137,6 +137,60 @@ def _keep_compiled(compiled: dict, dump_bytecode):
     return dump
 
 
+# --- One headless Chromium per test process --------------------------------------------------
+
+# One Playwright driver and browser per test process (a launch is about 1.3 s of CPU), each
+# module making its own contexts. Playwright's driver is a child process: Python 3.11's asyncio
+# waits for it in a thread of its own, and a build never forks beside a thread
+# (sitegen/build/forking.py), so the wait is done with a pidfd instead, as Python 3.12 does.
+
+
+@pytest.fixture(scope="session")
+def _chromium_driver():
+    from quality.quality_tools import require
+
+    require("playwright")
+    from playwright.sync_api import sync_playwright
+
+    if sys.version_info < (3, 12):
+        import asyncio
+
+        asyncio.set_child_watcher(_pidfd_watcher(asyncio))
+    with sync_playwright() as driver:
+        yield {"driver": driver, "browser": None}
+
+
+def _pidfd_watcher(asyncio):
+    """3.11's pidfd watcher as 3.12's works: always active, on the loop that starts the child
+    (Playwright's own loop, never made the thread's current one)."""
+
+    class Watcher(asyncio.PidfdChildWatcher):
+        def is_active(self):
+            return True
+
+        def add_child_handler(self, pid, callback, *args):
+            loop = asyncio.get_running_loop()
+            if self._loop is not loop:
+                self.attach_loop(loop)
+            super().add_child_handler(pid, callback, *args)
+
+    return Watcher()
+
+
+@pytest.fixture(scope="module")
+def browser(_chromium_driver):
+    """The process's headless Chromium (Debian's), launched again if it went away."""
+    from quality.quality_tools import CHROMIUM_ARGS, require
+
+    executable = require("chromium")
+    running = _chromium_driver["browser"]
+    if running is None or not running.is_connected():
+        running = _chromium_driver["browser"] = _chromium_driver["driver"].chromium.launch(
+            executable_path=str(executable), headless=True, args=CHROMIUM_ARGS
+        )
+    return running
+
+
 @pytest.fixture(scope="session")
 def tiny_site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiny")

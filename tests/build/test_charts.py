@@ -592,62 +592,34 @@ def test_summary_lists_at_most_twelve_values():
     assert text.startswith("Bar chart: Cap. S0 0.00 min; S1 1.00 min;") and text.endswith("; and 2 more.")
 
 
-# ---- in the browser ------------------------------------------------------------------------
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-def _browser_or_skip():
-    ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if ci:
-            pytest.fail("playwright is missing")
-        pytest.skip("playwright is missing")
-    if not CHROMIUM.is_file():
-        if ci:
-            pytest.fail(f"{CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing")
-    return sync_playwright
+# ---- in the browser (the test process's Chromium: tests/conftest.py) -------------------------
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_chart_page_from_file_url_is_interactive_without_errors(tmp_path, scheme):
-    sync_playwright = _browser_or_skip()
+def test_chart_page_from_file_url_is_interactive_without_errors(browser, tmp_path, scheme):
     out = build_tiny(tmp_path, with_chart(zh=True))
     page_url = (out / "zh/reports/acme-vs-zenith.html").as_uri()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            context = browser.new_context(color_scheme=scheme)
-            page = context.new_page()
-            messages, remote = [], []
-            page.on("console", lambda m: messages.append(f"{m.type}: {m.text}"))
-            page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
-            page.on("request", lambda r: remote.append(r.url) if not r.url.startswith("file:") else None)
-            page.goto(page_url)
-            page.wait_for_load_state("networkidle")
-            assert page.evaluate("typeof window.vegaEmbed") == "undefined"  # not on load
-            page.locator("figure.chart button.chart-open").first.click()
-            page.wait_for_selector("figure.chart.is-interactive", timeout=15000)
-            page.locator("figure.chart .mark-rect path").first.hover()
-            tooltip = page.locator("#vg-tooltip-element")
-            tooltip.wait_for(state="visible", timeout=5000)
-            assert "ZenTorch" in tooltip.inner_text() or "AcmeFlow" in tooltip.inner_text()
-            assert "来源" in tooltip.inner_text()
-            _check_sorting(page)
-            assert messages == [] and remote == []
-        finally:
-            browser.close()
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        messages, remote = [], []
+        page.on("console", lambda m: messages.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
+        page.on("request", lambda r: remote.append(r.url) if not r.url.startswith("file:") else None)
+        page.goto(page_url)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("typeof window.vegaEmbed") == "undefined"  # not on load
+        page.locator("figure.chart button.chart-open").first.click()
+        page.wait_for_selector("figure.chart.is-interactive", timeout=15000)
+        page.locator("figure.chart .mark-rect path").first.hover()
+        tooltip = page.locator("#vg-tooltip-element")
+        tooltip.wait_for(state="visible", timeout=5000)
+        assert "ZenTorch" in tooltip.inner_text() or "AcmeFlow" in tooltip.inner_text()
+        assert "来源" in tooltip.inner_text()
+        _check_sorting(page)
+        assert messages == [] and remote == []
+    finally:
+        context.close()
 
 
 def _check_sorting(page):

@@ -5,7 +5,6 @@ reports, and search in a real browser."""
 from __future__ import annotations
 
 import json
-import os
 import posixpath
 import re
 from pathlib import Path
@@ -381,44 +380,11 @@ def test_single_file_inlines_images_and_chart_files(tmp_path):
 
 # --- in a browser -----------------------------------------------------------------------------
 
-CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-def _need(found: bool, what: str) -> None:
-    if not found:
-        if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
-            pytest.fail(f"missing {what}; CI=true, so a missing tool is a failure", pytrace=False)
-        pytest.skip(f"missing {what}")
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    _need(sync_playwright is not None, "the playwright package (scripts/install.sh)")
-    _need(
-        CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK),
-        f"Debian's chromium at {CHROMIUM} (scripts/install.sh --browser)",
-    )
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
 
 @pytest.fixture
-def page(chromium):
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+def page(browser):
+    """A new page in the test process's Chromium (tests/conftest.py)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(10_000)
     tab = context.new_page()
     errors: list[str] = []
@@ -529,8 +495,8 @@ def test_keyboard_alone_reaches_and_opens_a_result(page, tiny_site):
     assert box.input_value() == "" and page.locator("[data-search-results] a").count() == 0
 
 
-def test_search_is_hidden_without_javascript(chromium, tiny_site):
-    context = chromium.new_context(java_script_enabled=False)
+def test_search_is_hidden_without_javascript(browser, tiny_site):
+    context = browser.new_context(java_script_enabled=False)
     try:
         tab = context.new_page()
         tab.goto((tiny_site / "en" / "index.html").as_uri())
@@ -539,8 +505,8 @@ def test_search_is_hidden_without_javascript(chromium, tiny_site):
         context.close()
 
 
-def test_home_and_report_do_not_overflow_a_phone_screen(chromium, tiny_site):
-    context = chromium.new_context(viewport={"width": 360, "height": 740})
+def test_home_and_report_do_not_overflow_a_phone_screen(browser, tiny_site):
+    context = browser.new_context(viewport={"width": 360, "height": 740})
     try:
         tab = context.new_page()
         for rel in ("en/index.html", "zh/index.html", f"single/zh/{SLUG}.html", "404.html"):

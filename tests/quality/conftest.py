@@ -1,4 +1,5 @@
-"""Fixtures of the quality gates: a headless Chromium (one per module) and a static server.
+"""Fixtures of the quality gates: a static server of the shipped site, axe-core (the browser:
+tests/conftest.py).
 
 Tools are found through `quality_tools.require`: missing ones fail under CI=true, else skip."""
 
@@ -10,7 +11,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from .quality_tools import CHROMIUM_ARGS, NODE_MODULES, require
+from .quality_tools import NODE_MODULES, require
 
 # --- A static server and the browser ----------------------------------------------------------
 
@@ -47,28 +48,6 @@ def site_server(shipped_site):
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
-
-
-# Module scope, not session: Playwright allows one sync driver at a time per thread, and other
-# test modules start their own.
-@pytest.fixture(scope="module")
-def playwright_driver():
-    require("playwright")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
-def browser(playwright_driver):
-    """One headless Chromium (Debian's) per test module."""
-    executable = require("chromium")
-    browser = playwright_driver.chromium.launch(
-        executable_path=str(executable), headless=True, args=CHROMIUM_ARGS
-    )
-    yield browser
-    browser.close()
 
 
 @pytest.fixture(scope="session")

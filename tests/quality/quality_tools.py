@@ -198,6 +198,26 @@ def tab_in(tabs: dict, context, url: str):
         raise
 
 
+# Resolves when every chart figure has been drawn (interactive, or its static SVG kept), checked
+# every animation frame in the page itself: Playwright's wait_for_function first loads its own
+# helper script into each new page, about 35 ms of the browser's CPU a page.
+CHARTS_DRAWN = """(timeout) => new Promise((resolve, reject) => {
+  const drawn = () => [...document.querySelectorAll('figure.chart')]
+    .every(f => f.dataset.drawn || typeof window.vegaEmbed !== 'function');
+  const given = setTimeout(() => reject(new Error(`charts not drawn after ${timeout} ms`)), timeout);
+  const check = () => { if (drawn()) { clearTimeout(given); resolve(true); } else requestAnimationFrame(check); };
+  check();
+})"""
+
+
+@contextmanager
+def open_drawn(tabs: dict, context, url: str, timeout_ms: int = 20_000):
+    """The page at `url` in the context's tab (tab_in), its charts drawn."""
+    with tab_in(tabs, context, url) as page:
+        page.evaluate(CHARTS_DRAWN, timeout_ms)
+        yield page
+
+
 # --- axe-core (node_modules/axe-core), run in a page by the accessibility and phone tests ---
 
 AXE_RUN = """async () => {

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind, tab_in
-from .test_phone import CHARTS_DRAWN
+from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, open_drawn, page_of_kind
 
 CASES = [(kind, lang) for kind in PAGE_KINDS for lang in LANGS] + [("chooser", "root")]
 
@@ -26,9 +25,8 @@ def contexts(browser):
 @pytest.mark.parametrize("kind, lang", CASES, ids=[f"{k}-{l}" for k, l in CASES])
 def test_no_serious_axe_violations(contexts, tabs, axe_url, shipped_site, site_roots, kind, lang, scheme):
     rel = page_of_kind(shipped_site, kind, lang)
-    with tab_in(tabs, contexts[scheme], site_roots["http"] + rel) as page:
-        # axe looks at the page as a reader sees it: after every chart has been drawn
-        page.wait_for_function(CHARTS_DRAWN, timeout=20_000)
+    # axe looks at the page as a reader sees it: after every chart has been drawn
+    with open_drawn(tabs, contexts[scheme], site_roots["http"] + rel) as page:
         page.add_script_tag(url=axe_url)
         violations = page.evaluate(AXE_RUN)
     blocking = [v for v in violations if v["impact"] in BLOCKING]

@@ -10,22 +10,17 @@ view)."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, page_of_kind, tab_in
+from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, open_drawn, page_of_kind
 
 # The dark scheme changes colours and redraws the charts in the page's ink (charts.js), not the
 # layout: it is checked at one width.
 VIEWS = [(320, "light"), (390, "light"), (390, "dark")]
 VIEW_IDS = [f"{width}-{scheme}" for width, scheme in VIEWS]
 CASES = [(kind, lang) for kind in PAGE_KINDS for lang in LANGS]
-
-# Resolves when every chart figure has been drawn (interactive, or its static SVG kept).
-CHARTS_DRAWN = """() => [...document.querySelectorAll('figure.chart')]
-  .every(f => f.dataset.drawn || typeof window.vegaEmbed !== 'function')"""
 
 OVERFLOW = """(width) => {
   const scrolls = el => { for (let p = el.parentElement; p; p = p.parentElement) {
@@ -76,14 +71,6 @@ def phone_contexts(browser):
     yield made
     for context in made.values():
         context.close()
-
-
-@contextmanager
-def open_drawn(tabs, context, url: str):
-    """The page at `url` in the context's tab (quality_tools.tab_in), its charts drawn."""
-    with tab_in(tabs, context, url) as page:
-        page.wait_for_function(CHARTS_DRAWN, timeout=20_000)
-        yield page
 
 
 # --- The key and the answer of every wide table ---------------------------------------------
