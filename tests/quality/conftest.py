@@ -13,12 +13,12 @@ import pytest
 
 from .quality_tools import NODE_MODULES, require
 
-# --- A static server and the browser ----------------------------------------------------------
+# --- A static server of the shipped site ------------------------------------------------------
 
 
 # Where the server answers with axe-core's script (a name the site cannot have): loaded from
-# there, the browser compiles it once per test module and keeps it, instead of parsing half a
-# megabyte again on every page (add_script_tag(path=...) sends it inline).
+# there, the browser compiles it once per browser context and keeps it, instead of parsing half
+# a megabyte again on every page (add_script_tag(path=...) sends it inline).
 AXE_PATH = "/__tests__/axe.min.js"
 
 
