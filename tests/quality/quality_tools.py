@@ -32,6 +32,17 @@ CHROMIUM_ARGS = [
     "--mute-audio",
     "--hide-scrollbars",
 ]
+# Chromium takes the last --disable-features alone, so this one repeats what Playwright disables
+# and adds RenderDocument: a page load then reuses its tab's frame instead of making a new one
+# each time, about a quarter less CPU a load (bench/README.md). test_tools.py checks that it
+# still holds every feature Playwright's own switch names.
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+    "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,"
+    "AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,OptimizationHints,NetworkTimeServiceQuerying,"
+    "AimEnabled,PreconnectToSearch,msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion"
+)
+CHROMIUM_ARGS.append(f"--disable-features={PLAYWRIGHT_DISABLED_FEATURES},RenderDocument")
 
 TOOLS = {
     "chromium": "Debian's chromium at {path} (scripts/install.sh --browser)",
