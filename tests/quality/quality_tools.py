@@ -18,6 +18,17 @@ NODE_MODULES = ROOT / "node_modules"
 ARTIFACTS = ROOT / "test-artifacts"
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+# Chromium takes the last --disable-features alone, so the tests' one repeats what Playwright
+# disables and adds two: RenderDocument (a page load reuses its tab's frame instead of making a
+# new one each time: about a fifth less CPU a load) and SpareRendererForSitePerProcess (no
+# renderer process started ahead for a tab that may never come: about a tenth less for a new
+# context). Figures: bench/README.md; test_tools.py checks that it keeps Playwright's.
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+    "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,"
+    "AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,OptimizationHints,NetworkTimeServiceQuerying,"
+    "AimEnabled,PreconnectToSearch,msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion"
+)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -31,18 +42,8 @@ CHROMIUM_ARGS = [
     "--disable-extensions",
     "--mute-audio",
     "--hide-scrollbars",
+    f"--disable-features={PLAYWRIGHT_DISABLED_FEATURES},RenderDocument,SpareRendererForSitePerProcess",
 ]
-# Chromium takes the last --disable-features alone, so this one repeats what Playwright disables
-# and adds RenderDocument: a page load then reuses its tab's frame instead of making a new one
-# each time, about a quarter less CPU a load (bench/README.md). test_tools.py checks that it
-# still holds every feature Playwright's own switch names.
-PLAYWRIGHT_DISABLED_FEATURES = (
-    "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
-    "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,"
-    "AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,OptimizationHints,NetworkTimeServiceQuerying,"
-    "AimEnabled,PreconnectToSearch,msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion"
-)
-CHROMIUM_ARGS.append(f"--disable-features={PLAYWRIGHT_DISABLED_FEATURES},RenderDocument")
 
 TOOLS = {
     "chromium": "Debian's chromium at {path} (scripts/install.sh --browser)",

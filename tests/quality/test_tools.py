@@ -17,7 +17,7 @@ def test_tool_is_installed(tool):
     assert require(tool).exists()
 
 
-def test_the_browser_disables_what_playwright_disables_and_render_document(browser):
+def test_the_browser_disables_what_playwright_disables_and_two_more(browser):
     """Chromium takes the last --disable-features alone: the tests' own (CHROMIUM_ARGS) must come
     last and keep every feature Playwright's switch disables."""
     lists = [
@@ -27,7 +27,7 @@ def test_the_browser_disables_what_playwright_disables_and_render_document(brows
     ]
     assert lists, "the browser was started with no --disable-features"
     last = set(lists[-1])
-    assert "RenderDocument" in last
+    assert {"RenderDocument", "SpareRendererForSitePerProcess"} <= last
     for earlier in lists[:-1]:
         assert set(earlier) <= last, (
             f"features Playwright disables that the tests' list drops: {set(earlier) - last}"
