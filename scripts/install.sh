@@ -46,16 +46,23 @@ if $browser; then
   fi
 fi
 
-# --- Python packages ------------------------------------------------------------------------------
-"$PYTHON" -m pip install -q --disable-pip-version-check --root-user-action=ignore --cache-dir "$ROOT/.cache/pip" -r requirements.txt
-
 # --- node_modules (axe-core, vnu-jar, minisearch, vega, vega-lite, vega-embed), as locked -------
 # Skipped when node_modules already matches package-lock.json. --ignore-scripts: vnu-jar's
 # postinstall would download a Java runtime from GitHub; Debian's Java is used instead.
-stamp="node_modules/.installed-lock.sha256"
-want="$(sha256sum package-lock.json | cut -d' ' -f1)"
-if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ] \
-   || [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/vnu-jar/build/dist/vnu.jar ]; then
-  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --cache "$ROOT/.cache/npm"
-  echo "$want" > "$stamp"
-fi
+# Run beside the Python packages (neither needs the other): about 2 s less in a fresh clone.
+install_node_modules() {
+  stamp="node_modules/.installed-lock.sha256"
+  want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ] \
+     || [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/vnu-jar/build/dist/vnu.jar ]; then
+    npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --cache "$ROOT/.cache/npm"
+    echo "$want" > "$stamp"
+  fi
+}
+install_node_modules &
+node_job=$!
+
+# --- Python packages ------------------------------------------------------------------------------
+"$PYTHON" -m pip install -q --disable-pip-version-check --root-user-action=ignore --cache-dir "$ROOT/.cache/pip" -r requirements.txt
+
+wait "$node_job"

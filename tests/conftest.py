@@ -180,13 +180,16 @@ def _pidfd_watcher(asyncio):
 @pytest.fixture(scope="module")
 def browser(_chromium_driver):
     """The process's headless Chromium (Debian's), launched again if it went away."""
-    from quality.quality_tools import CHROMIUM_ARGS, require
+    from quality.quality_tools import CHROMIUM_ARGS, PLAYWRIGHT_ARGS_LEFT_OUT, require
 
     executable = require("chromium")
     running = _chromium_driver["browser"]
     if running is None or not running.is_connected():
         running = _chromium_driver["browser"] = _chromium_driver["driver"].chromium.launch(
-            executable_path=str(executable), headless=True, args=CHROMIUM_ARGS
+            executable_path=str(executable),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            ignore_default_args=PLAYWRIGHT_ARGS_LEFT_OUT,
         )
     return running
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .quality_tools import TOOLS, require
+from .quality_tools import TOOLS, dev_shm_has_room, require
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))
@@ -32,6 +32,17 @@ def test_the_browser_disables_what_playwright_disables_and_two_more(browser):
         assert set(earlier) <= last, (
             f"features Playwright disables that the tests' list drops: {set(earlier) - last}"
         )
+
+
+def test_the_browser_keeps_its_shared_memory_in_dev_shm_when_it_has_room(browser):
+    """/dev/shm with room: no --disable-dev-shm-usage (Playwright's default left out); too
+    small (a container's 64 MB): the switch, and /tmp instead."""
+    given = "--disable-dev-shm-usage" in _browser_command_line()
+    assert given == (not dev_shm_has_room()), f"--disable-dev-shm-usage given: {given}"
+
+
+def test_a_missing_dev_shm_has_no_room(tmp_path):
+    assert dev_shm_has_room(str(tmp_path / "missing")) is False
 
 
 def _browser_command_line() -> list[str]:
