@@ -6,12 +6,11 @@ Tools are found through `quality_tools.require`: missing ones fail under CI=true
 from __future__ import annotations
 
 import functools
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 
 import pytest
 
-from .quality_tools import NODE_MODULES, require
+from .quality_tools import NODE_MODULES, require, served
 
 # --- A static server of the shipped site ------------------------------------------------------
 
@@ -37,17 +36,8 @@ def site_server(shipped_site):
     """The shipped site served by http.server on 127.0.0.1 (and axe-core at AXE_PATH); yields
     the origin with a slash."""
     assert not (shipped_site / AXE_PATH.split("/")[1]).exists()
-    handler = functools.partial(_QuietHandler, directory=str(shipped_site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with served(functools.partial(_QuietHandler, directory=str(shipped_site)), "site-server") as origin:
+        yield origin
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from contextlib import contextmanager
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -245,6 +247,22 @@ def open_drawn(tabs: dict, context, url: str, timeout_ms: int = 20_000):
     with tab_in(tabs, context, url) as page:
         page.evaluate(CHARTS_DRAWN, timeout_ms)
         yield page
+
+
+@contextmanager
+def served(handler, name: str):
+    """http.server on 127.0.0.1 with `handler` (a request handler class or factory), in a thread
+    named `name`; yields its origin with a slash."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
 
 
 # --- axe-core (node_modules/axe-core), run in a page by the accessibility and phone tests ---

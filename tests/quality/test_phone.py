@@ -13,12 +13,12 @@ from __future__ import annotations
 import functools
 import threading
 from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
-from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, open_drawn, page_of_kind
+from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, open_drawn, page_of_kind, served
 
 # The dark scheme changes colours and redraws the charts in the page's ink (charts.js), not the
 # layout: it is checked at one width.
@@ -382,17 +382,11 @@ def page_held_after(site: Path, rel: str, cut: int, release: threading.Event):
             release.wait(30)
             self.wfile.write(body[cut:])
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="held-page-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        release.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with served(functools.partial(Handler, directory=str(site)), "held-page-server") as origin:
+        try:
+            yield origin
+        finally:
+            release.set()  # a request still held ends
 
 
 # Resolves once the first table's first body row is there and two frames have been drawn.
