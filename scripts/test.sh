@@ -42,6 +42,6 @@ wait "$typed"
 # a run three runs back, hundreds of megabytes, up to 12 s of the run.
 BASETEMP="${TMPDIR:-/tmp}/axledger-tests-$(printf %s "$ROOT" | sha256sum | cut -c1-12)"
 rm -rf "$BASETEMP"
-# The run ends with its ten slowest tests (setup included), for bench/README.md.
+# The run ends with its ten slowest steps (a test's setup, call or teardown, each timed alone).
 exec "$PYTHON" -m pytest -q -n "${PYTEST_WORKERS:-$(($(nproc) + 1))}" --dist loadgroup --no-loadscope-reorder \
     --durations 10 --basetemp "$BASETEMP" "$@"
