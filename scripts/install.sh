@@ -49,7 +49,7 @@ fi
 # --- node_modules (axe-core, vnu-jar, minisearch, vega, vega-lite, vega-embed), as locked -------
 # Skipped when node_modules already matches package-lock.json. --ignore-scripts: vnu-jar's
 # postinstall would download a Java runtime from GitHub; Debian's Java is used instead.
-# Run beside the Python packages (neither needs the other): about 2 s less in a fresh clone.
+# Installed beside the Python packages: neither needs the other.
 install_node_modules() {
   stamp="node_modules/.installed-lock.sha256"
   want="$(sha256sum package-lock.json | cut -d' ' -f1)"

@@ -22,8 +22,8 @@ typed=$!
 "$PYTHON" -m ruff format --check --quiet .
 # pytest rewrites each test module's asserts when it first imports it and keeps the result in
 # __pycache__: done here once, on the core the type check leaves free, instead of by each
-# worker (in a fresh clone about 2.5 s of CPU a worker). Every module is imported, no test runs
-# (exit status 5); a module that fails to import stops the run here, with pytest's message.
+# worker in a fresh clone. Every module is imported, no test runs (exit status 5); a module
+# that fails to import stops the run here, with pytest's message.
 collected=0
 imported="$("$PYTHON" -m pytest --collect-only -q --deselect tests/ 2>&1)" || collected=$?
 if [ "$collected" -ne 0 ] && [ "$collected" -ne 5 ]; then

@@ -42,8 +42,8 @@ def snapshot(out: Path) -> dict[str, bytes]:
 
 
 def _summarizer():
-    """mlperf_logging's result summarizer, imported when a test asks: with scipy and pandas it
-    took a second of every test process's collection, and one process runs these tests."""
+    """mlperf_logging's result summarizer, imported when a test asks: it brings scipy and pandas,
+    which every test process's collection imported, and one process runs these tests."""
     from mlperf_logging.result_summarizer import result_summarizer
 
     return result_summarizer

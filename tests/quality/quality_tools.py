@@ -34,8 +34,8 @@ PLAYWRIGHT_DISABLED_FEATURES = (
 # Chromium's shared memory goes to /dev/shm (a tmpfs) when it has room, by the rule of Debian's
 # own chromium wrapper (/etc/chromium.d/dev-shm: 3.8 GB free), else to /tmp: Playwright asks
 # for /tmp always (--disable-dev-shm-usage, left out of its defaults at launch and given here
-# when needed). On an ext4 /tmp, making and deleting those files cost about 4 % of the CPU of a
-# page load (bench/README.md).
+# when needed). On an ext4 /tmp, making and deleting those files is a cost of every page load
+# (bench/README.md).
 DEV_SHM_ROOM = 4_080_218_931
 PLAYWRIGHT_ARGS_LEFT_OUT = ["--disable-dev-shm-usage"]
 
