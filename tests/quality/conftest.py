@@ -6,11 +6,10 @@ Tools are found through `quality_tools.require`: missing ones fail under CI=true
 from __future__ import annotations
 
 import functools
-from http.server import SimpleHTTPRequestHandler
 
 import pytest
 
-from .quality_tools import NODE_MODULES, require, served
+from .quality_tools import NODE_MODULES, QuietHandler, require, served
 
 # --- A static server of the shipped site ------------------------------------------------------
 
@@ -21,10 +20,7 @@ from .quality_tools import NODE_MODULES, require, served
 AXE_PATH = "/__tests__/axe.min.js"
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
-        pass
-
+class _SiteHandler(QuietHandler):
     def translate_path(self, path):
         if path == AXE_PATH:
             return str(NODE_MODULES / "axe-core" / "axe.min.js")
@@ -36,7 +32,7 @@ def site_server(shipped_site):
     """The shipped site served by http.server on 127.0.0.1 (and axe-core at AXE_PATH); yields
     the origin with a slash."""
     assert not (shipped_site / AXE_PATH.split("/")[1]).exists()
-    with served(functools.partial(_QuietHandler, directory=str(shipped_site)), "site-server") as origin:
+    with served(functools.partial(_SiteHandler, directory=str(shipped_site)), "site-server") as origin:
         yield origin
 
 

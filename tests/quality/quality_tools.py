@@ -10,7 +10,7 @@ import os
 import shutil
 import threading
 from contextlib import contextmanager
-from http.server import ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -247,6 +247,13 @@ def open_drawn(tabs: dict, context, url: str, timeout_ms: int = 20_000):
     with tab_in(tabs, context, url) as page:
         page.evaluate(CHARTS_DRAWN, timeout_ms)
         yield page
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """http.server's file handler without a log line per request."""
+
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
 
 
 @contextmanager

@@ -13,12 +13,21 @@ from __future__ import annotations
 import functools
 import threading
 from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
-from .quality_tools import AXE_RUN, BLOCKING, LANGS, PAGE_KINDS, describe, open_drawn, page_of_kind, served
+from .quality_tools import (
+    AXE_RUN,
+    BLOCKING,
+    LANGS,
+    PAGE_KINDS,
+    QuietHandler,
+    describe,
+    open_drawn,
+    page_of_kind,
+    served,
+)
 
 # The dark scheme changes colours and redraws the charts in the page's ink (charts.js), not the
 # layout: it is checked at one width.
@@ -361,18 +370,14 @@ def test_scale_chart_reads_at_320_px(phone_contexts, tabs, shipped_site, site_ro
 
 
 @contextmanager
-def page_held_after(site: Path, rel: str, cut: int, release: threading.Event):
-    """A server of the site that sends the first `cut` bytes of `rel`, then the rest once
-    `release` is set; yields its origin with a slash."""
+def page_held_after(site: Path, rel: str, body: bytes, cut: int, release: threading.Event):
+    """A server of the site that sends `rel` as `body`: its first `cut` bytes, then the rest
+    once `release` is set; yields its origin with a slash."""
 
-    class Handler(SimpleHTTPRequestHandler):
-        def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
-            pass
-
+    class Handler(QuietHandler):
         def do_GET(self):
             if self.path != "/" + rel:
                 return super().do_GET()
-            body = (site / rel).read_bytes()
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
@@ -414,7 +419,7 @@ def test_a_table_that_arrives_in_parts_opens_unscrolled(phone_contexts, shipped_
     assert start > 0, f"{rel}: no table body in a .table-wrap"
     cut = html.index(b"</tr>", start) + len(b"</tr>")
     release = threading.Event()
-    with page_held_after(shipped_site, rel, cut, release) as origin:
+    with page_held_after(shipped_site, rel, html, cut, release) as origin:
         page = phone_contexts[390, "light"].new_page()
         try:
             page.goto(origin + rel, wait_until="commit")
