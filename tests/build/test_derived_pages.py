@@ -235,3 +235,50 @@ def test_a_curated_system_page_shows_accelerator_minutes_beside_each_time(sample
             ("v1.1-acme-acme16-bert", 7.4 * 16, "118"),
         }
         assert note in text(sample, f"{lang}/systems/acme-16.html")
+
+
+# Zenith's v1.0 BERT on 16 Z1 beside its 8 Z1: each result page shows the other's scaling.
+ZENITH16 = _result(
+    "v1.0-zenith-zenith16-bert",
+    "v1.0",
+    "Zenith",
+    "zenith16",
+    "bert",
+    11.0,
+    [10.9, 11.0, 11.0, 11.1, 11.2],
+    model="Zenith Z1",
+)
+
+
+@pytest.fixture(scope="module")
+def scaled(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("scaled")
+    out = folder / "out"
+    build(
+        write_record_project(folder, {**METHODOLOGY, "data/record/results-v1.0.yaml": V10 + ZENITH16}),
+        TEMPLATES,
+        out,
+    )
+    return out
+
+
+def test_every_scaling_efficiency_section_says_it_is_derived_and_links_how(scaled):
+    # Scaling efficiency is a derived figure: the section that shows it labels it and links the
+    # methodology's section, on every result page that has one, in both languages.
+    labels = {
+        "en": "The figures in this section are derived by this site, not MLPerf® scores.",
+        "zh": "本节数字由本站推算，并非MLPerf®成绩。",
+    }
+    found = []
+    for lang, label in labels.items():
+        for page in sorted((scaled / lang / "results").glob("*.html")):
+            section = re.search(
+                r'<section aria-labelledby="scaling">(.*?)</section>', page.read_text("utf-8"), re.S
+            )
+            if section is None:
+                continue
+            found.append(page.name)
+            assert label in section.group(1), page
+            assert 'href="../methodology.html#derived-figures"' in section.group(1), page
+    # both Zenith BERT results of v1.0, in each language
+    assert sorted(found) == sorted(["v1.0-zenith-zenith16-bert.html", "v1.0-zenith-zenith8-bert.html"] * 2)
