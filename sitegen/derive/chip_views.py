@@ -5,6 +5,8 @@ content/data/chips.yaml). Reads only what chips.annotate put on each result (`ch
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sitegen.content.chips import CPU_ONLY, UNCLASSIFIED, slug
 
 
@@ -31,9 +33,11 @@ def variant_key(result: dict) -> tuple:
     return (chip["family"], chip["variant"]) if chip else ("", result.get("accelerator_model") or "")
 
 
-def describe(entities: dict) -> None:
+def describe(entities: dict, counts: Callable[[dict], bool]) -> None:
     """Give each accelerator entity its chip (vendor, order) and its variants: [{name,
-    spellings, count}] in the order of chips.yaml; an unclassified or CPU-only one has none."""
+    spellings, count}] in the order of chips.yaml; an unclassified or CPU-only one has none.
+    A variant counts the results that `counts` (RecordIndex.counts: a copy once), as its
+    family's total does, so that the variants' counts add up to it."""
     for entity in entities.values():
         found: dict[str, dict] = {}
         for result in entity.results:
@@ -50,7 +54,7 @@ def describe(entities: dict) -> None:
                 {"name": chip["variant"], "spellings": set(), "count": 0, "rank": chip["rank"]},
             )
             variant["spellings"].add(result["accelerator_model"])
-            variant["count"] += 1
+            variant["count"] += counts(result)
         entity.variants = [
             {**v, "spellings": sorted(v["spellings"])}
             for v in sorted(found.values(), key=lambda v: v["rank"])

@@ -46,6 +46,7 @@ class Entity:
     results: list = field(default_factory=list)
     chip: dict | None = None  # a chip family's vendor and order (chip_views.describe)
     variants: list = field(default_factory=list)  # a chip family's variants, ditto
+    count: int = 0  # its results as every count counts them: a copy once (RecordIndex.counts)
 
     @property
     def rounds(self) -> list[str]:
@@ -99,6 +100,8 @@ class RecordIndex:
                 r["id"],
             ),
         )
+        # carried over from an earlier round, or a copy within its round (carryover.py)
+        self._carry = carryover.labels(site.record.values())
         self.submitters = _group(
             ordered,
             lambda r: submitter_key(r["submitter"]),
@@ -109,7 +112,9 @@ class RecordIndex:
         self.accelerators = _group(
             ordered, chip_views.family_key, chip_views.family_name, "accelerator_model"
         )
-        chip_views.describe(self.accelerators)  # chip families (chips.yaml), by vendor
+        chip_views.describe(self.accelerators, self.counts)  # chip families (chips.yaml), by vendor
+        for entity in (*self.submitters.values(), *self.accelerators.values()):
+            entity.count = len(self.counted(entity.results))
         self.accelerators = chip_views.ordered(self.accelerators)
         self._by_submitter = {
             ident: e.slug for e in self.submitters.values() for ident in (r["id"] for r in e.results)
@@ -124,8 +129,6 @@ class RecordIndex:
         for key in self.systems:
             if key in self._products:
                 self._product_systems.setdefault(self._products[key], []).append(key)
-        # carried over from an earlier round, or a copy within its round (carryover.py)
-        self._carry = carryover.labels(site.record.values())
         self._changes: dict[str, list[dict]] = {}
         for change in getattr(site, "changelog", None) or []:
             self._changes.setdefault(change["id"], []).append(change)

@@ -159,6 +159,18 @@ def test_the_index_counts_a_copy_once(shipped):
     assert 'H100</a></th><td class="num answer" data-value="524">524</td>' in text
 
 
+def test_a_familys_variants_add_up_to_its_total(shipped):
+    # One counting rule (a copy once) for the family's total and each variant's count: the
+    # variants listed under a family add up to the total shown beside them, for every family.
+    site, index, _ = shipped
+    for family, entity in index.accelerators.items():
+        counted = [r for r in entity.results if not index.copy_of(r)]
+        assert entity.count == len(counted), family
+        if entity.variants:
+            assert sum(v["count"] for v in entity.variants) == len(counted), family
+    assert index.accelerators["nvidia-h100"].count == 524  # 543 results, 19 copies
+
+
 # --- mistakes in chips.yaml's facts ----------------------------------------------------------
 
 
