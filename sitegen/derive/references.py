@@ -9,6 +9,8 @@ table, so that "fastest" and "no result" hold against the whole record and move 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sitegen.content.model import Site
 from sitegen.content.references import submitter_matches
 from sitegen.derive import derived
@@ -30,6 +32,53 @@ def fastest(site: Site, round_id: str, benchmark: str, division: str, who: str |
     return next(
         (r for r in slot(site, round_id, benchmark, division) if who is None or submitter_matches(r, who)),
         None,
+    )
+
+
+# MLCommons ranks each category apart; a headline ranks this one and names the others beside it.
+HEADLINE_CATEGORY = "available"
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A round's fastest result of a benchmark and division as a headline slot shows it
+    (the home page, a benchmark's fastest of each round, a round's fastest per benchmark)."""
+
+    best: dict | None  # the fastest Available result, else the fastest of another category
+    level: tuple[dict, ...]  # results of best's category level with it (the noise band)
+    ahead: tuple[dict, ...]  # the fastest Preview and Research results, where faster than best
+    unscored: tuple[dict, ...]  # results of the slot without a score: logs missing, too few
+
+    @property
+    def unscored_largest(self) -> int:
+        """The largest accelerator count among the results without a score (0 without)."""
+        return max((r["accelerator_count"] or 0 for r in self.unscored), default=0)
+
+    @property
+    def unscored_why(self) -> list[str]:
+        """Why they have none: their statuses ("logs_missing", "too_few_logs"), each once."""
+        return sorted({r["status"].replace(" ", "_") for r in self.unscored})
+
+
+def headline(site: Site, round_id: str, benchmark: str, division: str = "closed") -> Headline:
+    """The slot's headline: Available results ranked apart from Preview and Research ones
+    (MLCommons' categories), a faster result of another category named beside the fastest,
+    and the results without a score named with their scale."""
+    rows = slot(site, round_id, benchmark, division)
+    ranked = [r for r in rows if r["category"] == HEADLINE_CATEGORY] or [
+        r for r in rows if r["category"] == rows[0]["category"]
+    ]
+    best = ranked[0] if ranked else None
+    ahead = []
+    for category in sorted({r["category"] for r in rows} - {best["category"] if best else ""}):
+        first = next(r for r in rows if r["category"] == category)
+        if derived.minutes(first) < derived.minutes(best):
+            ahead.append(first)
+    return Headline(
+        best,
+        tuple(level_with_first(site, ranked, benchmark)) if ranked else (),
+        tuple(sorted(ahead, key=lambda r: (derived.minutes(r), r["id"]))),
+        tuple(unscored(site, round_id, benchmark, division)),
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sitegen.derive.references import level_with_first, slot
+from sitegen.derive.references import Headline, headline
 
 
 def latest_round(site) -> str | None:
@@ -41,12 +41,10 @@ def current_suite(site) -> list[str]:
     return lead_order(site, site.round_benchmarks(latest)) if latest else []
 
 
-def leaders(site, benchmark_id: str, round_id: str) -> list[dict]:
-    """The fastest scored closed-division result of a benchmark in a round and every result
-    level with it (within the benchmark's noise band of its time: derived.level_with_first),
-    fastest first; a copy within the round counts once. Empty when none has a time."""
-    results = slot(site, round_id, benchmark_id, "closed")
-    return [results[0], *level_with_first(site, results, benchmark_id)] if results else []
+def leaders(h: Headline) -> list[dict]:
+    """A headline's fastest result and every result of its category level with it (within the
+    benchmark's noise band), fastest first. Empty when none has a time."""
+    return [h.best, *h.level] if h.best else []
 
 
 def series_of(site, benchmark_id: str) -> str:
@@ -62,12 +60,17 @@ def series_of(site, benchmark_id: str) -> str:
 
 @dataclass
 class Cell:
-    """One round of a series: the benchmark held, its fastest closed result (None when no
-    closed result has a time), and whether the benchmark id changed since the row's last cell."""
+    """One round of a series: the benchmark held, its closed-division headline (its fastest
+    Available result, faster results of other categories, results without a score), and
+    whether the benchmark id changed since the row's last cell."""
 
     benchmark: str
-    result: dict | None
+    headline: Headline
     breaks: bool = False
+
+    @property
+    def result(self) -> dict | None:
+        return self.headline.best
 
 
 @dataclass
@@ -95,9 +98,8 @@ def all_series(site) -> list[Series]:
         for round_id, benchmark_id in held:
             if round_id in one.cells:  # two ids of a series in one round: the record has none
                 continue
-            best = slot(site, round_id, benchmark_id, "closed")
             one.cells[round_id] = Cell(
-                benchmark_id, best[0] if best else None, last not in (None, benchmark_id)
+                benchmark_id, headline(site, round_id, benchmark_id), last not in (None, benchmark_id)
             )
             last = benchmark_id
     suite = [series_of(site, b) for b in current_suite(site)]

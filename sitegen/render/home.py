@@ -7,6 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from sitegen.derive import derived, suite
+from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import index_of
 from sitegen.render.charts import headline
 
@@ -20,7 +21,8 @@ def suite_entries(site, latest: str) -> list[dict]:
         entries.append(
             {
                 "benchmark": benchmark,
-                "leaders": suite.leaders(site, benchmark_id, latest),
+                "headline": (h := record_refs.headline(site, latest, benchmark_id)),
+                "leaders": suite.leaders(h),
                 "band": derived.noise_band(benchmark),
             }
         )
@@ -47,6 +49,8 @@ def record_context(site, t, lang: str, path: str) -> dict:
             "break": any(cell.breaks for cell in cells),
             "carried": any(cell.result and index.carried_from(cell.result) for cell in cells),
             "none": any(cell.result is None for cell in cells),
+            "ahead": any(cell.headline.ahead for cell in cells),
+            "unscored": any(cell.headline.unscored for cell in cells),
         },
         "bands": (derived.VISION_BAND, derived.OTHER_BAND),  # the basis of "level", stated
     }

@@ -43,26 +43,12 @@ def _attribution(site: Site, round_ids) -> list[dict]:
     return [site.rounds[r] for r in site.in_round_order(round_ids)]
 
 
-def record_summary(site: Site, benchmark_id: str) -> list[tuple[str, dict | None]]:
-    """Each round of a benchmark with its fastest scored closed-division result (or None)."""
-    summary = []
-    for round_id in site.record_rounds(benchmark_id):
-        closed = [
-            r
-            for r in index_of(site).counted(site.record_results(benchmark_id, round_id))
-            if r["division"] == "closed" and r["value"] is not None
-        ]  # a copy once
-        summary.append((round_id, closed[0] if closed else None))
-    return summary
-
-
-def summary_level(site: Site, benchmark_id: str) -> dict[str, list[dict]]:
-    """Round -> the closed results level with its fastest (within the noise band), for
-    `record_summary`'s rows: a "fastest" that names them claims no clear lead."""
-    return {
-        round_id: record_refs.level_with_fastest(site, round_id, benchmark_id, "closed")
+def record_summary(site: Site, benchmark_id: str) -> list[tuple[str, record_refs.Headline]]:
+    """Each round of a benchmark with its closed-division headline (record_refs.headline)."""
+    return [
+        (round_id, record_refs.headline(site, round_id, benchmark_id))
         for round_id in site.record_rounds(benchmark_id)
-    }
+    ]
 
 
 LONG_TABLE = 40  # rows of a results block before it is called too long
@@ -307,7 +293,6 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
         scale_chart=scale,
         has_charts=page.has_charts or bool(progress),
         summary=record_summary(site, benchmark["id"]),
-        summary_level=summary_level(site, benchmark["id"]) if site.rounds else {},
         band=derived.noise_band(benchmark),
         index=index_of(site) if site.rounds else None,
         attribution=_attribution(

@@ -70,6 +70,7 @@ def test_each_fastest_is_the_records_closed_minimum(shipped_site, shipped_record
             if r["round"] == latest
             and r["benchmark"] == benchmark
             and r["division"] == "closed"
+            and r["category"] == "available"  # MLCommons ranks the categories apart
             and r["value"]
         ]
         first = _leader_ids(card)[0]
@@ -89,7 +90,7 @@ PICKED = {
     ),
 }
 UNIT = {"en": " min", "zh": "分钟", "zh-hant": "分鐘"}
-FASTEST = {"en": "Fastest closed-division result", "zh": "封闭组最快成绩", "zh-hant": "封閉組最快成績"}
+FASTEST = {"en": "Fastest Available closed-division result", "zh": "封闭组最快可用类成绩", "zh-hant": "封閉組最快可用類成績"}
 LEVEL = {
     "en": "Level: within 5%",
     "zh": "持平：与最快时间相差5%以内",

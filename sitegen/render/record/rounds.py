@@ -209,11 +209,9 @@ def round_page(theme, site: Site, lang, t, round_id: str):
     earlier = set(site.round_benchmarks(before)) if before else set()
     fastest = []
     for b in site.round_benchmarks(round_id):
-        best = record_refs.fastest(site, round_id, b, "closed")
-        missing = record_refs.unscored(site, round_id, b, "closed")
-        if best or missing:  # with the results level with the fastest, and the band they are in
-            level = record_refs.level_with_fastest(site, round_id, b, "closed")
-            fastest.append((site.get("benchmarks", b), best, missing, level, record_refs.band_of(site, b)))
+        h = record_refs.headline(site, round_id, b)
+        if h.best or h.unscored:  # with the band its level results are in
+            fastest.append((site.get("benchmarks", b), h, record_refs.band_of(site, b)))
     return _page(
         theme,
         site,
