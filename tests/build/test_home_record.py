@@ -90,7 +90,11 @@ PICKED = {
     ),
 }
 UNIT = {"en": " min", "zh": "分钟", "zh-hant": "分鐘"}
-FASTEST = {"en": "Fastest Available closed-division result", "zh": "封闭组最快可用类成绩", "zh-hant": "封閉組最快可用類成績"}
+FASTEST = {
+    "en": "Fastest Available closed-division result",
+    "zh": "封闭组最快可用类成绩",
+    "zh-hant": "封閉組最快可用類成績",
+}
 LEVEL = {
     "en": "Level: within 5%",
     "zh": "持平：与最快时间相差5%以内",
