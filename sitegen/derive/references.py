@@ -68,16 +68,16 @@ def headline(site: Site, round_id: str, benchmark: str, division: str = "closed"
     ranked = [r for r in rows if r["category"] == HEADLINE_CATEGORY] or [
         r for r in rows if r["category"] == rows[0]["category"]
     ]
-    best = ranked[0] if ranked else None
-    ahead = []
-    for category in sorted({r["category"] for r in rows} - {best["category"] if best else ""}):
-        first = next(r for r in rows if r["category"] == category)
-        if derived.minutes(first) < derived.minutes(best):
-            ahead.append(first)
+    if not ranked:
+        return Headline(None, (), (), tuple(unscored(site, round_id, benchmark, division)))
+    best = ranked[0]
+    ahead: dict[str, dict] = {}  # the first (fastest) result of each other category before best
+    for r in rows[: rows.index(best)]:
+        ahead.setdefault(r["category"], r)
     return Headline(
         best,
-        tuple(level_with_first(site, ranked, benchmark)) if ranked else (),
-        tuple(sorted(ahead, key=lambda r: (derived.minutes(r), r["id"]))),
+        tuple(level_with_first(site, ranked, benchmark)),
+        tuple(ahead.values()),
         tuple(unscored(site, round_id, benchmark, division)),
     )
 
