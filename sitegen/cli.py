@@ -32,6 +32,7 @@ EXAMPLES = [
     ("status", "what still lacks one language"),
     ("init DIR", "start a new site: DIR/content, ready to build"),
     ("import-record [DIR...]", "the whole MLPerf record into content/data/record/"),
+    ("import-compatibility DIR", "MLCommons' compatibility table into content/data/compatibility.yaml"),
 ]
 EPILOG = """\
 Options such as --out and -q go before or after the command; `{prog} COMMAND --help` tells more.
@@ -157,6 +158,14 @@ def make_parser(prog: str, where: str = "./") -> Parser:
         help="write changes to published results (a score, a run, a removed or "
         "renamed result); without it such an import lists them and writes "
         "nothing",
+    )
+    compat = command(
+        "import-compatibility",
+        "import MLCommons' compatibility table (which rounds of a benchmark compare) into "
+        "content/data/compatibility.yaml",
+    )
+    compat.add_argument(
+        "dir", type=Path, metavar="DIR", help="a clone or bare git directory of mlcommons/policies"
     )
     return parser
 
@@ -375,6 +384,15 @@ def run_import_record(args) -> str:
     )
 
 
+def run_import_compatibility(args) -> str:
+    from sitegen.importer.compatibility import TableError, import_table
+
+    try:
+        return import_table(args.dir, args.content / "data" / "compatibility.yaml")
+    except TableError as exc:
+        raise CommandFailed([str(exc)]) from None
+
+
 COMMANDS = {
     None: run_build,
     "build": run_build,
@@ -385,6 +403,7 @@ COMMANDS = {
     "serve": run_serve,
     "import-mlperf": run_import,
     "import-record": run_import_record,
+    "import-compatibility": run_import_compatibility,
 }
 FAILED = {"check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
 

@@ -10,7 +10,7 @@ from string import Formatter
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
-from sitegen.content import chip_facts, chips, field_types, record_counts, schema, scores
+from sitegen.content import chip_facts, chips, compatibility, field_types, record_counts, schema, scores
 from sitegen.content import site_checks as checks
 from sitegen.content.model import Report, Site, SourceFile, track
 from sitegen.content.parsecache import ParseCache, cached
@@ -64,6 +64,10 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
         if fields and not (name == "results" and has_record(content))
     }
     curated = read_curated(content, problems) if has_record(content) else {}
+    tables[compatibility.TABLE] = compatibility.read(content, problems)
+    compatibility.check_benchmarks(
+        content, tables.get("benchmarks") or {}, tables[compatibility.TABLE], problems
+    )
     if has_record(content):  # corrected counts and chips (record_counts.py, chips.py)
         record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
         record, tables[chip_facts.TABLE] = chips.annotate(

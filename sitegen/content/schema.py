@@ -106,6 +106,7 @@ TABLES = {
         "area": opt(one_of("vision", "language", "speech", "commerce", "research", "graph")),
         "series": opt(ref("benchmarks")),  # the benchmark carrying on its task (derive/suite.py)
         "suite_order": opt(count),  # the current suite's lead benchmarks, in this order (home page)
+        "compatibility": opt(text),  # its model in MLCommons' compatibility table (compatibility.py)
         "dataset": req(text),
         "quality_target": req(ltext),
         "metric": req(one_of("time_to_train")),

@@ -10,7 +10,7 @@ of the record is noted for that page (content/tracking.py)."""
 
 from __future__ import annotations
 
-from sitegen.derive import derived
+from sitegen.derive import compatibility, derived
 from sitegen.derive import references as record_refs
 
 
@@ -73,21 +73,29 @@ def progress(entity, index, rounds: list[str]) -> list[dict]:
     scale held in two rounds): the family's fastest closed result of each round at that scale
     (`points`: round, result, the round it is carried over from or None), and the speed-up
     from the first new result to the latest new one (`gain`, None when there are not two):
-    a carried-over best is no new result, so it never counts as a gain."""
+    a carried-over best is no new result, so it never counts as a gain. Rounds that MLCommons'
+    compatibility table puts in different versions of the benchmark make separate series."""
     closed = _by_benchmark(closed_timed(entity.results, index))
     out = []
     for benchmark in benchmark_order(entity, rounds):
-        results = closed.get(benchmark, [])
-        for scale in derived.progress_scales(results):
-            pairs = derived.progress_at_scale(results, scale, rounds, index.counts)
-            points = [{"round": r, "result": best, "carried": _carried(index, best)} for r, best in pairs]
-            new = [best for best in (b for _, b in pairs) if _carried(index, best) is None]
-            gain = None
-            if len(new) > 1:
-                gain = {"first": new[0], "last": new[-1], "speedup": derived.speedup(new[0], new[-1])}
-            out.append(
-                {"benchmark": benchmark, "scale": scale, "usual": scale == 8, "points": points, "gain": gain}
-            )
+        for results in compatibility.by_version(index.site, closed.get(benchmark, [])):
+            out += _progress_series(benchmark, results, index, rounds)
+    return out
+
+
+def _progress_series(benchmark: str, results: list[dict], index, rounds: list[str]) -> list[dict]:
+    """progress's series of one benchmark version's results."""
+    out = []
+    for scale in derived.progress_scales(results):
+        pairs = derived.progress_at_scale(results, scale, rounds, index.counts)
+        points = [{"round": r, "result": best, "carried": _carried(index, best)} for r, best in pairs]
+        new = [best for best in (b for _, b in pairs) if _carried(index, best) is None]
+        gain = None
+        if len(new) > 1:
+            gain = {"first": new[0], "last": new[-1], "speedup": derived.speedup(new[0], new[-1])}
+        out.append(
+            {"benchmark": benchmark, "scale": scale, "usual": scale == 8, "points": points, "gain": gain}
+        )
     return out
 
 
@@ -143,16 +151,18 @@ def neighbours(facts: dict | None) -> list[tuple[str, str]]:
 def generation(entity, other, index, rounds: list[str], older_first: bool) -> list[dict]:
     """The family against another generation (`other`, an Entity) on each benchmark where
     both have closed results at the same scale, at derived.comparison_scales: the fastest of
-    each at that scale over all rounds, and the speed-up of the newer generation over the
-    older (the older's time / the newer's). `older_first`: `entity` is the older one."""
+    each at that scale over the rounds of the latest benchmark version both hold (MLCommons'
+    compatibility table), and the speed-up of the newer generation over the older (the
+    older's time / the newer's). `older_first`: `entity` is the older one."""
     mine = _by_benchmark(closed_timed(entity.results, index))
     theirs = _by_benchmark(closed_timed(other.results, index))
     out = []
     for benchmark in benchmark_order(entity, rounds):
         if benchmark not in theirs or benchmark not in mine:
             continue
-        for scale in derived.comparison_scales(mine[benchmark], theirs[benchmark]):
-            own, their = _fastest_at(mine[benchmark], scale), _fastest_at(theirs[benchmark], scale)
+        own_all, their_all = _shared_version(index.site, mine[benchmark], theirs[benchmark])
+        for scale in derived.comparison_scales(own_all, their_all):
+            own, their = _fastest_at(own_all, scale), _fastest_at(their_all, scale)
             older, newer = (own, their) if older_first else (their, own)
             out.append(
                 {
@@ -164,3 +174,14 @@ def generation(entity, other, index, rounds: list[str], older_first: bool) -> li
                 }
             )
     return out
+
+
+def _shared_version(site, mine: list[dict], theirs: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Of two families' results of one benchmark, those of the latest version both hold (and
+    with a scale in common, where one has); ([], []) when they share none."""
+    found: tuple[list[dict], list[dict]] = ([], [])
+    for own in compatibility.by_version(site, mine):
+        their = [r for r in theirs if compatibility.compatible(site, own[0], r)]
+        if their and (derived.comparison_scales(own, their) or not any(found)):
+            found = (own, their)
+    return found

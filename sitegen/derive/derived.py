@@ -101,6 +101,18 @@ def level_with_first(results: list[dict], band: float, original: Callable[[dict]
     return [r for r in found if r["id"] in listed]
 
 
+# MLCommons ranks each category apart; a headline ranks this one and names the others beside it.
+HEADLINE_CATEGORY = "available"
+
+
+def ranked_apart(rows: list[dict]) -> list[dict]:
+    """Of one slot's results (fastest first), those a headline ranks: the Available ones, else
+    (a slot without any) those of the category of its fastest result."""
+    return [r for r in rows if r["category"] == HEADLINE_CATEGORY] or [
+        r for r in rows if r["category"] == rows[0]["category"]
+    ]
+
+
 def fastest(results: Iterable[dict]) -> dict | None:
     """The timed result with the shortest time (ties by id), or None."""
     timed = [r for r in results if minutes(r) is not None]

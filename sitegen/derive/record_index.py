@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from sitegen.content.chips import CPU_ONLY
 from sitegen.content.model import Site
 from sitegen.content.tracking import Tracked
-from sitegen.derive import carryover, chip_views, derived
+from sitegen.derive import carryover, chip_views, compatibility, derived
 
 # Submitter folders renamed between rounds (DESIGN.md): grouped under the later name.
 SUBMITTER_RENAMES = {"qct": "quanta_cloud_technology"}
@@ -310,16 +310,19 @@ def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> l
     points = []
     for round_id in rounds:
         rows = closed[round_id]  # fastest first
-        if rows:
-            points.append(_point(index, round_id, None, rows[0]))
+        version = compatibility.version_of(site, benchmark_id, round_id)
+        if rows:  # the fastest of the category a headline ranks (derived.ranked_apart)
+            points.append(_point(index, round_id, None, derived.ranked_apart(rows)[0], version))
         for key in top:
-            best = next((x for x in rows if index.accelerator_of(x) == key), None)
+            best = next((x for x in derived.ranked_apart(rows) if index.accelerator_of(x) == key), None)
             if best:
-                points.append(_point(index, round_id, index.accelerators[key].name, best))
+                points.append(_point(index, round_id, index.accelerators[key].name, best, version))
     return points
 
 
-def _point(index: RecordIndex, round_id: str, series, result: dict) -> dict:
+def _point(index: RecordIndex, round_id: str, series, result: dict, version: int | None) -> dict:
+    """A chart point; `version`: of the benchmark in MLCommons' compatibility table, whose
+    change breaks the line (None: a round the table gives no version, drawn alone)."""
     origin = index.carried_from(result)
     return {
         "round": round_id,
@@ -327,4 +330,5 @@ def _point(index: RecordIndex, round_id: str, series, result: dict) -> dict:
         "value": result["value"],
         "id": result["id"],
         "carried": origin["round"] if origin else None,
+        "version": round_id if version is None else version,
     }

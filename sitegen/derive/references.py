@@ -35,10 +35,6 @@ def fastest(site: Site, round_id: str, benchmark: str, division: str, who: str |
     )
 
 
-# MLCommons ranks each category apart; a headline ranks this one and names the others beside it.
-HEADLINE_CATEGORY = "available"
-
-
 @dataclass(frozen=True)
 class Headline:
     """A round's fastest result of a benchmark and division as a headline slot shows it
@@ -65,9 +61,7 @@ def headline(site: Site, round_id: str, benchmark: str, division: str = "closed"
     (MLCommons' categories), a faster result of another category named beside the fastest,
     and the results without a score named with their scale."""
     rows = slot(site, round_id, benchmark, division)
-    ranked = [r for r in rows if r["category"] == HEADLINE_CATEGORY] or [
-        r for r in rows if r["category"] == rows[0]["category"]
-    ]
+    ranked = derived.ranked_apart(rows)
     if not ranked:
         return Headline(None, (), (), tuple(unscored(site, round_id, benchmark, division)))
     best = ranked[0]

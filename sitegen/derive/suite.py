@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sitegen.derive import compatibility
 from sitegen.derive.references import Headline, headline
 
 
@@ -67,6 +68,7 @@ class Cell:
     benchmark: str
     headline: Headline
     breaks: bool = False
+    same_benchmark: bool = False  # a break within one benchmark: another version of it
 
     @property
     def result(self) -> dict | None:
@@ -98,10 +100,12 @@ def all_series(site) -> list[Series]:
         for round_id, benchmark_id in held:
             if round_id in one.cells:  # two ids of a series in one round: the record has none
                 continue
-            one.cells[round_id] = Cell(
-                benchmark_id, headline(site, round_id, benchmark_id), last not in (None, benchmark_id)
-            )
-            last = benchmark_id
+            # a break where the benchmark changes, or its version (MLCommons' compatibility table)
+            here = (benchmark_id, compatibility.version_of(site, benchmark_id, round_id))
+            breaks = last not in (None, here)
+            within = breaks and last is not None and last[0] == benchmark_id
+            one.cells[round_id] = Cell(benchmark_id, headline(site, round_id, benchmark_id), breaks, within)
+            last = here
     suite = [series_of(site, b) for b in current_suite(site)]
 
     def order(one: Series):

@@ -213,11 +213,20 @@ def test_round_page_summarises_changes_and_fastest(site, lang):
     section = v10[v10.index('id="round-fastest"') : v10.index('id="round-benchmarks"')]
     best = scored("v1.0", "bert")[0]
     assert f'href="../results/{best["id"]}.html"' in section
-    n = len(unscored("v1.0", "bert"))
-    assert (f"另有{n}项没有成绩" if lang == "zh" else f"({n} more without a score)") in section
-    # resnet: its only v1.0 result has no logs, so the row says so instead of a time
-    resnet = re.search(r'benchmarks/resnet/v1\.0\.html">[^<]+</a></th><td[^>]*>([^<]+)</td>', section)
-    assert resnet.group(1) == ("日志缺失" if lang == "zh" else "logs missing")
+    missing = unscored("v1.0", "bert")
+    n, largest = len(missing), max(RECORD[i]["accelerator_count"] for i in missing)
+    said = (
+        f"另有{n}项成绩没有分数，最多{largest:,}个加速器（"
+        if lang == "zh"
+        else f"{n} more without a score, up to {largest:,} accelerators ("
+    )
+    assert said in section
+    # resnet: its only v1.0 result has no logs, so the row has no time and says why
+    resnet = re.search(
+        r'benchmarks/resnet/v1\.0\.html">[^<]+</a></th><td[^>]*>([^<]+)</td>.*?</tr>', section, re.S
+    )
+    assert resnet.group(1) == "–"
+    assert ("日志缺失" if lang == "zh" else "logs missing") in resnet.group(0)
     v11 = (site / lang / "rounds" / "v1.1.html").read_text("utf-8")
     changes = v11[v11.index('id="round-changes"') : v11.index('id="round-fastest"')]
     dropped = {r["benchmark"] for r in RECORD.values() if r["round"] == "v1.0"} - {

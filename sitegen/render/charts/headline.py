@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from html import escape
 
-from sitegen.derive import suite
+from sitegen.derive import compatibility, suite
 from sitegen.derive.record_index import index_of
-from sitegen.derive.references import slot
+from sitegen.derive.references import headline
 from sitegen.render.charts import progress
 
 # Colour and shape together name a benchmark (readable without colour); the colours are
@@ -26,10 +26,11 @@ def headline_rows(site, t, lang: str) -> list[dict]:
     for benchmark_id in suite.current_suite(site):
         name = site.get("benchmarks", benchmark_id)["name"][lang]
         for round_id in site.record_rounds(benchmark_id):
-            best = slot(site, round_id, benchmark_id, "closed")
+            best = headline(site, round_id, benchmark_id).best  # the fastest Available result
             if best:
-                origin = index.carried_from(best[0])
-                point = {"round": round_id, "value": best[0]["value"], "id": best[0]["id"]}
+                origin = index.carried_from(best)
+                version = compatibility.version_of(site, benchmark_id, round_id)
+                point = {"round": round_id, "value": best["value"], "id": best["id"], "version": version}
                 rows.append(progress._row(t, lang, {**point, "carried": origin and origin["round"]}, name))
     return rows
 

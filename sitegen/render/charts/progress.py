@@ -24,6 +24,7 @@ def _row(t, lang: str, point: dict, series: str) -> dict:
     return {
         "round": point["round"],
         "series": series,
+        "line": f"{series} {point['version']}",  # a new version of the benchmark starts a new line
         "value": point["value"],
         "value_text": fmt.time_number(point["value"], lang),
         "result": point["id"],
@@ -103,7 +104,7 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
             axis=chart_render.y_axis(alt, ",.2~f", size.ticks),
         ),
         color=colour,
-        detail="series:N",
+        detail="line:N",
     )
     # a result carried over from an earlier round is drawn as a hollow point: no new result
     points = base.mark_point(filled=True, size=50, strokeWidth=2, opacity=1).encode(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from html import escape
 
 from sitegen.base import languages, npm
-from sitegen.derive import derived
+from sitegen.derive import compatibility, derived
 from sitegen.derive.record_index import index_of, progress
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import progress as lines
@@ -57,7 +57,8 @@ def family_points(site, params: dict) -> list[tuple[str, dict]]:
         mine = [r for r in index.accelerators[family].results if r["benchmark"] == benchmarks[0]]
         for round_id, best in derived.progress_at_scale(mine, scale, site.rounds, index.counts):
             origin = index.carried_from(best)
-            point = {"round": round_id, "value": derived.minutes(best), "id": best["id"]}
+            version = compatibility.version_of(site, benchmarks[0], round_id)
+            point = {"round": round_id, "value": derived.minutes(best), "id": best["id"], "version": version}
             points.append((index.accelerators[family].name, {**point, "carried": origin and origin["round"]}))
     return points
 
