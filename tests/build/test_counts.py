@@ -37,3 +37,36 @@ def test_the_shipped_english_pages_count_one_in_the_singular(shipped_site):
     # not vacuous: the record has submitters and chip variants with one result
     said = (shipped_site / "en" / "accelerators").glob("*.html")
     assert any(b": 1 result " in path.read_bytes() for path in said)
+
+
+# --- one set, one count: the rounds index and the downloads page ------------------------------
+
+CELLS = re.compile(
+    rb'<th scope="row"><a href="rounds/(v[\d.]+)\.html">v[\d.]+</a></th>\s*<td class="num[^"]*"[^>]*>([\d,]+)'
+)
+ROUNDS_CELLS = re.compile(
+    rb'<th scope="row"><a href="(v[\d.]+)\.html">v[\d.]+</a></th><td class="num answer" data-value="(\d+)"'
+)
+
+
+def test_the_rounds_index_and_the_downloads_count_each_round_alike(shipped_site, shipped_record):
+    # Worked out from the record's files: a round's results, a copy of another result of its
+    # round (copy_of in the downloads) counted once. Both pages show that count; the downloads
+    # also say how many more rows the files hold (the copies).
+    import csv
+
+    copies: dict[str, int] = {}
+    for row in csv.DictReader(open(shipped_site / "downloads" / "mlperf-training-all.csv", encoding="utf-8")):
+        copies[row["round"]] = copies.get(row["round"], 0) + bool(row["copy_of"])
+    rows = {}
+    for r in shipped_record:
+        rows[r["round"]] = rows.get(r["round"], 0) + 1
+    expected = {rnd: rows[rnd] - copies.get(rnd, 0) for rnd in rows}
+    index = (shipped_site / "en" / "rounds" / "index.html").read_bytes()
+    downloads = (shipped_site / "en" / "downloads.html").read_bytes()
+    assert {k.decode(): int(v) for k, v in ROUNDS_CELLS.findall(index)} == expected
+    assert {k.decode(): int(v.replace(b",", b"")) for k, v in CELLS.findall(downloads)} == expected
+    assert sum(copies.values()) > 0  # not vacuous: v4.0 holds copies
+    for rnd, n in copies.items():
+        if n:
+            assert f"(the files: {n} more rows, copies)".encode() in downloads, rnd

@@ -163,9 +163,16 @@ def all_rounds_downloads(site: Site) -> dict[str, bytes]:
 
 
 def listing(site: Site) -> list[dict]:
-    """The download page's rows: one per round, then all rounds (file paths and counts)."""
-    rows = [{"round": r, "count": len(site.round_results(r)), "rnd": site.rounds[r]} for r in site.rounds]
-    rows.append({"round": None, "count": len(site.record), "rnd": None})
+    """The download page's rows: one per round, then all rounds (file paths and counts). A
+    count counts results as every page does (a copy once); `copies`: the files' further rows,
+    the copies, each marked copy_of."""
+    index = index_of(site)
+    sets = [(r, site.round_results(r)) for r in site.rounds] + [(None, list(site.record.values()))]
+    rows = []
+    for round_id, results in sets:
+        count = len(index.counted(results))
+        rows.append({"round": round_id, "count": count, "copies": len(results) - count})
+        rows[-1]["rnd"] = site.rounds[round_id] if round_id else None
     for entry in rows:
         entry["csv"], entry["json"] = (file_name(entry["round"], s) for s in ("csv", "json"))
     return rows
