@@ -1,0 +1,117 @@
+"""Issue 46, what a careless or hostile contributor can write: a chips.yaml rule that would
+backtrack for minutes, invisible format characters in names, a colour that is no colour, lists
+nested a thousand levels deep, a content folder's template override that lacks what the
+generator needs. Each is one file:line message (exit 1) and leaves the previous output byte
+for byte as it was; a rule is answered within seconds (a build in a subprocess, with a timeout).
+
+Expected lines are written out from the content below (the rule's line in CHIPS, the field's
+line in the tiny project's files), never read from the generator."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import build
+from sitegen.base.errors import ContentError
+from sitegen.content import patterns
+from sitegen.content.load import load_site
+
+from project import write_project
+from record_sample import CHIPS, write_record_project
+
+ROOT = Path(__file__).resolve().parents[2]
+R = "content/reports/acme-vs-zenith.en.md"
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: shows the text after it reversed
+REFUSED = (
+    "repeats a part that itself repeats (as in '(a+)+'), which can take minutes to match; "
+    "write it without the nested repetition"
+)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The tiny site and the record-layout site, each built once: {record?: output folder}."""
+    root = tmp_path_factory.mktemp("good")
+    outputs = {}
+    for record in (False, True):
+        content = (write_record_project if record else write_project)(root / f"p{int(record)}")
+        outputs[record] = root / f"out{int(record)}"
+        code = build.main(["-q", "--content", str(content), "--out", str(outputs[record])])
+        assert code == 0
+    return outputs
+
+
+def fails(tmp_path, built, changes: dict, record: bool = False) -> list[str]:
+    """Build the project with `changes` over a copy of its last good output: the lines said
+    (exit 1 and the output untouched are asserted here)."""
+    content = (write_record_project if record else write_project)(tmp_path, changes)
+    out = tmp_path / "output"
+    shutil.copytree(built[record], out)
+    before = snapshot(out)
+    ran = subprocess.run(
+        [sys.executable, "-m", "sitegen", "--content", content, "--out", out],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "SITEGEN_CACHE": str(tmp_path / "cache")},
+        capture_output=True,
+        text=True,
+        timeout=60,  # the hostile rule took minutes before; now it is refused when read
+    )
+    assert ran.returncode == 1, ran.stderr
+    assert snapshot(out) == before
+    lines = ran.stderr.splitlines()
+    assert lines[-1] == f"build failed: {len(lines) - 1} problem(s); output left as it was"
+    return lines[:-1]
+
+
+# --- chips.yaml rules ---------------------------------------------------------------------------
+
+
+def test_a_rule_that_would_backtrack_for_minutes_is_refused_at_its_line(tmp_path, built):
+    hostile = CHIPS.replace("match: ['acme a1']", "match: ['(.+)+#']")
+    assert fails(tmp_path, built, {"data/chips.yaml": hostile}, record=True) == [
+        f"content/data/chips.yaml:6: variant 'A1': '(.+)+#' {REFUSED}"
+    ]
+
+
+@pytest.mark.parametrize(
+    "rule", ["(a*)*", r"(\w+\s?)+z", "(.*a){12}", "(?:x|y+)+", "big (b9|(9+)+)", "(?>a+)+"]
+)
+def test_nested_repetitions_are_refused(tmp_path, rule):
+    content = write_record_project(tmp_path, {"data/chips.yaml": CHIPS.replace("'big b9'", f"'{rule}'")})
+    with pytest.raises(ContentError) as error:
+        load_site(content)
+    assert str(error.value) == f"content/data/chips.yaml:13: variant 'B9': '{rule}' {REFUSED}"
+
+
+@pytest.mark.parametrize(
+    "rule", ["big b9?", "(big )?b9", r"big b\d+", "big (b|c)9", "(big b9){1}", "(b?i?g? )+b9"]
+)
+def test_rules_without_nested_repetition_are_kept(tmp_path, rule):
+    content = write_record_project(tmp_path, {"data/chips.yaml": CHIPS.replace("'big b9'", f"'{rule}'")})
+    site = load_site(content)
+    assert site.record["v1.0-bigco-giant-resnet"]["chip"]["family"] == "bigco-b9"
+
+
+def test_a_rule_that_takes_too_long_on_a_string_is_refused(tmp_path, monkeypatch):
+    """The time bound of every match (patterns.MATCH_SECONDS), for shapes the check of nested
+    repetitions does not see: with no time at all, the first match exceeds it."""
+    monkeypatch.setattr(patterns, "MATCH_SECONDS", 0.0)
+    content = write_record_project(tmp_path)
+    with pytest.raises(ContentError) as error:
+        load_site(content)
+    assert str(error.value) == (
+        "content/data/chips.yaml:6: variant 'A1': 'acme a1' takes more than 0 s to match 'Acme A1'; "
+        "write it more simply"
+    )
