@@ -91,16 +91,16 @@ def chips_path(content: Path) -> Path:
 
 VENDOR = {
     "vendor": field_types.req(field_types.ident),
-    "name": field_types.opt(field_types.ltext),
+    "name": field_types.opt(field_types.lname),
     "families": field_types.req(lambda value: value),
 }
 FAMILY = {
-    "family": field_types.req(field_types.text),
+    "family": field_types.req(field_types.name),
     "follows": field_types.opt(field_types.text),  # the family before it in the vendor's line (chip_facts.py)
     "specs": field_types.opt(lambda value: value),  # its figures, each with a source (chip_facts.py)
     "variants": field_types.req(lambda value: value),
 }
-VARIANT = {"variant": field_types.req(field_types.text), "match": field_types.req(lambda value: value)}
+VARIANT = {"variant": field_types.req(field_types.name), "match": field_types.req(lambda value: value)}
 RULE = {
     "accelerator": field_types.req(field_types.text),
     "system": field_types.opt(field_types.text),

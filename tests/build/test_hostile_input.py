@@ -22,7 +22,7 @@ from sitegen.base.errors import ContentError
 from sitegen.content import patterns
 from sitegen.content.load import load_site
 
-from project import write_project
+from project import BENCHMARKS, GLOSSARY, REPORT_EN, SYSTEMS, VENDORS, write_project
 from record_sample import CHIPS, write_record_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,3 +115,96 @@ def test_a_rule_that_takes_too_long_on_a_string_is_refused(tmp_path, monkeypatch
         "content/data/chips.yaml:6: variant 'A1': 'acme a1' takes more than 0 s to match 'Acme A1'; "
         "write it more simply"
     )
+
+
+# --- names and colours ----------------------------------------------------------------------------
+
+
+def bidi(where: str) -> str:
+    return f"bidirectional control U+202E (RIGHT-TO-LEFT OVERRIDE) in {where}; remove it"
+
+
+NAMES = {
+    "chip-family": (
+        {"data/chips.yaml": CHIPS.replace("- family: A1", f'- family: "A1{RLO} rev"')},
+        True,
+        [f"content/data/chips.yaml:3: a family: field 'family': {bidi('the name')}"],
+    ),
+    "chip-vendor-name": (
+        {"data/chips.yaml": CHIPS.replace("{en: BigCo,", "{en: \"Big\\u200bCo\",")},
+        True,
+        [
+            "content/data/chips.yaml:8: a vendor: field 'name': invisible format character U+200B "
+            "(ZERO WIDTH SPACE) in the en name; remove it"
+        ],
+    ),
+    "vendor-name": (
+        {"data/vendors.yaml": VENDORS.replace("zh: 艾克米", f"zh: 艾克{RLO}米")},
+        False,
+        [f"content/data/vendors.yaml:2: record 'acme': field 'name': {bidi('the zh name')}"],
+    ),
+    "system-name": (
+        {"data/systems.yaml": SYSTEMS.replace("{en: Acme 16,", '{en: "Acme\\u202a 16",')},
+        False,
+        [
+            "content/data/systems.yaml:3: record 'acme-16': field 'name': bidirectional control "
+            "U+202A (LEFT-TO-RIGHT EMBEDDING) in the en name; remove it"
+        ],
+    ),
+    "benchmark-name": (
+        {"data/benchmarks.yaml": BENCHMARKS.replace("{en: BERT-Large,", '{en: "BERT\\u2066-Large",')},
+        False,
+        [
+            "content/data/benchmarks.yaml:2: record 'bert': field 'name': bidirectional control U+2066 "
+            "(LEFT-TO-RIGHT ISOLATE) in the en name; remove it"
+        ],
+    ),
+    "glossary-soft-hyphen": (
+        {"data/glossary.yaml": GLOSSARY.replace("{en: Time to train,", '{en: "Time to tr\\u00adain",')},
+        False,
+        [
+            "content/data/glossary.yaml:2: record 'ttt': field 'term': invisible format character "
+            "U+00AD (SOFT HYPHEN) in the en name; remove it"
+        ],
+    ),
+    "report-title": (
+        {
+            "reports/acme-vs-zenith.en.md": REPORT_EN.replace(
+                "title: Acme against Zenith", 'title: "Acme\\u061c against Zenith"'
+            )
+        },
+        False,
+        [f"{R}:2: field 'title': bidirectional control U+061C (ARABIC LETTER MARK) in the name; remove it"],
+    ),
+    "vendor-colour": (
+        {"data/vendors.yaml": VENDORS.replace('"#009E73"', '"#009E7"')},
+        False,
+        [
+            "content/data/vendors.yaml:6: record 'zenith': field 'color': '#009E7' is not a CSS colour: "
+            "write #rrggbb (or #rgb, #rrggbbaa) or a colour name such as teal"
+        ],
+    ),
+    "vendor-colour-free-text": (
+        {"data/vendors.yaml": VENDORS.replace('"#0072B2"', '"url(#x); fill: red"')},
+        False,
+        [
+            "content/data/vendors.yaml:3: record 'acme': field 'color': 'url(#x); fill: red' is not a "
+            "CSS colour: write #rrggbb (or #rgb, #rrggbbaa) or a colour name such as teal"
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NAMES))
+def test_names_and_colours_are_checked_at_their_line(tmp_path, built, name):
+    changes, record, expected = NAMES[name]
+    assert fails(tmp_path, built, changes, record) == expected
+
+
+def test_every_form_of_css_colour_is_taken(tmp_path):
+    """#rgb, #rgba, #rrggbb, #rrggbbaa and a CSS colour name, in any case."""
+    vendors = VENDORS.replace('"#0072B2"', '"#0072b2cc"').replace('"#009E73"', "Teal")
+    vendors += '- id: other\n  name: {en: Other, zh: 其他}\n  color: "#abc"\n'
+    vendors += '- id: fourth\n  name: {en: Fourth, zh: 第四}\n  color: "#abcd"\n'
+    site = load_site(write_project(tmp_path, {"data/vendors.yaml": vendors}))
+    assert [v["color"] for v in site.tables["vendors"].values()] == ["#0072b2cc", "Teal", "#abc", "#abcd"]
