@@ -208,3 +208,37 @@ def test_every_form_of_css_colour_is_taken(tmp_path):
     vendors += '- id: fourth\n  name: {en: Fourth, zh: 第四}\n  color: "#abcd"\n'
     site = load_site(write_project(tmp_path, {"data/vendors.yaml": vendors}))
     assert [v["color"] for v in site.tables["vendors"].values()] == ["#0072b2cc", "Teal", "#abc", "#abcd"]
+
+
+# --- Markdown nested past any use -------------------------------------------------------------------
+
+BODY = REPORT_EN.index("## Findings")
+BODY_LINE = REPORT_EN[:BODY].count("\n") + 1  # the line of the body's first line
+
+
+@pytest.mark.parametrize(
+    "nested, depth",
+    [
+        ("".join("    " * level + "- item\n" for level in range(1200)), 33),  # line 33: 32 spaces, a marker
+        (">" * 1200 + " deep\n", 1200),
+        ("> " * 40 + "- " * 40 + "x\n", 80),
+        ("".join("\t" * level + "1. item\n" for level in range(40)), 33),
+    ],
+    ids=["list", "quote", "quote-and-list-on-one-line", "tab-indented"],
+)
+def test_lists_and_quotes_nested_past_32_levels_are_refused(tmp_path, built, nested, depth):
+    report = REPORT_EN[:BODY] + nested + REPORT_EN[BODY:]
+    line = BODY_LINE + (32 if depth == 33 else 0)
+    assert fails(tmp_path, built, {"reports/acme-vs-zenith.en.md": report}) == [
+        f"{R}:{line}: lists or quotes nested {depth} levels deep (at most 32); flatten them"
+    ]
+
+
+def test_32_levels_and_code_are_fine(tmp_path):
+    nested = "".join("    " * level + "- item\n" for level in range(32)) + "\n```\n" + "- " * 20 + "\n```\n"
+    content = write_project(
+        tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN[:BODY] + nested + REPORT_EN[BODY:]}
+    )
+    out = tmp_path / "output"
+    assert build.main(["-q", "--content", str(content), "--out", str(out)]) == 0
+    assert (out / "en" / "reports" / "acme-vs-zenith.html").read_text("utf-8").count("<li>item") == 32
