@@ -242,3 +242,36 @@ def test_32_levels_and_code_are_fine(tmp_path):
     out = tmp_path / "output"
     assert build.main(["-q", "--content", str(content), "--out", str(out)]) == 0
     assert (out / "en" / "reports" / "acme-vs-zenith.html").read_text("utf-8").count("<li>item") == 32
+
+
+# --- a content folder's own templates ---------------------------------------------------------------
+
+SHIPPED_BASE = (ROOT / "templates" / "base.html").read_text("utf-8")
+MAIN_LINE = SHIPPED_BASE.splitlines().index("{% block main %}{% endblock %}") + 1
+TEMPLATES = {
+    "no-main": (
+        SHIPPED_BASE.replace('<main id="main" tabindex="-1">', "<div>").replace("</main>", "</div>"),
+        [
+            "content/templates/base.html: the page en/reports/acme-vs-zenith.html has no <main> element, "
+            "which the generator needs (a report's single-file copy is made from it): keep <main> in this "
+            "template"
+        ],
+    ),
+    "undefined": (
+        SHIPPED_BASE.replace("{% block main %}", "{{ no_such_value }}{% block main %}"),
+        [f"content/templates/base.html:{MAIN_LINE}: template error: 'no_such_value' is undefined"],
+    ),
+    "missing-include": (
+        "{% include 'gone.html' %}\n",
+        [
+            "content/templates/base.html:1: template 'gone.html' not found "
+            "(searched: content/templates, templates)"
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TEMPLATES))
+def test_a_template_override_lacking_what_the_generator_needs_names_itself(tmp_path, built, name):
+    text, expected = TEMPLATES[name]
+    assert fails(tmp_path, built, {"templates/base.html": text}) == expected
