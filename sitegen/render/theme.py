@@ -236,7 +236,7 @@ def template_problem(theme: Theme, name: str, exc: jinja2.TemplateError) -> Prob
         searched = ", ".join(template_path(theme, str(f)) for f in theme.folders or (theme.folder,))
         message = f"template '{exc.name}' not found (searched: {searched})"
     else:
-        message = f"template error: {exc.message}"
+        message = f"template error: {exc.message or type(exc).__name__}"
     if frames:
         return Problem(template_path(theme, frames[-1].filename), frames[-1].lineno, message)
     return Problem(template_path(theme, str(theme.folder / name)), None, message)
