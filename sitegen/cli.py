@@ -3,8 +3,8 @@ checkout (which takes the checkout's content/, output/ and .cache/ as defaults).
 
 Run in a folder, the command builds ./content into ./output, with its cache in ./.cache or
 $SITEGEN_CACHE. Exit codes: 0 success, 1 content errors (each printed as file:line: message),
-2 usage errors (a bad option, a refused output folder, a busy port, a missing optional tool),
-130 interrupted."""
+2 usage errors (a bad option or port, a missing content or templates folder, a slug too long,
+a refused output folder, a busy port, a missing optional tool), 130 interrupted."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from sitegen import __version__
 from sitegen.base import paths
 from sitegen.base.errors import ContentError
 from sitegen.build.outdir import OutputRefused
+from sitegen.editor import usage
 
 DESCRIPTION = (
     "Build a bilingual (English / Simplified Chinese) site of MLPerf Training "
@@ -37,8 +38,8 @@ EXAMPLES = [
 EPILOG = """\
 Options such as --out and -q go before or after the command; `{prog} COMMAND --help` tells more.
 Exit codes: 0 done, 1 content errors or a system fault (a folder that cannot be written, a
-cache path that is a file), 2 usage errors (bad option, refused folder, busy port, missing
-optional package), 130 interrupted."""
+cache path that is a file), 2 usage errors (bad option or port, missing or refused folder,
+slug too long, busy port, missing optional package), 130 interrupted."""
 
 
 def _epilog(prog: str, where: str) -> str:
@@ -134,7 +135,9 @@ def make_parser(prog: str, where: str = "./") -> Parser:
         "Build the site, serve it on http://HOST:PORT/, rebuild on every change "
         "and reload the open page. A failed build keeps the last good site.",
     )
-    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)")
+    serve.add_argument(
+        "--port", type=usage.port, default=8000, help="the port (default 8000; 0 picks a free one)"
+    )
     serve.add_argument(
         "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)"
     )
@@ -261,9 +264,10 @@ def run_new(args) -> str:
     from sitegen.editor.authoring import SlugRefused, new_report
 
     # converted languages are made from their source; an editor adds their file by hand
-    languages = [code for code in load_config(args.content)["languages"] if not get(code).source]
+    every = tuple(load_config(args.content)["languages"])
+    languages = [code for code in every if not get(code).source]
     try:
-        paths_made = new_report(args.content, args.slug, languages, _today())
+        paths_made = new_report(args.content, args.slug, languages, _today(), every)
     except SlugRefused as exc:
         raise UsageError(f"{exc}; nothing created") from None
     return "created " + ", ".join(str(p) for p in paths_made)
@@ -444,6 +448,9 @@ def _cache_env(cache: Path):
 def main(argv=None, root: Path | None = None, prog: str = "axledger") -> int:
     args = parse_args(argv, root, prog)
     try:
+        missing = usage.missing_folder(args.command, args.content, args.templates)
+        if missing:
+            raise UsageError(missing)
         with _cache_env(args.cache):
             message = COMMANDS[args.command](args)
     except (OutputRefused, UsageError) as exc:

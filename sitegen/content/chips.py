@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sitegen.base.errors import Problems
-from sitegen.content import chip_facts, field_types
+from sitegen.content import chip_facts, field_types, patterns
 from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
 
@@ -27,18 +28,23 @@ _SLUG = re.compile(r"[^a-z0-9]+")
 
 @dataclass(frozen=True)
 class Rule:
-    accelerator: re.Pattern
-    system: re.Pattern | None
+    accelerator: Any  # regex.Pattern (patterns.py: matched with a time bound)
+    system: Any | None
     rounds: frozenset | None
     line: int | None
     text: str  # as written, for messages
+    variant: str = ""
 
-    def matches(self, model: str, system_name: str, round_id: str) -> bool:
-        return (
-            self.accelerator.fullmatch(model) is not None
-            and (self.system is None or self.system.fullmatch(system_name) is not None)
-            and (self.rounds is None or round_id in self.rounds)
-        )
+    def matches(self, model: str, system_name: str, round_id: str, memo: dict | None = None) -> bool:
+        """patterns.SlowRule, with this rule's line and variant, for a match that takes too long."""
+        try:
+            return (
+                patterns.fullmatch(self.accelerator, model, memo)
+                and (self.system is None or patterns.fullmatch(self.system, system_name, memo))
+                and (self.rounds is None or round_id in self.rounds)
+            )
+        except patterns.SlowRule as exc:
+            raise patterns.SlowRule(exc.text, exc.subject, self.line, self.variant) from None
 
 
 @dataclass(frozen=True)
@@ -64,9 +70,13 @@ class Taxonomy:
     variants: tuple  # every Variant, in the file's order
     facts: dict = field(default_factory=dict)  # slug -> its generation line and specs (chip_facts.py)
 
-    def matches(self, model: str, system_name: str = "", round_id: str = "") -> list[Variant]:
-        """The variants whose rules match (one, when the file is right)."""
-        return [v for v in self.variants if any(r.matches(model, system_name, round_id) for r in v.rules)]
+    def matches(
+        self, model: str, system_name: str = "", round_id: str = "", memo: dict | None = None
+    ) -> list[Variant]:
+        """The variants whose rules match (one, when the file is right); `memo`: patterns.fullmatch."""
+        return [
+            v for v in self.variants if any(r.matches(model, system_name, round_id, memo) for r in v.rules)
+        ]
 
 
 def slug(text: str) -> str:
@@ -81,16 +91,16 @@ def chips_path(content: Path) -> Path:
 
 VENDOR = {
     "vendor": field_types.req(field_types.ident),
-    "name": field_types.opt(field_types.ltext),
+    "name": field_types.opt(field_types.lname),
     "families": field_types.req(lambda value: value),
 }
 FAMILY = {
-    "family": field_types.req(field_types.text),
+    "family": field_types.req(field_types.name),
     "follows": field_types.opt(field_types.text),  # the family before it in the vendor's line (chip_facts.py)
     "specs": field_types.opt(lambda value: value),  # its figures, each with a source (chip_facts.py)
     "variants": field_types.req(lambda value: value),
 }
-VARIANT = {"variant": field_types.req(field_types.text), "match": field_types.req(lambda value: value)}
+VARIANT = {"variant": field_types.req(field_types.name), "match": field_types.req(lambda value: value)}
 RULE = {
     "accelerator": field_types.req(field_types.text),
     "system": field_types.opt(field_types.text),
@@ -219,7 +229,7 @@ def _rule(rule, line: int | None, variant: str, path: Path, problems: Problems) 
         if accelerator is None or (fields["system"] and system is None):
             return None
         rounds = frozenset(fields["rounds"]) if fields["rounds"] else None
-        return Rule(accelerator, system, rounds, line, fields["accelerator"])
+        return Rule(accelerator, system, rounds, line, fields["accelerator"], variant)
     if not isinstance(rule, str) or not rule.strip():
         problems.add(
             path,
@@ -229,15 +239,14 @@ def _rule(rule, line: int | None, variant: str, path: Path, problems: Problems) 
         )
         return None
     pattern = _pattern(rule, line, variant, path, problems)
-    return None if pattern is None else Rule(pattern, None, None, line, rule)
+    return None if pattern is None else Rule(pattern, None, None, line, rule, variant)
 
 
 def _pattern(text: str, line: int | None, variant: str, path: Path, problems: Problems):
-    try:
-        return re.compile(text, re.IGNORECASE)
-    except re.error as exc:
-        problems.add(path, line, f"variant '{variant}': '{text}' is not a regular expression ({exc})")
-        return None
+    pattern, refused = patterns.compile_rule(text)
+    if refused:
+        problems.add(path, line, f"variant '{variant}': {refused}")
+    return pattern
 
 
 def _check_names(variants: list[Variant], families: dict, path: Path, problems: Problems) -> None:
@@ -294,20 +303,25 @@ def annotate(
     seen: dict[tuple, list] = {}
     said: set = set()
     unmapped: dict[str, list[dict]] = {}
-    out = {}
-    for ident, result in record.items():
-        model = result.get("accelerator_model")
-        key = (model, result.get("system_name") or "", result.get("round") or "")
-        if model and key not in seen:
-            seen[key] = taxonomy.matches(*key)
-            if len(seen[key]) > 1 and (model, tuple(seen[key])) not in said:
-                said.add((model, tuple(seen[key])))
-                _ambiguous(result, seen[key], taxonomy, problems)
-        found = seen.get(key) or []
-        if model and not found:
-            unmapped.setdefault(model, []).append(result)
-        chip = chip_of(taxonomy, found[0]) if len(found) == 1 else None
-        out[ident] = {**result, "chip": chip}
+    out: dict = {}
+    memo: dict = {}
+    try:
+        for ident, result in record.items():
+            model = result.get("accelerator_model")
+            key = (model, result.get("system_name") or "", result.get("round") or "")
+            if model and key not in seen:
+                seen[key] = taxonomy.matches(*key, memo=memo)
+                if len(seen[key]) > 1 and (model, tuple(seen[key])) not in said:
+                    said.add((model, tuple(seen[key])))
+                    _ambiguous(result, seen[key], taxonomy, problems)
+            found = seen.get(key) or []
+            if model and not found:
+                unmapped.setdefault(model, []).append(result)
+            chip = chip_of(taxonomy, found[0]) if len(found) == 1 else None
+            out[ident] = {**result, "chip": chip}
+    except patterns.SlowRule as slow:  # said once, at the rule: no result is classified
+        problems.add(chips_path(content), slow.line, slow.message())
+        return {ident: {**result, "chip": None} for ident, result in record.items()}, taxonomy.facts
     for model, results in {} if broken else unmapped.items():
         first = min(results, key=_position)
         more = f" and {len(results) - 1} more results" if len(results) > 1 else ""
@@ -345,9 +359,11 @@ def _position(result: dict) -> tuple:
 def unmapped_strings(taxonomy: Taxonomy, results) -> dict[str, list[dict]]:
     """Official strings no rule maps, with their results (for the import report)."""
     found: dict[str, list[dict]] = {}
+    memo: dict = {}
     for result in results:
         model = result.get("accelerator_model")
-        if model and not taxonomy.matches(model, result.get("system_name") or "", result.get("round") or ""):
+        key = (model, result.get("system_name") or "", result.get("round") or "")
+        if model and not taxonomy.matches(*key, memo=memo):
             found.setdefault(model, []).append(result)
     return found
 
@@ -366,7 +382,10 @@ def report_lines(content: Path, results) -> list[str]:
         return lines + ["Not checked: there is no data/chips.yaml beside this record.", ""]
     if problems.errors:
         return lines + [f"Not checked: {problems.errors[0]}", ""]
-    found = unmapped_strings(taxonomy, results)
+    try:
+        found = unmapped_strings(taxonomy, results)
+    except patterns.SlowRule as slow:
+        return lines + [f"Not checked: {SHOWN}:{slow.line}: {slow.message()}", ""]
     if not found:
         return lines + ["None: every accelerator string of the record maps to one chip.", ""]
     lines += [f"{len(found)} strings; add a rule for each to content/data/chips.yaml:", ""]

@@ -8,6 +8,9 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
+import unicodedata
+
+import webcolors
 
 from sitegen.base import languages
 
@@ -52,6 +55,60 @@ def text(value):
     if bad:
         raise Invalid(bad)
     return value.strip()
+
+
+# Bidirectional controls reorder the text after them (U+202E shows "abc" as "cba"); they and
+# every other invisible format character (Unicode category Cf: U+00AD soft hyphen, U+200B
+# zero-width space, U+FEFF) are refused in names, where no text of the site needs them.
+BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def invisible(value: str, where: str = "the name") -> str | None:
+    """Why `value` cannot be a name (an invisible format character in it), or None."""
+    if value.isascii():
+        return None
+    for char in value:
+        if unicodedata.category(char) == "Cf":
+            kind = "bidirectional control" if char in BIDI else "invisible format character"
+            return f"{kind} U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')}) in {where}; remove it"
+    return None
+
+
+def name(value):
+    """Text shown as a name or title: text() without invisible format characters."""
+    value = text(value)
+    bad = invisible(value)
+    if bad:
+        raise Invalid(bad)
+    return value
+
+
+def lname(value):
+    """A localised name: ltext() whose every language is a name()."""
+    out = ltext(value)
+    for lang, shown in out.items():
+        bad = invisible(shown, f"the {lang} name")
+        if bad:
+            raise Invalid(bad)
+    return out
+
+
+def color(value):
+    """A CSS colour a chart can fill with: #rgb, #rgba, #rrggbb, #rrggbbaa, or one of the 147
+    colour names of CSS3 (webcolors' list; any case)."""
+    value = text(value)
+    if HEX_COLOR.match(value):
+        return value
+    try:
+        webcolors.name_to_hex(value, spec=webcolors.CSS3)
+    except ValueError:
+        raise Invalid(
+            f"{value!r} is not a CSS colour: write #rrggbb (or #rgb, #rrggbbaa) or a colour name such as teal"
+        ) from None
+    return value
+
+
+HEX_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
 def suggest(name: str, known) -> str:

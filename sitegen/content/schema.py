@@ -7,15 +7,18 @@ from __future__ import annotations
 
 from sitegen.content.field_types import (
     boolean,
+    color,
     count,
     date,
     findings,
     ident,
     language,
     list_of,
+    lname,
     ltext,
     mapping,
     maybe,
+    name,
     number,
     one_of,
     opt,
@@ -75,23 +78,23 @@ TABLES = {
     "sources": {
         "id": req(ident),
         "kind": req(one_of("article", "official", "policy", "datasheet", "press")),
-        "title": req(text),
-        "publisher": req(text),
-        "author": opt(text),
+        "title": req(name),
+        "publisher": req(name),
+        "author": opt(name),
         "date": opt(date),
         "language": req(one_of("en", "zh-Hans", "zh-Hant")),
         "url": opt(url),
         "no_url": opt(ltext),
         "takes": req(ltext),
     },
-    "vendors": {"id": req(ident), "name": req(ltext), "color": req(text)},
+    "vendors": {"id": req(ident), "name": req(lname), "color": req(color)},
     "systems": {
         "id": req(ident),
         "vendor": req(ref("vendors")),
-        "name": req(ltext),
+        "name": req(lname),
         "family": req(ident),
         "generation": req(count),
-        "accelerator": req(text),
+        "accelerator": req(name),
         "accelerator_count": req(count),
         "host_cpu": opt(mapping(HOST)),
         "form_factor": opt(text),
@@ -101,7 +104,7 @@ TABLES = {
     },
     "benchmarks": {
         "id": req(ident),
-        "name": req(ltext),
+        "name": req(lname),
         "task": req(ltext),
         "area": opt(one_of("vision", "language", "speech", "commerce", "research", "graph")),
         "series": opt(ref("benchmarks")),  # the benchmark carrying on its task (derive/suite.py)
@@ -125,10 +128,10 @@ TABLES = {
         "framework": req(text),
         "submission_id": opt(text),
         "source": req(ref("sources")),
-        "accelerator_model": opt(text),
+        "accelerator_model": opt(name),
         "accelerator_count": opt(count),
         "host_cpu": opt(mapping(HOST)),
-        "submitter": opt(text),
+        "submitter": opt(name),
         "system_folder": opt(text),
         "runs": opt(list_of(time)),
         "runs_failed": opt(number),
@@ -148,7 +151,7 @@ TABLES = {
         "submission_ids": opt(list_of(text)),
         "not_checked": opt(ltext),
     },
-    "glossary": {"id": req(ident), "term": req(ltext), "definition": req(ltext)},
+    "glossary": {"id": req(ident), "term": req(lname), "definition": req(ltext)},
     "mlperf_systems": None,  # one mapping a line: content/record.py (read_system_map)
 }
 
@@ -202,14 +205,14 @@ CURATED = {
     "id": req(ident),
     "note": opt(ltext),
     "submission_id": opt(text),
-    "accelerator_model": opt(text),
+    "accelerator_model": opt(name),
     "accelerator_count": opt(count),
     "official_accelerator_count": opt(whole),
     "source": opt(ident),
 }
 
 SITE = {
-    "title": req(ltext),
+    "title": req(lname),
     "tagline": req(ltext),
     "languages": req(lambda value: value),
     "default_language": req(language),
@@ -219,7 +222,7 @@ SITE = {
 }
 
 FRONT_MATTER = {
-    "title": req(text),
+    "title": req(name),
     "date": req(date),
     "summary": req(text),
     "sources": req(list_of(ref("sources"))),
@@ -229,13 +232,13 @@ FRONT_MATTER = {
     "updated": opt(date),
     "pending": opt(list_of(language)),
     "featured": opt(boolean),
-    "tags": opt(list_of(text)),
+    "tags": opt(list_of(name)),
     "findings": opt(findings),
     "reviewed": opt(reviewed),
 }
 
 PAGE_FRONT_MATTER = {
-    "title": req(text),
+    "title": req(name),
     "summary": req(text),
     "sources": opt(list_of(ref("sources"))),
     "pending": opt(list_of(language)),

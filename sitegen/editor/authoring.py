@@ -58,7 +58,11 @@ class SlugRefused(ValueError):
     """The SLUG given to `new report` cannot name a report (a usage error: exit 2)."""
 
 
-def new_report(content: Path, slug: str, languages: list[str], today: dt.date) -> list[Path]:
+def new_report(
+    content: Path, slug: str, languages: list[str], today: dt.date, every: tuple[str, ...] = ()
+) -> list[Path]:
+    """reports/SLUG.<lang>.md in each of `languages`; `every`: all the site's languages, whose
+    files (written by hand for a converted one) must fit the file system too."""
     if not REPORT_NAME.match(f"{slug}.en.md"):
         raise SlugRefused(
             f"{slug!r} is no report slug: a slug is lowercase letters, digits and "
@@ -69,6 +73,9 @@ def new_report(content: Path, slug: str, languages: list[str], today: dt.date) -
             f"the slug '{slug}' would overwrite the generator's own page "
             "<lang>/reports/index.html; choose another"
         )
+    too_long = _too_long(content / "reports", slug, (*languages, *every))
+    if too_long:
+        raise SlugRefused(too_long)
     paths = [content / "reports" / f"{slug}.{lang}.md" for lang in languages]
     existing = [p for p in paths if p.exists()]
     if existing:
@@ -86,3 +93,30 @@ def _scaffold(lang: str, today: dt.date) -> str:
         f"systems: []\nbenchmarks: []\nclaims: []\n---\n{GUIDE.get(lang, GUIDE['en'])}\n\n"
         f"## {findings}\n\n## {details}\n"
     )
+
+
+# the file names made of a slug: its source in each language, and its charts' files in the
+# output (charts/<slug>-<n>.json, up to n = 99)
+CHART_SUFFIX = "-99.json"
+
+
+def _too_long(folder: Path, slug: str, languages) -> str | None:
+    """Why a report's file names would be too long for the file system of `folder`, or None."""
+    suffix = max([f".{lang}.md" for lang in languages] + [CHART_SUFFIX], key=len)
+    limit = _name_max(folder)
+    if len(slug) + len(suffix) <= limit:  # a slug is ASCII: one byte a character
+        return None
+    return (
+        f"the slug is {len(slug)} characters long: this file system takes file names of at most "
+        f"{limit} bytes and the report's files add {len(suffix)} to it (<slug>{suffix}); "
+        f"choose a slug of at most {limit - len(suffix)} characters"
+    )
+
+
+def _name_max(folder: Path) -> int:
+    """The longest file name the file system of `folder` (or its nearest existing parent) takes."""
+    existing = next((p for p in (folder, *folder.absolute().parents) if p.is_dir()), Path("/"))
+    try:
+        return os.pathconf(existing, "PC_NAME_MAX")
+    except (OSError, ValueError):  # the system does not say: the common limit
+        return 255

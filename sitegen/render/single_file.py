@@ -14,10 +14,11 @@ import re
 import urllib.parse
 
 from sitegen.base import fmt, urls
+from sitegen.base.errors import ContentError, Problem
 from sitegen.render.feed import site_date
 from sitegen.render.htmltree import drop, etree, parse, unwrap
 from sitegen.render.inline import data_uri, static_bytes
-from sitegen.render.theme import base_url
+from sitegen.render.theme import base_url, template_path
 
 
 def single_file_path(lang: str, slug: str) -> str:
@@ -90,7 +91,9 @@ def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
         return f'<svg-kept data-n="{len(svgs) - 1}"></svg-kept>'
 
     doc = parse(SVG_BLOCK.sub(keep_svg, source).encode("utf-8"))
-    head = doc.find("head")
+    head, main = doc.find("head"), doc.find(".//main")
+    if head is None or main is None:
+        raise ContentError([_lacking(theme, path, "<head>" if head is None else "<main>")])
 
     for el in [el for el in doc.iter() if _not_in_single_file(el)]:
         drop(el)
@@ -122,7 +125,6 @@ def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
             for attr in [a for a in el.attrib if a.startswith("on")]:
                 del el.attrib[attr]
 
-    main = doc.find(".//main")
     main.insert(0, _archive_note(site, report, path, root, t))
 
     out = etree.tostring(doc, doctype="<!DOCTYPE html>", encoding="unicode", method="html")
@@ -130,6 +132,22 @@ def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
     # libxml2 percent-encodes non-ASCII in href; keep fragments as the ids are written (中文 ids).
     out = re.sub(r'href="(#[^"]*)"', lambda m: f'href="{urllib.parse.unquote(m.group(1))}"', out)
     return out.encode("utf-8")
+
+
+def _lacking(theme, path: str, element: str) -> Problem:
+    """A report page without the element its single-file copy is made with: the fault of
+    base.html when it lacks the element, else of a report.html that does not extend it."""
+    base = theme.file("base.html")
+    tag = element.strip("<>")
+    blamed = (
+        base if base is not None and f"<{tag}" not in base.read_text("utf-8") else theme.file("report.html")
+    )
+    return Problem(
+        template_path(theme, str(blamed or theme.folder / "base.html")),
+        None,
+        f"the page {path} has no {element} element, which the generator needs (a report's "
+        f"single-file copy is made from it): keep {element} in this template",
+    )
 
 
 @functools.lru_cache(maxsize=4096)

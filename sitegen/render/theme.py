@@ -4,6 +4,7 @@ One jinja2 environment per build; each page kind is one function in `pages.py`."
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -222,6 +223,27 @@ def render_template(theme: Theme, name: str, context: dict) -> bytes:
                 )
             ]
         ) from None
+    except jinja2.TemplateError as exc:  # a value or a template that is not there
+        raise ContentError([template_problem(theme, name, exc)]) from None
+
+
+def template_problem(theme: Theme, name: str, exc: jinja2.TemplateError) -> Problem:
+    """A template's fault at its file and line (the last template in the traceback: jinja2
+    gives its frames the template's file and line); a page template missing altogether is
+    named as the file the generator looked for."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if _in_theme(theme, f.filename)]
+    if isinstance(exc, jinja2.TemplateNotFound):
+        searched = ", ".join(template_path(theme, str(f)) for f in theme.folders or (theme.folder,))
+        message = f"template '{exc.name}' not found (searched: {searched})"
+    else:
+        message = f"template error: {exc.message or type(exc).__name__}"
+    if frames:
+        return Problem(template_path(theme, frames[-1].filename), frames[-1].lineno, message)
+    return Problem(template_path(theme, str(theme.folder / name)), None, message)
+
+
+def _in_theme(theme: Theme, filename: str) -> bool:
+    return any(Path(filename).is_relative_to(f) for f in theme.folders or (theme.folder,))
 
 
 def template_path(theme: Theme, filename: str) -> str:

@@ -24,9 +24,11 @@
   var datalist = box.querySelector("datalist");
   window.RECORD_DATA = window.RECORD_DATA || {};
   function msg(name) { return box.getAttribute("data-msg-" + name) || ""; }
+  /* the ids in the address (anyone's to write: a malformed escape is taken as written) */
   function picked() {
-    return decodeURIComponent(window.location.hash.slice(1)).split(",")
-      .map(function (s) { return s.trim(); }).filter(Boolean);
+    var hash = window.location.hash.slice(1);
+    try { hash = decodeURIComponent(hash); } catch (e) { /* URIError: kept as it is */ }
+    return hash.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
   }
   function roundOf(id) { return window.siteRounds.roundOf(rounds, id); }
   function load(round, done) {

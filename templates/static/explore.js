@@ -3,7 +3,9 @@
    count, as a sortable table and, on request, a chart.
 
    The selection lives in the address's fragment (#round=v5.1&benchmark=...&sort=minutes), so
-   a link or a reload shows the same rows. Each round's results are a plain script,
+   a link or a reload shows the same rows. The fragment is anyone's to write: only the keys
+   below are read, each value is kept only when it is one the page offers, and no value is
+   looked up on a plain object (`sort=__proto__` or `valueOf` would find Object.prototype's). Each round's results are a plain script,
    assets/explore/<round>.js (a <script> element works from file://, where fetch() of a local
    file is refused), loaded only when the selection needs that round; the chart library
    (assets/vega-bundle.js, about 800 KB) only when the reader asks for the chart. */
@@ -35,15 +37,18 @@
   var DEFAULT = { round: latest, sort: "benchmark", order: "asc", x: "count" };   /* then fastest first */
   var LIMIT = 300;                       /* rows drawn before "Show all" (phones stay quick) */
   var shown = LIMIT, generation = 0, chartWanted = false, chartView_ = null;
-  var rowsCache = {};
+  var rowsCache = Object.create(null);
   window.EXPLORE_DATA = window.EXPLORE_DATA || {};
+
+  /* whether `object` itself has `key` (never its prototype's: `constructor`, `__proto__`) */
+  function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
 
   /* a message; with a count of one, its singular form where the language has one */
   function msg(name, n) {
     return (n === 1 && box.getAttribute("data-msg-" + name + "-one")) || box.getAttribute("data-msg-" + name) || "";
   }
   function fill(text, values) {
-    return text.replace(/\{(\w+)\}/g, function (all, key) { return key in values ? values[key] : all; });
+    return text.replace(/\{(\w+)\}/g, function (all, key) { return own(values, key) ? values[key] : all; });
   }
 
   /* --- the selection, in the fragment ------------------------------------------------------- */
@@ -59,7 +64,7 @@
       if (!offered) state[key] = "";
     });
     if (state.round !== "all" && rounds.indexOf(state.round) < 0) state.round = latest;
-    if (!(state.sort in SORTS)) state.sort = DEFAULT.sort;
+    if (!own(SORTS, state.sort)) state.sort = DEFAULT.sort;
     if (state.order !== "desc") state.order = "asc";
     if (state.x !== "round") state.x = "count";
     ["min", "max"].forEach(function (key) { if (!/^\d+$/.test(state[key])) state[key] = ""; });
@@ -106,13 +111,13 @@
     if (!left) { done(); return; }
     needed.forEach(function (round) {
       var finish = function () { if (--left === 0) done(); };
-      if (window.EXPLORE_DATA[round]) finish();
+      if (own(window.EXPLORE_DATA, round)) finish();
       else window.siteRounds.load(root + "assets/explore/" + round + ".js", finish);   /* figures.js */
     });
   }
   function rowsOf(round) {
     if (rowsCache[round]) return rowsCache[round];
-    var data = window.EXPLORE_DATA[round];
+    var data = own(window.EXPLORE_DATA, round) ? window.EXPLORE_DATA[round] : null;
     if (!data) return null;
     rowsCache[round] = data.rows.map(function (values) {
       var r = { round: round };
@@ -136,7 +141,7 @@
   function text(a, b) {
     return collator ? collator.compare(a, b) : (a < b ? -1 : a > b ? 1 : 0);
   }
-  function name(kind, key) { return (names[kind] || {})[key] || key; }
+  function name(kind, key) { return own(names, kind) && own(names[kind], key) ? names[kind][key] : key; }
   var SORTS = {
     system: function (r) { return r.system_name; },
     minutes: function (r) { return r.minutes; },
@@ -220,7 +225,7 @@
     var mine = ++generation;
     if (resetRows) shown = LIMIT;
     headers(state);
-    if (needed.some(function (r) { return !window.EXPLORE_DATA[r]; })) status.textContent = msg("loading");
+    if (needed.some(function (r) { return !own(window.EXPLORE_DATA, r); })) status.textContent = msg("loading");
     load(needed, function () {
       if (mine !== generation) return;               /* a newer selection is on its way */
       var missing = needed.filter(function (r) { return !rowsOf(r); });
@@ -265,7 +270,7 @@
         href: page("results", r.id)
       };
     });
-    var benchmarks = {};
+    var benchmarks = Object.create(null);
     points.forEach(function (p) { benchmarks[p.benchmark] = true; });
     var oneBenchmark = Object.keys(benchmarks).length === 1;
     chartStatus.textContent = !points.length ? msg("chart-empty") : oneBenchmark ? "" : msg("chart-benchmarks");

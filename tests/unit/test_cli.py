@@ -72,11 +72,14 @@ def test_help_lists_commands_and_exit_codes(capsys):
     "argv, message",
     [
         (["--bogus"], "axledger: error: unrecognized arguments: --bogus (see axledger --help)\n"),
-        (
-            ["serve", "--port", "eighty"],
-            "axledger serve: error: argument --port: invalid int value: 'eighty' "
-            "(see axledger serve --help)\n",
-        ),
+        *[
+            (
+                ["serve", "--port", port],
+                f"axledger serve: error: argument --port: '{port}' is not a port: give a number "
+                "from 0 to 65535 (see axledger serve --help)\n",
+            )
+            for port in ("eighty", "99999", "65536", "-1", "٣", "8e3")
+        ],
         (
             ["-q", "-v"],
             "axledger: error: -q and -v ask for opposite things: give one of them (see axledger --help)\n",
@@ -86,6 +89,58 @@ def test_help_lists_commands_and_exit_codes(capsys):
 def test_usage_errors_exit_2_with_one_line(capsys, argv, message):
     code, out, err = exits(capsys, *argv)
     assert (code, out, err) == (2, "", message)
+
+
+def test_the_port_range_ends_are_ports():
+    assert [cli.parse_args(["serve", "--port", p]).port for p in ("0", "65535")] == [0, 65535]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["--content", "nope"],
+            "error: the content folder nope does not exist (--content DIR names another)\n",
+        ),
+        (
+            ["check", "--content", "nope"],
+            "error: the content folder nope does not exist (--content DIR names another)\n",
+        ),
+        (
+            ["--templates", "nope"],
+            "error: the templates folder nope does not exist (--templates DIR names another)\n",
+        ),
+        (
+            ["serve", "--templates", "content/site.yaml"],
+            "error: the templates folder content/site.yaml is not a folder (--templates DIR names another)\n",
+        ),
+    ],
+)
+def test_a_missing_folder_is_a_usage_error_before_any_work(tmp_path, monkeypatch, capsys, argv, message):
+    write_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, *argv)
+    assert (status, out, err) == (2, "", message)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]  # no output, no cache
+
+
+def test_a_slug_too_long_for_the_file_system_is_a_usage_error(tmp_path, capsys):
+    content = write_project(tmp_path)
+    limit = os.pathconf(content, "PC_NAME_MAX")
+    before = sorted(p.name for p in (content / "reports").iterdir())
+    status, out, err = run(capsys, "--content", content, "new", "report", "a" * 300)
+    # the longest name a slug gives: its charts' data files, <slug>-99.json (8 more)
+    assert (status, out, err) == (
+        2,
+        "",
+        f"error: the slug is 300 characters long: this file system takes file names of at most {limit} "
+        f"bytes and the report's files add 8 to it (<slug>-99.json); choose a slug of at most {limit - 8} "
+        "characters; nothing created\n",
+    )
+    assert sorted(p.name for p in (content / "reports").iterdir()) == before
+    status, _, err = run(capsys, "--content", content, "new", "report", "b" * (limit - 8))
+    assert status == 0, err
+    assert (content / "reports" / f"{'b' * (limit - 8)}.zh.md").is_file()
 
 
 def test_unknown_command_exits_2_with_one_line(capsys):
