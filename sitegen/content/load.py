@@ -24,6 +24,7 @@ from sitegen.content.record import (
     load_record,
     read_curated,
 )
+from sitegen.content.record_seal import check_seal
 from sitegen.content.scores import check_scores
 from sitegen.content.termcheck import TERMS, check_terms
 from sitegen.content.translation import review_digest
@@ -122,6 +123,7 @@ def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
             "the results now come from content/data/record/: delete this "
             "file (curated fields go to content/data/results_curated.yaml)",
         )
+    check_seal(content, problems)
     return load_record(content, problems)
 
 

@@ -270,6 +270,7 @@ def read_round(source, round_id: str, path: str) -> dict:
         "skips": skips + collisions,
         "notes": [n for o in outcomes for n in o["notes"]],
         "missing": [m for o in outcomes for m in o.get("missing", [])],
+        "held": sorted({name.split("/")[0] for name in files if "/" in name}),  # submitter folders
     }
 
 
