@@ -162,7 +162,7 @@ def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]
             problems.add(
                 path,
                 line,
-                f"duplicate id '{record['id']}' (first on line {first}): a second copy of a result; delete one",
+                f"duplicate id '{record['id']}' (first on line {first}): a second copy of a result; delete one of the two",
             )
         elif not errors:
             record[LINE], record["_file"] = line, rel

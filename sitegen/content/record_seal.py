@@ -30,6 +30,39 @@ RESULTS = re.compile(r"^results-.*\.yaml$")  # as the loader globs them
 PLAIN_ID = re.compile(r"^v[0-9][a-z0-9._-]*$")  # every id the importer writes (record-format.md)
 
 
+NEW, OLD = "new", "old"  # what an import writes beside the record, then swaps (importer/swap.py)
+
+
+def staging(folder: Path, kind: str) -> Path:
+    """`.record.new` / `.record.old`: beside the record folder (same file system: rename)."""
+    return folder.parent / f".{folder.name}.{kind}"
+
+
+def check_leftovers(content: Path, problems: Problems) -> bool:
+    """What a stopped import left beside the record: the previous record without a record
+    (stopped between its two renames) stops the build; a leftover beside an intact record
+    is a warning. seal-record and the next import undo either (importer/swap.py, recover).
+    True when the record is moved aside: nothing of it can be checked."""
+    folder = record_folder(content)
+    old, new = staging(folder, OLD), staging(folder, NEW)
+    if old.is_dir() and not folder.exists():
+        problems.add(
+            old,
+            None,
+            "the previous record, moved aside by an import that was stopped before it swapped in "
+            f"the new one; run {RESEAL} to put it back",
+        )
+        return True
+    for path in (p for p in (old, new) if p.exists()):
+        problems.warn(
+            path,
+            None,
+            f"left by an import that was stopped; the record is whole without it; {RESEAL} or "
+            "the next import-record removes it",
+        )
+    return False
+
+
 def sealed_names(folder: Path) -> list[str]:
     """The files a seal covers in `folder`, by name."""
     return sealed_order(p.name for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
@@ -110,7 +143,7 @@ def _key(ident: str) -> str:
 
 
 def read_seal(path: Path, problems: Problems) -> dict[str, dict] | None:
-    """file name -> its entry (with `_line`), or None (said) when the seal is unreadable."""
+    """file name -> its entry, or None (said) when the seal is unreadable."""
     try:
         rows = load_yaml(path.read_text("utf-8"), 1)
     except (OSError, UnicodeDecodeError, YamlProblem) as exc:
@@ -124,7 +157,10 @@ def read_seal(path: Path, problems: Problems) -> dict[str, dict] | None:
         if not isinstance(row, dict) or not isinstance(row.get("file"), str) or "sha256" not in row:
             problems.add(path, None, f"the record's seal is damaged; run {RESEAL} to write it again")
             return None
-        entries[row["file"]] = {**row, "_line": row.get(LINE)}
+        results = row.get("results")
+        if isinstance(results, dict):  # the reader's line number is no result
+            row = {**row, "results": {k: v for k, v in results.items() if k != LINE}}
+        entries[row["file"]] = row
     return entries
 
 
@@ -248,9 +284,7 @@ def result_problems(
             )
         )
     else:
-        said += [
-            (_line_after(ident, order, here, last_line), _gone(ident, order, here, fix)) for ident in missing
-        ]
+        said += [(_line_after(ident, order, here, last_line), _gone(ident, fix)) for ident in missing]
     said += [
         (line, _differs(ident, sealed, mine, fix))
         for ident, (mine, line) in here.items()

@@ -17,7 +17,7 @@ from sitegen.importer import swap
 from sitegen.importer.review import ImportStopped
 
 
-def reseal(content: Path, say=print, write=swap.write_file) -> int:
+def reseal(content: Path, say=print, write=None) -> int:
     """Seal the record of `content`; `say(line)` is told each change before anything is
     written. Returns the number of changes (0: the seal was up to date, nothing written)."""
     folder = record_folder(content)

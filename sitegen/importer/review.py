@@ -5,9 +5,10 @@ import: written, it would replace a published round with nothing. A re-import th
 changes a published result (a corrected log upstream, a truncated copy of one) lists every
 change, each at its line in the stored file, and writes nothing until the editor runs it again
 with --accept-changes; one that removes published results lists them and writes nothing until
-the editor names their rounds (--accept-removals v1.0,v2.1). A source that lacks whole
-submitter folders of its round is not a whole copy of it: the published results it does not
-hold are kept, never removed (keep_unheld). What is accepted goes to the data changelog."""
+the editor names their rounds (--accept-removals v1.0,v2.1). A source that is not a whole copy
+of its round (a clone lacking files of its commit, a copy lacking whole submitter folders) never
+removes: the published results in folders it does not hold are kept (keep_unheld). What is
+accepted goes to the data changelog."""
 
 from __future__ import annotations
 
@@ -50,28 +51,36 @@ def stop_on_sources(results: list[dict], out: Path) -> None:
 
 
 def keep_unheld(results: list[dict], stored: dict[str, list[dict]]) -> list[str]:
-    """Keep the published results of submitter folders a source does not hold at all (a copy
-    of part of a round): they join the round's records, with a note in its report section.
+    """Keep the published results a source does not hold when it is not a whole copy of its
+    round (unwhole): they join the round's records, with a note in its report section.
     Returns one line per round that kept some, for the editor."""
     said = []
     for result in results:
         held, ids = set(result.get("held", ())), {r["id"] for r in result["records"]}
-        kept = [
-            r
-            for r in stored.get(result["round"], [])
-            if r.get("id") not in ids and str(r.get("path", "")).split("/")[0] not in held
-        ]
-        if not kept:
+        stored_here = stored.get(result["round"], [])
+        absent = [r for r in stored_here if r.get("id") not in ids and str(r.get("path")) not in held]
+        why = unwhole(result, stored_here, held)
+        if not absent or not why:
             continue
-        folders = sorted({str(r.get("path", "")).split("/")[0] for r in kept})
         line = (
-            f"{result['path']}: holds no folder of {', '.join(folders)}: not a whole copy of "
-            f"round {result['round']}; its {len(kept)} published result(s) there are kept as they were"
+            f"{result['path']}: not a whole copy of round {result['round']} ({why}): its "
+            f"{len(absent)} published result(s) in folders it does not hold are kept as they were"
         )
-        result["records"] = sorted(result["records"] + kept, key=lambda r: r["id"])
+        result["records"] = sorted(result["records"] + absent, key=lambda r: r["id"])
         result["notes"].append(line)
         said.append(line)
     return said
+
+
+def unwhole(result: dict, stored_here: list[dict], held: set[str]) -> str | None:
+    """Why a source is not the whole round, or None: a clone lacking files of its commit, or
+    a copy lacking whole submitter folders that the stored round has."""
+    if result.get("lacking"):
+        return f"the clone lacks {result['lacking']} file(s) of its commit"
+    gone = sorted({str(r.get("path")).split("/")[0] for r in stored_here} - held)
+    if gone:
+        return f"it holds no folder of {', '.join(gone[:3])}{' and more' if len(gone) > 3 else ''}"
+    return None
 
 
 def stop_on_changes(

@@ -270,8 +270,19 @@ def read_round(source, round_id: str, path: str) -> dict:
         "skips": skips + collisions,
         "notes": [n for o in outcomes for n in o["notes"]],
         "missing": [m for o in outcomes for m in o.get("missing", [])],
-        "held": sorted({name.split("/")[0] for name in files if "/" in name}),  # submitter folders
+        "held": held_folders(files),
+        "lacking": source.lacking(),
     }
+
+
+def held_folders(files: list[str]) -> list[str]:
+    """Every folder down to a result folder (<submitter>/results/<system>/<benchmark>) that
+    holds a file of the source: what a stored result needs to count as held (review.py)."""
+    found = set()
+    for name in files:
+        parts = name.split("/")[:-1]
+        found.update("/".join(parts[:depth]) for depth in range(1, min(len(parts), 4) + 1))
+    return sorted(found)
 
 
 def unique_records(records: list[dict]) -> tuple[list[dict], list[str]]:

@@ -107,7 +107,7 @@ def import_record(
     progress=None,
     accept_changes: bool = False,
     accept_removals=(),
-    write=swap.write_file,
+    write=None,
 ) -> dict:
     """Import every source into `out` (content/data/record); returns counts for the CLI.
     `progress(line)`: told of each round as it is read (see import_all). Raises
@@ -207,9 +207,7 @@ def round_entry(result: dict) -> dict:
     }
 
 
-def write_outputs(
-    out: Path, results: list[dict], log: list[dict], stored: dict, write=swap.write_file
-) -> None:
+def write_outputs(out: Path, results: list[dict], log: list[dict], stored: dict, write=None) -> None:
     """Every file of the new record, swapped in whole with its seal (swap.replace_record);
     `stored`: the record's rounds as read before (stored_rounds)."""
     entries = {r.get("id"): r for r in write_mod.load_list(out / "rounds.yaml")}

@@ -17,12 +17,8 @@ from pathlib import Path
 
 from sitegen.content import record_seal
 
-NEW, OLD = "new", "old"
-
-
-def staging(folder: Path, kind: str) -> Path:
-    """`.record.new` / `.record.old`: beside the record folder (same file system: rename)."""
-    return folder.parent / f".{folder.name}.{kind}"
+NEW, OLD = record_seal.NEW, record_seal.OLD
+staging = record_seal.staging
 
 
 def recover(folder: Path) -> list[str]:
@@ -46,19 +42,20 @@ def recover(folder: Path) -> list[str]:
     return said
 
 
-def leftovers(folder: Path) -> list[Path]:
-    return [path for path in (staging(folder, NEW), staging(folder, OLD)) if path.exists()]
-
-
 def write_file(path: Path, data: bytes, shown: Path) -> None:
     """`data` to disk at `path`; an error names `shown`, the record file it is for."""
     try:
         with open(path, "wb") as stream:
-            stream.write(data)
-            stream.flush()
+            write_all(stream, data)
             os.fsync(stream.fileno())
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror or str(exc), str(shown)) from None
+
+
+def write_all(stream, data: bytes) -> None:
+    """The one place bytes of the record reach a file (a test makes it fail or stop here)."""
+    stream.write(data)
+    stream.flush()
 
 
 def current_files(folder: Path) -> dict[str, bytes]:
@@ -74,10 +71,11 @@ def sealed(files: dict[str, bytes]) -> dict[str, bytes]:
     return {**files, record_seal.SEAL: record_seal.seal_text(entries).encode("utf-8")}
 
 
-def replace_record(folder: Path, changed: dict[str, bytes], write=write_file) -> bool:
+def replace_record(folder: Path, changed: dict[str, bytes], write=None) -> bool:
     """Make `folder` hold its files with `changed` (name -> bytes) replacing or adding theirs,
     and a new seal; False, touching nothing, when every byte would be the same. `write(path,
     data, shown)` writes one file (tests give one that fails)."""
+    write = write or write_file
     before = current_files(folder)
     after = sealed({**before, **changed})
     if after == before:
