@@ -125,7 +125,10 @@ def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
             "the results now come from content/data/record/: delete this "
             "file (curated fields go to content/data/results_curated.yaml)",
         )
+    known = len(problems.errors)
     check_seal(content, problems)
+    if len(problems.errors) > known:  # a damaged record: what reads it would only echo that
+        problems.raise_if_any()
     return load_record(content, problems)
 
 
