@@ -252,3 +252,19 @@ def test_seal_record_refuses_a_file_with_a_duplicate_id(site, capsys):
         ],
     )
     assert (content / "data/record/seal.yaml").read_bytes() == seal
+
+
+def test_the_seal_holds_through_incremental_builds(site, capsys):
+    """A build with nothing to do is skipped; a damaged file after it still stops the next build
+    (the load checks the seal whatever the build's state), and the file restored byte for
+    byte builds to the same output."""
+    content, out = site
+    assert run(content, out, capsys) == (0, [])
+    built = snapshot(out)
+    path = content / "data/record/results-v1.1.yaml"
+    path.write_text("".join(blocks(WHOLE)[:5]), "utf-8")
+    assert run(content, out, capsys)[0] == 1
+    assert snapshot(out) == built
+    path.write_text(WHOLE, "utf-8")
+    assert run(content, out, capsys) == (0, [])
+    assert snapshot(out) == built

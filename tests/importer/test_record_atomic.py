@@ -250,3 +250,23 @@ def test_accept_removals_names_rounds_of_the_record(tmp_path, capsys):
             "v1.0,v2.1) (see build.py import-record --help)"
         )
     )
+
+
+def test_a_leftover_beside_an_intact_record_is_a_warning(tmp_path, monkeypatch):
+    """Killed while writing (here seal-record's writer): the record is whole, the build goes on
+    and says what was left, and seal-record removes it."""
+    from sitegen.content.load import load_site
+
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content = write_record_project(tmp_path)
+    path = content / "data/record/results-v1.1.yaml"
+    original = path.read_bytes()
+    path.write_text(V11, "utf-8")
+    done = killed(content, "write", "seal-record")
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    path.write_bytes(original)  # the hand edit undone: the record is as sealed
+    said = [str(p) for p in load_site(content).warnings if ".record" in p.path]
+    assert said == [
+        "content/data/.record.new: warning: left by an import that was stopped; the record is whole "
+        "without it; python build.py seal-record or the next import-record removes it"
+    ]
