@@ -74,13 +74,19 @@ def keep_unheld(results: list[dict], stored: dict[str, list[dict]]) -> list[str]
 
 def unwhole(result: dict, stored_here: list[dict], held: set[str]) -> str | None:
     """Why a source is not the whole round, or None: a clone lacking files of its commit, or
-    a copy lacking whole submitter folders that the stored round has."""
+    a copy lacking whole submission folders (submission()) that the stored round has."""
     if result.get("lacking"):
         return f"the clone lacks {result['lacking']} file(s) of its commit"
-    gone = sorted({str(r.get("path")).split("/")[0] for r in stored_here} - held)
+    gone = sorted({submission(str(r.get("path"))) for r in stored_here} - held)
     if gone:
         return f"it holds no folder of {', '.join(gone[:3])}{' and more' if len(gone) > 3 else ''}"
     return None
+
+
+def submission(path: str) -> str:
+    """The folder of a submission: all before `/results/` (`Google`, and in v0.5
+    `v0.5.0/google/cloud_v2.8/resnet-tpuv2-8`), else the first folder."""
+    return path.split("/results/")[0] if "/results/" in path else path.split("/")[0]
 
 
 def stop_on_changes(

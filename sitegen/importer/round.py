@@ -276,12 +276,12 @@ def read_round(source, round_id: str, path: str) -> dict:
 
 
 def held_folders(files: list[str]) -> list[str]:
-    """Every folder down to a result folder (<submitter>/results/<system>/<benchmark>) that
-    holds a file of the source: what a stored result needs to count as held (review.py)."""
+    """Every folder that holds a file of the source, at any depth: what a stored result's
+    folder must be among to count as held (review.py)."""
     found = set()
     for name in files:
         parts = name.split("/")[:-1]
-        found.update("/".join(parts[:depth]) for depth in range(1, min(len(parts), 4) + 1))
+        found.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
     return sorted(found)
 
 

@@ -270,3 +270,38 @@ def test_a_leftover_beside_an_intact_record_is_a_warning(tmp_path, monkeypatch):
         "content/data/.record.new: warning: left by an import that was stopped; the record is whole "
         "without it; python build.py seal-record or the next import-record removes it"
     ]
+
+
+def test_a_v05_copy_of_one_submission_keeps_the_others():
+    """v0.5 nests every submission under `v0.5.0/<submitter>/<entry>/results/`: the folder
+    before `/results/` is what a whole copy holds (a real v0.5 copy of one NVIDIA folder,
+    before this, removed the other 46 results with its removals accepted)."""
+    from sitegen.importer.review import keep_unheld
+    from sitegen.importer.round import held_folders
+
+    mine = "v0.5.0/nvidia/submission/results/dgx1_multi_ngc18.11_mxnet/resnet"
+    other_nvidia = "v0.5.0/nvidia/submission/results/dgx1_ngc18.11_pytorch/ssd"
+    google = "v0.5.0/google/cloud_v2.8/ssd-tpuv2-8/results/tpu/ssd"
+    stored = {
+        "v0.5": [
+            {"id": "v0.5-a", "path": mine},
+            {"id": "v0.5-b", "path": other_nvidia},
+            {"id": "v0.5-c", "path": google},
+        ]
+    }
+    result = {
+        "round": "v0.5",
+        "path": "copy",
+        "records": [{"id": "v0.5-a", "path": mine}],
+        "notes": [],
+        "held": held_folders([f"{mine}/result_0.txt"]),
+    }
+    said = keep_unheld([result], stored)
+    assert [r["id"] for r in result["records"]] == ["v0.5-a", "v0.5-b", "v0.5-c"]
+    assert said == [
+        "copy: not a whole copy of round v0.5 (it holds no folder of v0.5.0/google/cloud_v2.8/ssd-tpuv2-8): "
+        "its 2 published result(s) in folders it does not hold are kept as they were"
+    ]
+    whole = {**result, "records": [{"id": "v0.5-a", "path": mine}], "notes": []}
+    whole["held"] = held_folders([f"{mine}/result_0.txt", f"{google}/result_0.txt", f"{other_nvidia}/x"])
+    assert keep_unheld([whole], stored) == [] and len(whole["records"]) == 1  # a removal, asked about
