@@ -6,7 +6,7 @@ changes a published result (a corrected log upstream, a truncated copy of one) l
 change, each at its line in the stored file, and writes nothing until the editor runs it again
 with --accept-changes; one that removes published results lists them and writes nothing until
 the editor names their rounds (--accept-removals v1.0,v2.1). A source that is not a whole copy
-of its round (a clone lacking files of its commit, a copy lacking whole submitter folders) never
+of its round (a clone lacking files of its commit, a copy lacking whole submission folders) never
 removes: the published results in folders it does not hold are kept (keep_unheld). What is
 accepted goes to the data changelog."""
 

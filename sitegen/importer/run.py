@@ -126,7 +126,10 @@ def import_record(
         note_resubmissions(results, stored)
         old = {r["round"]: stored.get(r["round"], []) for r in results}
         log = sum((write_mod.changes(old[r["round"]], r["records"], r["commit_date"]) for r in results), [])
-        review.stop_on_changes(log, out, accept_changes, set(accept_removals))
+        try:
+            review.stop_on_changes(log, out, accept_changes, set(accept_removals))
+        except review.ImportStopped as exc:  # what was undone is said all the same
+            raise review.ImportStopped(recovered + exc.lines, exc.closing) from None
         write_outputs(out, results, log, stored, write)
     return {
         "rounds": len(results),
