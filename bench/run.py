@@ -525,17 +525,34 @@ class RecordSite:
         )
 
 
+def seal_record(content: Path) -> None:
+    """Seal an edit of the copy's record as an editor does (`seal-record`): every build checks
+    the round files against their seal. Untimed: it runs before the build that is measured."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), "-q", "--content", str(content), "seal-record"],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise BuildFailed(f"seal-record of {content} failed:\n{done.stderr}")
+
+
 class Edit:
     """One change to the copy: what it is, the pages that must show it (page, text) and the
-    bytes of each file it changed, written back by undo()."""
+    bytes of each file it changed, written back by undo(); `sealed`: the content folder whose
+    record the edit changed (sealed after the edit and after the undo)."""
 
-    def __init__(self, what: str, checks: list, originals: dict):
-        self.what, self.checks, self.originals = what, checks, originals
+    def __init__(self, what: str, checks: list, originals: dict, sealed: Path | None = None):
+        self.what, self.checks, self.originals, self.sealed = what, checks, originals, sealed
+        if sealed is not None:
+            seal_record(sealed)
         self.saved = time.perf_counter()  # when the last file was written
 
     def undo(self) -> None:
         for path, data in self.originals.items():
             path.write_bytes(data)
+        if self.sealed is not None:
+            seal_record(self.sealed)
 
 
 def first_report(site: RecordSite) -> Path:
@@ -617,6 +634,7 @@ def edit_result(site: RecordSite) -> Edit:
             f"({'a result of a site system' if key(block) in mapped else 'a result'})",
             [(f"{RECORD_LANG}/results/{ident}.html", word)],
             {path: original},
+            sealed=site.content,
         )
     raise BuildFailed(f"whole record: no scored result with a plain framework text in {folder}")
 
@@ -746,11 +764,13 @@ def timed_import(site: RecordSite) -> dict:
     if result:
         checks.append((f"{RECORD_LANG}/results/{result}.html", result))
     try:
+        seal_record(site.content)
         site.build(f"without round {newest}")
         expect(site, checks, f"after removing round {newest}", present=False)
     finally:
         for path, data in originals.items():
             path.write_bytes(data)
+        seal_record(site.content)
     # its processes' memory summed too: the rebuild that renders most (a round's new pages)
     sample = site.build(f"import of round {newest}", memory=True)
     expect(site, checks, f"after importing round {newest} again")

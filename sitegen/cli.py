@@ -19,6 +19,7 @@ from sitegen import __version__
 from sitegen.base import paths
 from sitegen.base.errors import ContentError
 from sitegen.build.outdir import OutputRefused
+from sitegen.content.record_lock import RecordBusy
 from sitegen.editor import usage
 
 DESCRIPTION = (
@@ -34,6 +35,7 @@ EXAMPLES = [
     ("init DIR", "start a new site: DIR/content, ready to build"),
     ("import-record [DIR...]", "the whole MLPerf record into content/data/record/"),
     ("import-compatibility DIR", "MLCommons' compatibility table into content/data/compatibility.yaml"),
+    ("seal-record", "seal a hand edit of content/data/record/, listing what changed"),
 ]
 EPILOG = """\
 Options such as --out and -q go before or after the command; `{prog} COMMAND --help` tells more.
@@ -158,9 +160,21 @@ def make_parser(prog: str, where: str = "./") -> Parser:
     rec.add_argument(
         "--accept-changes",
         action="store_true",
-        help="write changes to published results (a score, a run, a removed or "
-        "renamed result); without it such an import lists them and writes "
-        "nothing",
+        help="write changes to published results (a score, a run, a renamed result); "
+        "without it such an import lists them and writes nothing",
+    )
+    rec.add_argument(
+        "--accept-removals",
+        type=_rounds,
+        default=(),
+        metavar="ROUNDS",
+        help="remove the published results of these rounds (v1.0,v2.1) that the sources no "
+        "longer hold; without it such an import lists them and writes nothing",
+    )
+    command(
+        "seal-record",
+        "seal a deliberate hand edit of content/data/record/: list what changed since the "
+        "last seal, then write the seal every build checks",
     )
     compat = command(
         "import-compatibility",
@@ -171,6 +185,20 @@ def make_parser(prog: str, where: str = "./") -> Parser:
         "dir", type=Path, metavar="DIR", help="a clone or bare git directory of mlcommons/policies"
     )
     return parser
+
+
+def _rounds(text: str) -> tuple[str, ...]:
+    """--accept-removals: rounds of the record, comma-separated."""
+    from sitegen.content import round_rules
+
+    found = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [part for part in found if part not in round_rules.ROUNDS]
+    if not found or unknown:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(unknown) or repr(text)}: no round of the record "
+            f"(rounds: {', '.join(round_rules.ROUNDS)}; write them as v1.0,v2.1)"
+        )
+    return found
 
 
 def parse_args(argv, root: Path | None = None, prog: str = "axledger") -> argparse.Namespace:
@@ -378,9 +406,12 @@ def run_import_record(args) -> str:
             args.content / "data" / "record",
             progress=progress(args),
             accept_changes=args.accept_changes,
+            accept_removals=args.accept_removals,
         )
     except ImportStopped as exc:
         raise CommandFailed([*exc.lines, exc.closing]) from None
+    for line in counts["recovered"] + counts["kept"]:
+        print(line, file=sys.stderr)
     return (
         f"imported {counts['rounds']} round(s): {counts['results']} results, "
         f"{counts['logs_missing']} with logs missing, {counts['skipped']} folders skipped, "
@@ -397,6 +428,19 @@ def run_import_compatibility(args) -> str:
         raise CommandFailed([str(exc)]) from None
 
 
+def run_seal_record(args) -> str:
+    from sitegen.importer.reseal import reseal
+    from sitegen.importer.review import ImportStopped
+
+    try:
+        changes = reseal(args.content, say=lambda line: print(line, file=sys.stderr))
+    except ImportStopped as exc:
+        raise CommandFailed([*exc.lines, exc.closing]) from None
+    if not changes:
+        return "the record's seal is up to date: nothing written"
+    return f"sealed {changes} change(s); commit content/data/record/ with them"
+
+
 COMMANDS = {
     None: run_build,
     "build": run_build,
@@ -408,6 +452,7 @@ COMMANDS = {
     "import-mlperf": run_import,
     "import-record": run_import_record,
     "import-compatibility": run_import_compatibility,
+    "seal-record": run_seal_record,
 }
 FAILED = {"check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
 
@@ -420,9 +465,13 @@ def _describe(exc: OSError) -> str:
 
 
 def _left_as_it_was(args) -> str:
-    return {"check": "nothing written", "new": "nothing created", "init": "nothing created"}.get(
-        args.command, "output left as it was"
-    )
+    return {
+        "check": "nothing written",
+        "new": "nothing created",
+        "init": "nothing created",
+        "import-record": "the record left as it was",
+        "seal-record": "the record left as it was",
+    }.get(args.command, "output left as it was")
 
 
 def _missing(exc: ModuleNotFoundError) -> str:
@@ -453,7 +502,7 @@ def main(argv=None, root: Path | None = None, prog: str = "axledger") -> int:
             raise UsageError(missing)
         with _cache_env(args.cache):
             message = COMMANDS[args.command](args)
-    except (OutputRefused, UsageError) as exc:
+    except (OutputRefused, UsageError, RecordBusy) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except ModuleNotFoundError as exc:

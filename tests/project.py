@@ -193,4 +193,16 @@ def write_project(folder: Path, changes: dict[str, str | bytes | None] | None = 
         path = content / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    seal_record(content)
     return content
+
+
+def seal_record(content: Path) -> None:
+    """Seal the project's record (when it has one) as the importer does: every build checks
+    its round files against the seal (content/record_seal.py). A test that edits a round file
+    on purpose calls this again, as an editor runs `seal-record`."""
+    from sitegen.importer import swap
+
+    folder = content / "data" / "record"
+    if (folder / "rounds.yaml").is_file():
+        swap.replace_record(folder, {})

@@ -21,6 +21,7 @@ from sitegen.base.cache import cache_root, code_digest, sha, tree_digest
 from sitegen.build import outdir
 from sitegen.build.manifest import load_manifest, manifest_path, output_state, save_manifest
 from sitegen.build.state import current_values, load_state, next_state, save_state, stale_units
+from sitegen.content import record_lock
 
 
 @dataclass
@@ -61,7 +62,7 @@ def build(
     repos = [r for r in {*paths.protected(), outdir.repository_of(content)} if r is not None]
     out = outdir.guard(out, content=content, templates=templates, repos=repos, cache=cache_root())
     _cache_is_a_folder(cache_root())
-    with outdir.BuildLock(out), _collected_after():
+    with outdir.BuildLock(out), record_lock.reading(content), _collected_after():
         outdir.remove_leftovers(out)
         report = _build_locked(content, templates, out, strict, processes)
     report.seconds = time.perf_counter() - started

@@ -24,6 +24,7 @@ from sitegen.content.record import (
     load_record,
     read_curated,
 )
+from sitegen.content.record_seal import check_leftovers, check_seal
 from sitegen.content.scores import check_scores
 from sitegen.content.termcheck import TERMS, check_terms
 from sitegen.content.translation import review_digest
@@ -116,6 +117,8 @@ def check_words(site: Site) -> list:
 
 def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
     """The whole MLPerf record, when the project has one; then results.yaml must go."""
+    if check_leftovers(content, problems):
+        problems.raise_if_any()  # the record is moved aside: the rest would only echo it
     if not has_record(content):
         return {}, {}
     old = _table_path(content, "results")
@@ -126,6 +129,10 @@ def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
             "the results now come from content/data/record/: delete this "
             "file (curated fields go to content/data/results_curated.yaml)",
         )
+    known = len(problems.errors)
+    check_seal(content, problems)
+    if len(problems.errors) > known:  # a damaged record: what reads it would only echo that
+        problems.raise_if_any()
     return load_record(content, problems)
 
 

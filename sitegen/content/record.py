@@ -157,7 +157,14 @@ def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]
                 f"record '{row['id']}': " if isinstance(row, dict) and isinstance(row.get("id"), str) else ""
             )
             problems.add(path, _message_line(row, message, line), label + message)
-        if not errors:
+        if not errors and record["id"] in found:
+            first = found[record["id"]][LINE]
+            problems.add(
+                path,
+                line,
+                f"duplicate id '{record['id']}' (first on line {first}): a second copy of a result; delete one of the two",
+            )
+        elif not errors:
             record[LINE], record["_file"] = line, rel
             record["_lines"] = getattr(row, "lines", None) or {}
             found[record["id"]] = record

@@ -9,6 +9,7 @@ from pathlib import Path
 from sitegen.base.cache import READ_ONLY
 from sitegen.base.errors import ContentError, Problem
 from sitegen.build.rendering import render_site
+from sitegen.content import record_lock
 from sitegen.content.load import REPORT_NAME, RESERVED, load_site
 from sitegen.editor.links import broken_links
 
@@ -34,8 +35,9 @@ def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]
     before = os.environ.get(READ_ONLY)
     os.environ[READ_ONLY] = "1"  # the caches are read, never written
     try:
-        site = load_site(content, strict=strict)
-        files = render_site(site, templates)
+        with record_lock.reading(content, create=False):
+            site = load_site(content, strict=strict)
+            files = render_site(site, templates)
     finally:
         if before is None:
             os.environ.pop(READ_ONLY, None)

@@ -270,7 +270,19 @@ def read_round(source, round_id: str, path: str) -> dict:
         "skips": skips + collisions,
         "notes": [n for o in outcomes for n in o["notes"]],
         "missing": [m for o in outcomes for m in o.get("missing", [])],
+        "held": held_folders(files),
+        "lacking": source.lacking(),
     }
+
+
+def held_folders(files: list[str]) -> list[str]:
+    """Every folder that holds a file of the source, at any depth: what a stored result's
+    folder must be among to count as held (review.py)."""
+    found = set()
+    for name in files:
+        parts = name.split("/")[:-1]
+        found.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+    return sorted(found)
 
 
 def unique_records(records: list[dict]) -> tuple[list[dict], list[str]]:

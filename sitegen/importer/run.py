@@ -14,9 +14,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from sitegen.content import chips
+from sitegen.content import chips, record_lock
 from sitegen.content import round_rules as rules
-from sitegen.importer import review
+from sitegen.importer import review, swap
 from sitegen.importer import write as write_mod
 from sitegen.importer.round import import_round
 
@@ -101,28 +101,44 @@ def round_progress(result: dict, done: int, total: int, seconds: float) -> str:
 
 
 def import_record(
-    paths: list[Path], out: Path, workers: int = 2, progress=None, accept_changes: bool = False
+    paths: list[Path],
+    out: Path,
+    workers: int = 2,
+    progress=None,
+    accept_changes: bool = False,
+    accept_removals=(),
+    write=None,
 ) -> dict:
     """Import every source into `out` (content/data/record); returns counts for the CLI.
     `progress(line)`: told of each round as it is read (see import_all). Raises
-    record_review.ImportStopped, writing nothing, when a source cannot be imported or holds
-    no result, and (unless `accept_changes`) when published results would change."""
+    review.ImportStopped, writing nothing, when a source cannot be imported or holds no
+    result, when published results would change (unless `accept_changes`) and when results
+    would be removed from a round not named in `accept_removals`. The sources are read first;
+    the stored record is then read, compared and replaced whole holding the content's lock
+    (swap.py, content/record_lock.py). `write`: swap.write_file, or a test's failing one."""
     results = sorted(import_all(paths, workers, progress), key=round_order)
     results = drop_repeated_rounds(results)
     review.stop_on_sources(results, out)
-    stored = stored_rounds(out)
-    note_resubmissions(results, stored)
-    old = {r["round"]: stored.get(r["round"], []) for r in results}
-    log = sum((write_mod.changes(old[r["round"]], r["records"], r["commit_date"]) for r in results), [])
-    if not accept_changes:
-        review.stop_on_changes(log, out)
-    write_outputs(out, results, results, log)
+    with record_lock.writing(out.parent.parent):  # content/ holds data/record/
+        recovered = swap.recover(out)
+        stored = stored_rounds(out)
+        kept = review.keep_unheld(results, stored)
+        note_resubmissions(results, stored)
+        old = {r["round"]: stored.get(r["round"], []) for r in results}
+        log = sum((write_mod.changes(old[r["round"]], r["records"], r["commit_date"]) for r in results), [])
+        try:
+            review.stop_on_changes(log, out, accept_changes, set(accept_removals))
+        except review.ImportStopped as exc:  # what was undone is said all the same
+            raise review.ImportStopped(recovered + exc.lines, exc.closing) from None
+        write_outputs(out, results, log, stored, write)
     return {
         "rounds": len(results),
         "results": sum(len(r["records"]) for r in results),
         "skipped": sum(len(r["skips"]) for r in results),
         "changes": len(log),
         "logs_missing": sum(len(r["missing"]) for r in results),
+        "recovered": recovered,
+        "kept": kept,
     }
 
 
@@ -189,25 +205,35 @@ def round_entry(result: dict) -> dict:
         "published": info.published,
         "ruleset": info.ruleset,
         "results": len(result["records"]),
-        "logs_missing": len(result["missing"]),
+        "logs_missing": sum(r.get("status") == "logs missing" for r in result["records"]),  # kept ones too
         "skipped": len(result["skips"]),
     }
 
 
-def write_outputs(out: Path, results: list[dict], good: list[dict], log: list[dict]) -> None:
+def write_outputs(out: Path, results: list[dict], log: list[dict], stored: dict, write=None) -> None:
+    """Every file of the new record, swapped in whole with its seal (swap.replace_record);
+    `stored`: the record's rounds as read before (stored_rounds)."""
     entries = {r.get("id"): r for r in write_mod.load_list(out / "rounds.yaml")}
-    entries.update((r["round"], round_entry(r)) for r in good)
+    entries.update((r["round"], round_entry(r)) for r in results)
     ordered = [entries[k] for k in sorted(entries, key=rules.round_key)]
-    write_mod.write_if_changed(out / "rounds.yaml", write_mod.dump(ordered, ROUND_FIELDS))
-    for result in good:
-        write_mod.write_if_changed(
-            out / f"results-{result['round']}.yaml", write_mod.dump(result["records"], FIELDS)
-        )
+    files = {"rounds.yaml": write_mod.dump(ordered, ROUND_FIELDS)}
+    files.update((f"results-{r['round']}.yaml", write_mod.dump(r["records"], FIELDS)) for r in results)
     report = out / "import-report.md"
     previous = report.read_text("utf-8") if report.is_file() else ""
-    every = [r for rows in stored_rounds(out).values() for r in rows]  # as just written
+    every = [r for rows in written_rounds(stored, files).values() for r in rows]  # as written
     chip_lines = chips.report_lines(out.parent.parent, every)  # content/ holds data/record/
-    write_mod.write_if_changed(report, write_mod.report_text(results, previous, chip_lines))
+    files["import-report.md"] = write_mod.report_text(results, previous, chip_lines)
     log = sorted(log, key=lambda e: (str(e["date"]), e["id"], e["field"]), reverse=True)
     history = write_mod.load_list(out / "changelog.yaml")
-    write_mod.write_if_changed(out / "changelog.yaml", write_mod.changelog_text(log + history))
+    files["changelog.yaml"] = write_mod.changelog_text(log + history)
+    swap.replace_record(out, {name: text.encode("utf-8") for name, text in files.items()}, write)
+
+
+def written_rounds(stored: dict, files: dict[str, str]) -> dict[str, list[dict]]:
+    """The record's rounds as they will be: the files about to be written over those kept."""
+    found = dict(stored)
+    for name, text in files.items():
+        round_id = name[len("results-") : -len(".yaml")]
+        if name.startswith("results-") and round_id in rules.ROUNDS:
+            found[round_id] = write_mod.load_text(text)
+    return found

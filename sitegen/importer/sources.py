@@ -47,6 +47,9 @@ class GitSource:
     def files(self) -> list[str]:
         return sorted(self.blobs)
 
+    def lacking(self) -> int:
+        return 0  # a commit's tree is the round whole
+
     def digest(self, path: str) -> str:
         return self.blobs[path]
 
@@ -87,6 +90,16 @@ class FolderSource:
 
     def files(self) -> list[str]:
         return self.paths
+
+    def lacking(self) -> int:
+        """How many files of its git commit this work tree lacks (deleted, or left out by a
+        sparse checkout): a clone that does not hold its round whole. 0 outside git."""
+        found = 0
+        for args, keep in ((["--deleted"], None), (["-t"], "S ")):
+            run = subprocess.run(["git", "-C", str(self.root), "ls-files", "-z", *args], capture_output=True)
+            names = [n for n in run.stdout.split(b"\0") if n] if run.returncode == 0 else []
+            found += sum(1 for n in names if keep is None or n.startswith(keep.encode()))
+        return found
 
     def digest(self, path: str) -> str:
         data = self.read(path)

@@ -84,18 +84,12 @@ def dump(records: list[dict], fields: tuple[str, ...]) -> str:
     return HEADER + ("".join(item(r, fields) for r in records) if records else "[]\n")
 
 
-def write_if_changed(path: Path, text: str) -> bool:
-    if path.exists() and path.read_bytes() == text.encode("utf-8"):
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8"))
-    return True
-
-
 def load_list(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return load_text(path.read_text(encoding="utf-8")) if path.exists() else []
+
+
+def load_text(text: str) -> list[dict]:
+    data = yaml.safe_load(text)
     return data if isinstance(data, list) else []
 
 

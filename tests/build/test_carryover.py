@@ -20,7 +20,7 @@ from sitegen.content.record import load_record
 from sitegen.derive import carryover
 from sitegen.derive.record_index import index_of, progress
 
-from project import TEMPLATES
+from project import TEMPLATES, seal_record
 from record_sample import V10, V11, _result, write_record_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -346,6 +346,7 @@ def test_editing_the_original_rebuilds_the_pages_it_was_carried_to(tmp_path, mon
     old = "runs: [0.4, 0.41, 0.412, 0.41547, 0.42]"
     assert path.read_text("utf-8").count(old) == 1
     path.write_text(path.read_text("utf-8").replace(old, old.replace("0.4,", "0.401,")), "utf-8")
+    seal_record(content)  # a deliberate edit, sealed as an editor does (seal-record)
     again = build(content, TEMPLATES, out)
     assert again.units_reused > 0
     assert "carry-note" not in page(out, f"en/results/{CARRIED}.html")

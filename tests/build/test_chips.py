@@ -22,7 +22,7 @@ from sitegen.importer import write as record_write
 from sitegen.render.record import downloads as record_download
 from sitegen.render.record import rounds as record_pages
 
-from project import TEMPLATES
+from project import TEMPLATES, seal_record
 from record_sample import CHIPS, CURATED, V10, write_record_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,6 +165,7 @@ def _with_model(content: Path, old: str, new: str) -> None:
     path.write_text(
         path.read_text("utf-8").replace(f"accelerator_model: {old}", f"accelerator_model: {new}"), "utf-8"
     )
+    seal_record(content)  # a deliberate edit, sealed as an editor does (seal-record)
 
 
 UNKNOWN = (

@@ -17,7 +17,7 @@ from sitegen.build import manifest
 from sitegen.content import parsecache
 from sitegen.content.load import load_site
 
-from project import THREE, write_project
+from project import THREE, seal_record, write_project
 from record_sample import V10, write_record_project
 
 # --- references: the slow implementations these replace ------------------------------------------
@@ -300,6 +300,7 @@ def test_an_entry_of_other_bytes_is_not_used(tmp_path, own_cache, counted):
     _load(content)
     path = content / "data" / "record" / "results-v1.0.yaml"
     path.write_text(V10.replace("AcmeFlow 1.0", "AcmeFlow 2.0"), "utf-8")
+    seal_record(content)
     fresh = _load(content)
     assert any(r["framework"] == "AcmeFlow 2.0" for r in fresh.record.values())
     cache._stat_tables.clear()

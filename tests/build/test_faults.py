@@ -285,7 +285,8 @@ def test_a_truncated_log_that_moves_a_score_waits_for_accept_changes(record, cap
     assert yaml.safe_load(stored.read_text())[0]["value"] == float(new)
 
 
-def test_a_result_removed_upstream_waits_for_accept_changes(record, tmp_path, capsys):
+def test_a_result_removed_upstream_waits_for_its_round_to_be_named(record, tmp_path, capsys):
+    """--accept-changes no longer removes results: only --accept-removals naming the round."""
     content, source, out = record
     other = source / "NVIDIA/results/other_sys/bert"
     shutil.copytree(source / V11_BERT, other)
@@ -302,11 +303,16 @@ def test_a_result_removed_upstream_waits_for_accept_changes(record, tmp_path, ca
         [
             f"{stored}:{at['id']}: v1.1-nvidia-other-sys-bert: removed (no longer in the source; "
             "was NVIDIA/results/other_sys/bert)",
-            f"import stopped: 1 change(s) to published results; {out} left as it was; review them "
-            "and run again with --accept-changes to write them (the data changelog records them)",
+            f"import stopped: 1 published result(s) removed from v1.1; {out} left as it was; review "
+            "them and run again with --accept-removals v1.1 to write them (the data changelog records them)",
         ],
     )
     assert snapshot(content) == before
+    assert import_cli(content, capsys, "--accept-changes", source)[0] == 1  # changes only
+    assert import_cli(content, capsys, "--accept-removals", "v1.0", source)[0] == 1  # another round
+    assert snapshot(content) == before
+    assert import_cli(content, capsys, "--accept-removals", "v1.1", source) == (0, [])
+    assert "v1.1-nvidia-other-sys-bert" not in stored.read_text()
 
 
 # ---- 4. a control character in a chart block --------------------------------------------------

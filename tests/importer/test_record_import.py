@@ -615,7 +615,7 @@ def test_changelog_records_a_result_removed_upstream(tmp_path):
     root, out = two_results(tmp_path), tmp_path / "record"
     import_record([root], out, workers=1)
     shutil.rmtree(root / "NVIDIA/results/other_sys")
-    import_record([root], out, workers=1, accept_changes=True)
+    import_record([root], out, workers=1, accept_removals=("v1.1",))
     log = yaml.safe_load((out / "changelog.yaml").read_text())
     assert [(e["id"], e["field"], e["old"], e["new"]) for e in log] == [
         ("v1.1-nvidia-other-sys-bert", "result", "NVIDIA/results/other_sys/bert", None)
