@@ -49,7 +49,9 @@ def revisions(site) -> list[Revision]:
             digest = review_digest(source)
             recorded = report.meta.get(FIELD)
             if report.converted:
-                found.append(Revision("converted", folder, report, source, digest, (source.source.path, None)))
+                found.append(
+                    Revision("converted", folder, report, source, digest, (source.source.path, None))
+                )
             elif recorded is None:
                 found.append(Revision("unrecorded", folder, report, source, digest, (report.source.path, 2)))
             elif recorded != digest:
@@ -62,7 +64,11 @@ def check_written(site, problems: Problems) -> None:
     """A warning for every revision (see `revisions`); `written_from` in a written
     language's file is an error (it records nothing there)."""
     for report in site.reports + site.pages:
-        if report.meta.get(FIELD) is not None and not report.converted and not languages.get(report.lang).source:
+        if (
+            report.meta.get(FIELD) is not None
+            and not report.converted
+            and not languages.get(report.lang).source
+        ):
             problems.add(
                 report.source.path,
                 (report.meta.get("_lines") or {}).get(FIELD, 2),
