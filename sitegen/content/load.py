@@ -26,6 +26,7 @@ from sitegen.content.record import (
 )
 from sitegen.content.scores import check_scores
 from sitegen.content.termcheck import TERMS, check_terms
+from sitegen.content.usage import load_pairs
 from sitegen.content.written import check_written, mark_converted_prose
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
@@ -91,6 +92,7 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
     checks.check_report_refs(site, problems)
     check_written(site, problems)
+    site.usage = load_pairs(content, problems)
     checks.warn_unused_sources(site, problems)
     checks.warn_claims_without_page(site, problems)
     languages.keep_conversions()  # every text is loaded: the next load needs no converter
