@@ -149,11 +149,13 @@ def _source(page, arg, line):
     source = table_record(page, "sources", arg, line)
     if not source:
         return ""
-    label = source["publisher"]
+    # the publisher's name as it is written, in its own language (a Simplified name stays so)
+    label = f'<span lang="{escape(source["language"])}">{escape(source["publisher"])}</span>'
     if source.get("date"):
-        label += ", " + fmt.date(source["date"], page.lang)
-    target = urls.sources(page.lang) + "#" + urls.anchor("source", arg)
-    return f'<cite class="cite">[{link(page, target, label, source["title"])}]</cite>'
+        label = say(page, "ref.cite_dated", publisher=label, date=escape(fmt.date(source["date"], page.lang)))
+    target = escape(page.link(urls.sources(page.lang) + "#" + urls.anchor("source", arg)))
+    anchor = f'<a href="{target}" title="{escape(source["title"])}">{label}</a>'
+    return f'<cite class="cite">{say(page, "ref.cite", source=anchor)}</cite>'
 
 
 def _runs(page, arg, line):

@@ -4,6 +4,7 @@ One jinja2 environment per build; each page kind is one function in `pages.py`."
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,6 +96,10 @@ def theme_dependency(theme: Theme, tag: tuple, key):
     return MISSING
 
 
+# Full-width punctuation (CJK symbols, full-width forms) at the end of a string.
+FULL_WIDTH_END = re.compile("[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]$")
+
+
 class Strings:
     """Interface strings of one language; a missing key is a content error, not a blank."""
 
@@ -103,6 +108,7 @@ class Strings:
         self.file = f"{site.root.name}/i18n/{lang}.yaml"
         self.missing: set[str] = set()
         self.cjk = languages.get(lang).cjk
+        self.lang = lang
 
     def __call__(self, key: str, **values) -> str:
         if key not in self.table:
@@ -114,6 +120,12 @@ class Strings:
         # a value ending or starting in CJK (a name with a full-width bracket) must not leave
         # a space between two CJK characters
         return languages.CJK_SPACE.sub("", text.format(**values)) if self.cjk else text.format(**values)
+
+    def lead(self, key: str) -> str:
+        """A string that introduces what follows it ("Download the data:", "下载数据："), with the
+        space it needs before it: none after full-width punctuation."""
+        text = self(key)
+        return text if FULL_WIDTH_END.search(text) else text + " "
 
     def singular_attrs(self, names: dict[str, str]) -> Markup:
         """` data-msg-<name>-one="..."` for each {key: name} whose string has a singular form

@@ -40,7 +40,7 @@ written_from: "{digest}"
 ---
 ## 主要發現
 
-Acme 訓練 BERT 需時 [[result:r-acme]]，Zenith 需時 [[result:r-zenith]] [[source:s-official]]。
+Acme 訓練 BERT 需時 [[result:r-acme]]，Zenith 需時 [[result:r-zenith]][[source:s-official]]。
 """
 PAGE_HANT = (
     '---\ntitle: 方法說明\nsummary: 數字從何而來。\nwritten_from: "{digest}"\n---\n## 訓練時間\n\n正文。\n'
