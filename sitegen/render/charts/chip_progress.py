@@ -136,7 +136,7 @@ def chip_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dic
         "padding": chart_render.NARROW_PADDING if narrow else chart_render.PADDING,
         "width": size.width,
         "$schema": alt.SCHEMA_URL,
-        "config": chart_render._config(size, text["lang"]),
+        "config": chart_render._config(size, text.get("lang", "en")),
     }
 
 

@@ -128,7 +128,7 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     )
     chart.data = alt.Data(values=rows)
     spec = chart.to_dict(validate=False)
-    spec["config"] = chart_render._config(size, text["lang"])
+    spec["config"] = chart_render._config(size, text.get("lang", "en"))
     return spec
 
 
