@@ -4,7 +4,8 @@ the text of the rendered pages, generated text included. Three rules, each a war
 
 - a form of the reviewed list data/zh_hant_usage.csv (columns `mainland`, `taiwan`, `except`,
   `note`): the mainland form, the form Taiwan writes, the correct words that contain the
-  mainland form (;-separated: 對比度 contains 對比) and why. A `…` in a mainland form stands
+  mainland form or start with its first character (;-separated: 對比度 for 對比, 按鈕 for
+  按…排序) and why. A `…` in a mainland form stands
   for up to twelve characters of one phrase (按…排序);
 - 列 in the mainland sense of a table column (in Taiwan 列 is a row, a column is 欄), in the
   contexts only a column has: its name or header (列名, 「訓練時間」列), a sort by it (按該列排序),
@@ -130,10 +131,11 @@ def findings(text: str, pairs: tuple[Pair, ...]) -> list[tuple[re.Match, str]]:
 
 
 def _excepted(text: str, match: re.Match, exceptions: tuple[str, ...]) -> bool:
-    """Whether the match lies inside one of the correct words that contain it."""
+    """Whether a correct word of `exceptions` stands where the match starts (對比度 for 對比,
+    按鈕 for 按…排序: the word covers the match's first character)."""
     for word in exceptions:
-        for at in range(max(0, match.start() - len(word)), match.start() + 1):
-            if text.startswith(word, at) and at + len(word) >= match.end():
+        for at in range(max(0, match.start() - len(word) + 1), match.start() + 1):
+            if text.startswith(word, at):
                 return True
     return False
 

@@ -22,7 +22,8 @@ USAGE = (
 PAIRS = (
     usage.Pair("大語言模型", "大型語言模型"),
     usage.Pair("對比", "比較", ("對比度",)),
-    usage.Pair("按…排序", "依…排序"),
+    usage.Pair("按…排序", "依…排序", ("按鈕",)),
+    usage.Pair("對上", "對決", ("對上一",)),
 )
 
 
@@ -40,6 +41,9 @@ def _hits(text):
         ("按訓練時間排序", ["按訓練時間排序"]),  # a gap of a few characters
         ("按時間，再排序", []),  # ... within one phrase only
         ("依訓練時間排序", []),
+        ("按鈕可重新排序", []),  # a button (按鈕), where the form starts
+        ("以同樣數量的GPU對上Bow Pod16", ["對上"]),
+        ("相對上一代GPU", []),  # 對 + 上一代
         ("見表中第二列和第四列的系統", ["第二列和第四列"]),  # two columns, named together
         ("點選欄名可依該列排序", ["列排序"]),  # only a column is sorted by
         ("「訓練時間」列中的數字", ["」列"]),  # a column named by its header
@@ -185,6 +189,27 @@ def test_shipped_list_pairs_are_well_formed():
         ("芯片", "晶片"),
     ):
         assert pairs.get(mainland) == taiwan, mainland
+
+
+# Taiwan's own words for the concepts of the shipped list, and correct words that contain a
+# mainland form: none of them is a hit
+TAIWAN_TEXT = (
+    "大型語言模型、物件偵測、語音辨識、影像分類、記者會、自行測試、加速、比較、對比度、相對上一代、對決、"
+    "網路、資訊、品質、預設、應用程式、程式碼、程式設計師、審查程序、資料集、開源專案、比賽項目、軟體、"
+    "硬體、晶片、伺服器、記憶體、效能、人工智慧、叢集、頻寬、快取、作業系統、原始碼、資料夾、連結、點選、"
+    "點擊率、搜尋、介面、模組、位元組、字節跳動、線上、在線上閱讀、按鈕可重新排序、依時間排序、第二列、"
+    "同一列、欄名、依該欄排序、較小的系統。"
+)
+
+
+def test_the_shipped_list_fires_on_no_taiwan_word():
+    from pathlib import Path
+
+    from sitegen.base.errors import Problems
+
+    content = Path(__file__).resolve().parents[2] / "content"
+    pairs = usage.load_pairs(content, Problems(content))
+    assert [match.group(0) for match, _ in usage.findings(TAIWAN_TEXT, pairs)] == []
 
 
 def test_shipped_zh_hant_pages_hold_no_mainland_usage(shipped_build):
