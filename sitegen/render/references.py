@@ -14,7 +14,7 @@ from sitegen.content.field_types import suggest
 from sitegen.content.references import SHORTCODE, parse_rounds, rounds_of
 from sitegen.derive import figures as derive
 from sitegen.render import scale_refs
-from sitegen.render.page import Page, any_result, link, result_pair, say, table_record
+from sitegen.render.page import Page, any_result, link, result_pair, say, source_name, table_record
 from sitegen.render.record_statements import equal_scale, fastest, runs_text
 
 # every language written out: a converted entry would load the converter in each process
@@ -149,8 +149,9 @@ def _source(page, arg, line):
     source = table_record(page, "sources", arg, line)
     if not source:
         return ""
-    # the publisher's name as it is written, in its own language (a Simplified name stays so)
-    label = f'<span lang="{escape(source["language"])}">{escape(source["publisher"])}</span>'
+    # the publisher's name as it is written, marked as its language (a Simplified name stays so)
+    label = source_name(source, languages.html_lang(page.lang))
+    label = label if isinstance(label, Markup) else escape(label)
     if source.get("date"):
         label = say(page, "ref.cite_dated", publisher=label, date=escape(fmt.date(source["date"], page.lang)))
     target = escape(page.link(urls.sources(page.lang) + "#" + urls.anchor("source", arg)))

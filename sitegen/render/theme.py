@@ -15,7 +15,7 @@ from sitegen.base import cache, fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
 from sitegen.content.model import Site
 from sitegen.derive import derived
-from sitegen.render.page import Page
+from sitegen.render.page import Page, source_name
 from sitegen.render.references import rich_text
 
 
@@ -117,9 +117,13 @@ class Strings:
         if not values:
             return self.table[key]
         text = self.table[languages.counted(self.table, key, values)]
-        # a value ending or starting in CJK (a name with a full-width bracket) must not leave
-        # a space between two CJK characters
-        return languages.CJK_SPACE.sub("", text.format(**values)) if self.cjk else text.format(**values)
+        # a value given as markup (a name marked as its language) stays markup, the rest is
+        # escaped; a value ending or starting in CJK (a name with a full-width bracket) must not
+        # leave a space between two CJK characters
+        marked = any(isinstance(value, Markup) for value in values.values())
+        out = escape(text).format(**values) if marked else text.format(**values)
+        out = languages.CJK_SPACE.sub("", out) if self.cjk else out
+        return Markup(out) if marked else out
 
     def lead(self, key: str) -> str:
         """A string that introduces what follows it ("Download the data:", "下载数据："), with the
@@ -154,6 +158,9 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "urls": urls,
         "fmt": fmt,
         "derived": derived,  # figures derived from a result (accelerator-minutes), never recomputed here
+        "source_name": lambda source, field="publisher": source_name(
+            source, languages.html_lang(lang), field
+        ),
         "twins": [
             (other, languages.html_lang(other), link(urls.twin(path, other)), languages.get(other).name)
             for other in site.other_languages(lang)

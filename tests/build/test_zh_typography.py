@@ -79,3 +79,24 @@ def test_chart_drawings_name_the_fonts_of_their_script():
         "t",
     )
     assert "<text" in svg and "font-family" not in svg
+
+
+def test_a_name_given_as_markup_keeps_its_language_in_a_sentence(tmp_path):
+    """An interface string filled with a source's name marked as its language keeps the mark
+    (a Simplified publisher on a Traditional page); any other value is escaped as text."""
+    from markupsafe import Markup
+
+    from sitegen.content.load import load_site
+    from sitegen.render.page import source_name
+    from sitegen.render.theme import Strings
+
+    from project import THREE, write_project
+
+    site = load_site(write_project(tmp_path, {"site.yaml": THREE}))
+    t = Strings(site, "zh-hant")
+    name = source_name({"language": "zh-Hans", "publisher": "电子产品世界<EEPW>"}, "zh-Hant")
+    assert name == Markup('<span lang="zh-Hans">电子产品世界&lt;EEPW&gt;</span>')
+    assert t("ref.cite", source=name) == Markup('［<span lang="zh-Hans">电子产品世界&lt;EEPW&gt;</span>］')
+    assert t("ref.cite", source="a<b") == "［a<b］"  # plain text: the template escapes it
+    assert source_name({"language": "zh-Hans", "publisher": "电子产品世界"}, "zh-Hans") == "电子产品世界"
+    assert source_name(None, "zh-Hant") == "–"
