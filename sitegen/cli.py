@@ -273,14 +273,25 @@ def run_check(args) -> str:
     return f"content, translations and links are fine ({len(warnings)} warning(s)); nothing written"
 
 
+# What `status` says of each kind of gap (translation.Gap); a missing text is the default.
+STATUS_LINES = {
+    "missing": "{g.kind} '{g.name}' lacks {g.missing}",
+    "converted": "'{g.name}' has no {g.missing} text of its own and is published converted",
+    "outdated": "'{g.name}' ({g.missing}) was written from an earlier text of its source: "
+    "revise it, then write {g.hint}",
+    "unrecorded": "'{g.name}' ({g.missing}) records no written_from: write {g.hint} once it matches its source",
+}
+
+
 def run_status(args) -> str:
     from sitegen.content.load import load_site
     from sitegen.content.translation import translation_gaps
 
     gaps = translation_gaps(load_site(args.content))
     lines = [
-        f"{g.where}: {g.kind} '{g.name}' lacks {g.missing}"
-        + (f" (once read, write {g.hint} in its front matter)" if g.hint else "")
+        f"{g.where}: "
+        + STATUS_LINES.get(g.kind, STATUS_LINES["missing"]).format(g=g)
+        + (f"; write its {g.missing} file with {g.hint}" if g.kind == "converted" and g.hint else "")
         for g in gaps
     ]
     return "\n".join(lines + [f"{len(gaps)} item(s) lack one language"])

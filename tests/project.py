@@ -159,7 +159,7 @@ claims: [c-ppr]
 ---
 ## 主要发现
 
-Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]] [[source:s-official]]。
+Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[source:s-official]]。
 """
 
 PAGE_EN = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n## Time to train\n\nText.\n"

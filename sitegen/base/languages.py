@@ -19,8 +19,12 @@ CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 # CJK ideographs, kana, CJK and full-width punctuation: no ASCII space between two of these.
 CJK_CLASS = "\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0002ffff"
 CJK_SPACE = re.compile(f"(?<=[{CJK_CLASS}])[ \t\r\n]+(?=[{CJK_CLASS}])")
-# A space between a CJK character and a curly quotation mark (YAML folding puts one there).
-QUOTE_SPACE = re.compile(f"(?<=[{CJK_CLASS}])[ \t\r\n]+(?=[“‘])|(?<=[”’])[ \t\r\n]+(?=[{CJK_CLASS}])")
+# A space between a CJK character and a curly quotation mark (YAML folding puts one there), or
+# after full-width punctuation before anything (a Latin name: "框架； Graphcore").
+QUOTE_SPACE = re.compile(
+    f"(?<=[{CJK_CLASS}])[ \t\r\n]+(?=[“‘])|(?<=[”’])[ \t\r\n]+(?=[{CJK_CLASS}])"
+    "|(?<=[，。、；：？！）」』】〕］])(?=[ \t\r\n])[ \t]*\r?\n?[ \t]*(?=\\S)"  # not a paragraph break
+)
 
 
 @dataclass(frozen=True)
@@ -193,7 +197,7 @@ def locale(code: str) -> str:
 
 def tidy(text: str, code: str) -> str:
     """Text of a CJK language without the ASCII spaces YAML folding or a careless edit put
-    between two CJK characters."""
+    between two CJK characters or after full-width punctuation."""
     return QUOTE_SPACE.sub("", CJK_SPACE.sub("", text)) if get(code).cjk else text
 
 

@@ -238,8 +238,11 @@ def _state_path(out: Path) -> Path:
 
 def _shared_inputs(content: Path, templates: Path, code: str, strict: bool) -> str:
     """What every page depends on without noting it: the generator's code and libraries, the
-    site's configuration (site.yaml: languages, title, base URL) and where the inputs are."""
-    config = content / "site.yaml"
+    site's configuration (site.yaml: languages, title, base URL), the list of mainland usage
+    every zh-Hant page is checked against, and where the inputs are."""
+    from sitegen.content.usage import USAGE
+
+    config, usage = content / "site.yaml", content / USAGE
     return sha(
         "\0".join(
             [
@@ -248,6 +251,7 @@ def _shared_inputs(content: Path, templates: Path, code: str, strict: bool) -> s
                 str(content.resolve()),
                 str(templates.resolve()),
                 config.read_bytes().hex() if config.is_file() else "",
+                usage.read_bytes().hex() if usage.is_file() else "",  # the check of every zh-Hant page
             ]
         ).encode()
     )

@@ -16,10 +16,11 @@ from pathlib import Path
 
 from sitegen.base import languages
 from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
-from sitegen.base.errors import ContentError, Problem
+from sitegen.base.errors import ContentError, Problem, Problems
 from sitegen.build import forking
 from sitegen.build.state import Unit
 from sitegen.build.write import link_files, put_files
+from sitegen.content import usage
 from sitegen.content.model import Site
 from sitegen.content.textcheck import cjk_spaces
 from sitegen.content.translation import translation_gaps
@@ -213,6 +214,8 @@ def _render_language(job) -> LanguageResult:
     docs, hidden, units, linked = [], [], {}, {}
     unchanged: dict[str, str] = {}  # own files of reused units, hard-linked together at the end
     cjk, spaces = languages.get(lang).cjk, []
+    pairs = getattr(site, "usage", ()) if languages.get(lang).lang.startswith("zh-Hant") else None
+    rel = Problems(site.root).rel
     reuse = destination.reuse if destination is not None else None
     checks, comparisons = Later(site, derive.check_claims), Later(site, comparisons_of)
     units_of = (
@@ -251,6 +254,8 @@ def _render_language(job) -> LanguageResult:
                     unit_hidden.append(path)
         if cjk:  # every page's spaces, once its content is right
             spaces += _cjk_space_problems(files)
+        if pairs is not None:  # mainland usage on a Taiwan page: kept with the unit (reuse says it)
+            problems += usage.page_problems(files, pairs, usage.unit_sources(site, key, lang), rel)
         docs += unit_docs
         hidden += unit_hidden
         shas = _keep_or_write(files, lang, kept, destination, mine=unit_key[1] == "data")

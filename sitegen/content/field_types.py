@@ -119,7 +119,7 @@ def suggest(name: str, known) -> str:
 
 def ltext(value):
     """Localised text: a mapping with one entry per written language of the site; a converted
-    language's text is made from its source (an entry of its own, reviewed, wins). Text of a
+    language's text is made from its source (an entry of its own wins). Text of a
     CJK language loses the spaces YAML folding puts between two CJK characters."""
     written = languages.written()
     if not isinstance(value, dict):
@@ -289,28 +289,19 @@ def findings(value):
     return items
 
 
-REVIEW_DIGEST = re.compile(r"^[0-9a-f]{8}$")
+DIGEST = re.compile(r"^[0-9a-f]{8}$")
 
 
-def reviewed(value):
-    """Which converted languages of a text an editor has read, each with the digest of the
-    text read (translation.review_digest), quoted (YAML reads 21404149 as a number):
-    {zh-hant: "3f2a9c1e"}."""
-    if not isinstance(value, dict):
+def written_from(value):
+    """The Simplified text a Traditional Chinese file was written from: the digest of its
+    source (translation.review_digest), 8 hex digits in quotes (YAML reads 21404149 as a
+    number): written_from: "3f2a9c1e"."""
+    if not isinstance(value, str) or not DIGEST.match(value):
         raise Invalid(
-            "expected a mapping of language to the digest of the text reviewed "
-            "(python build.py status gives it), e.g. {zh-hant: \"3f2a9c1e\"}"
+            "expected the digest of the text this was written from, 8 hex digits in quotes "
+            f'(python build.py status gives it), e.g. "3f2a9c1e"; got {value!r}'
         )
-    out = {}
-    for code, digest in value.items():
-        if str(code).startswith("__"):  # the reader's own keys (the line)
-            continue
-        if code not in [language.code for language in languages.converted()]:
-            raise Invalid(f"{code!r} is not a converted language of the site")
-        if not isinstance(digest, str) or not REVIEW_DIGEST.match(digest):
-            raise Invalid(f"the review digest of {code} is 8 hex digits in quotes, got {digest!r}")
-        out[code] = digest
-    return out
+    return value
 
 
 def opt(parser):

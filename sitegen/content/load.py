@@ -27,7 +27,8 @@ from sitegen.content.record import (
 from sitegen.content.record_seal import check_leftovers, check_seal
 from sitegen.content.scores import check_scores
 from sitegen.content.termcheck import TERMS, check_terms
-from sitegen.content.translation import review_digest
+from sitegen.content.usage import load_pairs
+from sitegen.content.written import check_written, mark_converted_prose
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
 FIELD = re.compile(r"field '(\w+)'")
@@ -95,6 +96,8 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
     site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
     checks.check_report_refs(site, problems)
+    check_written(site, problems)
+    site.usage = load_pairs(content, problems)
     checks.warn_unused_sources(site, problems)
     checks.warn_claims_without_page(site, problems)
     languages.keep_conversions()  # every text is loaded: the next load needs no converter
@@ -255,7 +258,7 @@ def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, 
         raws[lang] = raw
         _check_characters(raw, path, problems)
         own = {k: languages.tidy(str(v), lang) for k, v in raw.items() if k != LINE and v is not None}
-        if source is not None:  # converted from its source; its own file (reviewed) wins
+        if source is not None:  # converted from its source; its own file wins
             own = {**{k: languages.convert(v, lang) for k, v in strings.get(source, {}).items()}, **own}
         strings[lang] = own
     every = set().union(*(s.keys() for s in strings.values())) if strings else set()
@@ -299,7 +302,9 @@ def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> d
     if not isinstance(rows, list):
         problems.add(path, 1, "a data table must be a YAML list of records ('- id: ...')")
         return None
-    return _parse_rows(path, rows, fields, problems)
+    records = _parse_rows(path, rows, fields, problems)
+    mark_converted_prose(name, rows, records, path, problems)
+    return records
 
 
 def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dict[str, dict]:
@@ -349,7 +354,11 @@ def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) 
     reports = []
     for slug, by_lang in sorted(found.items()):
         for language in languages.converted():
-            if language.code not in by_lang and language.source in by_lang:
+            if (
+                language.code not in by_lang
+                and language.source in by_lang
+                and (slug, language.code) not in broken
+            ):
                 by_lang[language.code] = _converted(by_lang[language.source], language.code)
         reports += by_lang.values()
         reports += _pending_twins(slug, by_lang, config, problems, broken)
@@ -396,7 +405,7 @@ def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> 
 
 def _converted(report: Report, lang: str) -> Report:
     """A report of a converted language, made from its source's text (an editor's own file
-    of that language, reviewed, takes its place)."""
+    of that language takes its place; written.check_written warns of it)."""
     meta = {
         key: (
             languages.convert(value, lang)
@@ -407,7 +416,6 @@ def _converted(report: Report, lang: str) -> Report:
         )
         for key, value in report.meta.items()
     }
-    reviewed = (report.meta.get("reviewed") or {}).get(lang) == review_digest(report)
     return Report(
         report.slug,
         lang,
@@ -417,7 +425,6 @@ def _converted(report: Report, lang: str) -> Report:
         report.source,
         pending=report.pending,
         converted=True,
-        reviewed=reviewed,
     )
 
 

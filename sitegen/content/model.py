@@ -13,7 +13,7 @@ from sitegen.content.tracking import Reads, Tracked, TrackedList
 
 # What a page may read of a report besides its front matter (each noted when read:
 # content/tracking.py).
-REPORT_READS = frozenset({"body", "body_line", "source", "pending", "converted", "reviewed"})
+REPORT_READS = frozenset({"body", "body_line", "source", "pending", "converted"})
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,6 @@ class Report:
     source: SourceFile | None
     pending: bool = False  # True: this language is not written; the page says so
     converted: bool = False  # True: made by converting another language's text
-    reviewed: bool = False  # True: converted, and an editor read this text as it is (no note)
     # set by track(): ("report"|"page", slug, lang) and the site's Reads
     tracking_identity: tuple | None = field(default=None, repr=False, compare=False)
     reads: Reads | None = field(default=None, repr=False, compare=False)

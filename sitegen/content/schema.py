@@ -25,11 +25,11 @@ from sitegen.content.field_types import (
     positive,
     ref,
     req,
-    reviewed,
     text,
     time,
     url,
     whole,
+    written_from,
 )
 
 UNITS = ("min", "h", "x", "percent", "usd", "ghz", "pflops", "mb", "gb", "u", "count")
@@ -234,7 +234,7 @@ FRONT_MATTER = {
     "featured": opt(boolean),
     "tags": opt(list_of(name)),
     "findings": opt(findings),
-    "reviewed": opt(reviewed),
+    "written_from": opt(written_from),
 }
 
 PAGE_FRONT_MATTER = {
@@ -242,5 +242,5 @@ PAGE_FRONT_MATTER = {
     "summary": req(text),
     "sources": opt(list_of(ref("sources"))),
     "pending": opt(list_of(language)),
-    "reviewed": opt(reviewed),
+    "written_from": opt(written_from),
 }

@@ -23,9 +23,9 @@ class Gap:
 
 
 def review_digest(report) -> str:
-    """What a review of a converted text is for: 8 hex digits of SHA-256 over the text it is
-    made from (title, summary, findings, tags, body). An edit of that text after the review
-    makes the review out of date: the page carries its note again until it is read again."""
+    """The text a Traditional Chinese file is written from, as its `written_from` records it:
+    8 hex digits of SHA-256 over its source's title, summary, findings, tags and body. An edit
+    of that text makes the written file out of date (written.py says so)."""
     meta = report.meta
     parts = [
         meta.get("title") or "",
@@ -39,17 +39,15 @@ def review_digest(report) -> str:
 
 def translation_gaps(site: Site) -> list[Gap]:
     """What lacks one language: pending reports, text of a CJK language with no CJK in it,
-    and pages made by a converter that no editor has reviewed yet."""
+    and prose of a converted language that is converted or written from an earlier text."""
     gaps = [
         Gap("report" if r in site.reports else "page", r.slug, r.lang, f"reports/{r.slug}.{r.lang}.md")
         for r in site.reports + site.pages
         if r.pending
     ]
-    gaps += [
-        _unreviewed(site, r)
-        for r in site.reports + site.pages
-        if r.converted and not r.pending and not r.reviewed
-    ]
+    from sitegen.content import written  # (it uses review_digest, from here)
+
+    gaps += [_revision_gap(revision, site) for revision in written.revisions(site)]
     cjk = [code for code in site.languages if languages.get(code).cjk and not languages.get(code).source]
     first = site.languages[0]
     for _table, records in sorted(site.tables.items()):
@@ -62,6 +60,8 @@ def translation_gaps(site: Site) -> list[Gap]:
                         and _untranslated(value.get(first, ""), value[code])
                     ):
                         gaps.append(Gap("data", f"{record['id']}.{field}", code, record["_file"]))
+            for field, code in record.get("_converted") or ():
+                gaps.append(Gap("converted", f"{record['id']}.{field}", code, record["_file"]))
     for code in cjk:
         for key, text in sorted(site.strings.get(code, {}).items()):
             if _untranslated(site.strings.get(first, {}).get(key, ""), text):
@@ -69,22 +69,16 @@ def translation_gaps(site: Site) -> list[Gap]:
     return gaps
 
 
-def _unreviewed(site: Site, report) -> Gap:
-    """A converted report or page no editor has read as it is: its source file, and the marker
-    to add to that file's front matter once read."""
-    folder = "reports" if report in site.reports else "pages"
-    source = next(
-        r
-        for r in site.reports + site.pages
-        if r.slug == report.slug
-        and r.lang == languages.get(report.lang).source
-        and r in getattr(site, folder)
+def _revision_gap(revision, site) -> Gap:
+    """A converted report or page: the file to write (hint: its `written_from`); a written one
+    out of date or recording nothing: the file to revise."""
+    report = revision.report
+    where = (
+        f"{revision.folder}/{report.slug}.{revision.source.lang}.md"
+        if revision.kind == "converted"
+        else f"{revision.folder}/{report.slug}.{report.lang}.md"
     )
-    marks = source.meta.get("reviewed") or {}
-    marks = {**marks, report.lang: review_digest(source)}
-    hint = "reviewed: {" + ", ".join(f'{code}: "{digest}"' for code, digest in sorted(marks.items())) + "}"
-    kind = "reviewed_earlier" if report.lang in (source.meta.get("reviewed") or {}) else "converted"
-    return Gap(kind, report.slug, report.lang, f"{folder}/{report.slug}.{source.lang}.md", hint)
+    return Gap(revision.kind, report.slug, report.lang, where, f'written_from: "{revision.digest}"')
 
 
 def _untranslated(en: str, zh: str) -> bool:

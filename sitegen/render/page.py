@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
+from markupsafe import Markup
+
 from sitegen.base import languages, urls
 from sitegen.base.errors import Problem
 from sitegen.content.field_types import suggest
@@ -79,3 +81,14 @@ def strings(page):
 def say(page, key: str, **values) -> str:
     table = strings(page)
     return table[languages.counted(table, key, values)].format(**values)
+
+
+def source_name(source: dict | None, page_lang: str, field: str = "publisher") -> Markup | str:
+    """A source's publisher (or title) as it writes it, marked as its language when that is
+    not the page's (`page_lang`, an HTML lang): a Simplified name stays Simplified on a
+    Traditional page, and is read and drawn as such."""
+    if not source:
+        return "–"
+    if source["language"] == page_lang:
+        return source[field]
+    return Markup('<span lang="{}">{}</span>').format(source["language"], source[field])

@@ -328,17 +328,18 @@ def claims_page(theme, site, lang, t, checks):
         (
             "source",
             "claims.source",
-            [(s["id"], s["publisher"]) for s in site.table("sources") if s["id"] in sources],
+            # a publisher's name as it writes it, marked as its language
+            [(s["id"], s["publisher"], s["language"]) for s in site.table("sources") if s["id"] in sources],
         ),
         (
             "vendor",
             "col.vendor",
             [
-                (v, site.get("vendors", v)["name"][lang])
+                (v, site.get("vendors", v)["name"][lang], "")
                 for v in sorted({v for vs in vendors.values() for v in vs})
             ],
         ),
-        ("verdict", "claims.filter.verdict", [(v, t("verdict." + v)) for v in derive.VERDICTS]),
+        ("verdict", "claims.filter.verdict", [(v, t("verdict." + v), "") for v in derive.VERDICTS]),
     ]
     return _page(
         theme,

@@ -14,7 +14,7 @@ from sitegen.content.field_types import suggest
 from sitegen.content.references import SHORTCODE, parse_rounds, rounds_of
 from sitegen.derive import figures as derive
 from sitegen.render import scale_refs
-from sitegen.render.page import Page, any_result, link, result_pair, say, table_record
+from sitegen.render.page import Page, any_result, link, result_pair, say, source_name, table_record
 from sitegen.render.record_statements import equal_scale, fastest, runs_text
 
 # every language written out: a converted entry would load the converter in each process
@@ -149,11 +149,14 @@ def _source(page, arg, line):
     source = table_record(page, "sources", arg, line)
     if not source:
         return ""
-    label = source["publisher"]
+    # the publisher's name as it is written, marked as its language (a Simplified name stays so)
+    label = source_name(source, languages.html_lang(page.lang))
+    label = label if isinstance(label, Markup) else escape(label)
     if source.get("date"):
-        label += ", " + fmt.date(source["date"], page.lang)
-    target = urls.sources(page.lang) + "#" + urls.anchor("source", arg)
-    return f'<cite class="cite">[{link(page, target, label, source["title"])}]</cite>'
+        label = say(page, "ref.cite_dated", publisher=label, date=escape(fmt.date(source["date"], page.lang)))
+    target = escape(page.link(urls.sources(page.lang) + "#" + urls.anchor("source", arg)))
+    anchor = f'<a href="{target}" title="{escape(source["title"])}">{label}</a>'
+    return f'<cite class="cite">{say(page, "ref.cite", source=anchor)}</cite>'
 
 
 def _runs(page, arg, line):

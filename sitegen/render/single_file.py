@@ -257,7 +257,10 @@ def _archive_note(site, report, page: str, root: str | None, t):
         items.set("class", "archive-sources")
         for s in sources:
             li = etree.SubElement(items, "li")
-            li.text = f"{s['publisher']}: {s['title']} — "
+            name = etree.SubElement(li, "span", lang=s["language"])  # as the source writes it
+            name.text, name.tail = s["publisher"], t("ref.colon")
+            title = etree.SubElement(li, "cite", lang=s["language"])
+            title.text, title.tail = s["title"], " — "
             if s.get("url"):
                 a = etree.SubElement(li, "a", href=s["url"])
                 a.set("class", "url")

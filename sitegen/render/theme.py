@@ -4,6 +4,7 @@ One jinja2 environment per build; each page kind is one function in `pages.py`."
 
 from __future__ import annotations
 
+import re
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from sitegen.base import cache, fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
 from sitegen.content.model import Site
 from sitegen.derive import derived
-from sitegen.render.page import Page
+from sitegen.render.page import Page, source_name
 from sitegen.render.references import rich_text
 
 
@@ -96,6 +97,10 @@ def theme_dependency(theme: Theme, tag: tuple, key):
     return MISSING
 
 
+# Full-width punctuation (CJK symbols, full-width forms) at the end of a string.
+FULL_WIDTH_END = re.compile("[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]$")
+
+
 class Strings:
     """Interface strings of one language; a missing key is a content error, not a blank."""
 
@@ -104,6 +109,7 @@ class Strings:
         self.file = f"{site.root.name}/i18n/{lang}.yaml"
         self.missing: set[str] = set()
         self.cjk = languages.get(lang).cjk
+        self.lang = lang
 
     def __call__(self, key: str, **values) -> str:
         if key not in self.table:
@@ -112,9 +118,19 @@ class Strings:
         if not values:
             return self.table[key]
         text = self.table[languages.counted(self.table, key, values)]
-        # a value ending or starting in CJK (a name with a full-width bracket) must not leave
-        # a space between two CJK characters
-        return languages.CJK_SPACE.sub("", text.format(**values)) if self.cjk else text.format(**values)
+        # a value given as markup (a name marked as its language) stays markup, the rest is
+        # escaped; a value ending or starting in CJK (a name with a full-width bracket) must not
+        # leave a space between two CJK characters
+        marked = any(isinstance(value, Markup) for value in values.values())
+        out = escape(text).format(**values) if marked else text.format(**values)
+        out = languages.CJK_SPACE.sub("", out) if self.cjk else out
+        return Markup(out) if marked else out
+
+    def lead(self, key: str) -> str:
+        """A string that introduces what follows it ("Download the data:", "下载数据："), with the
+        space it needs before it: none after full-width punctuation."""
+        text = self(key)
+        return text if FULL_WIDTH_END.search(text) else text + " "
 
     def singular_attrs(self, names: dict[str, str]) -> Markup:
         """` data-msg-<name>-one="..."` for each {key: name} whose string has a singular form
@@ -143,6 +159,9 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "urls": urls,
         "fmt": fmt,
         "derived": derived,  # figures derived from a result (accelerator-minutes), never recomputed here
+        "source_name": lambda source, field="publisher": source_name(
+            source, languages.html_lang(lang), field
+        ),
         "twins": [
             (other, languages.html_lang(other), link(urls.twin(path, other)), languages.get(other).name)
             for other in site.other_languages(lang)

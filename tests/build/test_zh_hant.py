@@ -1,23 +1,20 @@
 """Traditional Chinese as a Taiwanese editor would have it (issue 32): Taiwan's quotation marks
 (never inside code, URLs, references, numbers or an English quotation), the term list's
 Taiwan forms and its checks in every language (mainland usage and “” around Chinese in
-zh-Hant warn on the source's line, --strict fails), an override file that wins, and the
-review marker that takes a page's converted note away until its text changes."""
+zh-Hant warn on the source's line, --strict fails) and an override file that wins. (Written
+zh-Hant prose and its `written_from`: test_written_zh_hant.py.)"""
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 import pytest
 
 from sitegen.base import languages
 from sitegen.base.errors import ContentError
-from sitegen.build.pipeline import build
-from sitegen.cli import main
 from sitegen.content.load import load_site
 
-from project import REPORT_ZH, TEMPLATES, THREE, write_project
+from project import REPORT_ZH, THREE, write_project
 
 TERMS = (
     "en,zh-Hans,zh-Hant,avoid,avoid-en,avoid-zh-Hant,note\n"
@@ -223,65 +220,6 @@ def test_an_override_file_wins_over_the_conversion(tmp_path):
     site = load_site(content)
     assert site.strings["zh-hant"]["nav.claims"] == "編輯自訂的查核"
     assert site.strings["zh-hant"]["nav.reports"] == "報告"  # the rest still converted
-
-
-# --- the review marker ---------------------------------------------------------------------------
-
-
-def _digest(title, summary, body):
-    """The digest as docs/content-format.md defines it: SHA-256 of title, summary, findings,
-    tags and body joined by a line break and a NUL, first 8 hex digits."""
-    return hashlib.sha256("\n\x00".join([title, summary, body]).encode("utf-8")).hexdigest()[:8]
-
-
-def _reviewed(digest):
-    return REPORT_ZH.replace("claims: [c-ppr]\n", f"claims: [c-ppr]\nreviewed: {{zh-hant: \"{digest}\"}}\n")
-
-
-BODY = REPORT_ZH.split("---\n", 2)[2]
-
-
-def test_a_reviewed_page_loses_its_note_and_an_edit_brings_it_back(tmp_path):
-    digest = _digest("Acme 对比 Zenith", "Acme 更慢，但更便宜。", BODY)
-    out = {}
-    for name, text in (
-        ("fresh", _reviewed(digest)),
-        ("edited", _reviewed(digest).replace("Zenith 用时", "Zenith 则用时")),
-    ):
-        content = write_project(
-            tmp_path / name,
-            {"site.yaml": THREE, "data/terms.csv": TERMS, "reports/acme-vs-zenith.zh.md": text},
-        )
-        build(content, TEMPLATES, tmp_path / name / "output")
-        out[name] = tmp_path / name / "output"
-    fresh = (out["fresh"] / "zh-hant/reports/acme-vs-zenith.html").read_text("utf-8")
-    edited = (out["edited"] / "zh-hant/reports/acme-vs-zenith.html").read_text("utf-8")
-    assert "converted-note" not in fresh
-    assert "本頁由簡體中文版自動轉換而來" in edited
-    status = (out["edited"] / "en/editors/status.html").read_text("utf-8")
-    row = re.search(r"<tr><td>Converted; reviewed before its text changed</td>.*?</tr>", status).group(0)
-    assert "acme-vs-zenith" in row and "reports/acme-vs-zenith.zh.md" in row
-    fresh_status = (out["fresh"] / "en/editors/status.html").read_text("utf-8")
-    assert "acme-vs-zenith" not in fresh_status
-
-
-def test_status_names_the_marker_to_write(tmp_path, capsys):
-    content = write_project(tmp_path, {"site.yaml": THREE, "data/terms.csv": TERMS})
-    assert main(["--content", str(content), "status"]) == 0
-    digest = _digest("Acme 对比 Zenith", "Acme 更慢，但更便宜。", BODY)
-    assert (
-        "reports/acme-vs-zenith.zh.md: converted 'acme-vs-zenith' lacks zh-hant (once read, "
-        f"write reviewed: {{zh-hant: \"{digest}\"}} in its front matter)"
-    ) in capsys.readouterr().out
-
-
-def test_a_bad_review_marker_is_an_error_on_its_line(tmp_path):
-    with pytest.raises(ContentError) as caught:
-        _load(tmp_path, {"reports/acme-vs-zenith.zh.md": _reviewed("nothex!!")})
-    assert [str(p) for p in caught.value.problems] == [
-        "content/reports/acme-vs-zenith.zh.md:9: field 'reviewed': the review digest of zh-hant is "
-        "8 hex digits in quotes, got 'nothex!!'"
-    ]
 
 
 # --- the shipped site ----------------------------------------------------------------------------

@@ -245,4 +245,4 @@ def _downloads(t, page: Page, stem: str) -> str:
             (".svg", "chart.download.svg"),
         )
     ]
-    return f'<p class="chart-downloads">{escape(t("chart.download"))} {" · ".join(links)}</p>'
+    return f'<p class="chart-downloads">{escape(t.lead("chart.download"))}{" · ".join(links)}</p>'

@@ -56,6 +56,7 @@ def chip_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
         "time": t("chip.axis.time"),
         "round_axis": t("chart.axis.round"),
         "kinds": [t("chip.progress.usual"), t("chip.progress.largest")],
+        "lang": t.lang,  # the font of its script
     }
     return wide_and_narrow("chip_progress", chip_spec, rows, rounds, text)
 
@@ -135,7 +136,7 @@ def chip_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dic
         "padding": chart_render.NARROW_PADDING if narrow else chart_render.PADDING,
         "width": size.width,
         "$schema": alt.SCHEMA_URL,
-        "config": chart_render._config(size),
+        "config": chart_render._config(size, text.get("lang", "en")),
     }
 
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitegen.base import fmt
+from sitegen.base import fmt, languages
 from sitegen.base.cache import cache_root, code_digest, read_only, read_sealed, write_sealed
 
 INK = "#767676"  # axis and label colour in the spec; currentColor in the page (follows the theme)
@@ -21,7 +21,16 @@ WIDTH = 560
 HEIGHT = 300
 # Text is measured with a wide font on the build machine (DejaVu Sans, like Verdana) so that the
 # layout leaves room for any reader's font; the page's stylesheet then draws it in the site font.
+# Chinese text takes the fonts of its script (a downloaded drawing has no stylesheet): glyph
+# shapes and punctuation differ between Simplified and Traditional Chinese; WenQuanYi Micro Hei
+# (Debian's) is last in both, the one the build machine measures CJK text with.
 FONT = 'Verdana, "DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", sans-serif'
+SCRIPT_FONTS = {
+    "zh-Hans": 'Verdana, "DejaVu Sans", "PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", '
+    '"WenQuanYi Micro Hei", sans-serif',
+    "zh-Hant": 'Verdana, "DejaVu Sans", "PingFang TC", "Microsoft JhengHei", "Noto Sans CJK TC", '
+    '"WenQuanYi Micro Hei", sans-serif',
+}
 NUMBER_LOCALE = {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]}
 PADDING = {"left": 40, "right": 40, "top": 6, "bottom": 6}
 # The narrow (phone) layout: drawn at its own size, never scaled down, so that its text keeps
@@ -54,11 +63,18 @@ def cache_dir() -> Path:
     return cache_root() / "charts"
 
 
-def _config(size: Size = WIDE) -> dict:
-    text = {"labelColor": INK, "titleColor": INK, "labelFont": FONT, "titleFont": FONT}
+def font(lang: str) -> str:
+    """The font list of a chart in the language `lang` (a site language's code)."""
+    tag = languages.get(lang).lang
+    return next((fonts for script, fonts in SCRIPT_FONTS.items() if tag.startswith(script)), FONT)
+
+
+def _config(size: Size = WIDE, lang: str = "en") -> dict:
+    family = font(lang)
+    text = {"labelColor": INK, "titleColor": INK, "labelFont": family, "titleFont": family}
     big = size.font
     return {
-        "font": FONT,
+        "font": family,
         "view": {"stroke": None},
         "axis": {
             **text,
@@ -80,7 +96,7 @@ def _config(size: Size = WIDE) -> dict:
         "title": {
             "color": INK,
             "subtitleColor": INK,
-            "font": FONT,
+            "font": family,
             "anchor": "start",
             "fontSize": big + 1,
             **({"limit": NARROW_FIT - 12} if size.narrow else {}),
@@ -108,7 +124,7 @@ def build_spec(plan, validate: bool = False, size: Size = WIDE) -> dict:
     chart = chart.properties(background="transparent", padding=NARROW_PADDING if size.narrow else PADDING)
     chart.data = alt.Data(values=_with_value_text(plan))  # last: properties() copies the chart
     spec = chart.to_dict(validate=validate)
-    spec["config"] = _config(size)
+    spec["config"] = _config(size, plan.lang)
     return spec
 
 

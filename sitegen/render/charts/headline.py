@@ -85,7 +85,7 @@ def headline_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     )
     chart.data = alt.Data(values=rows)
     spec = chart.to_dict(validate=False)
-    spec["config"] = draw._config(size)
+    spec["config"] = draw._config(size, text.get("lang", "en"))
     return spec
 
 

@@ -47,6 +47,7 @@ def progress_text(t) -> dict:
         "round": t("col.round"),
         "time_col": t("leaderboard.col.time"),
         "note": t("chart.note_col"),
+        "lang": t.lang,  # the font of its script
     }
 
 
@@ -128,7 +129,7 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     )
     chart.data = alt.Data(values=rows)
     spec = chart.to_dict(validate=False)
-    spec["config"] = chart_render._config(size)
+    spec["config"] = chart_render._config(size, text.get("lang", "en"))
     return spec
 
 

@@ -248,7 +248,7 @@ def _round_links(t, lang: str, path: str, benchmark: dict, rounds: list[str], re
         for r in rounds
         if r in held
     ]
-    return f'<p class="chart-rounds">{escape(t("chart.scale.by_round"))} {" · ".join(links)}</p>'
+    return f'<p class="chart-rounds">{escape(t.lead("chart.scale.by_round"))}{" · ".join(links)}</p>'
 
 
 def _downloads(t, path: str, stem: str) -> str:
@@ -256,4 +256,4 @@ def _downloads(t, path: str, stem: str) -> str:
         f'<a href="{escape(urls.relative(path, stem + ext))}" download>{escape(t(key))}</a>'
         for ext, key in ((".csv", "chart.download.csv"), (".json", "chart.download.json"))
     ]
-    return f'<p class="chart-downloads">{escape(t("chart.download"))} {" · ".join(links)}</p>'
+    return f'<p class="chart-downloads">{escape(t.lead("chart.download"))}{" · ".join(links)}</p>'

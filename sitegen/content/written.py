@@ -1,0 +1,121 @@
+"""Prose of a converted language (zh-hant) is written, not converted: each report and page has
+its own file, which records the Simplified text it was written from (`written_from`, the
+translation.review_digest of that text). A report or page with no file of its own, or a
+glossary definition with no text of its own, is published converted with a warning; a file
+written from an earlier text of its source is a warning at its `written_from` line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sitegen.base import languages
+from sitegen.base.errors import Problems
+from sitegen.content.readers import LINE, key_line
+from sitegen.content.translation import review_digest
+
+FIELD = "written_from"
+# The prose of the data tables: these fields are written in every language, never converted.
+PROSE = {"glossary": ("definition",)}
+
+
+@dataclass(frozen=True)
+class Revision:
+    """A converted language's prose that needs writing (`digest` is None: a file of its own
+    that records nothing) or revising: `at` is the file and line to say it on."""
+
+    kind: str  # converted | outdated | unrecorded
+    folder: str  # reports | pages
+    report: object  # the converted-language Report
+    source: object  # its source language's Report
+    digest: str  # the source's digest now
+    at: tuple
+
+
+def revisions(site) -> list[Revision]:
+    """Every report and page of a converted language that is converted, or written from a
+    text of its source other than the current one, or that records nothing."""
+    found = []
+    for folder, items in (("reports", site.reports), ("pages", site.pages)):
+        for report in items:
+            language = languages.get(report.lang)
+            if language.source is None or report.pending:
+                continue
+            source = next(
+                (r for r in items if r.slug == report.slug and r.lang == language.source and not r.pending),
+                None,
+            )
+            if source is None:
+                continue
+            digest = review_digest(source)
+            recorded = report.meta.get(FIELD)
+            if report.converted:
+                found.append(
+                    Revision("converted", folder, report, source, digest, (source.source.path, None))
+                )
+            elif recorded is None:
+                found.append(Revision("unrecorded", folder, report, source, digest, (report.source.path, 2)))
+            elif recorded != digest:
+                line = (report.meta.get("_lines") or {}).get(FIELD, 2)
+                found.append(Revision("outdated", folder, report, source, digest, (report.source.path, line)))
+    return found
+
+
+def check_written(site, problems: Problems) -> None:
+    """A warning for every revision (see `revisions`); `written_from` in a written
+    language's file is an error (it records nothing there)."""
+    for report in site.reports + site.pages:
+        if (
+            report.meta.get(FIELD) is not None
+            and not report.converted
+            and not languages.get(report.lang).source
+        ):
+            problems.add(
+                report.source.path,
+                (report.meta.get("_lines") or {}).get(FIELD, 2),
+                f"'{FIELD}' belongs in a file of a converted language "
+                f"({', '.join(c.code for c in languages.converted())}): this text is written, not converted",
+            )
+    for revision in revisions(site):
+        problems.warn(*revision.at, message(revision, problems))
+
+
+def message(revision: Revision, problems: Problems) -> str:
+    """What to do about one revision, in words an editor can act on."""
+    report, lang = revision.report, revision.report.lang
+    source = problems.rel(revision.source.source.path)
+    name = f"{revision.folder}/{report.slug}.{lang}.md"
+    kind = "report" if revision.folder == "reports" else "page"
+    if revision.kind == "converted":
+        return (
+            f"{kind} '{report.slug}' has no {lang} text of its own and is published converted: "
+            f'write {name} from this file, with {FIELD}: "{revision.digest}"'
+        )
+    if revision.kind == "unrecorded":
+        return f'records no {FIELD}: write {FIELD}: "{revision.digest}" once it matches {source}'
+    return (
+        f"{source} changed since this text was written from it (now {revision.digest}): "
+        f'revise this text, then write {FIELD}: "{revision.digest}"'
+    )
+
+
+def mark_converted_prose(name: str, rows: list, records: dict, path, problems: Problems) -> None:
+    """Each prose field of a table's record (PROSE) that has no text of its own in a converted
+    language: published converted, with a warning on its line; the record notes the fields
+    (`_converted`: [(field, language)]) for the translation status."""
+    for row in rows:
+        record = records.get(row.get("id")) if isinstance(row, dict) else None
+        if record is None:
+            continue
+        for field in PROSE.get(name, ()):
+            value = row.get(field)
+            if not isinstance(value, dict):
+                continue
+            for language in languages.converted():
+                if value.get(language.code) in (None, ""):
+                    record.setdefault("_converted", []).append((field, language.code))
+                    problems.warn(
+                        path,
+                        key_line(row, field, row.get(LINE)),
+                        f"{name} '{record['id']}': the {field} has no {language.code} text of its own "
+                        f"and is published converted: write its '{language.code}:' text",
+                    )
