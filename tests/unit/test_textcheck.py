@@ -149,3 +149,11 @@ def test_a_fenced_block_is_data_and_at_scale_computes_a_fastest():
     assert unreferenced_claims("Text.\n\n```chart\nmetric: fastest\n```\n") == []
     assert unreferenced_claims("The fastest H100 at 8, [[at_scale:a/8/x@v1/x@v2]].") == []
     assert unreferenced_claims("The fastest H100 at 8, [[acc_minutes:a]].")[0][0] == 1
+
+
+def test_taiwan_words_that_hold_a_superlative_character_pass():
+    # 最佳化 is Taiwan's "optimisation"; the scoring rule's fastest and slowest run, written
+    # in Traditional characters, is no ranking either
+    assert unreferenced_claims("這一版的編譯器最佳化讓時間縮短。") == []
+    assert unreferenced_claims("去掉最快與最慢的執行後取平均。") == []
+    assert unreferenced_claims("這是最佳的系統。") == [(1, "'最佳' " + WORDING.format(kind="claim"))]
