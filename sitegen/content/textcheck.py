@@ -138,7 +138,10 @@ CLAIM_WORDS = [
         (r"(?<![\w.\-])\d(?:[\d.,]*\d)?\s*(?:×|x\b|times\b)", _QUOTED),  # not "ResNet-50 times"
         (r"(?<![\w.\-])\d+ rounds\b", _QUOTED),
         # the scoring rule's fastest and slowest run, in either script (运行/執行, 与/與, 后/後)
-        ("(?:最快|最慢)(?!(?:和|与|與|、)?(?:最慢|最快)?的?(?:一次|一轮|一輪)?(?:运行|運行|執行|后|後|的一次))", _FASTEST),
+        (
+            "(?:最快|最慢)(?!(?:和|与|與|、)?(?:最慢|最快)?的?(?:一次|一轮|一輪)?(?:运行|運行|執行|后|後|的一次))",
+            _FASTEST,
+        ),
         ("首次|首个|首批|首轮|第一次|第一个", _ROUNDS),
         ("唯一|仅有|只有|只在|仅在", _SCOPED),
         ("最大|最小|最高|最低|最好|最佳(?!化)", _QUOTED),  # 最佳化: Taiwan's "optimisation"
