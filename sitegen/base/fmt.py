@@ -152,6 +152,14 @@ def quantity(value: float, unit: str, lang: str, decimals: int | None = None) ->
     return number(value, lang, 2 if decimals is None else decimals) + suffix
 
 
+def listing(items: list[str], lang: str, style: str = "standard") -> str:
+    """Items as the language lists them: "a, b and c" ("standard"), "a, b or c" ("or"); in
+    Chinese a、b和c, a、b或c (Babel's list patterns)."""
+    from babel.lists import format_list
+
+    return format_list(list(items), style=style, locale=languages.locale(lang))
+
+
 # babel is imported at the first number or date formatted, not with this module: a build that
 # finds nothing to do formats nothing (its import costs about 0.1 s).
 def format_decimal(*args, **kwargs):

@@ -109,8 +109,8 @@ def valid(site: Site, kind: str, arg: str) -> bool:
             and (parsed[3] is None or site.has_submitter(parsed[3]))
         )
     if kind == "equal_scale":
-        ident, _, who = arg.partition("/")
-        return ident in site.record and (who == "all" or site.has_submitter(who))
+        idents, _, who = arg.partition("/")
+        return all(i in site.record for i in idents.split(",")) and (who == "all" or site.has_submitter(who))
     if kind == "rounds":
         parsed = parse_rounds(arg)
         return (

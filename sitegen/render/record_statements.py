@@ -87,13 +87,16 @@ def _unscored_text(page, results: list[dict]) -> str:
     return say(page, "ref.unscored", results=say(page, "ref.list_separator").join(links))
 
 
+def benchmark_name(page, benchmark: str) -> str:
+    return page.site.tables["benchmarks"].get(benchmark, {}).get("name", {}).get(page.lang, benchmark)
+
+
 def _slot_text(page, round_id: str, benchmark: str, division: str) -> str:
-    name = page.site.tables["benchmarks"].get(benchmark, {}).get("name", {}).get(page.lang, benchmark)
     return say(
         page,
         "ref.slot",
         round=round_id,
-        benchmark=name,
+        benchmark=benchmark_name(page, benchmark),
         division=strings(page)["division." + division].lower(),
     )
 
@@ -121,21 +124,13 @@ def _level_text(page, benchmark: str, level: list[dict]) -> str:
     return say(page, "ref.level_with", band=band, results=listed)
 
 
-def equal_scale(page, arg, line):
-    ident, _, who = arg.partition("/")
-    result = page.site.record.get(ident)
-    if result is None or not who:
-        return page.fail(
-            line,
-            f"[[equal_scale:{arg}]]: write <record result id>/<submitter|all> "
-            f"naming a result of content/data/record/",
-        )
+def equal_scale_one(page, result: dict, who: str) -> str:
+    """[[equal_scale:RESULT/WHO]]: who's fastest result at result's round, benchmark, division
+    and scale, or the record's "none" (the results there without a time named)."""
     if who == "all":
         return _equal_scale_others(page, result)
-    if not page.site.has_submitter(who):
-        return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
     found = record_refs.equal_scale(page.site, result, who)
-    missing = _unscored_at_scale(page, result, lambda r: r["id"] != result["id"], who)
+    missing = unscored_at_scale(page, result, lambda r: r["id"] != result["id"], who)
     if found is None and missing:
         text = say(
             page,
@@ -158,7 +153,7 @@ def equal_scale(page, arg, line):
     return f'<span class="derived record-ref">{record_result(page, found)}{missing}</span>'
 
 
-def _unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
+def unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
     """The note on results without a time at `result`'s round, benchmark, division and scale
     (of `who` when given) that `keep` accepts: an equal-scale statement must name them."""
     found = record_refs.unscored(
@@ -175,9 +170,7 @@ def _unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
 def _equal_scale_others(page, result: dict) -> str:
     """Every other submitter's fastest result at `result`'s scale, or the record's "none"."""
     found = record_refs.equal_scale_others(page.site, result)
-    missing = _unscored_at_scale(
-        page, result, lambda r: r["submitter"].lower() != result["submitter"].lower()
-    )
+    missing = unscored_at_scale(page, result, lambda r: r["submitter"].lower() != result["submitter"].lower())
     slot = _slot_text(page, result["round"], result["benchmark"], result["division"])
     count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
     if not found:

@@ -15,7 +15,8 @@ from sitegen.content.references import SHORTCODE, parse_rounds, rounds_of
 from sitegen.derive import figures as derive
 from sitegen.render import scale_refs
 from sitegen.render.page import Page, any_result, link, result_pair, say, table_record
-from sitegen.render.record_statements import equal_scale, fastest, runs_text
+from sitegen.render.record_statements import fastest, runs_text
+from sitegen.render.statement_lists import equal_scale
 
 # every language written out: a converted entry would load the converter in each process
 CROSS_DIVISION = {"en": "across divisions", "zh": "跨组别比较", "zh-hant": "跨組別比較"}
