@@ -39,6 +39,7 @@ PIECE = re.compile(
     + r"|\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]",
     re.M | re.S,
 )
+PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d+\.|\|)[ \t]")  # a blank line, a list item, a table row
 LOOKS_LIKE_REF = re.compile(r"\[\[\s*[a-z_]+\s*:")
 EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=", re.I)
 IMG_SRC = re.compile(r'<img\b[^>]*?\bsrc="(?P<src>[^"]*)"')
@@ -132,6 +133,8 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
         return f"{marker}{len(parts) - 1}{marker}"
 
     def piece(match):
+        if PARAGRAPH_BREAK.search(source, spans[-1][1] if spans else 0, match.start()):
+            page.said.clear()  # an aside said once per paragraph (record_statements.py)
         spans.append(match.span())
         line = line_at(match.start())
         if match.group("block"):

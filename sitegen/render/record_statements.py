@@ -84,7 +84,11 @@ def _unscored_text(page, results: list[dict]) -> str:
                 say(page, "ref.unscored_item", submitter=result["submitter"], scale=scale_text(page, result)),
             )
         )
-    return say(page, "ref.unscored", results=say(page, "ref.list_separator").join(links))
+    listed = say(page, "ref.list_separator").join(links)
+    if listed in page.said:  # the same results named above: a writer says it once
+        return say(page, "ref.unscored_again")
+    page.said.add(listed)
+    return say(page, "ref.unscored", results=listed)
 
 
 def benchmark_name(page, benchmark: str) -> str:

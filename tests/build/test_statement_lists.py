@@ -26,6 +26,35 @@ RESNET_16 = _result(
     "v1.0-acme-acme16-resnet", "v1.0", "Acme", "acme16", "resnet", 40.0, [39.0, 39.5, 40.0, 40.5, 41.0]
 )
 
+# BigCo's 2,048-accelerator BERT-Large result has no time (its logs are missing): a statement
+# of the fastest names it, once on the page
+HUGE = _result(
+    "v1.0-bigco-huge-bert",
+    "v1.0",
+    "BigCo",
+    "huge",
+    "bert",
+    None,
+    [],
+    count=2048,
+    model="Big B9",
+    status="logs missing",
+)
+
+# Zenith's 4,096 accelerators are the round's fastest; BigCo's fastest is its 1,024: both
+# statements leave out BigCo's result without a time
+FASTEST = _result(
+    "v1.0-zenith-zfast-bert",
+    "v1.0",
+    "Zenith",
+    "zfast",
+    "bert",
+    0.3,
+    [0.29, 0.3, 0.3, 0.3, 0.31],
+    count=4096,
+    model="Zenith Z1",
+)
+
 BODY = """\
 ---
 title: {title}
@@ -46,6 +75,8 @@ P3 [[equal_scale:v1.0-acme-acme16-bert,v1.1-acme-acme16-bert/BigCo]].
 P4 [[equal_scale:v1.0-acme-acme16-bert/all]] (v1.0); [[equal_scale:v1.1-acme-acme16-bert/all]] (v1.1).
 
 P5 [[equal_scale:v1.0-acme-acme16-bert/BigCo]] {sep} [[equal_scale:v1.1-acme-acme16-bert/BigCo]].
+
+P6 [[fastest:v1.0/bert/closed]]; [[fastest:v1.0/bert/closed/BigCo]].
 """
 
 
@@ -56,7 +87,7 @@ def built(tmp_path_factory):
         folder,
         {
             "site.yaml": THREE,
-            "data/record/results-v1.0.yaml": V10 + RESNET_16,
+            "data/record/results-v1.0.yaml": V10 + RESNET_16 + HUGE + FASTEST,
             "reports/lists.en.md": BODY.format(title="Lists", summary="Lists.", sep="and"),
             "reports/lists.zh.md": chinese(BODY.format(title="列表", summary="列表。", sep="和")),
         },
@@ -154,6 +185,28 @@ def test_every_other_submitter_across_rounds_is_one_statement(built, lang, frame
     text = text_of(built[1], lang, "P4")
     assert text.startswith(frame) and text.endswith(none), text
     assert "(v1.0)" not in text and "(v1.1)" not in text  # the rounds are in the statement
+
+
+@pytest.mark.parametrize(
+    "lang, note, again",
+    [
+        (
+            "en",
+            " (among the scored results; the logs of BigCo with 2,048 × Big B9 were not in the copy of the "
+            "official repository this site imported: see each result's official folder)",
+            " (among the scored results, as above)",
+        ),
+        (
+            "zh",
+            "（仅计有成绩者；本站导入的官方仓库副本中没有BigCo的2,048颗Big B9的日志，请查看各成绩的官方文件夹）",
+            "（仅计有成绩者，同上）",
+        ),
+    ],
+)
+def test_the_results_without_a_time_are_named_once(built, lang, note, again):
+    text = text_of(built[1], lang, "P6")
+    assert text.count(note) == 1 and text.count(again) == 1, text
+    assert text.index(note) < text.index(again)
 
 
 def test_no_page_repeats_a_statement_or_a_parenthesis(built):
