@@ -84,7 +84,9 @@ TABLES = {
         "no_url": opt(ltext),
         "takes": req(ltext),
     },
-    "vendors": {"id": req(ident), "name": req(ltext), "color": req(text)},
+    # a vendor whose id is a company's takes its name from companies.yaml (companies.py)
+    "vendors": {"id": req(ident), "name": opt(ltext), "color": req(text)},
+    "companies": {"id": req(ident), "spellings": opt(list_of(text)), "name": req(ltext)},
     "systems": {
         "id": req(ident),
         "vendor": req(ref("vendors")),

@@ -39,7 +39,9 @@ PIECE = re.compile(
     + r"|\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]",
     re.M | re.S,
 )
-PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d+\.|\|)[ \t]")  # a blank line, a list item, a table row
+PARAGRAPH_BREAK = re.compile(
+    r"\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d+\.|\|)[ \t]"
+)  # a blank line, a list item, a table row
 LOOKS_LIKE_REF = re.compile(r"\[\[\s*[a-z_]+\s*:")
 EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=", re.I)
 IMG_SRC = re.compile(r'<img\b[^>]*?\bsrc="(?P<src>[^"]*)"')

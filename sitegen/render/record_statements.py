@@ -11,6 +11,7 @@ from sitegen.base import fmt, urls
 from sitegen.content.references import parse_slot
 from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import index_of
+from sitegen.render.names import company, company_html
 from sitegen.render.page import link, say, strings
 
 
@@ -20,7 +21,7 @@ def record_result(page, result: dict, with_scale: bool = True) -> str:
     time = link(
         page, urls.result(page.lang, result["id"]), fmt.duration(result["value"], result["unit"], page.lang)
     )
-    details = [escape(result["submitter"]), escape(result["system_name"])]
+    details = [company_html(page, result["submitter"], False), escape(result["system_name"])]
     if with_scale:
         details.append(escape(scale_text(page, result)))
     if result.get("category") and result["category"] != "available":  # preview, research
@@ -81,7 +82,12 @@ def _unscored_text(page, results: list[dict]) -> str:
             link(
                 page,
                 urls.result(page.lang, result["id"]),
-                say(page, "ref.unscored_item", submitter=result["submitter"], scale=scale_text(page, result)),
+                say(
+                    page,
+                    "ref.unscored_item",
+                    submitter=company(page, result["submitter"], False),
+                    scale=scale_text(page, result),
+                ),
             )
         )
     listed = say(page, "ref.list_separator").join(links)
@@ -139,7 +145,7 @@ def equal_scale_one(page, result: dict, who: str) -> str:
         text = say(
             page,
             "ref.equal_scale_unscored",
-            submitter=escape(who.replace("_", " ")),
+            submitter=company_html(page, who),
             count=fmt.number(result["accelerator_count"] or 0, page.lang, 0),
             slot=escape(_slot_text(page, result["round"], result["benchmark"], result["division"])),
         )
@@ -149,7 +155,7 @@ def equal_scale_one(page, result: dict, who: str) -> str:
         text = say(
             page,
             "ref.no_equal_scale",
-            submitter=who.replace("_", " "),
+            submitter=company(page, who),
             count=count,
             slot=_slot_text(page, result["round"], result["benchmark"], result["division"]),
         )
@@ -179,7 +185,13 @@ def _equal_scale_others(page, result: dict) -> str:
     count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
     if not found:
         text = escape(
-            say(page, "ref.no_equal_scale_others", submitter=result["submitter"], count=count, slot=slot)
+            say(
+                page,
+                "ref.no_equal_scale_others",
+                submitter=company(page, result["submitter"]),
+                count=count,
+                slot=slot,
+            )
         )
         return f'<span class="derived record-ref">{text}{missing}</span>'
     listed = say(page, "ref.list_separator").join(record_result(page, r) for r in found)

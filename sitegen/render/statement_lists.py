@@ -3,44 +3,41 @@
 `[[equal_scale:A,B,C/NVIDIA]]` (and a run of adjacent references, markup.py) asks the same
 question of results in several rounds, benchmarks or scales. Each answer that names a result
 is kept, with the slot it is in; the answers "the record has none" merge into one sentence
-per scale whose slot lists the rounds and benchmarks ("… in ResNet-50 v1.0, v1.1 or v2.0,
-closed division"); the fastest results of every other submitter share one sentence too."""
+whose slot lists the rounds and benchmarks ("… in ResNet-50 v1.0, v1.1 or v2.0, closed
+division") and whose other scales follow (", or with 256 accelerators in …"); the fastest
+results of every other submitter share one frame too."""
 
 from __future__ import annotations
 
 from html import escape
 
-from sitegen.base import fmt
+from sitegen.base import fmt, urls
+from sitegen.content.references import rounds_of
 from sitegen.derive import references as record_refs
 from sitegen.render import record_statements as one
-from sitegen.render.page import say
+from sitegen.render.names import company, company_html
+from sitegen.render.page import link, say
 
 
 def equal_scale_list(page, results: list[dict], who: str) -> str:
     """The statements of `results` (record results, in the editor's order) for `who` (a
-    submitter, or "all"), one sentence per scale."""
-    by_count: dict[int, list[dict]] = {}
-    for result in results:
-        by_count.setdefault(result["accelerator_count"] or 0, []).append(result)
-    sentences = [_at_count(page, group, who) for group in by_count.values()]
-    text = say(page, "ref.statement_separator").join(s for s in sentences if s)
-    return f'<span class="derived record-ref">{text}</span>'
-
-
-def _at_count(page, results: list[dict], who: str) -> str:
-    """One scale's statements: the results found, then one sentence for those with none."""
-    parts, nones = [], []
+    submitter, or "all"): each result found with its slot, then one sentence for every slot
+    where the record has none."""
+    parts, nones, framed = [], [], set()
     for result in results:
         found, missing = _answer(page, result, who)
+        count = result["accelerator_count"] or 0
         if missing:  # a statement with results that have no time is said on its own
             parts.append(one.equal_scale_one(page, result, who))
         elif found:
-            parts.append(_found(page, result, found, who, first=not parts))
+            parts.append(_found(page, result, found, who, first=count not in framed))
+            framed.add(count)
         else:
             nones.append(result)
     if nones:
         parts.append(_none(page, nones, who))
-    return say(page, "ref.statement_separator").join(parts)
+    text = say(page, "ref.statement_separator").join(parts)
+    return f'<span class="derived record-ref">{text}</span>'
 
 
 def _answer(page, result: dict, who: str) -> tuple[list[dict], str]:
@@ -67,14 +64,24 @@ def _found(page, result: dict, found: list[dict], who: str, first: bool) -> str:
 
 
 def _none(page, results: list[dict], who: str) -> str:
-    """One sentence for every result of one scale at which the record has none."""
-    count = fmt.number(results[0]["accelerator_count"] or 0, page.lang, 0)
-    slot = slots(page, results)
+    """One sentence for every result at whose slot and scale the record has none: the first
+    scale in the statement's frame, any other after it ("…, or with 256 accelerators in …")."""
+    by_count: dict[int, list[dict]] = {}
+    for result in results:
+        by_count.setdefault(result["accelerator_count"] or 0, []).append(result)
+    (count, first), *others = by_count.items()
+    values = {"count": fmt.number(count, page.lang, 0), "slot": slots(page, first)}
     if who == "all":
         submitters = sorted({r["submitter"] for r in results})
-        submitter = fmt.listing(submitters, page.lang)
-        return escape(say(page, "ref.no_equal_scale_others", submitter=submitter, count=count, slot=slot))
-    return escape(say(page, "ref.no_equal_scale", submitter=who.replace("_", " "), count=count, slot=slot))
+        submitter = fmt.listing([company(page, s) for s in submitters], page.lang)
+        text = say(page, "ref.no_equal_scale_others", submitter=submitter, **values)
+    else:
+        text = say(page, "ref.no_equal_scale", submitter=company(page, who), **values)
+    for count, group in others:
+        text += say(
+            page, "ref.no_equal_scale_more", count=fmt.number(count, page.lang, 0), slot=slots(page, group)
+        )
+    return escape(text)
 
 
 def slots(page, results: list[dict]) -> str:
@@ -119,3 +126,29 @@ def equal_scale(page, arg: str, line: int) -> str:
     if len(results) == 1:
         return one.equal_scale_one(page, results[0], who)
     return equal_scale_list(page, results, who)
+
+
+def rounds_by_benchmark(page, who: str | None, benchmarks: list[str], after: str | None) -> str:
+    """[[rounds:WHO/A,B]]: the rounds holding who's results on each benchmark, in one sentence;
+    benchmarks with the same rounds listed together ("on ResNet-50 and BERT in v1.0, v1.1,
+    v2.0")."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for benchmark in benchmarks:
+        held = tuple(rounds_of(page.site, who, benchmark, after) or ())
+        groups.setdefault(held, []).append(one.benchmark_name(page, benchmark))
+    phrases = []
+    for held, names in groups.items():
+        listed = fmt.listing(names, page.lang)
+        if not held:
+            phrases.append(escape(say(page, "ref.rounds_group_none", benchmarks=listed)))
+            continue
+        links = say(page, "ref.list_separator").join(
+            link(page, urls.round_page(page.lang, r), r) for r in held
+        )
+        phrases.append(say(page, "ref.rounds_group", benchmarks=escape(listed), rounds=links))
+    groups_text = say(page, "ref.statement_separator").join(phrases)
+    if who is None:
+        text = say(page, "ref.rounds_by_benchmark_all", groups=groups_text)
+    else:
+        text = say(page, "ref.rounds_by_benchmark", submitter=company_html(page, who), groups=groups_text)
+    return f'<span class="derived record-ref">{text}</span>'

@@ -77,6 +77,14 @@ P4 [[equal_scale:v1.0-acme-acme16-bert/all]] (v1.0); [[equal_scale:v1.1-acme-acm
 P5 [[equal_scale:v1.0-acme-acme16-bert/BigCo]] {sep} [[equal_scale:v1.1-acme-acme16-bert/BigCo]].
 
 P6 [[fastest:v1.0/bert/closed]]; [[fastest:v1.0/bert/closed/BigCo]].
+
+P8 [[equal_scale:v1.0-acme-acme16-bert,v1.0-zenith-zenith8-bert/BigCo]].
+
+P9 [[rounds:Acme/bert,resnet]].
+
+P10 [[rounds:Zenith/bert,resnet]].
+
+P11 [[rounds:BigCo/bert,resnet]].
 """
 
 
@@ -124,22 +132,26 @@ EXPECTED = {
         "closed division.",
         "P3": "the record has no BigCo result with 16 accelerators in BERT-Large v1.0 or v1.1, closed division.",
         "P5": "the record has no BigCo result with 16 accelerators in BERT-Large v1.0 or v1.1, closed division.",
+        "P8": "the record has no BigCo result with 16 accelerators in BERT-Large v1.0, closed division, or with "
+        "8 accelerators in BERT-Large v1.0, closed division.",
     },
     "zh": {
         "P1": "官方记录中没有Zenith在v1.0的BERT-Large或ResNet-50 v1.5封闭组中使用16个加速器的成绩。",
         "P3": "官方记录中没有BigCo在v1.0或v1.1的BERT-Large封闭组中使用16个加速器的成绩。",
         "P5": "官方记录中没有BigCo在v1.0或v1.1的BERT-Large封闭组中使用16个加速器的成绩。",
+        "P8": "官方记录中没有BigCo在v1.0的BERT-Large封闭组中使用16个加速器的成绩，也没有在v1.0的BERT-Large封闭组中使用8个加速器的成绩。",
     },
     "zh-hant": {
         "P1": "官方記錄中沒有Zenith在v1.0的BERT-Large或ResNet-50 v1.5封閉組中使用16個加速器的成績。",
         "P3": "官方記錄中沒有BigCo在v1.0或v1.1的BERT-Large封閉組中使用16個加速器的成績。",
         "P5": "官方記錄中沒有BigCo在v1.0或v1.1的BERT-Large封閉組中使用16個加速器的成績。",
+        "P8": "官方記錄中沒有BigCo在v1.0的BERT-Large封閉組中使用16個加速器的成績，也沒有在v1.0的BERT-Large封閉組中使用8個加速器的成績。",
     },
 }
 
 
 @pytest.mark.parametrize("lang", ["en", "zh", "zh-hant"])
-@pytest.mark.parametrize("marker", ["P1", "P3", "P5"])
+@pytest.mark.parametrize("marker", ["P1", "P3", "P5", "P8"])
 def test_statements_with_no_result_are_one_sentence_listing_the_slots(built, lang, marker):
     assert text_of(built[1], lang, marker) == EXPECTED[lang][marker]
 
@@ -207,6 +219,32 @@ def test_the_results_without_a_time_are_named_once(built, lang, note, again):
     text = text_of(built[1], lang, "P6")
     assert text.count(note) == 1 and text.count(again) == 1, text
     assert text.index(note) < text.index(again)
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        (
+            "en",
+            {
+                "P9": "the record holds Acme results on BERT-Large in v1.0, v1.1; on ResNet-50 v1.5 in v1.0.",
+                "P10": "the record holds Zenith results on BERT-Large in v1.0, v1.1; none on ResNet-50 v1.5.",
+                "P11": "the record holds BigCo results on BERT-Large and ResNet-50 v1.5 in v1.0.",
+            },
+        ),
+        (
+            "zh",
+            {
+                "P9": "官方记录中Acme各基准测试有成绩的轮次：BERT-Large为v1.0、v1.1；ResNet-50 v1.5为v1.0。",
+                "P10": "官方记录中Zenith各基准测试有成绩的轮次：BERT-Large为v1.0、v1.1；ResNet-50 v1.5没有。",
+                "P11": "官方记录中BigCo各基准测试有成绩的轮次：BERT-Large和ResNet-50 v1.5为v1.0。",
+            },
+        ),
+    ],
+)
+def test_rounds_of_several_benchmarks_are_one_sentence(built, lang, said):
+    for marker, sentence in said.items():
+        assert text_of(built[1], lang, marker) == sentence
 
 
 def test_no_page_repeats_a_statement_or_a_parenthesis(built):
