@@ -90,11 +90,13 @@ def _unscored_text(page, results: list[dict]) -> str:
                 ),
             )
         )
-    listed = say(page, "ref.list_separator").join(links)
-    if listed in page.said:  # the same results named above: a writer says it once
+    # a writer names each result once a paragraph: the ones named above are not named again
+    fresh = [item for item in links if item not in page.said]
+    if not fresh:
         return say(page, "ref.unscored_again")
-    page.said.add(listed)
-    return say(page, "ref.unscored", results=listed)
+    key = "ref.unscored_also" if page.said else "ref.unscored"
+    page.said.update(links)
+    return say(page, key, results=say(page, "ref.list_separator").join(fresh))
 
 
 def benchmark_name(page, benchmark: str) -> str:

@@ -19,7 +19,7 @@ from sitegen.build.pipeline import build
 from sitegen.content.load import load_site
 
 from project import TEMPLATES, THREE
-from record_sample import V10, _result, write_record_project
+from record_sample import V10, V11, V11_LEVEL, _result, write_record_project
 from repeats import frames, repeats_in, scan_site
 
 RESNET_16 = _result(
@@ -55,6 +55,12 @@ FASTEST = _result(
     model="Zenith Z1",
 )
 
+# v1.1: Acme's 7.4 min leads; Dell (7.5) and Orbit (7.55) at 8 accelerators and Zenith (7.6)
+# at 16 are level with it (within 7.4 × 1.05): the round's page names the 8 once
+LEVEL_8 = _result(
+    "v1.1-dell-d8-bert", "v1.1", "Dell", "d8", "bert", 7.5, [7.4, 7.45, 7.5, 7.55, 7.6], count=8
+) + _result("v1.1-orbit-o8-bert", "v1.1", "Orbit", "o8", "bert", 7.55, [7.5, 7.5, 7.55, 7.6, 7.6], count=8)
+
 BODY = """\
 ---
 title: {title}
@@ -78,6 +84,8 @@ P5 [[equal_scale:v1.0-acme-acme16-bert/BigCo]] {sep} [[equal_scale:v1.1-acme-acm
 
 P6 [[fastest:v1.0/bert/closed]]; [[fastest:v1.0/bert/closed/BigCo]].
 
+P12 [[fastest:v1.0/resnet/closed]]; [[fastest:v1.0/bert/closed]].
+
 P8 [[equal_scale:v1.0-acme-acme16-bert,v1.0-zenith-zenith8-bert/BigCo]].
 
 P9 [[rounds:Acme/bert,resnet]].
@@ -96,6 +104,7 @@ def built(tmp_path_factory):
         {
             "site.yaml": THREE,
             "data/record/results-v1.0.yaml": V10 + RESNET_16 + HUGE + FASTEST,
+            "data/record/results-v1.1.yaml": V11 + V11_LEVEL + LEVEL_8,
             "reports/lists.en.md": BODY.format(title="Lists", summary="Lists.", sep="and"),
             "reports/lists.zh.md": chinese(BODY.format(title="列表", summary="列表。", sep="和")),
         },
@@ -245,6 +254,47 @@ def test_the_results_without_a_time_are_named_once(built, lang, note, again):
 def test_rounds_of_several_benchmarks_are_one_sentence(built, lang, said):
     for marker, sentence in said.items():
         assert text_of(built[1], lang, marker) == sentence
+
+
+@pytest.mark.parametrize(
+    "lang, first, later",
+    [
+        (
+            "en",
+            " (among the scored results; the logs of BigCo with 1,024 × Big B9 were not in the copy of the "
+            "official repository this site imported: see each result's official folder)",
+            " (among the scored results; the logs of BigCo with 2,048 × Big B9 were missing too)",
+        ),
+        (
+            "zh",
+            "（仅计有成绩者；本站导入的官方仓库副本中没有BigCo的1,024颗Big B9的日志，请查看各成绩的官方文件夹）",
+            "（仅计有成绩者；BigCo的2,048颗Big B9的日志也不在该副本中）",
+        ),
+    ],
+)
+def test_a_later_statement_names_only_the_results_not_named_above(built, lang, first, later):
+    text = text_of(built[1], lang, "P12")
+    assert text.count(first) == 1 and text.count(later) == 1, text
+    assert text.index(first) < text.index(later)
+
+
+@pytest.mark.parametrize(
+    "lang, mark",
+    [
+        (
+            "en",
+            "(level, within the ±5% run-to-run variation MLCommons states, with these results: at 8 accelerators, "
+            "Dell · D8 system, Orbit · O8 system; at 16 accelerators, Zenith · ZENITH16 system)",
+        ),
+        (
+            "zh",
+            "（在±5%的波动范围内与以下成绩持平：8个加速器：Dell · D8 system、Orbit · O8 system；16个加速器：Zenith · ZENITH16 system）",
+        ),
+    ],
+)
+def test_level_results_sharing_a_scale_say_it_once(built, lang, mark):
+    html = (built[1] / lang / "rounds" / "v1.1.html").read_text("utf-8")
+    assert mark in re.sub(r"<[^>]+>", "", html)
 
 
 def test_no_page_repeats_a_statement_or_a_parenthesis(built):
