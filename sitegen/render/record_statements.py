@@ -71,6 +71,9 @@ def runs_text(page, result: dict) -> str:
     )
 
 
+AGAIN = "\0again"  # in Page.said: the paragraph has said "(…, as above)"
+
+
 def _unscored_text(page, results: list[dict]) -> str:
     """The results a statement over scored results leaves out, each linked: their logs are
     missing from the snapshot read, so they have no time."""
@@ -92,7 +95,10 @@ def _unscored_text(page, results: list[dict]) -> str:
         )
     # a writer names each result once a paragraph: the ones named above are not named again
     fresh = [item for item in links if item not in page.said]
+    if not fresh and AGAIN in page.said:  # "as above" said once a paragraph too
+        return ""
     if not fresh:
+        page.said.add(AGAIN)
         return say(page, "ref.unscored_again")
     key = "ref.unscored_also" if page.said else "ref.unscored"
     page.said.update(links)
