@@ -76,6 +76,7 @@ TABLES = {
         "id": req(ident),
         "kind": req(one_of("article", "official", "policy", "datasheet", "press")),
         "title": req(text),
+        "label": opt(ltext),  # the site's own name for it per language (chart source lines)
         "publisher": req(text),
         "author": opt(text),
         "date": opt(date),

@@ -17,8 +17,8 @@ from sitegen.base.errors import ContentError
 from sitegen.build.pipeline import build
 from sitegen.content.load import load_site
 
-from project import TEMPLATES, THREE
-from record_sample import write_record_project
+from project import SOURCES, TEMPLATES, THREE
+from record_sample import SOURCES_EXTRA, write_record_project
 
 COMPANIES = """\
 - id: acme
@@ -48,7 +48,18 @@ benchmarks: [bert]
 N1 [[equal_scale:v1.0-acme-acme16-bert/Zenith]].
 
 N2 [[equal_scale:v1.0-acme-acme16-bert/Zenith]].
+
+```chart
+benchmark: bert
+round: [v1.0, v1.1]
+systems: [acme-16]
+```
 """
+# v1.0's results repository has the site's own name per language (`label`); v1.1's has none
+LABELLED = SOURCES_EXTRA.replace(
+    "  title: MLPerf Training v1.0 results\n",
+    "  title: MLPerf Training v1.0 results\n  label: {en: MLPerf Training v1.0 results, zh: MLPerf Training v1.0成绩}\n",
+)
 
 
 def _project(folder, changes=None):
@@ -58,6 +69,7 @@ def _project(folder, changes=None):
             "site.yaml": THREE,
             "data/companies.yaml": COMPANIES,
             "data/vendors.yaml": VENDORS,
+            "data/sources.yaml": SOURCES + LABELLED,
             "reports/names.en.md": BODY.format(title="Names", summary="Names."),
             "reports/names.zh.md": BODY.format(title="名称", summary="名称。").replace("]].", "]]。"),
             **(changes or {}),
@@ -152,3 +164,18 @@ def test_a_vendor_named_twice_or_never_is_an_error(tmp_path):
         "content/data/vendors.yaml:6: vendor 'orbit' has no name: give it one here ({en: ..., zh: ...}) or add "
         "it to content/data/companies.yaml",
     ]
+
+
+@pytest.mark.parametrize(
+    "lang, labelled",
+    [
+        ("en", "MLPerf Training v1.0 results"),
+        ("zh", "MLPerf Training v1.0成绩"),
+        ("zh-hant", "MLPerf Training v1.0成績"),
+    ],
+)
+def test_a_charts_source_line_uses_the_sites_own_words_or_marks_the_title(out, lang, labelled):
+    html = (out / lang / "reports" / "names.html").read_text("utf-8")
+    line = re.search(r'<span class="chart-source">(.*?)</span>', html, re.S).group(1)
+    assert re.search(rf'<a href="[^"]+">{labelled}</a>', line), line
+    assert re.search(r'<a href="[^"]+" lang="en">MLPerf Training v1.1 results</a>', line), line
