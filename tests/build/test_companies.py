@@ -179,3 +179,12 @@ def test_a_charts_source_line_uses_the_sites_own_words_or_marks_the_title(out, l
     line = re.search(r'<span class="chart-source">(.*?)</span>', html, re.S).group(1)
     assert re.search(rf'<a href="[^"]+">{labelled}</a>', line), line
     assert re.search(r'<a href="[^"]+" lang="en">MLPerf Training v1.1 results</a>', line), line
+
+
+@pytest.mark.parametrize("lang, acme", [("en", "Acme"), ("zh", "艾克米"), ("zh-hant", "艾克米")])
+def test_tables_and_filters_name_the_submitter_in_the_language(out, lang, acme):
+    # v1.1's fastest BERT-Large is Acme's (record_sample.py)
+    round_page = (out / lang / "rounds" / "v1.1.html").read_text("utf-8")
+    assert f"<td>{acme}</td>" in round_page
+    board = (out / lang / "benchmarks" / "bert" / "v1.1.html").read_text("utf-8")
+    assert re.search(rf'<option value="acme">{acme}</option>', board), "the submitter filter"
