@@ -7,6 +7,7 @@ import functools
 import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
 
 from sitegen.base import languages
 
@@ -150,6 +151,14 @@ def quantity(value: float, unit: str, lang: str, decimals: int | None = None) ->
         unit.lower(), f" {unit}"
     )
     return number(value, lang, 2 if decimals is None else decimals) + suffix
+
+
+def listing(items: list[str], lang: str, style: Literal["standard", "or"] = "standard") -> str:
+    """Items as the language lists them: "a, b and c" ("standard"), "a, b or c" ("or"); in
+    Chinese a、b和c, a、b或c (Babel's list patterns)."""
+    from babel.lists import format_list
+
+    return format_list(list(items), style=style, locale=languages.locale(lang))
 
 
 # babel is imported at the first number or date formatted, not with this module: a build that

@@ -371,11 +371,12 @@ def unmapped_strings(taxonomy: Taxonomy, results) -> dict[str, list[dict]]:
 def report_lines(content: Path, results) -> list[str]:
     """The import report's section on accelerator strings that chips.yaml does not map."""
     problems = Problems(content)
-    vendors_path = content / "data" / "vendors.yaml"
     vendors = {}
-    if vendors_path.is_file():
-        rows = parse_yaml(read_text(vendors_path, problems) or "[]", vendors_path, problems) or []
-        vendors = {r.get("id"): r for r in rows if isinstance(r, dict)}
+    for name in ("vendors", "companies"):  # a company names a vendor of its id (companies.py)
+        path = content / "data" / f"{name}.yaml"
+        if path.is_file():
+            rows = parse_yaml(read_text(path, problems) or "[]", path, problems) or []
+            vendors.update({r.get("id"): r for r in rows if isinstance(r, dict)})
     taxonomy = load_taxonomy(chips_path(content), vendors, problems)
     lines = ["## Accelerator strings that content/data/chips.yaml does not map", ""]
     if not chips_path(content).is_file():

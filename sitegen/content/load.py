@@ -10,7 +10,16 @@ from string import Formatter
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
-from sitegen.content import chip_facts, chips, compatibility, field_types, record_counts, schema, scores
+from sitegen.content import (
+    chip_facts,
+    chips,
+    companies,
+    compatibility,
+    field_types,
+    record_counts,
+    schema,
+    scores,
+)
 from sitegen.content import site_checks as checks
 from sitegen.content.model import Report, Site, SourceFile, track
 from sitegen.content.parsecache import ParseCache, cached
@@ -65,6 +74,10 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
         for name, fields in schema.TABLES.items()
         if fields and not (name == "results" and has_record(content))
     }
+    if tables.get("vendors") is not None:
+        tables["vendors"] = companies.name_vendors(
+            content, tables["vendors"], tables.get("companies") or {}, problems
+        )
     curated = read_curated(content, problems) if has_record(content) else {}
     tables[compatibility.TABLE] = compatibility.read(content, problems)
     compatibility.check_benchmarks(
@@ -73,7 +86,11 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     if has_record(content):  # corrected counts and chips (record_counts.py, chips.py)
         record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
         record, tables[chip_facts.TABLE] = chips.annotate(
-            content, record, tables.get("vendors") or {}, problems, tables.get("sources")
+            content,
+            record,
+            companies.as_vendors(tables.get("companies") or {}, tables.get("vendors") or {}),
+            problems,
+            tables.get("sources"),
         )
     if has_record(content) and record_broken:
         tables["results"] = None
@@ -83,6 +100,7 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
         check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
         check_system_map(content, record, tables["systems"] or {}, problems)
     check_scores(record if has_record(content) else tables.get("results") or {}, problems)
+    companies.check(content, tables.get("companies") or {}, record, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}
     site = Site(
@@ -281,6 +299,9 @@ def _table_path(content: Path, name: str) -> Path | None:
     return None
 
 
+OPTIONAL_TABLES = ("companies",)  # a project without one writes its names in vendors.yaml
+
+
 def _cached_table(
     parsed: ParseCache, content: Path, name: str, fields: dict, problems: Problems
 ) -> dict[str, dict] | None:
@@ -293,6 +314,8 @@ def _cached_table(
 
 def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> dict[str, dict]:
     path = _table_path(content, name)
+    if path is None and name in OPTIONAL_TABLES:
+        return {}
     if path is None:
         problems.add(content / "data" / f"{name}.yaml", None, f"missing data table '{name}'")
         return None

@@ -79,8 +79,8 @@ def rounds_of(
 
 
 def parse_rounds(arg: str) -> tuple[str | None, str | None, str | None] | None:
-    """'<submitter|all>[/<benchmark>][/after/<round>]' as (who, benchmark, after round);
-    'all' means every submitter: 'Graphcore/after/v2.0', 'all/resnet'."""
+    """'<submitter|all>[/<benchmark>[,<benchmark>...]][/after/<round>]' as (who, benchmark,
+    after round); 'all' means every submitter: 'Graphcore/after/v2.0', 'all/resnet'."""
     parts = arg.split("/")
     after = None
     if len(parts) >= 3 and parts[-2] == "after":
@@ -109,14 +109,14 @@ def valid(site: Site, kind: str, arg: str) -> bool:
             and (parsed[3] is None or site.has_submitter(parsed[3]))
         )
     if kind == "equal_scale":
-        ident, _, who = arg.partition("/")
-        return ident in site.record and (who == "all" or site.has_submitter(who))
+        idents, _, who = arg.partition("/")
+        return all(i in site.record for i in idents.split(",")) and (who == "all" or site.has_submitter(who))
     if kind == "rounds":
         parsed = parse_rounds(arg)
         return (
             bool(parsed)
             and (parsed[0] is None or site.has_submitter(parsed[0]))
-            and (parsed[1] is None or parsed[1] in site.tables["benchmarks"])
+            and (parsed[1] is None or all(b in site.tables["benchmarks"] for b in parsed[1].split(",")))
             and (rounds_of(site, *parsed) is not None)
         )
     return arg in site.record  # runs

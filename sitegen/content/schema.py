@@ -79,6 +79,7 @@ TABLES = {
         "id": req(ident),
         "kind": req(one_of("article", "official", "policy", "datasheet", "press")),
         "title": req(name),
+        "label": opt(ltext),  # the site's own name for it per language (chart source lines)
         "publisher": req(name),
         "author": opt(name),
         "date": opt(date),
@@ -87,7 +88,9 @@ TABLES = {
         "no_url": opt(ltext),
         "takes": req(ltext),
     },
-    "vendors": {"id": req(ident), "name": req(lname), "color": req(color)},
+    # a vendor whose id is a company's takes its name from companies.yaml (companies.py)
+    "vendors": {"id": req(ident), "name": opt(lname), "color": req(color)},
+    "companies": {"id": req(ident), "spellings": opt(list_of(name)), "name": req(lname)},
     "systems": {
         "id": req(ident),
         "vendor": req(ref("vendors")),

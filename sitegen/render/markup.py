@@ -26,12 +26,22 @@ if TYPE_CHECKING:
     import markdown  # imported where first used (new_markdown)
 
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
-# A block or a reference, in one pass over the text, so that every line is the editor's own.
+# [[equal_scale:…]] references one after another, joined only by punctuation or "and" (each
+# maybe with its round in brackets): one statement (statement_lists.py), as a writer merges them.
+_ONE = r"\[\[equal_scale:[^\]\s]+\]\](?:[ \t]*[(（]v\d[\d.]*[)）])?"
+_JOIN = r"\s*(?:[;,；，、]|\band\b|\bor\b|和|与|與|及|或)\s*"
+RUN = f"(?P<run>{_ONE}(?:{_JOIN}{_ONE})+)"
+# A block, a run of references or a reference, in one pass over the text, so that every line is
+# the editor's own.
 PIECE = re.compile(
     r"(?P<block>^```(?P<bkind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$)"
-    r"|\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]",
+    + f"|{RUN}"
+    + r"|\[\[(?P<kind>[a-z_]+):(?P<arg>[^\]\s]+)\]\]",
     re.M | re.S,
 )
+PARAGRAPH_BREAK = re.compile(
+    r"\n[ \t]*\n|\n[ \t]*(?:[-*+]|\d+\.|\|)[ \t]"
+)  # a blank line, a list item, a table row
 LOOKS_LIKE_REF = re.compile(r"\[\[\s*[a-z_]+\s*:")
 EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=", re.I)
 IMG_SRC = re.compile(r'<img\b[^>]*?\bsrc="(?P<src>[^"]*)"')
@@ -125,6 +135,8 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
         return f"{marker}{len(parts) - 1}{marker}"
 
     def piece(match):
+        if PARAGRAPH_BREAK.search(source, spans[-1][1] if spans else 0, match.start()):
+            page.said.clear()  # an aside said once per paragraph (record_statements.py)
         spans.append(match.span())
         line = line_at(match.start())
         if match.group("block"):
@@ -133,6 +145,8 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
             html = "" if params is None else block_renderer(match.group("bkind"), params, page, line)
             _to_field_lines(page, known, params, line)
             return "\n\n" + keep(html) + "\n\n"
+        if match.group("run"):
+            return _run(match.group("run"), match.start(), page, keep, line_at)
         return keep(shortcode(match.group("kind"), match.group("arg"), page, line))
 
     text = PIECE.sub(piece, text)
@@ -165,6 +179,19 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
         "</table>", "</table></div>"
     )
     return _stackable(_fill(html, marker, parts)), md.toc_tokens
+
+
+def _run(text: str, start: int, page: Page, keep, line_at) -> str:
+    """Adjacent [[equal_scale:…]] references: one statement when they ask about one submitter
+    (or all), else each drawn where it stands."""
+    refs = list(SHORTCODE.finditer(text))
+    whos = {m.group("arg").partition("/")[2] for m in refs}
+    if len(whos) == 1:
+        idents = ",".join(m.group("arg").partition("/")[0] for m in refs)
+        return keep(shortcode("equal_scale", f"{idents}/{whos.pop()}", page, line_at(start)))
+    return SHORTCODE.sub(
+        lambda m: keep(shortcode(m.group("kind"), m.group("arg"), page, line_at(start + m.start()))), text
+    )
 
 
 TABLE = re.compile(r"<table>(?P<inner>.*?)</table>", re.S)

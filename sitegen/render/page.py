@@ -29,6 +29,8 @@ class Page:
     files: dict = field(default_factory=dict)  # extra output files a block made (chart data, SVG)
     has_charts: bool = False
     cacheable: bool = True  # False when the body uses files outside the data (local images)
+    named: set = field(default_factory=set)  # companies named with their Latin name (render/names.py)
+    said: set = field(default_factory=set)  # asides written in the paragraph being drawn (ref.unscored)
 
     def link(self, target: str) -> str:
         return urls.relative(self.path, target)

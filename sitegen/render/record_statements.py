@@ -11,6 +11,7 @@ from sitegen.base import fmt, urls
 from sitegen.content.references import parse_slot
 from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import index_of
+from sitegen.render.names import company, company_html
 from sitegen.render.page import link, say, strings
 
 
@@ -20,7 +21,7 @@ def record_result(page, result: dict, with_scale: bool = True) -> str:
     time = link(
         page, urls.result(page.lang, result["id"]), fmt.duration(result["value"], result["unit"], page.lang)
     )
-    details = [escape(result["submitter"]), escape(result["system_name"])]
+    details = [company_html(page, result["submitter"], False), escape(result["system_name"])]
     if with_scale:
         details.append(escape(scale_text(page, result)))
     if result.get("category") and result["category"] != "available":  # preview, research
@@ -70,6 +71,9 @@ def runs_text(page, result: dict) -> str:
     )
 
 
+AGAIN = "\0again"  # in Page.said: the paragraph has said "(…, as above)"
+
+
 def _unscored_text(page, results: list[dict]) -> str:
     """The results a statement over scored results leaves out, each linked: their logs are
     missing from the snapshot read, so they have no time."""
@@ -81,19 +85,36 @@ def _unscored_text(page, results: list[dict]) -> str:
             link(
                 page,
                 urls.result(page.lang, result["id"]),
-                say(page, "ref.unscored_item", submitter=result["submitter"], scale=scale_text(page, result)),
+                say(
+                    page,
+                    "ref.unscored_item",
+                    submitter=company(page, result["submitter"], False),
+                    scale=scale_text(page, result),
+                ),
             )
         )
-    return say(page, "ref.unscored", results=say(page, "ref.list_separator").join(links))
+    # a writer names each result once a paragraph: the ones named above are not named again
+    fresh = [item for item in links if item not in page.said]
+    if not fresh and AGAIN in page.said:  # "as above" said once a paragraph too
+        return ""
+    if not fresh:
+        page.said.add(AGAIN)
+        return say(page, "ref.unscored_again")
+    key = "ref.unscored_also" if page.said else "ref.unscored"
+    page.said.update(links)
+    return say(page, key, results=say(page, "ref.list_separator").join(fresh))
+
+
+def benchmark_name(page, benchmark: str) -> str:
+    return page.site.tables["benchmarks"].get(benchmark, {}).get("name", {}).get(page.lang, benchmark)
 
 
 def _slot_text(page, round_id: str, benchmark: str, division: str) -> str:
-    name = page.site.tables["benchmarks"].get(benchmark, {}).get("name", {}).get(page.lang, benchmark)
     return say(
         page,
         "ref.slot",
         round=round_id,
-        benchmark=name,
+        benchmark=benchmark_name(page, benchmark),
         division=strings(page)["division." + division].lower(),
     )
 
@@ -121,26 +142,18 @@ def _level_text(page, benchmark: str, level: list[dict]) -> str:
     return say(page, "ref.level_with", band=band, results=listed)
 
 
-def equal_scale(page, arg, line):
-    ident, _, who = arg.partition("/")
-    result = page.site.record.get(ident)
-    if result is None or not who:
-        return page.fail(
-            line,
-            f"[[equal_scale:{arg}]]: write <record result id>/<submitter|all> "
-            f"naming a result of content/data/record/",
-        )
+def equal_scale_one(page, result: dict, who: str) -> str:
+    """[[equal_scale:RESULT/WHO]]: who's fastest result at result's round, benchmark, division
+    and scale, or the record's "none" (the results there without a time named)."""
     if who == "all":
         return _equal_scale_others(page, result)
-    if not page.site.has_submitter(who):
-        return page.fail(line, f"[[equal_scale:{arg}]]: no submitter '{who}' in the record")
     found = record_refs.equal_scale(page.site, result, who)
-    missing = _unscored_at_scale(page, result, lambda r: r["id"] != result["id"], who)
+    missing = unscored_at_scale(page, result, lambda r: r["id"] != result["id"], who)
     if found is None and missing:
         text = say(
             page,
             "ref.equal_scale_unscored",
-            submitter=escape(who.replace("_", " ")),
+            submitter=company_html(page, who),
             count=fmt.number(result["accelerator_count"] or 0, page.lang, 0),
             slot=escape(_slot_text(page, result["round"], result["benchmark"], result["division"])),
         )
@@ -150,7 +163,7 @@ def equal_scale(page, arg, line):
         text = say(
             page,
             "ref.no_equal_scale",
-            submitter=who.replace("_", " "),
+            submitter=company(page, who),
             count=count,
             slot=_slot_text(page, result["round"], result["benchmark"], result["division"]),
         )
@@ -158,7 +171,7 @@ def equal_scale(page, arg, line):
     return f'<span class="derived record-ref">{record_result(page, found)}{missing}</span>'
 
 
-def _unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
+def unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
     """The note on results without a time at `result`'s round, benchmark, division and scale
     (of `who` when given) that `keep` accepts: an equal-scale statement must name them."""
     found = record_refs.unscored(
@@ -175,14 +188,18 @@ def _unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
 def _equal_scale_others(page, result: dict) -> str:
     """Every other submitter's fastest result at `result`'s scale, or the record's "none"."""
     found = record_refs.equal_scale_others(page.site, result)
-    missing = _unscored_at_scale(
-        page, result, lambda r: r["submitter"].lower() != result["submitter"].lower()
-    )
+    missing = unscored_at_scale(page, result, lambda r: r["submitter"].lower() != result["submitter"].lower())
     slot = _slot_text(page, result["round"], result["benchmark"], result["division"])
     count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
     if not found:
         text = escape(
-            say(page, "ref.no_equal_scale_others", submitter=result["submitter"], count=count, slot=slot)
+            say(
+                page,
+                "ref.no_equal_scale_others",
+                submitter=company(page, result["submitter"]),
+                count=count,
+                slot=slot,
+            )
         )
         return f'<span class="derived record-ref">{text}{missing}</span>'
     listed = say(page, "ref.list_separator").join(record_result(page, r) for r in found)

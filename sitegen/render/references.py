@@ -14,8 +14,10 @@ from sitegen.content.field_types import suggest
 from sitegen.content.references import SHORTCODE, parse_rounds, rounds_of
 from sitegen.derive import figures as derive
 from sitegen.render import scale_refs
+from sitegen.render.names import company
 from sitegen.render.page import Page, any_result, link, result_pair, say, source_name, table_record
-from sitegen.render.record_statements import equal_scale, fastest, runs_text
+from sitegen.render.record_statements import fastest, runs_text
+from sitegen.render.statement_lists import equal_scale, rounds_by_benchmark
 
 # every language written out: a converted entry would load the converter in each process
 CROSS_DIVISION = {"en": "across divisions", "zh": "跨组别比较", "zh-hant": "跨組別比較"}
@@ -171,14 +173,19 @@ def _rounds(page, arg, line):
     if not parsed:
         return page.fail(line, f"[[rounds:{arg}]]: write <submitter|all>[/<benchmark>][/after/<round>]")
     who, benchmark, after = parsed
-    if benchmark is not None and benchmark not in page.site.tables["benchmarks"]:
-        return page.fail(line, f"[[rounds:{arg}]]: unknown benchmark '{benchmark}'")
+    for one in (benchmark or "").split(",") if benchmark else ():
+        if one not in page.site.tables["benchmarks"]:
+            return page.fail(line, f"[[rounds:{arg}]]: unknown benchmark '{one}'")
     if who is not None and not page.site.has_submitter(who):
         return page.fail(line, f"[[rounds:{arg}]]: no submitter '{who}' in the record")
+    if benchmark and "," in benchmark:  # several benchmarks: one sentence (statement_lists.py)
+        if after is not None and after not in page.site.rounds:
+            return page.fail(line, f"[[rounds:{arg}]]: no round '{after}' in the record")
+        return rounds_by_benchmark(page, who, benchmark.split(","), after)
     found = rounds_of(page.site, who, benchmark, after)
     if found is None:
         return page.fail(line, f"[[rounds:{arg}]]: no round '{after}' in the record")
-    name = who.replace("_", " ") if who else ""
+    name = company(page, who) if who else ""
     if not found:
         key = "ref.rounds_none_after" if after else "ref.rounds_none"
         text = escape(say(page, key, submitter=name, round=after or ""))

@@ -19,6 +19,7 @@ from sitegen.base import fmt, urls
 from sitegen.derive import derived
 from sitegen.derive import scale_refs as figures
 from sitegen.derive.record_index import index_of
+from sitegen.render.names import company_html
 from sitegen.render.page import Page, any_result, link, say
 
 
@@ -64,7 +65,7 @@ def _side(page: Page, result: dict, family: str) -> str:
     time = link(
         page, urls.result(page.lang, result["id"]), fmt.duration(result["value"], result["unit"], page.lang)
     )
-    extra = [escape(result["submitter"])]
+    extra = [company_html(page, result["submitter"], False)]
     if result.get("category") and result["category"] != "available":
         category = say(page, "category." + result["category"]).lower()
         extra.append(escape(say(page, "ref.category", category=category)))

@@ -83,6 +83,7 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
     if main is None:
         main = doc.find(".//body")
     heading = main.find(".//h1")
+    aliases = heading.get("data-names", "") if heading is not None else ""
     title_el = doc.find(".//title")
     title = text_of(heading) if heading is not None else (text_of(title_el) if title_el is not None else path)
     meta = doc.find("head/meta[@name='description']")
@@ -110,6 +111,7 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
     return {
         "url": path,
         "title": title,
+        **({"names": aliases} if aliases else {}),  # a company's names in every language (search.js)
         "snippet": shorten(snippet, 220),
         "text": text,
         "kind": kind,

@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 from sitegen.base import cache, fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
 from sitegen.content.model import Site
-from sitegen.derive import derived
+from sitegen.derive import derived, names
 from sitegen.render.page import Page, source_name
 from sitegen.render.references import rich_text
 
@@ -162,6 +162,8 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "source_name": lambda source, field="publisher": source_name(
             source, languages.html_lang(lang), field
         ),
+        # a submitter as the page's language writes it (data/companies.yaml)
+        "company": lambda spelling: names.submitter_name(site, spelling, lang),
         "twins": [
             (other, languages.html_lang(other), link(urls.twin(path, other)), languages.get(other).name)
             for other in site.other_languages(lang)

@@ -9,8 +9,9 @@
  * (a benchmark, chip, submitter or system before what bears its name), then MiniSearch's order.
  *
  * Tokens: Latin words lowercased (prefix and fuzzy matching); CJK runs become single
- * characters plus bigrams (exact matching), Traditional characters folded to Simplified, for
- * documents and queries alike.
+ * characters plus bigrams (exact matching) in documents, bigrams alone in a query of two
+ * characters or more; Traditional characters folded to Simplified, for documents and queries
+ * alike. A company's page also holds its names in every language ("names", companies.yaml).
  * Keys: Enter searches, Tab or ArrowDown reaches the results, Escape clears.
  * The results open in a panel over the page, under the box ([data-search-panel]): they never
  * push the page down (no layout shift). Escape, a click outside the form or Tab past its last
@@ -27,7 +28,9 @@
   var IS_CJK = new RegExp('^[' + CJK + ']+$');
   var MAX_RESULTS = 20;
 
-  function tokenize(text) {
+  /* `query`: a CJK run of two characters or more is searched by its bigrams only, so that
+     英伟达 never matches a page on 达 alone; a page's text is indexed by both. */
+  function tokenize(text, query) {
     var tokens = [];
     var match;
     TOKEN.lastIndex = 0;
@@ -35,7 +38,7 @@
       if (match[1]) {
         var chars = Array.from(match[1]);
         for (var i = 0; i < chars.length; i++) {
-          tokens.push(chars[i]);
+          if (!query || chars.length === 1) { tokens.push(chars[i]); }
           if (i + 1 < chars.length) { tokens.push(chars[i] + chars[i + 1]); }
         }
       } else {
@@ -69,7 +72,8 @@
                      result: 5, round: 6 };
 
   var SEARCH_OPTIONS = {
-    boost: { title: 3 },
+    tokenize: function (text) { return tokenize(text, true); },
+    boost: { title: 3, names: 3 },
     boostDocument: function (id, term, stored) {
       return (stored && KIND_BOOST[stored.kind]) || 1;
     },
@@ -107,6 +111,17 @@
     var fold = window.SEARCH_FOLD || {};
     return Array.from(String(text || '').toLowerCase()).map(function (ch) { return fold[ch] || ch; })
       .join('').replace(/[\s\u00a0]+/g, ' ').trim();
+  }
+
+  /* A company's page is titled by one of its names (data/companies.yaml): any of them typed,
+     in either script or in Latin letters, ranks it as its title would. */
+  function tierOf(doc, query) {
+    var names = String(doc.names || '').split('|').filter(Boolean);
+    var best = tier(doc.title, query);
+    for (var i = 0; i < names.length && best > 0; i++) {
+      if (normal(names[i]) === query) { best = 0; }
+    }
+    return best;
   }
 
   /* 0: the title is the query; 1: the title begins with it as whole words; 2: holds it as
@@ -176,9 +191,9 @@
     if (this.index) { return this.index; }
     this.index = new window.MiniSearch({
       idField: 'id',        /* the URL */
-      fields: ['title', 'text'],
-      storeFields: ['title', 'url', 'snippet', 'kind', 'label', 'lang'],
-      tokenize: tokenize,
+      fields: ['title', 'names', 'text'],
+      storeFields: ['title', 'names', 'url', 'snippet', 'kind', 'label', 'lang'],
+      tokenize: function (text) { return tokenize(text, false); },
       processTerm: processTerm,
       searchOptions: SEARCH_OPTIONS
     });
@@ -364,7 +379,7 @@
       var kind = KIND_ORDER[result.kind];
       return result.tier < 3 && kind !== undefined ? kind : 9;
     };
-    results.forEach(function (result, at) { result.tier = tier(result.title, wanted); result.at = at; });
+    results.forEach(function (result, at) { result.tier = tierOf(result, wanted); result.at = at; });
     return results.sort(function (a, b) {
       return (band(a) - band(b)) || (rank(a) - rank(b)) || (a.tier - b.tier) || (a.at - b.at);
     });

@@ -184,12 +184,12 @@ def repeats(tmp_path_factory):
     [
         (
             "en",
-            "ACME32 system (level, within the ±5% run-to-run variation MLCommons states, with Acme · ACME16 system (16 accelerators, "
-            "v1.1), Acme · ACME8 system (16 accelerators))",
+            "ACME32 system (level, within the ±5% run-to-run variation MLCommons states, with these results at 16 "
+            "accelerators each: Acme · ACME16 system (v1.1), Acme · ACME8 system)",
         ),
         (
             "zh",
-            "ACME32 system（在±5%的波动范围内与Acme · ACME16 system（16个加速器，v1.1）、Acme · ACME8 system（16个加速器）持平）",
+            "ACME32 system（在±5%的波动范围内与以下各使用16个加速器的成绩持平：Acme · ACME16 system（v1.1）、Acme · ACME8 system）",
         ),
     ],
 )

@@ -116,6 +116,15 @@ CHANGES = {
         "80 GB",
         0.1,
     ),
+    # companies.yaml names a submitter in each language: its pages, search and the sentences
+    # that name it follow
+    "company name": (
+        lambda c: (c / "data/companies.yaml").write_text(
+            "- id: zenith-co\n  spellings: [Zenith]\n  name: {en: Zenith, zh: 天顶公司}\n", "utf-8"
+        ),
+        "天顶公司",
+        0.5,
+    ),
     "count correction": (
         lambda c: (c / "data/results_curated.yaml").write_text(
             (c / "data/results_curated.yaml").read_text("utf-8") + COUNT_CORRECTION, "utf-8"

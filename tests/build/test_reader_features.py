@@ -424,7 +424,7 @@ def test_search_from_file_finds_pages_of_the_language(page, tiny_site, lang, que
     [
         ("en", "Methodology", "1 result for “Methodology”"),
         ("en", "target", "3 results for “target”"),
-        ("zh", "方法", "找到 1 条与“方法”相关的结果"),
+        ("zh", "方法", "找到1条与“方法”相关的结果"),  # no space between Chinese and a digit
     ],
 )
 def test_the_count_of_results_reads_right(page, tiny_site, lang, query, status):

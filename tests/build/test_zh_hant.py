@@ -244,7 +244,7 @@ def test_shipped_zh_hant_pages_have_no_mainland_term_or_quotation_mark(shipped_s
                 if form.strip()
             }
         )
-    assert "報道" in avoid and "輝達" in avoid
+    assert "報道" in avoid and "英偉達" in avoid
     pattern = re.compile("|".join(map(re.escape, avoid)) + "|“[^“”]*[\u4e00-\u9fff][^“”]*”")
     found = {}
     pages = sorted((shipped_site / "zh-hant").rglob("*.html"))

@@ -180,7 +180,13 @@ def _sources(site, t, plan: Plan, page: Page) -> str:
     for ident in idents:
         source = site.get("sources", ident)
         target = page.link(urls.sources(page.lang) + "#" + urls.anchor("source", ident))
-        links.append(f'<a href="{escape(target)}">{escape(source["title"])}</a>')
+        label = (source.get("label") or {}).get(page.lang)
+        if label:  # the site's own words for it, in the page's language
+            links.append(f'<a href="{escape(target)}">{escape(label)}</a>')
+        else:  # its title as written, marked as its language
+            links.append(
+                f'<a href="{escape(target)}" lang="{escape(source["language"])}">{escape(source["title"])}</a>'
+            )
     return _with_html(t, "chart.sources", sources=escape(t("chart.list_sep")).join(links))
 
 

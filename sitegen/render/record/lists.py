@@ -10,7 +10,7 @@ import json
 
 from sitegen.base import fmt, urls
 from sitegen.content.model import Site
-from sitegen.derive import chip_views, derived
+from sitegen.derive import chip_views, derived, names
 from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import Entity, RecordIndex, index_of
 from sitegen.render.pages import _attribution as attribution
@@ -40,6 +40,7 @@ def entity_index(theme, site: Site, lang, t, index: RecordIndex, kind: str):
         kind=kind,
         entities=entities,
         entity_url=KINDS[kind][1],
+        shown={e.slug: shown_name(site, lang, kind, e) for e in entities},
         index=index,
         sections=chip_views.by_vendor(entities) if chips else None,
         attribution=attribution(site, site.rounds),
@@ -89,7 +90,11 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
     first, last = entity.rounds[-1], entity.rounds[0]
     fastest = entity.fastest(index.counts)
     chip = kind == "accelerators"  # a chip family's page: its figures (chip_page.py)
+    title = shown_name(site, lang, kind, entity) or t("result.cpu_only")
     context = dict(
+        # a company named in the language's own way: the record's spelling under the title
+        record_spelling=entity.name if entity.name and title != entity.name else None,
+        aliases=aliases(site, kind, entity),
         kind=kind,
         entity=entity,
         index=index,
@@ -115,7 +120,7 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
         t,
         page_url(lang, entity.slug),
         "record_chip.html" if chip else "record_entity.html",
-        entity.name or t("result.cpu_only"),
+        title,
         crumbs,
         groups=None if entity.paged else _by_round(entity.results),
         attribution=attribution(site, entity.rounds),
@@ -123,7 +128,7 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
         **(chip_context(site, lang, t, index, entity) if chip else {}),
     )
     if entity.paged:
-        crumbs = [*crumbs, (entity.name or t("result.cpu_only"), page_url(lang, entity.slug))]
+        crumbs = [*crumbs, (title, page_url(lang, entity.slug))]
         for round_id, _ in rounds:
             files.update(
                 _page(
@@ -133,7 +138,7 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
                     t,
                     page_url(lang, entity.slug, round_id),
                     "record_entity_round.html",
-                    t("record.entity_round", name=entity.name or t("result.cpu_only"), round=round_id),
+                    t("record.entity_round", name=title, round=round_id),
                     crumbs,
                     round_id=round_id,
                     groups=_by_round(entity.in_round(round_id)),
@@ -142,6 +147,21 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
                 )
             )
     return files
+
+
+def shown_name(site: Site, lang: str, kind: str, entity: Entity) -> str:
+    """An entity's name on its pages: a submitter's company as the language writes it
+    (companies.yaml), else the record's spelling; a chip family's name."""
+    found = names.entity_names(site, entity) if kind == "submitters" else None
+    return found[lang] if found else entity.name
+
+
+def aliases(site: Site, kind: str, entity: Entity) -> str:
+    """Every name a reader may search a submitter by: its company's name in each language and
+    the record's spellings (search.py reads them from the heading's data-names)."""
+    found = names.entity_names(site, entity) if kind == "submitters" else None
+    every = {*(found or {}).values(), *(n for n in entity.names if n)}
+    return "|".join(sorted(every)) if found else ""
 
 
 def level_with_fastest(site: Site, entity: Entity, index: RecordIndex, fastest: list[dict]) -> dict:

@@ -12,7 +12,7 @@ from markupsafe import Markup
 from sitegen.base import urls
 from sitegen.content import scores
 from sitegen.content.model import Site
-from sitegen.derive import derived
+from sitegen.derive import derived, names
 from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import RecordIndex, index_of
 from sitegen.render.charts import scale as scale_chart
@@ -111,21 +111,26 @@ def leaderboard_page(
         energy_groups=energy_groups(results),
         scale_chart=chart,
         index=index,
-        filters=leaderboard_filters(results, index, t),
+        filters=leaderboard_filters(results, index, t, lambda name: names.submitter_name(site, name, lang)),
         attribution=attribution(site, [round_id]),
     )
 
 
-def leaderboard_filters(results: list[dict], index: RecordIndex, t) -> list[tuple]:
+def leaderboard_filters(results: list[dict], index: RecordIndex, t, company=lambda name: name) -> list[tuple]:
     """(field, label key, [(value, label)]) for the leaderboard's filter form (filter.js); the
-    rows carry the same values as data-f-<field>."""
+    rows carry the same values as data-f-<field>; `company` names a submitter in the page's
+    language (derive/names.py)."""
 
     def options(values):
         return sorted(set(values), key=lambda kv: str(kv[1]).casefold())
 
     scales = [s[2] for s in SCALES if any(scale_of(r["accelerator_count"]) == s[2] for r in results)]
     return [
-        ("submitter", "col.submitter", options((index.submitter_of(r), r["submitter"]) for r in results)),
+        (
+            "submitter",
+            "col.submitter",
+            options((index.submitter_of(r), company(r["submitter"])) for r in results),
+        ),
         (
             "accelerator",
             "col.accelerator",

@@ -10,6 +10,7 @@ results of tpu-v5p-1024). Names repeat across rows, so rows hold indexes into li
 from __future__ import annotations
 
 from sitegen.base import urls
+from sitegen.derive import names as company_names
 from sitegen.derive.record_index import index_of
 
 
@@ -25,9 +26,14 @@ def record_rows(site, lang: str, t) -> dict | None:
         return names[kind].setdefault(name, len(names[kind]))
 
     results, boards = [], {}
+    shown: dict[str, str] = {}  # a submitter as the language writes it (companies.yaml)
     for result in sorted(site.record.values(), key=lambda r: r["id"]):
         benchmark = site.get("benchmarks", result["benchmark"])
-        submitter = index.submitters[index.submitter_of(result)].name
+        entity = index.submitters[index.submitter_of(result)]
+        if entity.slug not in shown:
+            company = company_names.entity_names(site, entity)
+            shown[entity.slug] = company[lang] if company else entity.name
+        submitter = shown[entity.slug]
         accelerator = (
             index.accelerators[index.accelerator_of(result)].name if result.get("accelerator_count") else ""
         )
