@@ -136,7 +136,8 @@ def test_a_vendor_takes_its_name_from_its_company(tmp_path):
 def _problems(tmp_path, changes) -> list[str]:
     with pytest.raises(ContentError) as caught:
         load_site(_project(tmp_path, changes), strict=True)
-    return [str(p) for p in caught.value.problems]
+    # the fixture's prose has no written zh-hant text (each says so): not what these tests ask
+    return [str(p) for p in caught.value.problems if "zh-hant text of its own" not in str(p)]
 
 
 def test_a_spelling_of_two_companies_is_an_error(tmp_path):

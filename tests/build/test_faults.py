@@ -737,18 +737,18 @@ def test_a_placeholder_typo_in_en_yaml_is_reported_in_en_yaml(site, capsys):
 def test_a_placeholder_mismatch_no_other_string_explains_is_said_in_both_files(site, capsys):
     content, out, before = site
     strings = content / "i18n" / "zh.yaml"
-    key = "ref.category"  # {category}: no other string has it, nor the typo {categroy}
+    key = "benchmark.metric_line"  # {metric}: no other string has it, nor the typo {metirc}
     text = strings.read_text("utf-8")
     at = next(line for line in text.splitlines() if line.startswith(key + ":"))
-    strings.write_text(text.replace(at, at.replace("{category}", "{categroy}")), "utf-8")
+    strings.write_text(text.replace(at, at.replace("{metric}", "{metirc}")), "utf-8")
     zh_line, en_line = _line_of(strings, key + ":"), _line_of(content / "i18n" / "en.yaml", key + ":")
     assert _main(capsys, "--content", content, "--out", out) == (
         1,
         [
-            f"content/i18n/en.yaml:{en_line}: string '{key}': placeholder {{category}} does not match "
-            "the zh text ({categroy}) (did you mean 'categroy'?)",
-            f"content/i18n/zh.yaml:{zh_line}: string '{key}': placeholder {{categroy}} does not match "
-            "the en text ({category}) (did you mean 'category'?)",
+            f"content/i18n/en.yaml:{en_line}: string '{key}': placeholder {{metric}} does not match "
+            "the zh text ({direction}, {metirc}) (did you mean 'metirc'?)",
+            f"content/i18n/zh.yaml:{zh_line}: string '{key}': placeholder {{metirc}} does not match "
+            "the en text ({direction}, {metric}) (did you mean 'metric'?)",
             "build failed: 2 problem(s); output left as it was",
         ],
     )

@@ -136,7 +136,7 @@ def test_a_pair_within_the_noise_band_is_level(shipped_site, lang):
 
 
 # Where a series' benchmark id changes (benchmarks.yaml's `series`; rounds from the record's
-# file names): the round of the first result under the new id.
+# file names): the round of the first result under the new id; and where a version starts.
 BREAKS = {
     "llama31_405b": ["v5.0"],  # gpt3 -> llama31_405b
     "flux1": ["v5.1"],  # stable_diffusion -> flux1
@@ -146,6 +146,9 @@ BREAKS = {
     "resnet": ["v0.6"],  # resnet_v05 -> resnet
     "minigo": ["v0.7", "v0.6"],  # minigo_v05 -> minigo_v06 -> minigo
     "gnmt": ["v0.6"],  # gnmt_v05 -> gnmt
+    # and where MLCommons' compatibility table (data/compatibility.yaml) starts a version
+    "maskrcnn": ["v0.6"],  # Mask R-CNN: v0.5 | v0.6–v3.1
+    "rnnt": ["v1.1"],  # RNN-T: v1.0 | v1.1–v3.1
 }
 
 
