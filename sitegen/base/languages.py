@@ -337,13 +337,23 @@ def _fixes(config: str, source: str, target: str, terms: tuple) -> tuple[tuple[s
 
 @functools.lru_cache(maxsize=65536)
 def _convert(text: str, config: str, fixes: tuple) -> str:
+    """OpenCC's conversion, then the term list's fixes in one pass (the longest match first at
+    each place), so that one fix never rewrites another's output (物件偵測 kept from 对象)."""
     if not text:
         return text
     out = _converter(config).convert(text)
-    for machine, reviewed in fixes:
-        if machine in out:
-            out = out.replace(machine, reviewed)
-    return out
+    found = _fix_pattern(fixes)
+    return found[0].sub(lambda m: found[1][m.group(0)], out) if found else out
+
+
+@functools.lru_cache(maxsize=8)
+def _fix_pattern(fixes: tuple) -> tuple[re.Pattern, dict[str, str]] | None:
+    """One alternation of every fix's machine form, longest first, and each one's reviewed form."""
+    if not fixes:
+        return None
+    table = dict(fixes)
+    ordered = sorted(table, key=lambda machine: (-len(machine), machine))
+    return re.compile("|".join(map(re.escape, ordered))), table
 
 
 @functools.lru_cache(maxsize=8)

@@ -256,3 +256,12 @@ def test_a_singular_form_in_english_alone_is_no_missing_chinese_string(tmp_path)
     site = load_site(write_project(tmp_path / "site"))
     ones = [key for key in site.strings["en"] if key.endswith(languages.ONE)]
     assert ones and not [key for key in ones if key in site.strings["zh"]]
+
+
+def test_the_term_fixes_apply_in_one_pass_so_none_rewrites_another():
+    # 目标检测 becomes 物件偵測 by one fix; a second fix (物件 -> 對象, for OpenCC's 物件 of 对象)
+    # must not then rewrite it: applied one after the other, the page read 對象偵測
+    from sitegen.base.languages import _convert
+
+    fixes = (("目標檢測", "物件偵測"), ("物件", "對象"))
+    assert _convert("目标检测与对象", "s2t", fixes) == "物件偵測與對象"
