@@ -14,7 +14,7 @@ import posixpath
 from html import escape
 
 from sitegen.base import fmt, urls
-from sitegen.derive import derived
+from sitegen.derive import derived, names
 from sitegen.derive import references as record_refs
 from sitegen.derive.record_index import RecordIndex, index_of
 from sitegen.render.charts import blocks as charts
@@ -156,7 +156,7 @@ def _caption(site, t, lang, benchmark, rounds, every, results, anchor: dict, wor
     """What is plotted, the ideal line and its anchor, the hollow points, and what is left out."""
     text = _what(t, lang, benchmark, rounds) + t(
         "chart.scale.ideal",
-        submitter=anchor["submitter"],
+        submitter=names.submitter_name(site, anchor["submitter"], lang),
         system=anchor["system_name"],
         count=fmt.number(anchor["accelerator_count"], lang, 0),
         round=anchor["round"],

@@ -241,7 +241,11 @@ def round_page(theme, site: Site, lang, t, round_id: str):
         else [],
         submitters=sorted(
             (
-                (key, " / ".join(sorted({r["submitter"] for r in rows})), len(rows))
+                (
+                    key,
+                    " / ".join(sorted({names.submitter_name(site, r["submitter"], lang) for r in rows})),
+                    len(rows),
+                )
                 for key, rows in submitters.items()
             ),
             key=lambda s: s[1].lower(),
