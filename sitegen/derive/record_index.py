@@ -309,12 +309,12 @@ def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> l
     top = [k for k, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if k != CPU_ONLY][:leaders]
     points = []
     for round_id in rounds:
-        rows = closed[round_id]  # fastest first
+        ranked = derived.ranked_apart(closed[round_id])  # fastest first, the category a headline ranks
         version = compatibility.version_of(site, benchmark_id, round_id)
-        if rows:  # the fastest of the category a headline ranks (derived.ranked_apart)
-            points.append(_point(index, round_id, None, derived.ranked_apart(rows)[0], version))
+        if ranked:
+            points.append(_point(index, round_id, None, ranked[0], version))
         for key in top:
-            best = next((x for x in derived.ranked_apart(rows) if index.accelerator_of(x) == key), None)
+            best = next((x for x in ranked if index.accelerator_of(x) == key), None)
             if best:
                 points.append(_point(index, round_id, index.accelerators[key].name, best, version))
     return points

@@ -6,12 +6,15 @@ content/data/compatibility.yaml with the commit it was read at."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import yaml
 
+from sitegen.content import record_lock
 from sitegen.importer.sources import open_source
+from sitegen.importer.swap import write_file
 
 TABLE = "MLPerf_Compatibility_Table.adoc"
 SPAN = re.compile(r"\s*(\d+)\+\s*$")  # "X 9+|X": the span of the next cell ends this one
@@ -66,6 +69,18 @@ def _row(line: str, rounds: list[str], number: int) -> dict:
     return {"model": model, "versions": versions}
 
 
+def _write(out: Path, data: bytes) -> None:
+    """`out` whole or as it was, with the record's writer (swap.write_file: synced, an error
+    names the file), under the content's lock that builds share (record_lock)."""
+    temp = out.with_name(f".{out.name}.new")
+    with record_lock.writing(out.parent.parent):  # content/ holds data/compatibility.yaml
+        try:
+            write_file(temp, data, out)
+            os.replace(temp, out)
+        finally:
+            temp.unlink(missing_ok=True)
+
+
 def import_table(source: Path, out: Path) -> str:
     """Read the table from `source` (a clone or bare git directory of mlcommons/policies) and
     write `out` (content/data/compatibility.yaml); returns what was written, in a line."""
@@ -89,7 +104,5 @@ def import_table(source: Path, out: Path) -> str:
         )
     finally:
         repo.close()
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(text, "utf-8")
-    tmp.replace(out)
+    _write(out, text.encode("utf-8"))
     return f"{out}: {len(rows)} Training models from {TABLE} at {repo.commit}"
