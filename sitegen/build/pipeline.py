@@ -118,12 +118,14 @@ def _build_locked(
     from sitegen.build.state import resolve
     from sitegen.build.write import commit, remove_previous, removing, staged
     from sitegen.content.load import check_words, load_site
+    from sitegen.derive import model as derive_model
     from sitegen.render.theme import load_theme, theme_dependency
 
     # the editors' words are checked after the load (with --strict, by the load itself); on a
     # big site, in a forked process beside the rest of the build
     site = load_site(content, strict=strict, words=strict)
     forks = processes and in_processes(site)
+    model = derive_model.build(site)  # once, in this process: every forked language reads it
     cache = BodyCache(data_digest(content, code))
     theme = load_theme(templates, content / "templates")
     value = current_values(partial(resolve, site), partial(theme_dependency, theme))
@@ -137,7 +139,7 @@ def _build_locked(
             Reuse(state, *stale_units(state, value)) if state is not None and state.inputs == shared else None
         )
         destination = Destination(staging, out, _unchanged_since(manifest, out), reuse)
-        return reuse, render_site(site, templates, cache, destination, processes=processes)
+        return reuse, render_site(site, templates, model, cache, destination, processes=processes)
 
     loaded = len(site.warnings)
     with staged(out) as staging:

@@ -24,8 +24,8 @@ from sitegen.content import usage
 from sitegen.content.model import Site
 from sitegen.content.textcheck import cjk_spaces
 from sitegen.content.translation import translation_gaps
-from sitegen.derive import figures as derive
-from sitegen.derive.comparisons import comparisons as comparisons_of
+from sitegen.derive import model as derive_model
+from sitegen.derive.model import Model
 from sitegen.render import pages
 from sitegen.render.end_files import language_end_files, site_files
 from sitegen.render.inline import stylesheet
@@ -54,22 +54,6 @@ class Bodies:
         if self._md is None:
             self._md = new_markdown()
         return self._md
-
-
-class Later:
-    """A derived figure of the whole site (the claim checks, the comparisons), computed when a
-    page first asks for it, as if before any page: what computing it reads is not counted for
-    the page that happened to ask first (each page counts what it then reads of it). A rebuild
-    whose pages need none of it does not compute it."""
-
-    def __init__(self, site: Site, compute):
-        self._site, self._compute, self._value = site, compute, None
-
-    def __call__(self):
-        if self._value is None:
-            with self._site.reads.paused():
-                self._value = self._compute(self._site)
-        return self._value
 
 
 # From this many reports (all languages) each language gets its own process. Forking costs
@@ -117,6 +101,7 @@ class Destination:
 def render_site(
     site: Site,
     templates: Path,
+    model: Model | None = None,
     cache: BodyCache | None = None,
     destination: Destination | None = None,
     processes: bool = True,
@@ -129,11 +114,12 @@ def render_site(
     staging folder as soon as they are made, and only {path: sha256} comes back: the files of a
     big site never pass between processes, and no process holds all of them."""
     cache = cache or BodyCache(data_digest(site.root, code_digest()))
+    model = model or derive_model.build(site)  # once, before any process forks
     # each language's pages, then the record's data files (the same in every language) as a
     # job of their own: no language's process carries them, and the shortest job goes last
-    jobs = [(site, templates, lang, cache.data_key, destination, PAGES) for lang in site.languages]
+    jobs = [(site, model, templates, lang, cache.data_key, destination, PAGES) for lang in site.languages]
     if site.rounds:
-        jobs.append((site, templates, site.languages[0], cache.data_key, destination, DATA))
+        jobs.append((site, model, templates, site.languages[0], cache.data_key, destination, DATA))
     if processes and in_processes(site):
         results = forking.in_forked_processes(_render_language, jobs, _at_once(jobs, destination))
     else:
@@ -153,7 +139,7 @@ def render_site(
         cache.hits += result.reused
         cache.misses += result.rendered
     hidden = {path for result in results for path in result.hidden}
-    files.update(site_files(site, theme, {*written, *files, *linked}, hidden))
+    files.update(site_files(site, model, theme, {*written, *files, *linked}, hidden))
     files.update(static_files(theme))
     if destination is None:
         return files
@@ -203,7 +189,7 @@ def _render_language(job) -> LanguageResult:
     single-file copy, its charts), noting what each read (content/tracking.py), and, when there
     is a destination, written and dropped at once: memory holds one page, not the whole language.
     A unit the last build made from inputs that have not changed is hard-linked instead."""
-    site, templates, lang, data_key, destination, part = job
+    site, model, templates, lang, data_key, destination, part = job
     theme = load_theme(templates, site.root / "templates", site.reads)
     t = Strings(site, lang)
     bodies = Bodies(BodyCache(data_key))
@@ -217,11 +203,10 @@ def _render_language(job) -> LanguageResult:
     pairs = getattr(site, "usage", ()) if languages.get(lang).lang.startswith("zh-Hant") else None
     rel = Problems(site.root).rel
     reuse = destination.reuse if destination is not None else None
-    checks, comparisons = Later(site, derive.check_claims), Later(site, comparisons_of)
     units_of = (
-        _data_units(site)
+        _data_units(site, model)
         if part == DATA
-        else _language_units(theme, site, lang, t, checks, comparisons, bodies, problems)
+        else _language_units(theme, site, model, lang, t, bodies, problems)
     )
     for key, report, make in units_of:
         unit_key = (lang, *key)
@@ -268,7 +253,9 @@ def _render_language(job) -> LanguageResult:
     problems += spaces
     try:
         if part == PAGES and (not problems or all(problem.warning for problem in problems)):
-            written.update(_keep_or_write(language_end_files(site, lang, docs, t), lang, kept, destination))
+            written.update(
+                _keep_or_write(language_end_files(site, model, lang, docs, t), lang, kept, destination)
+            )
         missing_strings([t])
     except ContentError as exc:
         problems += exc.problems
@@ -279,7 +266,9 @@ def _render_language(job) -> LanguageResult:
     )
 
 
-def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | None:
+def preview_reports(
+    site: Site, templates: Path, changed, model: Model | None = None
+) -> dict[str, bytes] | None:
     """The pages of the reports whose source files are `changed`, rendered in memory for
     `serve` to show at once while the full build follows ({output path: bytes}, the same
     bytes the build writes); None when a changed file is not a report's, or the pages have a
@@ -292,7 +281,7 @@ def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | 
     if not wanted or not changed <= sources:
         return None
     theme = load_theme(templates, site.root / "templates")
-    checks, comparisons = Later(site, derive.check_claims), Later(site, comparisons_of)
+    model = model or derive_model.build(site)
     bodies = Bodies(BodyCache(data_digest(site.root, code_digest())))
     files: dict[str, bytes] = {}
     for lang in site.languages:
@@ -301,9 +290,7 @@ def preview_reports(site: Site, templates: Path, changed) -> dict[str, bytes] | 
             continue
         problems: list = []
         t = Strings(site, lang)
-        for key, _report, make in _language_units(
-            theme, site, lang, t, checks, comparisons, bodies, problems
-        ):
+        for key, _report, make in _language_units(theme, site, model, lang, t, bodies, problems):
             if key[0] == "report" and key[1] in slugs:
                 files.update(make())
                 slugs.discard(key[1])
@@ -366,59 +353,57 @@ def _keep_or_write(
     return put_files(own, destination.staging, destination.out, destination.previous)
 
 
-def _language_units(theme, site, lang, t, checks, comparisons, bodies, problems):
+def _language_units(theme, site, model, lang, t, bodies, problems):
     """(key, report or None, function making {path: bytes} of one page and the files made
     with it), unit by unit; nothing is made until the function is called."""
 
     def unit(key, function, *args, report=None):
         def make():
-            return function(theme, site, lang, t, *(arg() if isinstance(arg, Later) else arg for arg in args))
+            return function(theme, site, lang, t, *args)
 
         return key, report, make
 
-    yield unit(("home",), pages.home_page, checks)
-    yield unit(("reports",), pages.reports_index)
+    yield unit(("home",), pages.home_page, model)
+    yield unit(("reports",), pages.reports_index, model)
     for report in site.reports_in(lang):
-        yield unit(
-            ("report", report.slug), pages.report_page, report, checks, bodies, problems, report=report
-        )
+        yield unit(("report", report.slug), pages.report_page, report, model, bodies, problems, report=report)
     for page in (p for p in site.pages if p.lang == lang):
-        yield unit(("page", page.slug), pages.plain_page, page, checks, bodies, problems)
-    yield unit(("systems",), record_systems.systems_index)
+        yield unit(("page", page.slug), pages.plain_page, page, model, bodies, problems)
+    yield unit(("systems",), record_systems.systems_index, model)
     for system in site.table("systems"):
-        yield unit(("system", system["id"]), pages.system_page, system, checks, comparisons)
-    yield unit(("benchmarks",), pages.benchmarks_index)
+        yield unit(("system", system["id"]), pages.system_page, system, model)
+    yield unit(("benchmarks",), pages.benchmarks_index, model)
     for benchmark in site.table("benchmarks"):
-        yield unit(("benchmark", benchmark["id"]), pages.benchmark_page, benchmark)
-    for key, make in record_pages.record_pages(theme, site, lang, t):
+        yield unit(("benchmark", benchmark["id"]), pages.benchmark_page, benchmark, model)
+    for key, make in record_pages.record_pages(theme, site, model, lang, t):
         yield ("record", *key), None, make
     if site.rounds:
-        yield unit(("downloads",), downloads_page)
-        yield unit(("explore",), record_explore.explore_page)
-    yield unit(("claims",), pages.claims_page, checks)
-    yield unit(("sources",), pages.sources_page)
-    yield unit(("glossary",), pages.glossary_page)
-    yield unit(("404",), pages.not_found_page)
-    yield unit(("status",), _status_page)
+        yield unit(("downloads",), downloads_page, model)
+        yield unit(("explore",), record_explore.explore_page, model)
+    yield unit(("claims",), pages.claims_page, model)
+    yield unit(("sources",), pages.sources_page, model)
+    yield unit(("glossary",), pages.glossary_page, model)
+    yield unit(("404",), pages.not_found_page, model)
+    yield unit(("status",), _status_page, model)
 
 
-def _data_units(site):
+def _data_units(site, model):
     """The record's data files, unit by unit, as _language_units gives pages."""
     for round_id in site.rounds:
-        yield ("data", round_id), None, partial(_round_data, site, round_id)
+        yield ("data", round_id), None, partial(_round_data, model, round_id)
     if site.rounds:
-        yield ("data",), None, partial(all_rounds_downloads, site)
+        yield ("data",), None, partial(all_rounds_downloads, model)
 
 
-def _round_data(site, round_id: str) -> dict[str, bytes]:
+def _round_data(model, round_id: str) -> dict[str, bytes]:
     """A round's downloads (CSV, JSON) and the data scripts of the compare page and the
     explorer."""
     return {
-        **round_downloads(site, round_id),
-        **record_lists.record_data_file(site, round_id),
-        **record_explore.data_file(site, round_id),
+        **round_downloads(model, round_id),
+        **record_lists.record_data_file(model, round_id),
+        **record_explore.data_file(model, round_id),
     }
 
 
-def _status_page(theme, site, lang, t):
-    return pages.status_page(theme, site, lang, t, translation_gaps(site))
+def _status_page(theme, site, lang, t, model):
+    return pages.status_page(theme, site, lang, t, translation_gaps(site), model)

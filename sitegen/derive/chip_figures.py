@@ -88,7 +88,10 @@ def _progress_series(benchmark: str, results: list[dict], index, rounds: list[st
     out = []
     for scale in derived.progress_scales(results):
         pairs = derived.progress_at_scale(results, scale, rounds, index.counts)
-        points = [{"round": r, "result": best, "carried": _carried(index, best)} for r, best in pairs]
+        points = [
+            {"round": r, "result": best, "minutes": derived.minutes(best), "carried": _carried(index, best)}
+            for r, best in pairs
+        ]
         new = [best for best in (b for _, b in pairs) if _carried(index, best) is None]
         gain = None
         if len(new) > 1:

@@ -55,6 +55,11 @@ class Entity:
             seen.setdefault(result["round"], None)
         return list(seen)
 
+    @property
+    def spellings(self) -> list[str]:
+        """Every spelling published, in order (case first)."""
+        return sorted(n for n in self.names if n)
+
     def in_round(self, round_id: str) -> list[dict]:
         return [r for r in self.results if r["round"] == round_id]
 

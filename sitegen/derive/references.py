@@ -46,6 +46,10 @@ class Headline:
     unscored: tuple[dict, ...]  # results of the slot without a score: logs missing, too few
 
     @property
+    def unscored_count(self) -> int:
+        return len(self.unscored)
+
+    @property
     def unscored_largest(self) -> int:
         """The largest accelerator count among the results without a score (0 without)."""
         return max((r["accelerator_count"] or 0 for r in self.unscored), default=0)

@@ -5,8 +5,6 @@ from __future__ import annotations
 from html import escape
 
 from sitegen.base import fmt, languages, urls
-from sitegen.derive import references as record_refs
-from sitegen.derive.record_index import index_of
 from sitegen.render.page import Page
 
 
@@ -15,9 +13,7 @@ def selection_note(site, t, rows: list[dict], page: Page) -> str:
     holds for the same benchmarks, rounds and divisions, and their leaderboards."""
     if not site.rounds:
         return ""
-    slots = sorted({(r["benchmark"], r["round"]) for r in rows})
-    divisions = {r["division"] for r in rows}
-    total = sum(1 for b, rnd in slots for r in site.record_results(b, rnd) if r["division"] in divisions)
+    slots, total = page.model.selection_total(rows)
     links = t("ref.list_separator").join(
         f'<a href="{escape(page.link(urls.leaderboard(page.lang, b, rnd)))}">'
         f'{escape(site.get("benchmarks", b)["name"][page.lang])} {escape(rnd)}</a>'
@@ -35,29 +31,29 @@ def selection_note(site, t, rows: list[dict], page: Page) -> str:
     return f'<p class="note block-selection">{text}</p>'
 
 
-def _runs_cell(site, result: dict, lang: str) -> str:
+def _runs_cell(model, result: dict, lang: str) -> str:
     """Runs in the logs, failed runs in brackets: the same for both sides of any comparison."""
-    counted = record_refs.runs_of(site.record.get(result["id"]) or result)
+    counted = model.statements.runs_of(model.record.get(result["id"]) or result)
     if counted is None:
         return "–"
     runs, failed = counted
     return f"{fmt.number(runs, lang, 0)} ({fmt.number(failed, lang, 0)})"
 
 
-def _carry_mark(site, result: dict, page: Page, t) -> str:
+def _carry_mark(model, result: dict, page: Page, t) -> str:
     """' (carried over from vX.Y)' linked to the original, as every list of the record says it."""
-    origin = index_of(site).carried_from(result) if site.rounds and result["id"] in site.record else None
+    origin = model.index.carried_from(result) if model.site.rounds and result["id"] in model.record else None
     if not origin:
         return ""
     target = page.link(urls.result(page.lang, origin["id"]))
     return f'{languages.gap(page.lang)}<a class="carry" href="{escape(target)}">{escape(t("mark.carried", round=origin["round"]))}</a>'
 
 
-def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> str:
+def results_table(model, rows: list[dict], page: Page, t, caption: str = "") -> str:
     """A complete, accessible table: system, time (the answer, next to the system: both stay in
     view on a phone), submitter, round, division, framework, accelerators, runs (failed). The submitter tells apart two submitters' runs of the same software on the same
     hardware (Baidu's and Graphcore's PaddlePaddle runs of v2.0)."""
-    lang = page.lang
+    lang, site = page.lang, model.site
     head = "".join(
         f'<th scope="col"{cls}>{escape(t(key))}</th>'
         for key, cls in (
@@ -76,12 +72,12 @@ def results_table(site, rows: list[dict], page: Page, t, caption: str = "") -> s
         system = site.get("systems", r["system"])
         link = page.link(urls.system(lang, r["system"]) + "#" + urls.anchor("result", r["id"]))
         body.append(
-            f'<tr><th scope="row"><a href="{escape(link)}">{escape(system["name"][lang])}</a>{_carry_mark(site, r, page, t)}</th>'
+            f'<tr><th scope="row"><a href="{escape(link)}">{escape(system["name"][lang])}</a>{_carry_mark(model, r, page, t)}</th>'
             f'<td class="num answer" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td>'
             f'<td>{escape(r.get("submitter") or "–")}</td><td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
             f'<td>{escape(r["framework"])}</td>'
             f'<td class="num">{escape(fmt.number(r.get("accelerator_count") or system["accelerator_count"], lang, 0))}</td>'
-            f'<td class="num">{escape(_runs_cell(site, r, lang))}</td></tr>'
+            f'<td class="num">{escape(_runs_cell(model, r, lang))}</td></tr>'
         )
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
     return (

@@ -17,7 +17,7 @@ from sitegen.render.sitemap import sitemap_files
 from sitegen.render.theme import Strings, missing_strings
 
 
-def language_end_files(site, lang: str, docs: list[dict], t=None) -> dict[str, bytes]:
+def language_end_files(site, model, lang: str, docs: list[dict], t=None) -> dict[str, bytes]:
     """What one language's pages determine once all are made: its search index and feed.
     `docs` are their search entries (search_entry), in any order; the record's results and
     leaderboards are added as compact rows (record/search_rows.py: their pages are not
@@ -25,14 +25,14 @@ def language_end_files(site, lang: str, docs: list[dict], t=None) -> dict[str, b
     from sitegen.render.record.search_rows import record_rows
 
     t = t or Strings(site, lang)
-    return {**search_index(lang, docs, record_rows(site, lang, t)), **feed_file(site, lang)}
+    return {**search_index(lang, docs, record_rows(model, lang, t)), **feed_file(site, lang)}
 
 
-def site_files(site, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:
+def site_files(site, model, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:
     """What needs every language: the sitemap and the root 404 page. `paths`: every output
     file; `hidden`: the pages that ask to stay out of search engines."""
     strings = {lang: Strings(site, lang) for lang in site.languages}
-    files = {**sitemap_files(site, paths, hidden), **root_not_found(site, theme, strings)}
+    files = {**sitemap_files(site, model.record, paths, hidden), **root_not_found(site, theme, strings)}
     if languages.needs_script_fold(site.languages):
         files.update(search_fold_file())
     missing_strings(list(strings.values()))

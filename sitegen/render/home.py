@@ -6,41 +6,40 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from sitegen.derive import derived, suite
-from sitegen.derive import references as record_refs
-from sitegen.derive.record_index import index_of
+from sitegen.derive.model import Model
 from sitegen.render.charts import headline
 
 
-def suite_entries(site, latest: str) -> list[dict]:
+def suite_entries(model: Model, latest: str) -> list[dict]:
     """Each benchmark of the latest round, in the home page's order: its table entry, its
     leaders (the fastest closed result and those level with it) and its noise band."""
     entries = []
-    for benchmark_id in suite.current_suite(site):
-        benchmark = site.get("benchmarks", benchmark_id)
+    for benchmark_id in model.suite:
+        benchmark = model.site.get("benchmarks", benchmark_id)
         entries.append(
             {
                 "benchmark": benchmark,
-                "headline": (h := record_refs.headline(site, latest, benchmark_id)),
-                "leaders": suite.leaders(h),
-                "band": derived.noise_band(benchmark),
+                "headline": (h := model.headline(latest, benchmark_id)),
+                "leaders": model.figures.leaders(h),
+                "band": model.figures.noise_band(benchmark),
             }
         )
     return entries
 
 
-def record_context(site, t, lang: str, path: str) -> dict:
+def record_context(model: Model, t, lang: str, path: str) -> dict:
     """The home template's record part; empty without a record."""
-    latest = suite.latest_round(site) if site.rounds else None
+    site = model.site
+    latest = model.latest_round if site.rounds else None
     if latest is None:
         return {"headline": "", "latest_round": None}
-    series = suite.all_series(site)
-    index = index_of(site)
+    series = model.series
+    index = model.index
     cells = [cell for one in series for cell in one.cells.values()]
     return {
         "latest_round": latest,
-        "suite": suite_entries(site, latest),
-        "headline": Markup(headline.headline_figure(site, t, lang, path)),
+        "suite": suite_entries(model, latest),
+        "headline": Markup(headline.headline_figure(model, t, lang, path)),
         "series": series,
         "glance_rounds": [r for r in site.rounds if any(r in one.cells for one in series)],
         "index": index,
@@ -52,5 +51,5 @@ def record_context(site, t, lang: str, path: str) -> dict:
             "ahead": any(cell.headline.ahead for cell in cells),
             "unscored": any(cell.headline.unscored for cell in cells),
         },
-        "bands": (derived.VISION_BAND, derived.OTHER_BAND),  # the basis of "level", stated
+        "bands": model.figures.bands,  # the basis of "level", stated
     }

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from html import escape
 
-from sitegen.derive import names
 from sitegen.render.page import say
 
 
@@ -13,8 +12,8 @@ def company(page, spelling: str, first_mention: bool = True) -> str:
     """The submitter `spelling` as the page's language writes it (plain text); with
     `first_mention`, its Latin name in brackets the first time the page names it so. Inside
     brackets already (a result's details), `first_mention=False`."""
-    name = names.submitter_name(page.site, spelling, page.lang)
-    latin = names.latin_name(page.site, spelling)
+    name = page.model.names.submitter(spelling, page.lang)
+    latin = page.model.names.latin(spelling)
     if not first_mention or name == latin or name in page.named:
         return name
     page.named.add(name)

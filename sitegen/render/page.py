@@ -22,7 +22,7 @@ class Page:
     site: object
     lang: str
     path: str
-    checks: dict
+    model: object  # derive/model.py: the record and every figure derived from it
     file: str = ""
     first_line: int = 1
     problems: list = field(default_factory=list)
@@ -31,6 +31,11 @@ class Page:
     cacheable: bool = True  # False when the body uses files outside the data (local images)
     named: set = field(default_factory=set)  # companies named with their Latin name (render/names.py)
     said: set = field(default_factory=set)  # asides written in the paragraph being drawn (ref.unscored)
+
+    @property
+    def checks(self) -> dict:
+        """The claims' checks (their verdicts and arithmetic), by claim id."""
+        return self.model.claims
 
     def link(self, target: str) -> str:
         return urls.relative(self.path, target)
@@ -55,12 +60,12 @@ def table_record(page: Page, table: str, ident: str, line: int) -> dict | None:
 
 def any_result(page: Page, ident: str, line: int) -> dict | None:
     """A curated result, or else any scored result of the whole record."""
-    found = page.site.tables["results"].get(ident) or page.site.record.get(ident)
+    found = page.model.system_results.get(ident) or page.model.record.get(ident)
     if found is not None and found.get("value") is None:
         page.fail(line, f"result '{ident}' has its logs missing: it has no official time to show in [[...]]")
         return None
     if found is None:
-        page.fail(line, f"unknown result '{ident}' in [[...]]" + suggest(ident, page.site.tables["results"]))
+        page.fail(line, f"unknown result '{ident}' in [[...]]" + suggest(ident, page.model.system_results))
         return None
     return found
 

@@ -6,13 +6,9 @@ from markupsafe import Markup
 
 from sitegen.base import languages, npm, urls
 from sitegen.content.model import Report, Site
-from sitegen.derive import derived
-from sitegen.derive import figures as derive
-from sitegen.derive import references as record_refs
-from sitegen.derive.record_index import index_of, system_label
+from sitegen.derive.model import Model
 from sitegen.render import blocks, home
 from sitegen.render.charts import blocks as charts
-from sitegen.render.charts import plan as chart_data
 from sitegen.render.charts import progress as record_chart
 from sitegen.render.charts import scale as scale_chart
 from sitegen.render.markup import render_body
@@ -32,7 +28,7 @@ def _page(
     crumbs: list[tuple[str, str]] = (),
     **extra,
 ) -> dict[str, bytes]:
-    context = base_context(site, lang, path, t, title)
+    context = base_context(site, lang, path, t, title, extra.get("model"))
     context["breadcrumbs"] = [(t("nav.home"), urls.home(lang)), *crumbs]
     context.update(extra)
     return {path: render_template(theme, template, context)}
@@ -43,12 +39,9 @@ def _attribution(site: Site, round_ids) -> list[dict]:
     return [site.rounds[r] for r in site.in_round_order(round_ids)]
 
 
-def record_summary(site: Site, benchmark_id: str) -> list[tuple[str, record_refs.Headline]]:
-    """Each round of a benchmark with its closed-division headline (record_refs.headline)."""
-    return [
-        (round_id, record_refs.headline(site, round_id, benchmark_id))
-        for round_id in site.record_rounds(benchmark_id)
-    ]
+def record_summary(model: Model, benchmark_id: str) -> list[tuple[str, object]]:
+    """Each round of a benchmark with its closed-division headline (Model.headlines)."""
+    return [(round_id, model.headline(round_id, benchmark_id)) for round_id in model.rounds_of(benchmark_id)]
 
 
 LONG_TABLE = 40  # rows of a results block before it is called too long
@@ -57,10 +50,10 @@ LONG_TABLE = 40  # rows of a results block before it is called too long
 def block_renderer(site: Site, t: Strings):
     def render(kind, params, page: Page, line: int) -> str:
         if kind == "chart":
-            return charts.chart_block(site, t, params, page, line)
+            return charts.chart_block(page.model, t, params, page, line)
         if kind != "results":
             return page.fail(line, f"unknown block '{kind}'")
-        rows = chart_data.results_rows(site, params, page, line)
+        rows = page.model.block_rows(params, page, line)
         if rows is None:
             return ""
         if len(rows) > LONG_TABLE:
@@ -69,20 +62,20 @@ def block_renderer(site: Site, t: Strings):
                 f"results block: {len(rows)} rows, more than a reader takes in "
                 f"({LONG_TABLE}); narrow it with round, division or systems",
             )
-        return blocks.results_table(site, rows, page, t, params.get("caption", "")) + blocks.selection_note(
-            site, t, rows, page
-        )
+        return blocks.results_table(
+            page.model, rows, page, t, params.get("caption", "")
+        ) + blocks.selection_note(site, t, rows, page)
 
     return render
 
 
 def body_html(
-    site: Site, report: Report, path: str, checks: dict, t: Strings, bodies, problems: list
+    site: Site, report: Report, path: str, model: Model, t: Strings, bodies, problems: list
 ) -> tuple[Markup, list, Page]:
     """The report's body as HTML, from the cache when neither it nor any data changed."""
     if report.pending:
-        return Markup(""), [], Page(site, report.lang, path, checks)
-    page = Page(site, report.lang, path, checks, report.source.rel, report.body_line)
+        return Markup(""), [], Page(site, report.lang, path, model)
+    page = Page(site, report.lang, path, model, report.source.rel, report.body_line)
     key = bodies.cache.key(path, report.source.rel, str(report.body_line), report.body)
     cached = bodies.cache.get(key)
     if cached is None or len(cached) != 5:
@@ -97,12 +90,12 @@ def body_html(
     return Markup(html), toc, page
 
 
-def report_page(theme, site, lang, t, report: Report, checks, bodies, problems):
+def report_page(theme, site, lang, t, report: Report, model: Model, bodies, problems):
     path = urls.report(lang, report.slug)
-    html, toc, page = body_html(site, report, path, checks, t, bodies, problems)
+    html, toc, page = body_html(site, report, path, model, t, bodies, problems)
     crumbs = [(t("nav.reports"), urls.reports(lang))]
     rounds = [s.removeprefix("mlperf-training-") for s in report.meta.get("sources") or []]
-    findings = _findings(site, report, path, checks, problems)
+    findings = _findings(site, report, path, model, problems)
     files = _page(
         theme,
         site,
@@ -118,15 +111,16 @@ def report_page(theme, site, lang, t, report: Report, checks, bodies, problems):
         has_charts=page.has_charts,
         findings=findings,
         attribution=_attribution(site, rounds),
-        claims=[checks[c] for c in report.meta.get("claims") or []],
+        claims=[model.claims[c] for c in report.meta.get("claims") or []],
         sources=[site.get("sources", s) for s in report.meta.get("sources") or []],
+        model=model,
     )
     return {**page.files, **files}
 
 
-def plain_page(theme, site, lang, t, report: Report, checks, bodies, problems):
+def plain_page(theme, site, lang, t, report: Report, model: Model, bodies, problems):
     path = f"{lang}/{report.slug}.html"
-    html, toc, page = body_html(site, report, path, checks, t, bodies, problems)
+    html, toc, page = body_html(site, report, path, model, t, bodies, problems)
     files = _page(
         theme,
         site,
@@ -140,36 +134,37 @@ def plain_page(theme, site, lang, t, report: Report, checks, bodies, problems):
         body=html,
         toc=toc,
         has_charts=page.has_charts,
+        model=model,
     )
     return {**page.files, **files}
 
 
-def _findings(site, report: Report, path: str, checks, problems: list | None = None) -> list[Markup]:
+def _findings(site, report: Report, path: str, model: Model, problems: list | None = None) -> list[Markup]:
     """A report's `findings` (front matter) with their [[...]] figures computed and linked
     from `path`; problems (a bad reference) are reported against the report's file."""
     if report.pending or not report.meta.get("findings"):
         return []
-    page = Page(site, report.lang, path, checks, report.source.rel, 1)
+    page = Page(site, report.lang, path, model, report.source.rel, 1)
     found = [rich_text(text, page) for text in report.meta["findings"]]
     if problems is not None:
         problems.extend(page.problems)
     return found
 
 
-def home_page(theme, site, lang, t, checks):
-    verdicts = {v: sum(1 for c in checks.values() if c.verdict == v) for v in derive.VERDICTS}
+def home_page(theme, site, lang, t, model: Model):
+    verdicts = model.verdict_counts
     reports = site.reports_in(lang)
     featured = [r for r in reports if r.meta.get("featured")] or reports[:3]
     path = urls.home(lang)
     # The three most recent findings: the first finding of each of the newest reports with any.
     recent = []
     for report in reports:  # newest first
-        found = _findings(site, report, path, checks)
+        found = _findings(site, report, path, model)
         if found:
             recent.append((report, found[0]))
         if len(recent) == 3:
             break
-    record = home.record_context(site, t, lang, path)
+    record = home.record_context(model, t, lang, path)
     context = dict(
         reports=reports[:5],
         featured=featured,
@@ -182,14 +177,14 @@ def home_page(theme, site, lang, t, checks):
         # the record in one click each: every round and benchmark page, and the
         # indexes of submitters and accelerators (a result is at most 3 clicks away)
         record_rounds=list(reversed(site.rounds)) if site.rounds else [],
-        record_benchmarks=[
-            b for b in site.table("benchmarks") if site.rounds and site.record_rounds(b["id"])
-        ],
+        record_benchmarks=[b for b in site.table("benchmarks") if site.rounds and model.rounds_of(b["id"])],
     )
-    return _page(theme, site, lang, t, urls.home(lang), "home.html", site.config["title"][lang], **context)
+    return _page(
+        theme, site, lang, t, urls.home(lang), "home.html", site.config["title"][lang], **context, model=model
+    )
 
 
-def reports_index(theme, site, lang, t):
+def reports_index(theme, site, lang, t, model: Model):
     return _page(
         theme,
         site,
@@ -200,17 +195,16 @@ def reports_index(theme, site, lang, t):
         t("nav.reports"),
         [],
         reports=site.reports_in(lang),
+        model=model,
     )
 
 
-def system_page(theme, site, lang, t, system: dict, checks, comparisons):
+def system_page(theme, site, lang, t, system: dict, model: Model):
     """A curated system: its facts, and the results of the official system descriptions
     data/mlperf_systems.yaml says it is (without a record: its rows of data/results.yaml)."""
-    index = index_of(site) if site.rounds else None
-    descriptions = [index.systems[key] for key in index.product_systems(system["id"])] if index else []
-    found = [r for d in descriptions for r in d.results] if index else site.results_for(system=system["id"])
-    results = sorted(found, key=lambda r: (r["benchmark"], r["round"], r["division"], r["id"]))
-    claims = [c for c in checks.values() if system["id"] in _claim_systems(site, c.claim)]
+    index = model.index if site.rounds else None
+    descriptions, results = model.product(system["id"])
+    claims = [c for c in model.claims.values() if system["id"] in _claim_systems(model, c.claim)]
     path = urls.system(lang, system["id"])
     return _page(
         theme,
@@ -225,18 +219,19 @@ def system_page(theme, site, lang, t, system: dict, checks, comparisons):
         results=results,
         descriptions=descriptions,
         index=index,
-        system_label=system_label,
+        system_label=model.chips.system_label,
         claims=claims,
         reports=site.reports_citing("systems", system["id"], lang),
         attribution=_attribution(site, [r["round"] for r in results]),
-        comparisons=[c for c in comparisons if system["id"] in (c.left, c.right)],
+        comparisons=[c for c in model.comparisons if system["id"] in (c.left, c.right)],
+        model=model,
     )
 
 
-def _claim_systems(site: Site, claim: dict) -> set[str]:
+def _claim_systems(model: Model, claim: dict) -> set[str]:
     check, found = claim["check"], set()
     for key in ("result", "baseline"):
-        result = site.tables["results"].get(check.get(key, ""))
+        result = model.system_results.get(check.get(key, ""))
         if result:
             found.add(result["system"])
     found.update(check.get(k) for k in ("system", "price", "baseline_price") if check.get(k))
@@ -245,7 +240,7 @@ def _claim_systems(site: Site, claim: dict) -> set[str]:
     return found
 
 
-def benchmarks_index(theme, site, lang, t):
+def benchmarks_index(theme, site, lang, t, model: Model):
     return _page(
         theme,
         site,
@@ -256,10 +251,11 @@ def benchmarks_index(theme, site, lang, t):
         t("nav.benchmarks"),
         [],
         benchmarks=sorted(site.table("benchmarks"), key=lambda b: b["id"]),
+        model=model,
     )
 
 
-def benchmark_page(theme, site, lang, t, benchmark: dict):
+def benchmark_page(theme, site, lang, t, benchmark: dict, model: Model):
     """A benchmark: its task and target, then from the record the fastest closed result of
     each round, the progress chart and links to every leaderboard (without a record: the
     rows of data/results.yaml)."""
@@ -268,14 +264,14 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
     for r in sorted(results, key=lambda r: (r["round"], r["division"], r["value"], r["id"])):
         groups.setdefault((r["round"], r["division"]), []).append(r)
     path = urls.benchmark(lang, benchmark["id"])
-    page = Page(site, lang, path, {}, "content/data/results.yaml")
-    chart = Markup("" if site.rounds else charts.benchmark_chart(site, t, benchmark, page))
-    progress = Markup(record_chart.progress_figure(site, t, lang, benchmark, path) if site.rounds else "")
+    page = Page(site, lang, path, model, "content/data/results.yaml")
+    chart = Markup("" if site.rounds else charts.benchmark_chart(model, t, benchmark, page))
+    progress = Markup(record_chart.progress_figure(model, t, lang, benchmark, path) if site.rounds else "")
     if progress:
         page.files[charts.BUNDLE] = npm.script(npm.VEGA)
-    rounds = site.record_rounds(benchmark["id"]) if site.rounds else []
+    rounds = model.rounds_of(benchmark["id"]) if site.rounds else []
     scale = Markup(
-        scale_chart.scale_figure(site, t, lang, path, benchmark, rounds, page.files) if rounds else ""
+        scale_chart.scale_figure(model, t, lang, path, benchmark, rounds, page.files) if rounds else ""
     )
     files = _page(
         theme,
@@ -292,32 +288,31 @@ def benchmark_page(theme, site, lang, t, benchmark: dict):
         progress=progress,
         scale_chart=scale,
         has_charts=page.has_charts or bool(progress),
-        summary=record_summary(site, benchmark["id"]),
-        band=derived.noise_band(benchmark),
-        index=index_of(site) if site.rounds else None,
-        attribution=_attribution(
-            site, [*site.record_rounds(benchmark["id"]), *(r["round"] for r in results)]
-        ),
+        summary=record_summary(model, benchmark["id"]),
+        band=model.figures.noise_band(benchmark),
+        index=model.index if site.rounds else None,
+        attribution=_attribution(site, [*model.rounds_of(benchmark["id"]), *(r["round"] for r in results)]),
         reports=site.reports_citing("benchmarks", benchmark["id"], lang),
+        model=model,
     )
     return {**page.files, **files}
 
 
-def claims_page(theme, site, lang, t, checks):
-    ordered = sorted(checks.values(), key=lambda c: (c.claim["source"], c.claim["id"]))
+def claims_page(theme, site, lang, t, model: Model):
+    ordered = sorted(model.claims.values(), key=lambda c: (c.claim["source"], c.claim["id"]))
     cited_by = {c.claim["id"]: site.reports_citing("claims", c.claim["id"], lang) for c in ordered}
     rounds = [
-        site.tables["results"][c.claim["check"][k]]["round"]
+        model.system_results[c.claim["check"][k]]["round"]
         for c in ordered
         for k in ("result", "baseline")
-        if c.claim["check"].get(k) in site.tables["results"]
+        if c.claim["check"].get(k) in model.system_results
     ]
     # filters (claims-filter.js; without JavaScript the form stays hidden, the page complete)
     vendors = {
         c.claim["id"]: sorted(
             {
                 site.get("systems", s)["vendor"]
-                for s in _claim_systems(site, c.claim)
+                for s in _claim_systems(model, c.claim)
                 if s in site.tables["systems"]
             }
         )
@@ -339,7 +334,7 @@ def claims_page(theme, site, lang, t, checks):
                 for v in sorted({v for vs in vendors.values() for v in vs})
             ],
         ),
-        ("verdict", "claims.filter.verdict", [(v, t("verdict." + v), "") for v in derive.VERDICTS]),
+        ("verdict", "claims.filter.verdict", [(v, t("verdict." + v), "") for v in model.figures.verdicts]),
     ]
     return _page(
         theme,
@@ -355,26 +350,45 @@ def claims_page(theme, site, lang, t, checks):
         attribution=_attribution(site, rounds),
         vendors=vendors,
         filters=filters,
+        model=model,
     )
 
 
-def sources_page(theme, site, lang, t):
+def sources_page(theme, site, lang, t, model: Model | None = None):
     ordered = sorted(site.table("sources"), key=lambda s: (s["kind"], str(s.get("date")), s["id"]))
     return _page(
-        theme, site, lang, t, urls.sources(lang), "sources.html", t("nav.sources"), [], sources=ordered
+        theme,
+        site,
+        lang,
+        t,
+        urls.sources(lang),
+        "sources.html",
+        t("nav.sources"),
+        [],
+        sources=ordered,
+        model=model,
     )
 
 
-def glossary_page(theme, site, lang, t):
+def glossary_page(theme, site, lang, t, model: Model | None = None):
     terms = sorted(site.table("glossary"), key=lambda g: g["term"][lang].lower())
     return _page(
-        theme, site, lang, t, urls.glossary(lang), "glossary.html", t("nav.glossary"), [], terms=terms
+        theme,
+        site,
+        lang,
+        t,
+        urls.glossary(lang),
+        "glossary.html",
+        t("nav.glossary"),
+        [],
+        terms=terms,
+        model=model,
     )
 
 
-def not_found_page(theme, site, lang, t):
+def not_found_page(theme, site, lang, t, model: Model | None = None):
     return _page(
-        theme, site, lang, t, f"{lang}/404.html", "404.html", t("404.title"), noindex=True
+        theme, site, lang, t, f"{lang}/404.html", "404.html", t("404.title"), noindex=True, model=model
     )  # served for any missing page: never a page of its own
 
 
@@ -407,7 +421,7 @@ def chooser_page(theme, site):
     return {"index.html": render_template(theme, "chooser.html", context)}
 
 
-def status_page(theme, site, lang, t, gaps):
+def status_page(theme, site, lang, t, gaps, model: Model | None = None):
     """The editors' translation status; reachable by its address, not from the navigation."""
     return _page(
         theme,
@@ -420,4 +434,5 @@ def status_page(theme, site, lang, t, gaps):
         [],
         gaps=gaps,
         noindex=True,
+        model=model,
     )

@@ -9,8 +9,6 @@ from html import escape
 
 from sitegen.base import fmt, urls
 from sitegen.content.references import parse_slot
-from sitegen.derive import references as record_refs
-from sitegen.derive.record_index import index_of
 from sitegen.render.names import company, company_html
 from sitegen.render.page import link, say, strings
 
@@ -28,7 +26,7 @@ def record_result(page, result: dict, with_scale: bool = True) -> str:
         details.append(
             escape(say(page, "ref.category", category=say(page, "category." + result["category"]).lower()))
         )
-    index = index_of(page.site)
+    index = page.model.index
     earlier, copied = index.carried_from(result), index.copy_of(result)
     if earlier is not None:  # the same runs as an earlier round's result (carryover.py)
         details.append(
@@ -61,7 +59,7 @@ def scale_text(page, result: dict) -> str:
 
 
 def runs_text(page, result: dict) -> str:
-    counted = record_refs.runs_of(result)
+    counted = page.model.statements.runs_of(result)
     if counted is None:
         return escape(say(page, "ref.logs_missing"))
     runs, failed = counted
@@ -80,7 +78,7 @@ def _unscored_text(page, results: list[dict]) -> str:
     if not results:
         return ""
     links = []
-    for result in sorted(results, key=lambda r: (-(r["accelerator_count"] or 0), r["id"])):
+    for result in page.model.statements.largest_first(results):
         links.append(
             link(
                 page,
@@ -123,12 +121,12 @@ def fastest(page, arg, line):
     parsed = parse_slot(arg)
     if not parsed:
         return page.fail(line, f"[[fastest:{arg}]]: write <round>/<benchmark>/<closed|open>[/<submitter>]")
-    found = record_refs.fastest(page.site, *parsed)
+    found = page.model.statements.fastest(*parsed)
     if found is None:
         where = f" of submitter '{parsed[3]}'" if parsed[3] else ""
         return page.fail(line, f"[[fastest:{arg}]]: the record has no scored result{where} there")
-    missing = _unscored_text(page, record_refs.unscored(page.site, *parsed))
-    level = _level_text(page, parsed[1], record_refs.level_with_fastest(page.site, *parsed))
+    missing = _unscored_text(page, page.model.statements.unscored(*parsed))
+    level = _level_text(page, parsed[1], page.model.statements.level_with_fastest(*parsed))
     return f'<span class="derived record-ref">{record_result(page, found)}{level}{missing}</span>'
 
 
@@ -137,7 +135,7 @@ def _level_text(page, benchmark: str, level: list[dict]) -> str:
     that the statement claims no clear lead (derived.level_with_first)."""
     if not level:
         return ""
-    band = fmt.number(record_refs.band_of(page.site, benchmark) * 100, page.lang, 1)
+    band = fmt.number(page.model.statements.band_of(benchmark) * 100, page.lang, 1)
     listed = say(page, "ref.list_separator").join(record_result(page, r) for r in level)
     return say(page, "ref.level_with", band=band, results=listed)
 
@@ -147,7 +145,7 @@ def equal_scale_one(page, result: dict, who: str) -> str:
     and scale, or the record's "none" (the results there without a time named)."""
     if who == "all":
         return _equal_scale_others(page, result)
-    found = record_refs.equal_scale(page.site, result, who)
+    found = page.model.statements.equal_scale(result, who)
     missing = unscored_at_scale(page, result, lambda r: r["id"] != result["id"], who)
     if found is None and missing:
         text = say(
@@ -174,8 +172,7 @@ def equal_scale_one(page, result: dict, who: str) -> str:
 def unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
     """The note on results without a time at `result`'s round, benchmark, division and scale
     (of `who` when given) that `keep` accepts: an equal-scale statement must name them."""
-    found = record_refs.unscored(
-        page.site,
+    found = page.model.statements.unscored(
         result["round"],
         result["benchmark"],
         result["division"],
@@ -187,7 +184,7 @@ def unscored_at_scale(page, result: dict, keep, who: str | None = None) -> str:
 
 def _equal_scale_others(page, result: dict) -> str:
     """Every other submitter's fastest result at `result`'s scale, or the record's "none"."""
-    found = record_refs.equal_scale_others(page.site, result)
+    found = page.model.statements.equal_scale_others(result)
     missing = unscored_at_scale(page, result, lambda r: r["submitter"].lower() != result["submitter"].lower())
     slot = _slot_text(page, result["round"], result["benchmark"], result["division"])
     count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)

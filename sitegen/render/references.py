@@ -12,7 +12,6 @@ from markupsafe import Markup
 from sitegen.base import fmt, languages, urls
 from sitegen.content.field_types import suggest
 from sitegen.content.references import SHORTCODE, parse_rounds, rounds_of
-from sitegen.derive import figures as derive
 from sitegen.render import scale_refs
 from sitegen.render.names import company
 from sitegen.render.page import Page, any_result, link, result_pair, say, source_name, table_record
@@ -29,7 +28,7 @@ def _result(page, arg, line):
     if not result:
         return ""
     value = fmt.duration(result["value"], result["unit"], page.lang)
-    if arg not in page.site.tables["results"]:  # a record result without a site system
+    if arg not in page.model.system_results:  # a record result without a site system
         return link(page, urls.result(page.lang, arg), value)
     target = urls.system(page.lang, result["system"]) + "#" + urls.anchor("result", arg)
     return link(page, target, value)
@@ -97,11 +96,11 @@ def _derived(page, arg, line, kind):
     )
     label = note if a["division"] != b["division"] else ""
     if kind == "speedup":
-        text = fmt.ratio(derive.speedup(page.site, a["id"], b["id"]), page.lang)
+        text = fmt.ratio(page.model.figures.speedup(a["id"], b["id"]), page.lang)
     elif kind == "improvement":
-        text = fmt.percent(derive.improvement(page.site, a["id"], b["id"]), page.lang)
+        text = fmt.percent(page.model.figures.improvement(a["id"], b["id"]), page.lang)
     elif kind == "reduction":
-        text = fmt.percent(derive.reduction(page.site, a["id"], b["id"]), page.lang)
+        text = fmt.percent(page.model.figures.reduction(a["id"], b["id"]), page.lang)
     else:
         price_a, _, price_b = prices.partition("/")
         if not (price_a or a.get("system")) or not (price_b or b.get("system")):
@@ -113,7 +112,7 @@ def _derived(page, arg, line, kind):
         for ident in (p for p in (price_a, price_b) if p):
             if not table_record(page, "systems", ident, line):
                 return ""
-        value = derive.price_performance(page.site, a["id"], b["id"], price_a or None, price_b or None)
+        value = page.model.figures.price_performance(a["id"], b["id"], price_a or None, price_b or None)
         if value is None:
             return page.fail(line, f"[[ppr:{arg}]]: both systems need a price")
         text = fmt.ratio(value, page.lang)
@@ -162,7 +161,7 @@ def _source(page, arg, line):
 
 
 def _runs(page, arg, line):
-    result = page.site.record.get(arg) or page.site.tables["results"].get(arg)
+    result = page.model.record.get(arg) or page.model.system_results.get(arg)
     if result is None:
         return page.fail(line, f"unknown result '{arg}' in [[runs:...]]")
     return f'<span class="derived">{runs_text(page, result)}</span>'

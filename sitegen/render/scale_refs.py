@@ -16,16 +16,13 @@ from html import escape
 from typing import Any
 
 from sitegen.base import fmt, urls
-from sitegen.derive import derived
-from sitegen.derive import scale_refs as figures
-from sitegen.derive.record_index import index_of
 from sitegen.render.names import company_html
 from sitegen.render.page import Page, any_result, link, say
 
 
-def _site(page: Page) -> Any:
-    """The page's site (Page types it loosely)."""
-    return page.site
+def _model(page: Page) -> Any:
+    """The page's model of the record (Page types it loosely)."""
+    return page.model
 
 
 def _span(page: Page, html: str, basis: str) -> str:
@@ -37,7 +34,7 @@ def acc_minutes(page: Page, arg: str, line: int) -> str:
     result = any_result(page, arg, line)
     if not result:
         return ""
-    value = derived.accelerator_minutes(result)
+    value = _model(page).figures.accelerator_minutes(result)
     if value is None:
         return page.fail(line, f"[[acc_minutes:{arg}]]: the result has no accelerators (CPU only)")
     text = say(page, "ref.acc_minutes", value=fmt.figure(value, page.lang))
@@ -56,7 +53,7 @@ def accelerators(page: Page, arg: str, line: int) -> str:
 
 
 def _family_name(page: Page, family: str) -> str:
-    return index_of(_site(page)).accelerators[family].name
+    return _model(page).index.accelerators[family].name
 
 
 def _side(page: Page, result: dict, family: str) -> str:
@@ -69,7 +66,7 @@ def _side(page: Page, result: dict, family: str) -> str:
     if result.get("category") and result["category"] != "available":
         category = say(page, "category." + result["category"]).lower()
         extra.append(escape(say(page, "ref.category", category=category)))
-    earlier = index_of(_site(page)).carried_from(result)
+    earlier = _model(page).index.carried_from(result)
     if earlier is not None:
         extra.append(escape(say(page, "ref.carried", round=earlier["round"])))
     sep = say(page, "ref.separator")
@@ -84,10 +81,10 @@ def _side(page: Page, result: dict, family: str) -> str:
 
 
 def _known_side(page: Page, side: tuple[str, str], where: str, line: int) -> bool:
-    if side[0] not in index_of(_site(page)).accelerators:
+    if side[0] not in _model(page).index.accelerators:
         page.fail(line, f"{where}: no chip family '{side[0]}' in the record")
         return False
-    if side[1] not in _site(page).rounds:
+    if side[1] not in page.site.rounds:
         page.fail(line, f"{where}: no round '{side[1]}' in the record")
         return False
     return True
@@ -95,15 +92,15 @@ def _known_side(page: Page, side: tuple[str, str], where: str, line: int) -> boo
 
 def at_scale(page: Page, arg: str, line: int) -> str:
     where = f"[[at_scale:{arg}]]"
-    parsed = figures.parse_at_scale(arg)
+    parsed = _model(page).statements.parse_at_scale(arg)
     if parsed is None:
         return page.fail(line, f"{where}: write <benchmark>/<accelerators>/<family>@<round>/<family>@<round>")
     benchmark, scale, before, after = parsed
-    if benchmark not in _site(page).tables["benchmarks"]:
+    if benchmark not in page.site.tables["benchmarks"]:
         return page.fail(line, f"{where}: unknown benchmark '{benchmark}'")
     if not (_known_side(page, before, where, line) and _known_side(page, after, where, line)):
         return ""
-    found = figures.compare_at_scale(_site(page), benchmark, scale, before, after)
+    found = _model(page).statements.compare_at_scale(benchmark, scale, before, after)
     if found is None:
         return page.fail(
             line, f"{where}: the record has no scored closed result of both sides with {scale} accelerators"
@@ -131,12 +128,12 @@ def _band(page: Page, band: float) -> str:
 
 def _slot_arg(page: Page, kind: str, arg: str, line: int) -> tuple[str, str] | None:
     benchmark, _, round_id = arg.partition("/")
-    if benchmark not in _site(page).tables["benchmarks"] or round_id not in _site(page).rounds:
+    if benchmark not in page.site.tables["benchmarks"] or round_id not in page.site.rounds:
         page.fail(
             line, f"[[{kind}:{arg}]]: write <benchmark>/<round> naming a benchmark and a round of the record"
         )
         return None
-    if not _site(page).record_results(benchmark, round_id):
+    if not _model(page).results(benchmark, round_id):
         page.fail(line, f"[[{kind}:{arg}]]: the record has no {benchmark} result in {round_id}")
         return None
     return benchmark, round_id
@@ -146,7 +143,7 @@ def tally(page: Page, arg: str, line: int) -> str:
     found = _slot_arg(page, "tally", arg, line)
     if found is None:
         return ""
-    results, submitters, families = figures.tally(_site(page), *found)
+    results, submitters, families = _model(page).statements.tally(*found)
     target = urls.leaderboard(page.lang, *found)
     text = say(
         page,
@@ -168,7 +165,7 @@ def chips(page: Page, arg: str, line: int) -> str:
             urls.accelerator(page.lang, key),
             say(page, "ref.chips_item", family=name, n=fmt.number(count, page.lang, 0)),
         )
-        for key, name, count in figures.chips_of(_site(page), *found)
+        for key, name, count in _model(page).statements.chips_of(*found)
     ]
     return f'<span class="derived record-ref">{say(page, "ref.list_separator").join(items)}</span>'
 

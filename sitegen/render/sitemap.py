@@ -19,7 +19,7 @@ SITEMAP_MAX_URLS = 50_000
 SITEMAP_MAX_BYTES = 50 * 1024 * 1024
 
 
-def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
+def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
     root = base_url(site)
     robots = "User-agent: *\nAllow: /\n"
     if not root:
@@ -28,7 +28,7 @@ def sitemap_files(site, pages: set[str], hidden: set[str]) -> dict[str, bytes]:
     listed = ["index.html"] if "index.html" in pages else []
     for lang in site.languages:
         listed += [p for p in _page_paths(pages, lang) if page_kind(p) is not None and p not in hidden]
-    known = _known_dates(site)
+    known = _known_dates(site, record)
     entries = [_sitemap_url(site, root, path, pages, known) for path in listed]
     chunks, chunk, size = [], [], 0
     for entry in entries:
@@ -91,15 +91,16 @@ def _sitemap_url(site, root: str, path: str, pages: set[str], known) -> bytes:
     return ("  " + text.replace("\n<", "\n  <")).rstrip(" ").encode()
 
 
-def _known_dates(site) -> tuple[dict, object]:
-    """(result id -> its latest change in the data changelog, the newest date on the site)."""
+def _known_dates(site, record: dict) -> tuple[dict, object, dict]:
+    """(result id -> its latest change in the data changelog, the newest date on the site,
+    result id -> its round; `record`: the model's, by id)."""
     changes: dict = {}
     for change in getattr(site, "changelog", None) or []:
         if change.get("id") and change.get("date"):
             changes[change["id"]] = max(change["date"], changes.get(change["id"], change["date"]))
     dates = [r.date for r in site.reports if r.date]
     dates += [rnd["commit_date"] for rnd in site.rounds.values() if rnd.get("commit_date")]
-    return changes, max(dates, default=None)
+    return changes, max(dates, default=None), {ident: r["round"] for ident, r in record.items()}
 
 
 def _lastmod(site, path: str, known):
@@ -107,7 +108,7 @@ def _lastmod(site, path: str, known):
     build): a report's date; a result, leaderboard or round page: its round's commit date
     (or a later change of the result in the data changelog); any other page: the newest of
     those dates on the site."""
-    changes, newest = known
+    changes, newest, round_of = known
     parts = path.split("/")
     name = parts[-1].removesuffix(".html")
     if len(parts) == 3 and parts[1] == "reports" and name != "index":
@@ -115,8 +116,8 @@ def _lastmod(site, path: str, known):
         if found and found[0].date:
             return found[0].date
     round_id = None
-    if len(parts) == 3 and parts[1] == "results" and name in site.record:
-        round_id = site.record[name]["round"]
+    if len(parts) == 3 and parts[1] == "results" and name in round_of:
+        round_id = round_of[name]
     elif len(parts) == 3 and parts[1] == "rounds" and name in site.rounds:
         round_id = name
     elif len(parts) == 4 and parts[1] == "benchmarks" and name in site.rounds:

@@ -13,7 +13,6 @@ from html import escape
 
 from sitegen.base import fmt, urls
 from sitegen.content.references import rounds_of
-from sitegen.derive import references as record_refs
 from sitegen.render import record_statements as one
 from sitegen.render.names import company, company_html
 from sitegen.render.page import link, say
@@ -44,10 +43,10 @@ def _answer(page, result: dict, who: str) -> tuple[list[dict], str]:
     """(the results found, the note on results there without a time)."""
     if who == "all":
         mine = result["submitter"].lower()
-        return record_refs.equal_scale_others(page.site, result), one.unscored_at_scale(
+        return page.model.statements.equal_scale_others(result), one.unscored_at_scale(
             page, result, lambda r: r["submitter"].lower() != mine
         )
-    hit = record_refs.equal_scale(page.site, result, who)
+    hit = page.model.statements.equal_scale(result, who)
     missing = one.unscored_at_scale(page, result, lambda r: r["id"] != result["id"], who)
     return ([hit] if hit else []), missing
 
@@ -114,7 +113,7 @@ def slots(page, results: list[dict]) -> str:
 def equal_scale(page, arg: str, line: int) -> str:
     """[[equal_scale:RESULT/WHO]] or [[equal_scale:RESULT,RESULT,…/WHO]]."""
     idents, _, who = arg.partition("/")
-    results = [page.site.record.get(ident) for ident in idents.split(",")]
+    results = [page.model.record.get(ident) for ident in idents.split(",")]
     if not who or any(r is None for r in results):
         return page.fail(
             line,

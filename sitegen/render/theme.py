@@ -15,7 +15,6 @@ from markupsafe import Markup, escape
 from sitegen.base import cache, fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
 from sitegen.content.model import Site
-from sitegen.derive import derived, names
 from sitegen.render.page import Page, source_name
 from sitegen.render.references import rich_text
 
@@ -139,8 +138,9 @@ class Strings:
         return Markup("".join(f' data-msg-{n}-one="{escape(text)}"' for n, text in forms.items() if text))
 
 
-def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> dict:
-    """What every page template gets: language, links to its twins, navigation."""
+def base_context(site: Site, lang: str, path: str, t: Strings, title: str, model=None) -> dict:
+    """What every page template gets: language, links to its twins, navigation, and the model
+    of the record (derive/model.py), the only place templates read results' figures from."""
     link = lambda target: urls.relative(path, target)  # noqa: E731 - one-line closure
     return {
         "lang": lang,
@@ -158,12 +158,12 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "asset": lambda name: link(urls.asset(name)),
         "urls": urls,
         "fmt": fmt,
-        "derived": derived,  # figures derived from a result (accelerator-minutes), never recomputed here
+        "model": model,
         "source_name": lambda source, field="publisher": source_name(
             source, languages.html_lang(lang), field
         ),
         # a submitter as the page's language writes it (data/companies.yaml)
-        "company": lambda spelling: names.submitter_name(site, spelling, lang),
+        "company": lambda spelling: model.names.submitter(spelling, lang) if model else spelling,
         "twins": [
             (other, languages.html_lang(other), link(urls.twin(path, other)), languages.get(other).name)
             for other in site.other_languages(lang)
@@ -177,7 +177,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str) -> di
         "noindex": False,
         "attribution": [],  # rounds of the MLPerf record a page shows (the footer credits them)
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
-        "rich": lambda text: rich_text(text, Page(site, lang, path, {})),
+        "rich": lambda text: rich_text(text, Page(site, lang, path, model)),
         "quote_marks": lambda text: languages.quote_marks(text, lang),  # around a source's words
     }
 

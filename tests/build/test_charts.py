@@ -16,9 +16,9 @@ import pytest
 
 import build
 from sitegen.content.load import load_site
+from sitegen.derive import chart_plan as chart_data
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import draw as chart_render
-from sitegen.render.charts import plan as chart_data
 from sitegen.render.theme import Strings
 
 from project import FILES, REPORT_EN, REPORT_ZH, RESULTS, write_project

@@ -12,6 +12,7 @@ import pytest
 from sitegen.base.errors import ContentError
 from sitegen.content.load import load_site
 from sitegen.derive import chip_figures
+from sitegen.derive.model import build as build_model
 from sitegen.derive.record_index import index_of
 from sitegen.render.record import lists
 from sitegen.render.theme import Strings, load_theme
@@ -37,7 +38,7 @@ def _series(shipped, family: str, benchmark: str, scale: int) -> dict:
 def _page(shipped, family: str, lang: str) -> str:
     site, index, _ = shipped
     files = lists.entity_pages(
-        load_theme(TEMPLATES), site, lang, Strings(site, lang), index, "accelerators", family
+        load_theme(TEMPLATES), site, lang, Strings(site, lang), build_model(site), "accelerators", family
     )
     return files[f"{lang}/accelerators/{family}.html"].decode("utf-8")
 
@@ -154,7 +155,9 @@ def test_the_index_counts_a_copy_once(shipped):
     # H100: 543 results in the record, 19 of them copies of another result of their round
     site, index, _ = shipped
     assert len(index.accelerators["nvidia-h100"].results) == 543
-    page = lists.entity_index(load_theme(TEMPLATES), site, "en", Strings(site, "en"), index, "accelerators")
+    page = lists.entity_index(
+        load_theme(TEMPLATES), site, "en", Strings(site, "en"), build_model(site), "accelerators"
+    )
     text = page["en/accelerators/index.html"].decode("utf-8")
     assert 'H100</a></th><td class="num answer" data-value="524">524</td>' in text
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.derive.model import build as build_model
 from sitegen.render.charts import scale
 from sitegen.render.theme import Strings
 
@@ -34,7 +35,13 @@ def figure(site, lang, benchmark_id, rounds):
     files: dict[str, bytes] = {}
     path = f"{lang}/benchmarks/{benchmark_id}.html"
     html = scale.scale_figure(
-        site, strings(site, lang), lang, path, site.get("benchmarks", benchmark_id), rounds, files
+        build_model(site),
+        strings(site, lang),
+        lang,
+        path,
+        site.get("benchmarks", benchmark_id),
+        rounds,
+        files,
     )
     rows = list(
         csv.DictReader(io.StringIO(files[f"{lang}/benchmarks/charts/{benchmark_id}-scale.csv"].decode()))

@@ -198,10 +198,10 @@ def test_a_repeat_of_the_firsts_runs_is_never_level_with_it():
 def test_entity_pages_list_a_repeat_once_on_the_shipped_record(shipped_content):
     # Figures from content/data/record/results-*.yaml (official() checks them), the runs read
     # there too: a repeat has exactly its original's runs.
-    from sitegen.derive.record_index import index_of
-    from sitegen.render.record.lists import level_with_fastest
+    from sitegen.derive.model import build
 
-    index = index_of(shipped_content)
+    model = build(shipped_content)
+    index = model.index
 
     def runs(result: dict) -> tuple:  # its run times in order, and how many runs failed
         return sorted(t for t in result["runs"] if t is not None), result["runs"].count(None)
@@ -210,7 +210,7 @@ def test_entity_pages_list_a_repeat_once_on_the_shipped_record(shipped_content):
         entity = index.submitters[slug]
         fastest = entity.fastest(index.counts)
         assert best in [r["id"] for r in fastest]
-        return [r["id"] for r in level_with_fastest(shipped_content, entity, index, fastest)[best][0]]
+        return [r["id"] for r in model.level_with_fastest(entity, fastest)[best][0]]
 
     # NVIDIA's MiniGo (±5 %): its fastest, v1.1's 15.465202083333335 min on 1,792 A100;
     # 15.465202083333335 × 1.05 = 16.23846218750 holds v1.0's 15.5314125 and v2.0's

@@ -1,11 +1,12 @@
 from sitegen.content.load import load_site
+from sitegen.derive.model import build as build_model
 from sitegen.render.markup import new_markdown, render_body
 from sitegen.render.page import Page
 from sitegen.render.references import rich_text
 
 
 def render(site, text, lang="en"):
-    page = Page(site, lang, f"{lang}/reports/x.html", {}, "content/reports/x.en.md", 5)
+    page = Page(site, lang, f"{lang}/reports/x.html", build_model(site), "content/reports/x.en.md", 5)
     html, toc = render_body(new_markdown(), text, page, lambda *a: "")
     return html, toc, page
 
@@ -57,5 +58,7 @@ def test_markdown_extensions_tables_footnotes_attr_lists(project):
 
 def test_rich_text_escapes_markup_and_fills_figures(project):
     site = load_site(project)
-    html = rich_text("<b>x</b> [[result:r-zenith]]", Page(site, "en", "en/claims/index.html", {}))
+    html = rich_text(
+        "<b>x</b> [[result:r-zenith]]", Page(site, "en", "en/claims/index.html", build_model(site))
+    )
     assert html.startswith("&lt;b&gt;x&lt;/b&gt; <a href=")

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from sitegen.base.errors import Problems
 from sitegen.content.readers import read_csv, read_markdown, read_yaml
+from sitegen.derive.model import build as build_model
 from sitegen.render.markup import new_markdown, render_body
 from sitegen.render.page import Page
 
@@ -73,7 +74,7 @@ def test_markdown_body_never_raises_and_never_emits_script(project, body):
     from sitegen.content.load import load_site
 
     site = load_site(project)
-    page = Page(site, "en", "en/reports/x.html", {}, "x.en.md", 1)
+    page = Page(site, "en", "en/reports/x.html", build_model(site), "x.en.md", 1)
     html, _ = render_body(new_markdown(), body, page, lambda *a: "")
     assert "<script" not in html.lower()
     assert all(p.line and p.message for p in page.problems)

@@ -5,6 +5,7 @@ shipped record. Expected values are worked out by hand from content/data/record/
 import pytest
 
 from sitegen.derive import references, scale_refs
+from sitegen.derive.model import build as build_model
 from sitegen.render.markup import new_markdown, render_body
 from sitegen.render.page import Page
 
@@ -17,7 +18,7 @@ def site(shipped_content):
 
 
 def render(site, text, lang="en"):
-    page = Page(site, lang, f"{lang}/reports/x.html", {}, "content/reports/x.en.md", 5)
+    page = Page(site, lang, f"{lang}/reports/x.html", build_model(site), "content/reports/x.en.md", 5)
     html, _ = render_body(new_markdown(), text, page, lambda *a: "")
     return html, page
 
@@ -114,8 +115,8 @@ def test_mistakes_name_the_line(site):
 
 
 def test_record_chart_blocks_check_their_fields(site):
+    from sitegen.derive.chart_plan import BadBlock
     from sitegen.render.charts import record_blocks
-    from sitegen.render.charts.plan import BadBlock
 
     params = {
         "metric": "family_at_scale",
@@ -124,11 +125,13 @@ def test_record_chart_blocks_check_their_fields(site):
         "scale": 8,
     }
     with pytest.raises(BadBlock, match="^unknown chip family 'nvidia-h999'$"):
-        record_blocks.family_points(site, params)
+        record_blocks.family_points(build_model(site), params)
     with pytest.raises(BadBlock, match="^metric 'family_at_scale' needs 'scale: <number of accelerators>'$"):
-        record_blocks.family_points(site, {**params, "scale": "eight"})
+        record_blocks.family_points(build_model(site), {**params, "scale": "eight"})
     # AMD at 8 on Llama 2 70B LoRA: MI300X 28.99 (v5.0, Dell) and 27.97 (v5.1, AMD); MI355X 10.19 (v5.1)
-    points = record_blocks.family_points(site, {**params, "families": ["amd-mi300x", "amd-mi355x"]})
+    points = record_blocks.family_points(
+        build_model(site), {**params, "families": ["amd-mi300x", "amd-mi355x"]}
+    )
     assert [(name, p["round"], p["id"]) for name, p in points] == [
         ("MI300X", "v5.0", "v5.0-dell-1xxe9680x8mi300x-llama2-70b-lora"),
         ("MI300X", "v5.1", "v5.1-amd-mi300x-epyc-9575f-pytorch-llama2-70b-llama2-70b-lora"),

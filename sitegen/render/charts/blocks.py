@@ -2,7 +2,7 @@
 
 A chart is a <figure>: the SVG rendered at build time (replaced by an interactive view when
 JavaScript runs, see templates/static/charts.js), its caption and sources, the same numbers as
-a table, and its data as CSV, JSON and SVG files beside the page. plan.py decides what is plotted,
+a table, and its data as CSV, JSON and SVG files beside the page. derive/chart_plan.py decides what is plotted,
 draw.py draws it; altair and vl_convert are imported only when a chart is drawn."""
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ import posixpath
 from html import escape
 
 from sitegen.base import fmt, languages, npm, urls
+from sitegen.derive.model import BadBlock, Model, Plan
 from sitegen.render import blocks
-from sitegen.render.charts import plan as chart_data
-from sitegen.render.charts.plan import BadBlock, Plan
 from sitegen.render.page import Page
 
 SUMMARY_LIMIT = 12
@@ -25,20 +24,20 @@ BUNDLE = "assets/vega-bundle.js"
 WHOLE_COLUMNS = ("price_usd", "accelerators")
 
 
-def chart_block(site, t, params: dict, page: Page, line: int) -> str:
+def chart_block(model: Model, t, params: dict, page: Page, line: int) -> str:
     """HTML for a ```chart block; a mistake goes to page.fail with the block's line."""
     from sitegen.render.charts import record_blocks  # it draws with this module's figure parts
 
     if params.get("metric") in record_blocks.METRICS:  # over the whole record (record_blocks.py)
-        return record_blocks.record_chart(site, t, params, page, line)
+        return record_blocks.record_chart(model, t, params, page, line)
     try:
-        plan = chart_data.plan_chart(site, t, params, page.lang)
+        plan = model.plan_chart(t, params, page.lang)
     except BadBlock as exc:
         return page.fail(line, f"chart block: {exc}")
-    return figure(site, t, plan, page) + blocks.selection_note(site, t, plan.results, page)
+    return figure(model.site, t, plan, page) + blocks.selection_note(model.site, t, plan.results, page)
 
 
-def benchmark_chart(site, t, benchmark: dict, page: Page) -> str:
+def benchmark_chart(model: Model, t, benchmark: dict, page: Page) -> str:
     """The fastest closed-division time of each vendor per round, when that makes a line."""
     params = {
         "benchmark": benchmark["id"],
@@ -47,10 +46,10 @@ def benchmark_chart(site, t, benchmark: dict, page: Page) -> str:
         "kind": "lines",
         "per": "vendor",
     }
-    closed = [r for r in site.results_for(benchmark=benchmark["id"]) if r["division"] == "closed"]
+    closed = [r for r in model.site.results_for(benchmark=benchmark["id"]) if r["division"] == "closed"]
     if len({r["round"] for r in closed}) < 2:
         return ""
-    return figure(site, t, chart_data.plan_chart(site, t, params, page.lang), page)
+    return figure(model.site, t, model.plan_chart(t, params, page.lang), page)
 
 
 def figure(site, t, plan: Plan, page: Page) -> str:

@@ -10,8 +10,6 @@ import math
 import re
 from html import escape
 
-from sitegen.base import fmt
-from sitegen.derive import derived
 from sitegen.render.charts.progress import carried_note, wide_and_narrow
 
 # Ten colours told apart in print and by most colour-blind readers (Tableau 10).
@@ -43,7 +41,7 @@ def chart_rows(series: list[dict], names: dict, t) -> list[dict]:
                     "benchmark": names[item["benchmark"]],
                     "series": f"{item['benchmark']}-{item['scale']}",
                     "scale_kind": kinds[item["usual"]],
-                    "value": derived.minutes(point["result"]),
+                    "value": point["minutes"],
                     "carried": point["carried"] is not None,
                 }
             )
@@ -186,8 +184,3 @@ def chip_figure(series: list[dict], names: dict, rounds: list[str], t, chart_id:
         f'<div class="chart-narrow">{lighter(chart_render.page_svg(narrow, chart_id + "-n"))}</div></div>'
         f'<figcaption><span class="chart-caption">{escape(label + note)}</span></figcaption></figure>'
     )
-
-
-def minutes_text(result: dict, lang: str) -> str:
-    """A result's time in minutes as the tables write it."""
-    return fmt.time_number(derived.minutes(result), lang)

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from sitegen.derive import compatibility, suite
-from sitegen.derive.record_index import index_of
-from sitegen.derive.references import headline
+from sitegen.derive.model import Model
 from sitegen.render.charts import progress
 
 # Colour and shape together name a benchmark (readable without colour); the colours are
@@ -18,18 +16,18 @@ COLOURS = (*progress.COLOURS, "#0e8a8a", "#d6336c", "#6b6b00")
 SHAPES = progress.SHAPES
 
 
-def headline_rows(site, t, lang: str) -> list[dict]:
+def headline_rows(model: Model, t, lang: str) -> list[dict]:
     """Per benchmark of the current suite (in its order) and round it was held, its fastest
     scored closed result (a copy within a round counted once; carried over: marked)."""
-    index = index_of(site)
+    index = model.index
     rows = []
-    for benchmark_id in suite.current_suite(site):
-        name = site.get("benchmarks", benchmark_id)["name"][lang]
-        for round_id in site.record_rounds(benchmark_id):
-            best = headline(site, round_id, benchmark_id).best  # the fastest Available result
+    for benchmark_id in model.suite:
+        name = model.site.get("benchmarks", benchmark_id)["name"][lang]
+        for round_id in model.rounds_of(benchmark_id):
+            best = model.headline(round_id, benchmark_id).best  # the fastest Available result
             if best:
                 origin = index.carried_from(best)
-                version = compatibility.version_of(site, benchmark_id, round_id)
+                version = model.versions.version_of(benchmark_id, round_id)
                 point = {"round": round_id, "value": best["value"], "id": best["id"], "version": version}
                 rows.append(progress._row(t, lang, {**point, "carried": origin and origin["round"]}, name))
     return rows
@@ -89,12 +87,13 @@ def headline_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     return spec
 
 
-def headline_figure(site, t, lang: str, path: str) -> str:
+def headline_figure(model: Model, t, lang: str, path: str) -> str:
     """The figure with its caption and data table, or '' when no current benchmark was held
     in two rounds."""
     from sitegen.render.charts import draw
 
-    rows = headline_rows(site, t, lang)
+    site = model.site
+    rows = headline_rows(model, t, lang)
     if len({row["round"] for row in rows}) < 2:
         return ""
     rounds = [r for r in site.rounds if any(row["round"] == r for row in rows)]
@@ -107,9 +106,9 @@ def headline_figure(site, t, lang: str, path: str) -> str:
         ],
     )
     chart_id = "chart-home"
-    label = t("home.headline.caption", round=suite.latest_round(site))
-    note = progress.unscored_note(site, t, lang, suite.current_suite(site)) + progress.carried_note(t, rows)
-    table = progress._table_rows(site, t, lang, path, rows)
+    label = t("home.headline.caption", round=model.latest_round)
+    note = progress.unscored_note(model, t, lang, model.suite) + progress.carried_note(t, rows)
+    table = progress._table_rows(model, t, lang, path, rows)
     return (
         f'<div class="chart-block"><figure class="chart chart-static" id="{chart_id}" data-kind="lines">'
         f'<div class="chart-view" role="img" aria-label="{escape(label)}">'

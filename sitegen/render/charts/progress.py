@@ -7,8 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from sitegen.base import fmt, urls
-from sitegen.derive import references as record_refs
-from sitegen.derive.record_index import index_of, progress
+from sitegen.derive.model import Model
 from sitegen.render.charts import blocks as charts
 
 COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e")
@@ -33,9 +32,9 @@ def _row(t, lang: str, point: dict, series: str) -> dict:
     }
 
 
-def progress_rows(site, t, lang: str, benchmark_id: str) -> list[dict]:
+def progress_rows(model: Model, t, lang: str, benchmark_id: str) -> list[dict]:
     fastest = t("chart.progress.fastest")
-    return [_row(t, lang, p, p["series"] or fastest) for p in progress(site, benchmark_id, index_of(site))]
+    return [_row(t, lang, p, p["series"] or fastest) for p in model.progress.get(benchmark_id, [])]
 
 
 def progress_text(t) -> dict:
@@ -133,18 +132,18 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     return spec
 
 
-def progress_figure(site, t, lang: str, benchmark: dict, path: str) -> str:
+def progress_figure(model: Model, t, lang: str, benchmark: dict, path: str) -> str:
     """The figure (static SVG, its spec for the interactive view, a data table), or '' when
     fewer than two rounds have a closed result."""
     from sitegen.render.charts import draw as chart_render
 
-    rows = progress_rows(site, t, lang, benchmark["id"])
-    rounds = site.record_rounds(benchmark["id"])
+    rows = progress_rows(model, t, lang, benchmark["id"])
+    rounds = model.rounds_of(benchmark["id"])
     if len({row["round"] for row in rows}) < 2:
         return ""
     wide, narrow = progress_specs(rows, rounds, t)
     chart_id = "chart-progress"
-    table = _table_rows(site, t, lang, path, rows)
+    table = _table_rows(model, t, lang, path, rows)
     label = t("chart.progress.caption")
     data = (
         f'<details class="chart-data"><summary>{escape(t("chart.progress.heading"))}</summary>'
@@ -160,17 +159,15 @@ def progress_figure(site, t, lang: str, benchmark: dict, path: str) -> str:
         label,
         (wide, chart_render.page_svg(wide, chart_id)),
         (narrow, chart_render.page_svg(narrow, chart_id + "-n")),
-        f'<span class="chart-caption">{escape(label + unscored_note(site, t, lang, [benchmark["id"]]) + carried_note(t, rows))}</span>',
+        f'<span class="chart-caption">{escape(label + unscored_note(model, t, lang, [benchmark["id"]]) + carried_note(t, rows))}</span>',
         data,
     )
 
 
-def unscored_note(site, t, lang: str, benchmarks) -> str:
-    """'Not drawn: N closed results …' (a sentence to append to a caption) for the benchmarks' closed results whose logs the
-    snapshot lacks (they have no time), or ''."""
-    count = sum(
-        len(record_refs.unscored(site, r, b, "closed")) for b in benchmarks for r in site.record_rounds(b)
-    )
+def unscored_note(model: Model, t, lang: str, benchmarks) -> str:
+    """'Not drawn: N closed results …' (a sentence to append to a caption) for the benchmarks'
+    closed results without a time (logs missing, too few), or ''."""
+    count = model.unscored_closed(benchmarks)
     return t("chart.unscored", n=fmt.number(count, lang, 0)) if count else ""
 
 
@@ -179,12 +176,12 @@ def carried_note(t, rows: list[dict]) -> str:
     return t("chart.carried_caption") if any(row["carried"] for row in rows) else ""
 
 
-def _table_rows(site, t, lang: str, path: str, rows: list[dict]) -> str:
+def _table_rows(model: Model, t, lang: str, path: str, rows: list[dict]) -> str:
     """A chart's numbers as table rows, each time linked to its result; a result carried over
     from an earlier round says so (the chart's flat steps, its hollow points)."""
     cells = []
     for row in rows:
-        earlier = index_of(site).carried_from(site.record[row["result"]])
+        earlier = model.index.carried_from(model.record[row["result"]])
         note = t("chart.carried", round=earlier["round"]) if earlier else ""
         cells.append(
             f'<tr><td>{escape(row["round"])}</td><td>{escape(row["series"])}</td>'

@@ -14,11 +14,9 @@ from __future__ import annotations
 from html import escape
 
 from sitegen.base import languages, npm
-from sitegen.derive import compatibility, derived
-from sitegen.derive.record_index import index_of, progress
+from sitegen.derive.model import RECORD_METRICS, BadBlock, Model, as_list, benchmark_ids, round_key
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import progress as lines
-from sitegen.render.charts.plan import RECORD_METRICS, BadBlock, as_list, benchmark_ids, round_key
 from sitegen.render.page import Page
 
 METRICS = RECORD_METRICS
@@ -28,25 +26,25 @@ FIELDS = {
 }
 
 
-def fastest_points(site, lang: str, benchmarks: list[str]) -> list[tuple[str, dict]]:
+def fastest_points(model: Model, lang: str, benchmarks: list[str]) -> list[tuple[str, dict]]:
     """(series name, progress point) of each benchmark's fastest closed result per round."""
-    index = index_of(site)
     return [
-        (site.get("benchmarks", b)["name"][lang], p)
+        (model.site.get("benchmarks", b)["name"][lang], p)
         for b in benchmarks
-        for p in progress(site, b, index, leaders=0)
+        for p in model.progress.get(b, [])
+        if p["series"] is None
     ]
 
 
-def family_points(site, params: dict) -> list[tuple[str, dict]]:
+def family_points(model: Model, params: dict) -> list[tuple[str, dict]]:
     """(family name, point) of each family's fastest closed result at the block's scale."""
-    benchmarks = benchmark_ids(site, params)
+    benchmarks = benchmark_ids(model.site, params)
     if len(benchmarks) != 1:
         raise BadBlock("metric 'family_at_scale' takes one benchmark")
     scale = params.get("scale")
     if not isinstance(scale, int) or isinstance(scale, bool) or scale < 1:
         raise BadBlock("metric 'family_at_scale' needs 'scale: <number of accelerators>'")
-    index = index_of(site)
+    index = model.index
     families = as_list(params.get("families"))
     if not families:
         raise BadBlock("metric 'family_at_scale' needs 'families: [<chip family>, ...]'")
@@ -54,16 +52,13 @@ def family_points(site, params: dict) -> list[tuple[str, dict]]:
     for family in families:
         if family not in index.accelerators:
             raise BadBlock(f"unknown chip family '{family}'")
-        mine = [r for r in index.accelerators[family].results if r["benchmark"] == benchmarks[0]]
-        for round_id, best in derived.progress_at_scale(mine, scale, site.rounds, index.counts):
-            origin = index.carried_from(best)
-            version = compatibility.version_of(site, benchmarks[0], round_id)
-            point = {"round": round_id, "value": derived.minutes(best), "id": best["id"], "version": version}
-            points.append((index.accelerators[family].name, {**point, "carried": origin and origin["round"]}))
+        points += [
+            (index.accelerators[family].name, p) for p in model.family_progress(family, benchmarks[0], scale)
+        ]
     return points
 
 
-def record_chart(site, t, params: dict, page: Page, line: int) -> str:
+def record_chart(model: Model, t, params: dict, page: Page, line: int) -> str:
     """A record chart block's figure; a mistake goes to page.fail with the block's line."""
     metric = str(params.get("metric"))
     try:
@@ -71,9 +66,9 @@ def record_chart(site, t, params: dict, page: Page, line: int) -> str:
         if unknown:
             raise BadBlock(f"unknown field '{unknown[0]}' (known: {', '.join(sorted(FIELDS[metric]))})")
         if metric == "fastest":
-            points = fastest_points(site, page.lang, benchmark_ids(site, params))
+            points = fastest_points(model, page.lang, benchmark_ids(model.site, params))
         else:
-            points = family_points(site, params)
+            points = family_points(model, params)
         if len({p["round"] for _, p in points}) < 1:
             raise BadBlock("the selection matches no result")
         series = list(dict.fromkeys(name for name, _ in points))
@@ -81,7 +76,7 @@ def record_chart(site, t, params: dict, page: Page, line: int) -> str:
             raise BadBlock(f"at most {len(lines.COLOURS)} lines in one chart, not {len(series)}")
     except BadBlock as exc:
         return page.fail(line, f"chart block: {exc}")
-    return _figure(site, t, params, page, points)
+    return _figure(model, t, params, page, points)
 
 
 def _caption(t, params: dict) -> str:
@@ -92,7 +87,7 @@ def _caption(t, params: dict) -> str:
     return t("chart.record.family_caption", n=params["scale"])
 
 
-def _figure(site, t, params: dict, page: Page, points: list[tuple[str, dict]]) -> str:
+def _figure(model: Model, t, params: dict, page: Page, points: list[tuple[str, dict]]) -> str:
     from sitegen.render.charts import draw as chart_render
 
     rows = [lines._row(t, page.lang, point, name) for name, point in points]
@@ -141,7 +136,7 @@ def _figure(site, t, params: dict, page: Page, points: list[tuple[str, dict]]) -
         f'<table class="data"><thead><tr><th scope="col">{escape(t("col.round"))}</th>'
         f'<th scope="col">{escape(t("chart.record.series"))}</th><th scope="col" class="num">'
         f'{escape(t("leaderboard.col.time"))}</th></tr></thead>'
-        f'<tbody>{lines._table_rows(site, t, page.lang, page.path, rows)}</tbody></table></div></details>'
+        f'<tbody>{lines._table_rows(model, t, page.lang, page.path, rows)}</tbody></table></div></details>'
     )
     return charts.figure_html(
         chart_id,

@@ -14,101 +14,34 @@ import posixpath
 from html import escape
 
 from sitegen.base import fmt, urls
-from sitegen.derive import derived, names
-from sitegen.derive import references as record_refs
-from sitegen.derive.record_index import RecordIndex, index_of
+from sitegen.derive.model import NAMED_FAMILIES, Model
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import scale_svg
 
 # A named family's colour and shape, in legend order (the palette of the site's other charts,
 # then two more); the families beyond them share the last shape in the page's ink.
 COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e", "#0e7c86", "#c2185b")
-NAMED = len(COLOURS)
+NAMED = NAMED_FAMILIES
 GROUP_STYLES = [*zip(list(scale_svg.SHAPES)[:NAMED], COLOURS), ("triangle-right", scale_svg.INK)]
 
 
-def drawn_results(results: list[dict], index: RecordIndex) -> list[dict]:
-    """The results the chart draws: scored, closed division, on accelerators, not a copy of
-    another result of its round (RecordIndex.counts); fewest accelerators first, then fastest."""
-    return sorted(
-        (
-            r
-            for r in index.counted(results)
-            if r["division"] == "closed" and r["value"] is not None and r["accelerator_count"]
-        ),
-        key=lambda r: (r["accelerator_count"], r["value"], r["id"]),
-    )
-
-
-def family_groups(results: list[dict], index: RecordIndex) -> list[str]:
-    """The chip families (index keys) the legend names: those with the most points (ties by
-    name), all when they are at most NAMED, else NAMED - 1 of them and "other chips"."""
-    count: dict[str, int] = {}
-    for result in results:
-        key = index.accelerator_of(result)
-        count[key] = count.get(key, 0) + 1
-    ranked = sorted(count, key=lambda k: (-count[k], index.accelerators[k].name.casefold(), k))
-    return ranked if len(ranked) <= NAMED else ranked[: NAMED - 1]
-
-
-def scale_rows(results: list[dict], index: RecordIndex) -> list[dict]:
-    """One row per drawn result, the same in every language (the data table, the CSV and
-    JSON downloads): a carried-over result names the round it was first published in."""
-    rows = []
-    for result in results:
-        origin = index.carried_from(result)
-        rows.append(
-            {
-                "result": result["id"],
-                "round": result["round"],
-                "submitter": result["submitter"],
-                "system": result["system_name"],
-                "chip_family": index.accelerators[index.accelerator_of(result)].name,
-                "accelerators": result["accelerator_count"],
-                "time_min": derived.minutes(result),
-                "accelerator_minutes": derived.accelerator_minutes(result),
-                "carried_over_from": origin["round"] if origin else None,
-            }
-        )
-    return rows
-
-
-def points_of(results: list[dict], index: RecordIndex, groups: list[str]) -> list[dict]:
-    """The drawing's data: each result's accelerators, time, legend group (its family's place
-    in `groups`, else len(groups): "other chips") and whether it is carried over (drawn hollow)."""
-    place = {key: i for i, key in enumerate(groups)}
-    return [
-        {
-            "n": r["accelerator_count"],
-            "t": derived.minutes(r),
-            "g": place.get(index.accelerator_of(r), len(groups)),
-            "h": 1 if index.carried_from(r) else 0,
-        }
-        for r in results
-    ]
-
-
-def scale_figure(site, t, lang: str, path: str, benchmark: dict, rounds: list[str], files: dict) -> str:
+def scale_figure(
+    model: Model, t, lang: str, path: str, benchmark: dict, rounds: list[str], files: dict
+) -> str:
     """The chart of `benchmark`'s results in `rounds` (one: a leaderboard; all: the benchmark
     page) as HTML, its CSV and JSON added to `files`; '' when no result can be drawn."""
-    index = index_of(site)
-    every = [r for round_id in rounds for r in site.record_results(benchmark["id"], round_id)]
-    results = drawn_results(every, index)
-    if not results:
+    data = model.scale_chart(benchmark["id"], rounds)
+    if data is None:
         return ""
-    groups = family_groups(results, index)
-    points = points_of(results, index, groups)
+    groups, rows = data.groups, data.rows
     styles = [GROUP_STYLES[i] for i in range(len(groups))] + [GROUP_STYLES[-1]]
-    anchor = derived.least_work(results)  # every drawn result has a time and accelerators
-    work = derived.accelerator_minutes(anchor) if anchor else None
-    if anchor is None or work is None:
-        return ""
-    svgs = [scale_svg.draw(points, work, styles, layout, f"scale-{name}") for name, layout in LAYOUTS]
-    rows = scale_rows(results, index)
+    svgs = [
+        scale_svg.draw(data.points, data.work, styles, layout, f"scale-{name}") for name, layout in LAYOUTS
+    ]
     stem = _stem(path)
     files[stem + ".csv"] = charts.data_csv(rows).encode("utf-8")
     files[stem + ".json"] = charts.data_json(rows).encode("utf-8")
-    caption = _caption(site, t, lang, benchmark, rounds, every, results, anchor, work)
+    caption = _caption(model, t, lang, benchmark, rounds, data)
     # a leaderboard's chart has its data table under it; the benchmark page's (every round:
     # 337 results of ResNet-50, 1,200 on the test's synthetic record) links each round's
     # instead, which keeps the page within its 300 KB, and offers all of them as CSV and JSON
@@ -116,7 +49,9 @@ def scale_figure(site, t, lang: str, path: str, benchmark: dict, rounds: list[st
     label = t(
         "chart.scale.aria" if one else "chart.scale.aria_rounds", caption=_what(t, lang, benchmark, rounds)
     )
-    after = _table(t, lang, path, rows) if one else _round_links(t, lang, path, benchmark, rounds, results)
+    after = (
+        _table(t, lang, path, rows) if one else _round_links(t, lang, path, benchmark, rounds, data.results)
+    )
     return (
         f'<div class="chart-block"><figure class="chart chart-static chart-scale" id="chart-scale" '
         f'data-kind="scale" data-drawn="static"><div class="scale-frame">'
@@ -124,7 +59,7 @@ def scale_figure(site, t, lang: str, path: str, benchmark: dict, rounds: list[st
         f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
         f'<div class="chart-wide">{svgs[0]}</div><div class="chart-narrow">{svgs[1]}</div></div>'
         f'<p class="scale-axis scale-axis-x">{escape(t("chart.axis.accelerators"))}</p></div>'
-        f"{_legend(t, lang, index, groups, results)}"
+        f"{_legend(t, model, data)}"
         f'<figcaption><span class="chart-caption">{escape(caption)}</span></figcaption></figure>'
         f"{after}{_downloads(t, path, stem)}</div>"
     )
@@ -152,24 +87,25 @@ def _what(t, lang: str, benchmark: dict, rounds: list[str]) -> str:
     )
 
 
-def _caption(site, t, lang, benchmark, rounds, every, results, anchor: dict, work: float) -> str:
+def _caption(model: Model, t, lang, benchmark, rounds, data) -> str:
     """What is plotted, the ideal line and its anchor, the hollow points, and what is left out."""
+    anchor = data.anchor
     text = _what(t, lang, benchmark, rounds) + t(
         "chart.scale.ideal",
-        submitter=names.submitter_name(site, anchor["submitter"], lang),
+        submitter=model.names.submitter(anchor["submitter"], lang),
         system=anchor["system_name"],
         count=fmt.number(anchor["accelerator_count"], lang, 0),
         round=anchor["round"],
-        work=fmt.figure(work, lang),
+        work=fmt.figure(data.work, lang),
     )
-    index = index_of(site)
-    if any(index.carried_from(r) for r in results):
+    if data.carried:
         text += t("chart.carried_caption")
-    timed = [r for r in every if r["division"] == "closed" and r["value"] is not None]
-    cpu = sum(1 for r in index.counted(timed) if not r["accelerator_count"])
-    copies = len(timed) - len(index.counted(timed))
-    missing = sum(len(record_refs.unscored(site, r, benchmark["id"], "closed")) for r in rounds)
-    for key, count in (("chart.unscored", missing), ("chart.scale.cpu", cpu), ("chart.scale.copies", copies)):
+    counts = (
+        ("chart.unscored", data.missing),
+        ("chart.scale.cpu", data.cpu),
+        ("chart.scale.copies", data.copies),
+    )
+    for key, count in counts:
         if count:
             text += t(key, n=fmt.number(count, lang, 0))
     return text
@@ -192,18 +128,16 @@ def _key(shape: str, colour: str, hollow: bool = False) -> str:
     )
 
 
-def _legend(t, lang: str, index: RecordIndex, groups: list[str], results: list[dict]) -> str:
+def _legend(t, model: Model, data) -> str:
     """The families as the drawing shows them (shape and colour), "other chips" naming theirs,
     then the hollow points and the dashed line."""
-    items = [(_key(*GROUP_STYLES[i]), index.accelerators[key].name) for i, key in enumerate(groups)]
-    others = sorted(
-        {index.accelerators[index.accelerator_of(r)].name for r in results} - {name for _, name in items},
-        key=str.casefold,
-    )
-    if others:
-        names = t("chart.list_sep").join(others)
+    items = [
+        (_key(*GROUP_STYLES[i]), model.index.accelerators[key].name) for i, key in enumerate(data.groups)
+    ]
+    if data.others:
+        names = t("chart.list_sep").join(data.others)
         items.append((_key(*GROUP_STYLES[-1]), t("chart.scale.other", names=names)))
-    if any(index.carried_from(r) for r in results):
+    if data.carried:
         items.append((_key("circle", scale_svg.INK, hollow=True), t("chart.scale.hollow")))
     items.append((IDEAL_KEY, t("chart.scale.ideal_key")))
     return '<ul class="scale-legend">' + "".join(f"<li>{k}{escape(text)}</li>" for k, text in items) + "</ul>"

@@ -10,26 +10,28 @@ from markupsafe import Markup
 
 from sitegen.base import fmt
 from sitegen.content.chip_facts import TABLE
-from sitegen.derive import chip_figures, derived
-from sitegen.derive import references as record_refs
+from sitegen.derive.model import Model
 from sitegen.render.charts import chip_progress
 
 
-def chip_context(site, lang: str, t, index, entity) -> dict:
+def chip_context(model: Model, lang: str, t, entity) -> dict:
     """The template's chip sections for one family (empty ones for a string not classified)."""
+    site = model.site
     facts = site.tables.get(TABLE, {}).get(entity.slug) if entity.chip else None
     rounds = list(site.rounds)
     names = {b: site.get("benchmarks", b)["name"][lang] for b in {r["benchmark"] for r in entity.results}}
-    series = chip_figures.progress(entity, index, rounds)
+    figures = model.chip(entity, facts)
     return {
         "specs": _specs(site, facts),
-        "by_benchmark": chip_figures.by_benchmark(site, entity, index, rounds),
-        "progress": [_progress_row(site, lang, t, item) for item in series],
-        "progress_chart": Markup(chip_progress.chip_figure(series, names, rounds, t, "chart-chip-progress")),
-        "scaling": chip_figures.scaling(entity, index, rounds),
-        "generations": _generations(site, index, entity, facts, rounds),
+        "by_benchmark": figures.by_benchmark,
+        "progress": [_progress_row(lang, item) for item in figures.progress],
+        "progress_chart": Markup(
+            chip_progress.chip_figure(figures.progress, names, rounds, t, "chart-chip-progress")
+        ),
+        "scaling": figures.scaling,
+        "generations": figures.generations,
         "bench_names": names,
-        "minutes": derived.minutes,
+        "minutes": model.figures.minutes,
         "ratio": lambda value: fmt.ratio(value, lang),
         "percent": lambda value: fmt.percent(value * 100, lang),
     }
@@ -43,27 +45,7 @@ def _specs(site, facts: dict | None) -> list[dict]:
     ]
 
 
-def _progress_row(site, lang: str, t, item: dict) -> dict:
-    """A progress series with its gain in words: the speed-up with its rounds, `level` when
-    within the benchmark's run-to-run variation (derived.noise_band)."""
-    gain = item["gain"]
-    row = {**item, "level": None}
-    if gain:
-        band = record_refs.band_of(site, item["benchmark"])
-        faster, slower = sorted((derived.minutes(gain["first"]), derived.minutes(gain["last"])))
-        if derived.level(faster, slower, band):
-            row["level"] = fmt.percent(band * 100, lang, 2)
-    return row
-
-
-def _generations(site, index, entity, facts: dict | None, rounds: list[str]) -> list[dict]:
-    """Per neighbouring generation (chips.yaml `follows`): its family and the comparison rows;
-    a family with no results on the record has no page, and no comparison."""
-    out = []
-    for relation, key in chip_figures.neighbours(facts):
-        other = index.accelerators.get(key)
-        if other is None:
-            continue
-        rows = chip_figures.generation(entity, other, index, rounds, older_first=relation == "next")
-        out.append({"relation": relation, "entity": other, "rows": rows})
-    return out
+def _progress_row(lang: str, item: dict) -> dict:
+    """A progress series with its gain in words: `level` (the band, in the page's numbers)
+    when the gain is within the benchmark's run-to-run variation (Model.chip)."""
+    return {**item, "level": fmt.percent(item["level_band"] * 100, lang, 2) if item["level_band"] else None}

@@ -11,8 +11,7 @@ import json
 
 from sitegen.base import urls
 from sitegen.content.model import Site
-from sitegen.derive import derived
-from sitegen.derive.record_index import index_of
+from sitegen.derive.model import Model
 
 FOLDER = "downloads"
 STEM = "mlperf-training"
@@ -66,24 +65,24 @@ def official_link(rnd: dict, path: str) -> str:
     return f"{rnd['repository'].rstrip('/')}/tree/{rnd['commit']}/{path}"
 
 
-def row(site: Site, result: dict) -> dict:
+def row(model: Model, result: dict) -> dict:
     """One result as a flat row: the record's fields, and links to its official files. The
     result is read whole, as one dependency (a field-by-field note of every result of the
     record made the all-rounds files' unit note some 90,000)."""
     result = result.copy()
-    rnd = site.rounds[result["round"]]
+    rnd = model.site.rounds[result["round"]]
     flat = {name: result.get(name) for name in COLUMNS}
     chip = result.get("chip") or {}  # chips.py: the chip the site classifies
     flat["chip_vendor"] = (chip.get("vendor_name") or {}).get("en")
     flat["chip_family"], flat["chip_variant"] = chip.get("family_name"), chip.get("variant")
     energy = result.get("energy") or {}
     flat["energy_joules"] = energy.get("value") if energy.get("unit", "J") == "J" else None
-    origin, copied = index_of(site).carried_from(result), index_of(site).copy_of(result)
+    origin, copied = model.index.carried_from(result), model.index.copy_of(result)
     flat["carried_over_from"] = origin["id"] if origin else None  # carryover.py
     flat["copy_of"] = copied["id"] if copied else None
     flat["official_folder"] = official_link(rnd, result["path"])
     flat["system_description"] = official_link(rnd, result["system_path"])
-    flat["accelerator_minutes"] = derived.accelerator_minutes(result)  # full precision
+    flat["accelerator_minutes"] = model.work[result["id"]]  # full precision
     return flat
 
 
@@ -138,39 +137,40 @@ def as_json(site: Site, round_ids: list[str], rows: list[dict]) -> bytes:
     return (head.removesuffix("\n}") + ',\n "results": [\n  ' + results + "\n ]\n}\n").encode("utf-8")
 
 
-def round_rows(site: Site, round_id: str) -> list[dict]:
-    return sorted((row(site, r) for r in site.round_results(round_id)), key=lambda r: r["id"])
+def round_rows(model: Model, round_id: str) -> list[dict]:
+    return sorted((row(model, r) for r in model.round_results(round_id)), key=lambda r: r["id"])
 
 
-def round_downloads(site: Site, round_id: str) -> dict[str, bytes]:
+def round_downloads(model: Model, round_id: str) -> dict[str, bytes]:
     """{output path: bytes} of one round's CSV and JSON."""
-    rows = round_rows(site, round_id)
+    rows = round_rows(model, round_id)
     return {
         file_name(round_id, "csv"): as_csv(rows),
-        file_name(round_id, "json"): as_json(site, [round_id], rows),
+        file_name(round_id, "json"): as_json(model.site, [round_id], rows),
     }
 
 
-def all_rounds_downloads(site: Site) -> dict[str, bytes]:
+def all_rounds_downloads(model: Model) -> dict[str, bytes]:
     """{output path: bytes} of the CSV and JSON of every round; nothing without a record."""
+    site = model.site
     if not site.rounds:
         return {}
-    every = [x for round_id in site.rounds for x in round_rows(site, round_id)]
+    every = [x for round_id in site.rounds for x in round_rows(model, round_id)]
     return {
         file_name(None, "csv"): as_csv(every),
         file_name(None, "json"): as_json(site, list(site.rounds), every),
     }
 
 
-def listing(site: Site) -> list[dict]:
+def listing(model: Model) -> list[dict]:
     """The download page's rows: one per round, then all rounds (file paths and counts). A
     count counts results as every page does (a copy once); `copies`: the files' further rows,
     the copies, each marked copy_of."""
-    index = index_of(site)
-    sets = [(r, site.round_results(r)) for r in site.rounds] + [(None, list(site.record.values()))]
+    site = model.site
+    sets = [(r, model.round_results(r)) for r in site.rounds] + [(None, list(model.record.values()))]
     rows = []
     for round_id, results in sets:
-        count = len(index.counted(results))
+        count = model.count(results)
         rows.append({"round": round_id, "count": count, "copies": len(results) - count})
         rows[-1]["rnd"] = site.rounds[round_id] if round_id else None
     for entry in rows:
@@ -178,7 +178,7 @@ def listing(site: Site) -> list[dict]:
     return rows
 
 
-def downloads_page(theme, site: Site, lang: str, t) -> dict[str, bytes]:
+def downloads_page(theme, site: Site, lang: str, t, model: Model) -> dict[str, bytes]:
     from sitegen.render.pages import _page
 
     return _page(
@@ -190,7 +190,7 @@ def downloads_page(theme, site: Site, lang: str, t) -> dict[str, bytes]:
         "downloads.html",
         t("downloads.title"),
         [(t("nav.rounds"), urls.rounds(lang))],
-        rows=listing(site),
+        rows=listing(model),
         columns=COLUMNS,
         citation=citation(site, list(site.rounds)),
         attribution=list(site.rounds.values()),

@@ -15,8 +15,7 @@ from markupsafe import Markup
 
 from sitegen.base import npm, urls
 from sitegen.content.model import Site
-from sitegen.derive import chip_views, derived
-from sitegen.derive.record_index import index_of
+from sitegen.derive.model import Model
 from sitegen.render.charts.blocks import BUNDLE
 from sitegen.render.charts.scale import IDEAL_KEY
 from sitegen.render.pages import _attribution as attribution
@@ -42,19 +41,19 @@ FIELDS = (
 )
 
 
-def data_file(site: Site, round_id: str) -> dict[str, bytes]:
+def data_file(model: Model, round_id: str) -> dict[str, bytes]:
     """assets/explore/<round>.js: `window.EXPLORE_DATA[round] = {fields, rows}`; rows in the
     record's order (benchmark, then fastest first). Byte-identical for the same record."""
-    index = index_of(site)
+    index = model.index
     rows = []
-    for result in site.round_results(round_id):
+    for result in model.round_results(round_id):
         origin, copied = index.carried_from(result), index.copy_of(result)
         row = {
             "submitter": index.submitter_of(result),
             "submitter_name": result["submitter"],
             "chip": index.accelerator_of(result),
-            "minutes": derived.minutes(result),
-            "accelerator_minutes": derived.accelerator_minutes(result),
+            "minutes": model.figures.minutes(result),
+            "accelerator_minutes": model.work[result["id"]],
             "carried_from": origin and origin["id"],
             "copy_of": copied and copied["id"],
         }
@@ -69,27 +68,36 @@ def data_file(site: Site, round_id: str) -> dict[str, bytes]:
     }
 
 
-def explore_page(theme, site: Site, lang, t):
+def explore_page(theme, site: Site, lang, t, model: Model):
     """The explorer's page: its filters and the names its table shows (_filters); the vega
     bundle is written beside it and loaded only when a reader asks for the chart."""
-    filters = _filters(site, lang, t)
+    filters = _filters(model, lang, t)
     crumbs = [(t("nav.rounds"), urls.rounds(lang))]
     files = _page(
-        theme, site, lang, t, urls.explore(lang), "explore.html", t("explore.title"), crumbs, **filters
+        theme,
+        site,
+        lang,
+        t,
+        urls.explore(lang),
+        "explore.html",
+        t("explore.title"),
+        crumbs,
+        **filters,
+        model=model,
     )
     files[BUNDLE] = npm.script(npm.VEGA)
     return files
 
 
-def _filters(site: Site, lang, t) -> dict:
+def _filters(model: Model, lang, t) -> dict:
     """Every round, benchmark, submitter and chip family of the record, named in this
     language, with the names the table shows and the rounds credited in the footer."""
-    index = index_of(site)
+    index, site = model.index, model.site
     benchmarks = sorted(
-        (site.get("benchmarks", b) for b in site.record_benchmarks()),
+        (site.get("benchmarks", b) for b in model.benchmarks()),
         key=lambda b: b["name"][lang].casefold(),
     )
-    sections = chip_views.by_vendor(index.accelerators.values())
+    sections = model.chips.by_vendor(index.accelerators.values())
     chips = [
         (vendor_name[lang] if vendor else t("chips.other"), [(e.slug, _chip_name(e, t)) for e in entities])
         for vendor, vendor_name, entities in sections

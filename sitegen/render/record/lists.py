@@ -10,9 +10,7 @@ import json
 
 from sitegen.base import fmt, urls
 from sitegen.content.model import Site
-from sitegen.derive import chip_views, derived, names
-from sitegen.derive import references as record_refs
-from sitegen.derive.record_index import Entity, RecordIndex, index_of
+from sitegen.derive.model import Entity, Model
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
 from sitegen.render.record.chip_page import chip_context
@@ -23,8 +21,9 @@ KINDS = {
 }
 
 
-def entity_index(theme, site: Site, lang, t, index: RecordIndex, kind: str):
+def entity_index(theme, site: Site, lang, t, model: Model, kind: str):
     """The list of submitters, or of chip families by vendor with their variants."""
+    index = model.index
     list_url, _, _ = KINDS[kind]
     entities = getattr(index, kind).values()
     chips = kind == "accelerators"
@@ -40,9 +39,11 @@ def entity_index(theme, site: Site, lang, t, index: RecordIndex, kind: str):
         kind=kind,
         entities=entities,
         entity_url=KINDS[kind][1],
-        shown={e.slug: shown_name(site, lang, kind, e) for e in entities},
+        shown={e.slug: shown_name(model, lang, kind, e) for e in entities},
+        counts=model.entity_counts(kind),
         index=index,
-        sections=chip_views.by_vendor(entities) if chips else None,
+        sections=model.chips.by_vendor(entities) if chips else None,
+        model=model,
         attribution=attribution(site, site.rounds),
     )
 
@@ -79,22 +80,23 @@ def _differences(r: dict, twins: list[dict], t, lang: str) -> list[str]:
     return parts
 
 
-def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug: str):
+def entity_pages(theme, site: Site, lang, t, model: Model, kind: str, slug: str):
     """The entity's page (summary; every result unless there are many) and, for many, one
     page per round. The entity is looked up here, inside its unit, so that the unit depends
     on it (its results) and not only on the fields it reads of them."""
+    index = model.index
     entity: Entity = getattr(index, kind)[slug]
     list_url, page_url, label = KINDS[kind]
     crumbs = [(t("nav.rounds"), urls.rounds(lang)), (t(f"nav.{kind}"), list_url(lang))]
-    rounds = [(r, len(index.counted(entity.in_round(r)))) for r in entity.rounds]  # copies once
+    rounds = [(r, model.count(entity.in_round(r))) for r in entity.rounds]  # copies once
     first, last = entity.rounds[-1], entity.rounds[0]
     fastest = entity.fastest(index.counts)
     chip = kind == "accelerators"  # a chip family's page: its figures (chip_page.py)
-    title = shown_name(site, lang, kind, entity) or t("result.cpu_only")
+    title = shown_name(model, lang, kind, entity) or t("result.cpu_only")
     context = dict(
         # a company named in the language's own way: the record's spelling under the title
         record_spelling=entity.name if entity.name and title != entity.name else None,
-        aliases=aliases(site, kind, entity),
+        aliases=aliases(model, kind, entity),
         kind=kind,
         entity=entity,
         index=index,
@@ -109,9 +111,9 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
         },
         fastest=fastest,
         # a chip page names level results by round instead (chip_figures.by_benchmark)
-        fastest_level=None if chip else level_with_fastest(site, entity, index, fastest),
+        fastest_level=None if chip else model.level_with_fastest(entity, fastest),
         label=label,
-        unscored=[r for r in entity.results if r["value"] is None],
+        unscored=model.unscored_of(entity),
     )
     files = _page(
         theme,
@@ -125,7 +127,8 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
         groups=None if entity.paged else _by_round(entity.results),
         attribution=attribution(site, entity.rounds),
         **context,
-        **(chip_context(site, lang, t, index, entity) if chip else {}),
+        **(chip_context(model, lang, t, entity) if chip else {}),
+        model=model,
     )
     if entity.paged:
         crumbs = [*crumbs, (title, page_url(lang, entity.slug))]
@@ -144,39 +147,25 @@ def entity_pages(theme, site: Site, lang, t, index: RecordIndex, kind: str, slug
                     groups=_by_round(entity.in_round(round_id)),
                     attribution=attribution(site, [round_id]),
                     **context,
+                    model=model,
                 )
             )
     return files
 
 
-def shown_name(site: Site, lang: str, kind: str, entity: Entity) -> str:
+def shown_name(model: Model, lang: str, kind: str, entity: Entity) -> str:
     """An entity's name on its pages: a submitter's company as the language writes it
     (companies.yaml), else the record's spelling; a chip family's name."""
-    found = names.entity_names(site, entity) if kind == "submitters" else None
+    found = model.names.of_entity(entity) if kind == "submitters" else None
     return found[lang] if found else entity.name
 
 
-def aliases(site: Site, kind: str, entity: Entity) -> str:
+def aliases(model: Model, kind: str, entity: Entity) -> str:
     """Every name a reader may search a submitter by: its company's name in each language and
     the record's spellings (search.py reads them from the heading's data-names)."""
-    found = names.entity_names(site, entity) if kind == "submitters" else None
+    found = model.names.of_entity(entity) if kind == "submitters" else None
     every = {*(found or {}).values(), *(n for n in entity.names if n)}
     return "|".join(sorted(every)) if found else ""
-
-
-def level_with_fastest(site: Site, entity: Entity, index: RecordIndex, fastest: list[dict]) -> dict:
-    """Result id -> (the entity's other results level with it, the noise band), for each of its
-    fastest results (Entity.fastest): the scored results of the same benchmark and division that
-    count, within the benchmark's noise band of its time (derived.level_with_first), a result
-    republished in a later round counted once, as the runs it repeats."""
-    counted = index.counted(entity.results)
-    return {
-        best["id"]: (
-            record_refs.level_with(site, best, counted),
-            record_refs.band_of(site, best["benchmark"]),
-        )
-        for best in fastest
-    }
 
 
 def _by_round(results: list[dict]) -> list[tuple[str, list[dict]]]:
@@ -186,8 +175,8 @@ def _by_round(results: list[dict]) -> list[tuple[str, list[dict]]]:
     return list(groups.items())
 
 
-def changes_page(theme, site: Site, lang, t):
-    changes = [{**c, "target": change_target(site, c)} for c in getattr(site, "changelog", None) or []]
+def changes_page(theme, site: Site, lang, t, model: Model):
+    changes = [{**c, "target": change_target(model, c)} for c in getattr(site, "changelog", None) or []]
     return _page(
         theme,
         site,
@@ -199,19 +188,20 @@ def changes_page(theme, site: Site, lang, t):
         [(t("nav.rounds"), urls.rounds(lang))],
         changes=changes,
         attribution=attribution(site, site.rounds),
+        model=model,
     )
 
 
-def change_target(site: Site, change: dict) -> str | None:
+def change_target(model: Model, change: dict) -> str | None:
     """The result page a change links to: its own, the new id of a renamed result, or none
     (a result removed upstream has no page)."""
     for ident in (change["id"], change["new"] if change["field"] == "id" else None):
-        if ident is not None and ident in site.record:
+        if ident is not None and ident in model.record:
             return ident
     return None
 
 
-def compare_page(theme, site: Site, lang, t):
+def compare_page(theme, site: Site, lang, t, model: Model):
     return _page(
         theme,
         site,
@@ -223,6 +213,7 @@ def compare_page(theme, site: Site, lang, t):
         [(t("nav.rounds"), urls.rounds(lang))],
         rounds=list(site.rounds),
         attribution=attribution(site, site.rounds),
+        model=model,
     )
 
 
@@ -244,21 +235,21 @@ DATA_FIELDS = (
 )
 
 
-def record_data_file(site: Site, round_id: str) -> dict[str, bytes]:
+def record_data_file(model: Model, round_id: str) -> dict[str, bytes]:
     """assets/record/<round>.js: `window.RECORD_DATA[round] = {fields, rows, names}`, a plain
     script, so the compare page can load it from file:// too."""
     rows = {}
-    index = index_of(site)
-    for result in site.round_results(round_id):
+    index, site = model.index, model.site
+    for result in model.round_results(round_id):
         origin, copied = index.carried_from(result), index.copy_of(result)
         fields = {
-            "accelerator_minutes": derived.accelerator_minutes(result),
+            "accelerator_minutes": model.work[result["id"]],
             "energy": (result.get("energy") or {}).get("value"),
             "carried_over_from": origin and origin["id"],
             "copy_of": copied and copied["id"],
         }
         rows[result["id"]] = [fields[f] if f in fields else result.get(f) for f in DATA_FIELDS]
-    names = {b: site.get("benchmarks", b)["name"] for b in site.round_benchmarks(round_id)}
+    names = {b: site.get("benchmarks", b)["name"] for b in model.round_benchmarks(round_id)}
     payload = json.dumps(
         {"fields": DATA_FIELDS, "rows": rows, "names": names},
         ensure_ascii=False,

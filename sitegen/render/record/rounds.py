@@ -12,9 +12,7 @@ from markupsafe import Markup
 from sitegen.base import urls
 from sitegen.content import scores
 from sitegen.content.model import Site
-from sitegen.derive import derived, names
-from sitegen.derive import references as record_refs
-from sitegen.derive.record_index import RecordIndex, index_of
+from sitegen.derive.model import Model, RecordIndex
 from sitegen.render.charts import scale as scale_chart
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
@@ -61,37 +59,34 @@ def leaderboard_groups(results: list[dict]) -> list[Group]:
     return [Group(*key, tables[key]) for key in order if key in tables]
 
 
-def group_ranks(groups: list[Group], band: float, index: RecordIndex) -> dict[str, tuple[int, bool]]:
+def group_ranks(groups: list[Group], band: float, index: RecordIndex, ranks) -> dict[str, tuple[int, bool]]:
     """id -> (rank, shared) in its table: derived.ranks over the scored results that count
     (not copies), so a result within `band` (the benchmark's noise band) of the first of a
     rank shares that rank (1=). Copies and results without a time have no rank."""
     found: dict[str, tuple[int, bool]] = {}
     for group in groups:
         ranked = [r for r in group.rows if r["value"] is not None and index.counts(r)]
-        found.update({r["id"]: rank for r, rank in zip(ranked, derived.ranks(ranked, band))})
+        found.update({r["id"]: rank for r, rank in zip(ranked, ranks(ranked, band))})
     return found
 
 
-def energy_groups(results: list[dict]) -> list[Group]:
-    """The energy leaderboard: the results with an `energy`, grouped as the time one,
-    least energy first (ties by id)."""
-    rows = sorted((r for r in results if r.get("energy")), key=lambda r: (r["energy"]["value"], r["id"]))
+def energy_groups(rows: list[dict]) -> list[Group]:
+    """The energy leaderboard: the results with an `energy` (Model.by_energy: least energy
+    first), grouped as the time one."""
     return leaderboard_groups(rows)
 
 
-def leaderboard_page(
-    theme, site: Site, lang, t, benchmark: dict, round_id: str, index: RecordIndex | None = None
-):
+def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str, model: Model):
     name = benchmark["name"][lang]
     title = t("leaderboard.title", benchmark=name, round=round_id)
     crumbs = [(t("nav.benchmarks"), urls.benchmarks(lang)), (name, urls.benchmark(lang, benchmark["id"]))]
-    results = site.record_results(benchmark["id"], round_id)
-    index = index or index_of(site)
-    counted = len(index.counted(results))  # a copy within the round is listed, not counted
+    results = model.results(benchmark["id"], round_id)
+    index = model.index
+    counted = model.count(results)  # a copy within the round is listed, not counted
     path = urls.leaderboard(lang, benchmark["id"], round_id)
     files: dict[str, bytes] = {}
-    chart = Markup(scale_chart.scale_figure(site, t, lang, path, benchmark, [round_id], files))
-    groups, band = leaderboard_groups(results), derived.noise_band(benchmark)
+    chart = Markup(scale_chart.scale_figure(model, t, lang, path, benchmark, [round_id], files))
+    groups, band = leaderboard_groups(results), model.figures.noise_band(benchmark)
     return files | _page(
         theme,
         site,
@@ -104,14 +99,16 @@ def leaderboard_page(
         benchmark=benchmark,
         round=site.rounds[round_id],
         groups=groups,
-        ranks=group_ranks(groups, band, index),
+        ranks=group_ranks(groups, band, index, model.figures.ranks),
         band=band,
         count=counted,
         copies=len(results) - counted,
-        energy_groups=energy_groups(results),
+        energy_groups=energy_groups(model.by_energy(results)),
+        energy_count=model.count(model.by_energy(results)),
         scale_chart=chart,
         index=index,
-        filters=leaderboard_filters(results, index, t, lambda name: names.submitter_name(site, name, lang)),
+        filters=leaderboard_filters(results, index, t, lambda name: model.names.submitter(name, lang)),
+        model=model,
         attribution=attribution(site, [round_id]),
     )
 
@@ -156,7 +153,7 @@ def leaderboard_filters(results: list[dict], index: RecordIndex, t, company=lamb
     ]
 
 
-def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | None = None):
+def result_page(theme, site: Site, lang, t, result: dict, model: Model):
     benchmark = site.get("benchmarks", result["benchmark"])
     rnd = site.rounds[result["round"]]
     title = t(
@@ -167,7 +164,7 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
         (result["round"], urls.round_page(lang, result["round"])),
         (benchmark["name"][lang], urls.leaderboard(lang, benchmark["id"], result["round"])),
     ]
-    index = index or index_of(site)
+    index = model.index
     return _page(
         theme,
         site,
@@ -181,42 +178,41 @@ def result_page(theme, site: Site, lang, t, result: dict, index: RecordIndex | N
         benchmark=benchmark,
         round=rnd,
         folder=urls.official(rnd, result["path"]),
-        accelerator_minutes=derived.accelerator_minutes(result),
-        site_result=site.tables["results"].get(result["id"]),
+        accelerator_minutes=model.work_of(result),
+        site_result=model.system_results.get(result["id"]),
         index=index,
-        scaling=index.scaling(result),
+        scaling=model.scaling[result["id"]],
         changes=index.changes(result["id"]),
-        resubmitted=site.record.get(result.get("resubmission_of") or ""),
+        resubmitted=model.record.get(result.get("resubmission_of") or ""),
         carried=index.carried_from(result),
         copied=index.copy_of(result),
         short=scores.short_of(result) if result["status"] == scores.TOO_FEW_LOGS else None,
         attribution=attribution(site, [result["round"]]),
+        model=model,
     )
 
 
-def round_page(theme, site: Site, lang, t, round_id: str):
-    index = index_of(site)
-    results = index.counted(site.round_results(round_id))  # a copy counts once
-    submitters: dict[str, list[dict]] = {}  # one submitter, however its results spell it
-    for result in results:
-        submitters.setdefault(index.submitter_of(result), []).append(result)
+def round_page(theme, site: Site, lang, t, round_id: str, model: Model):
+    index = model.index
+    results = index.counted(model.round_results(round_id))  # a copy counts once
+    submitters = model.round_submitters(round_id)  # one submitter, however its results spell it
     benchmarks = [
-        (site.get("benchmarks", b), len(index.counted(site.record_results(b, round_id))))
-        for b in site.round_benchmarks(round_id)
+        (site.get("benchmarks", b), model.count(model.results(b, round_id)))
+        for b in model.round_benchmarks(round_id)
     ]
     # every result of the round, linked, per benchmark fastest first (a click from here)
     every = [
-        (site.get("benchmarks", b), site.record_results(b, round_id)) for b in site.round_benchmarks(round_id)
+        (site.get("benchmarks", b), model.results(b, round_id)) for b in model.round_benchmarks(round_id)
     ]
     order = list(site.rounds)
     before = order[order.index(round_id) - 1] if order.index(round_id) else None
-    held = set(site.round_benchmarks(round_id))
-    earlier = set(site.round_benchmarks(before)) if before else set()
+    held = set(model.round_benchmarks(round_id))
+    earlier = set(model.round_benchmarks(before)) if before else set()
     fastest = []
-    for b in site.round_benchmarks(round_id):
-        h = record_refs.headline(site, round_id, b)
+    for b in model.round_benchmarks(round_id):
+        h = model.headline(round_id, b)
         if h.best or h.unscored:  # with the band its level results are in
-            fastest.append((site.get("benchmarks", b), h, record_refs.band_of(site, b)))
+            fastest.append((site.get("benchmarks", b), h, model.statements.band_of(b)))
     return _page(
         theme,
         site,
@@ -229,21 +225,22 @@ def round_page(theme, site: Site, lang, t, round_id: str):
         round=site.rounds[round_id],
         benchmarks=benchmarks,
         count=len(results),
+        submitter_count=len(submitters),
         index=index,
         before=before,
         fastest=fastest,
         every=every,
         new=[
-            site.get("benchmarks", b) for b in site.round_benchmarks(round_id) if before and b not in earlier
+            site.get("benchmarks", b) for b in model.round_benchmarks(round_id) if before and b not in earlier
         ],
-        dropped=[site.get("benchmarks", b) for b in site.round_benchmarks(before) if b not in held]
+        dropped=[site.get("benchmarks", b) for b in model.round_benchmarks(before) if b not in held]
         if before
         else [],
         submitters=sorted(
             (
                 (
                     key,
-                    " / ".join(sorted({names.submitter_name(site, r["submitter"], lang) for r in rows})),
+                    " / ".join(sorted({model.names.submitter(r["submitter"], lang) for r in rows})),
                     len(rows),
                 )
                 for key, rows in submitters.items()
@@ -251,16 +248,14 @@ def round_page(theme, site: Site, lang, t, round_id: str):
             key=lambda s: s[1].lower(),
         ),
         attribution=attribution(site, [round_id]),
+        model=model,
     )
 
 
-def rounds_index(theme, site: Site, lang, t):
+def rounds_index(theme, site: Site, lang, t, model: Model):
     rows = []
     for round_id, rnd in reversed(site.rounds.items()):
-        results = index_of(site).counted(site.round_results(round_id))
-        rows.append(
-            (rnd, len(site.round_benchmarks(round_id)), len({r["submitter"] for r in results}), len(results))
-        )
+        rows.append((rnd, *model.round_summary(round_id)))
     return _page(
         theme,
         site,
@@ -272,35 +267,36 @@ def rounds_index(theme, site: Site, lang, t):
         [],
         rows=rows,
         attribution=attribution(site, site.rounds),
+        model=model,
     )
 
 
-def record_pages(theme, site: Site, lang, t):
+def record_pages(theme, site: Site, model: Model, lang, t):
     """Every page of the record, one unit at a time: (key, function that makes its files),
     rounds, leaderboards, results. Nothing is made until the function is called."""
     if not site.rounds:
         return
-    index = index_of(site)
-    yield ("rounds",), partial(rounds_index, theme, site, lang, t)
+    index = model.index
+    yield ("rounds",), partial(rounds_index, theme, site, lang, t, model)
     for round_id in site.rounds:
-        yield ("round", round_id), partial(round_page, theme, site, lang, t, round_id)
-    yield ("changes",), partial(record_lists.changes_page, theme, site, lang, t)
-    yield ("compare",), partial(record_lists.compare_page, theme, site, lang, t)
+        yield ("round", round_id), partial(round_page, theme, site, lang, t, round_id, model)
+    yield ("changes",), partial(record_lists.changes_page, theme, site, lang, t, model)
+    yield ("compare",), partial(record_lists.compare_page, theme, site, lang, t, model)
     for kind in record_lists.KINDS:
-        yield (kind,), partial(record_lists.entity_index, theme, site, lang, t, index, kind)
+        yield (kind,), partial(record_lists.entity_index, theme, site, lang, t, model, kind)
         for entity_slug in getattr(index, kind):
             yield (
                 (kind, entity_slug),
-                partial(record_lists.entity_pages, theme, site, lang, t, index, kind, entity_slug),
+                partial(record_lists.entity_pages, theme, site, lang, t, model, kind, entity_slug),
             )
     for key in index.systems:
-        yield ("record-system", key), partial(record_systems.system_page, theme, site, lang, t, index, key)
-    for benchmark_id in sorted(site.record_benchmarks()):
+        yield ("record-system", key), partial(record_systems.system_page, theme, site, lang, t, model, key)
+    for benchmark_id in sorted(model.benchmarks()):
         benchmark = site.get("benchmarks", benchmark_id)
-        for round_id in site.record_rounds(benchmark_id):
+        for round_id in model.rounds_of(benchmark_id):
             yield (
                 ("leaderboard", benchmark_id, round_id),
-                partial(leaderboard_page, theme, site, lang, t, benchmark, round_id, index),
+                partial(leaderboard_page, theme, site, lang, t, benchmark, round_id, model),
             )
-    for ident in sorted(site.record):
-        yield ("result", ident), partial(result_page, theme, site, lang, t, site.record[ident], index)
+    for ident in sorted(model.record):
+        yield ("result", ident), partial(result_page, theme, site, lang, t, model.record[ident], model)

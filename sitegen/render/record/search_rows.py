@@ -10,16 +10,16 @@ results of tpu-v5p-1024). Names repeat across rows, so rows hold indexes into li
 from __future__ import annotations
 
 from sitegen.base import urls
-from sitegen.derive import names as company_names
-from sitegen.derive.record_index import index_of
+from sitegen.derive.model import Model
 
 
-def record_rows(site, lang: str, t) -> dict | None:
+def record_rows(model: Model, lang: str, t) -> dict | None:
     """The record's part of one language's search index: {labels, templates, names, results,
     leaderboards}; None for a site without a record."""
-    if not getattr(site, "record", None):
+    site = model.site
+    if not model.record:
         return None
-    index = index_of(site)
+    index = model.index
     names: dict[str, dict[str, int]] = {"rounds": {}, "submitters": {}, "benchmarks": {}, "accelerators": {}}
 
     def at(kind: str, name: str) -> int:
@@ -27,11 +27,12 @@ def record_rows(site, lang: str, t) -> dict | None:
 
     results, boards = [], {}
     shown: dict[str, str] = {}  # a submitter as the language writes it (companies.yaml)
-    for result in sorted(site.record.values(), key=lambda r: r["id"]):
+    for ident in sorted(model.record):
+        result = model.record[ident]
         benchmark = site.get("benchmarks", result["benchmark"])
         entity = index.submitters[index.submitter_of(result)]
         if entity.slug not in shown:
-            company = company_names.entity_names(site, entity)
+            company = model.names.of_entity(entity)
             shown[entity.slug] = company[lang] if company else entity.name
         submitter = shown[entity.slug]
         accelerator = (

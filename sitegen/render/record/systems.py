@@ -9,46 +9,16 @@ from __future__ import annotations
 
 from sitegen.base import urls
 from sitegen.content.model import Site
-from sitegen.derive.record_index import Entity, RecordIndex, index_of, system_label
+from sitegen.derive.model import Entity, Model
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
 
 
-def by_chip(site: Site, index: RecordIndex) -> list[tuple[Entity, list[tuple[Entity, list[Entity]]]]]:
-    """(chip, [(submitter, its systems with that chip, newest round first)]) for the index
-    page, chips and submitters in name order."""
-    chips: dict[str, dict[str, list[Entity]]] = {}
-    for system in index.systems.values():
-        first = system.results[0]
-        chips.setdefault(index.accelerator_of(first), {}).setdefault(index.submitter_of(first), []).append(
-            system
-        )
-    order = list(site.rounds)
-    return [
-        (
-            index.accelerators[chip],
-            [
-                (
-                    index.submitters[who],
-                    sorted(systems, key=lambda s: (-order.index(s.rounds[0]), s.name.casefold(), s.slug)),
-                )
-                for who, systems in sorted(
-                    chips[chip].items(), key=lambda kv: index.submitters[kv[0]].name.casefold()
-                )
-            ],
-        )
-        for chip in index.accelerators
-        if chip in chips
-    ]
-
-
-def systems_index(theme, site: Site, lang, t):
+def systems_index(theme, site: Site, lang, t, model: Model):
     """The curated systems (with prices and descriptions), then every official system
     description of the record by chip and submitter."""
-    products = sorted(
-        site.table("systems"), key=lambda s: (s["vendor"], s["family"], s["accelerator_count"], s["id"])
-    )
-    index = index_of(site) if site.rounds else None
+    products = model.products()
+    index = model.index if site.rounds else None
     return _page(
         theme,
         site,
@@ -59,17 +29,19 @@ def systems_index(theme, site: Site, lang, t):
         t("nav.systems"),
         [],
         systems=products,
-        chips=by_chip(site, index) if index else [],
+        chips=model.systems_by_chip() if index else [],
         index=index,
-        count=len(index.systems) if index else 0,
-        system_label=system_label,
+        count=model.count_systems() if index else 0,
+        system_label=model.chips.system_label,
         attribution=attribution(site, site.rounds) if index else [],
+        model=model,
     )
 
 
-def system_page(theme, site: Site, lang, t, index: RecordIndex, key: str):
+def system_page(theme, site: Site, lang, t, model: Model, key: str):
     """One official system description: what it says, the curated facts attached to it, and
     every result submitted on it in its round."""
+    index = model.index
     system: Entity = index.systems[key]
     first = system.results[0]
     product = index.product_of(key)
@@ -82,7 +54,7 @@ def system_page(theme, site: Site, lang, t, index: RecordIndex, key: str):
         t,
         urls.record_system(lang, key),
         "record_system.html",
-        t("system.record_title", name=system_label(system), round=first["round"]),
+        t("system.record_title", name=model.chips.system_label(system), round=first["round"]),
         crumbs,
         entity=system,
         first=first,
@@ -91,9 +63,7 @@ def system_page(theme, site: Site, lang, t, index: RecordIndex, key: str):
         kind="systems",
         product=site.get("systems", product) if product else None,
         description=urls.official(rnd, first["system_path"]),
-        rows=sorted(
-            system.results,
-            key=lambda r: (r["benchmark"], r["division"], r["value"] is None, r["value"] or 0, r["id"]),
-        ),
+        rows=model.system_rows(key),
         attribution=attribution(site, [first["round"]]),
+        model=model,
     )

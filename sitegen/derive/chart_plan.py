@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, field
 
 from sitegen.derive import figures as derive
-from sitegen.render.page import Page
 
 SELECT_FIELDS = ("benchmark", "round", "division", "systems")
 RESULTS_FIELDS = SELECT_FIELDS + ("caption",)
@@ -126,7 +125,7 @@ def select(site, params: dict, known: tuple) -> Selection:
     return Selection(benchmarks, division, rows)
 
 
-def results_rows(site, params: dict, page: Page, line: int) -> list[dict] | None:
+def results_rows(site, params: dict, page, line: int) -> list[dict] | None:
     """The rows of a ```results block (the chart selection fields, without metric)."""
     try:
         return select(site, params, RESULTS_FIELDS).rows

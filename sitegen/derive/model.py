@@ -1,0 +1,448 @@
+"""The derive stage's one product: the model of the record that render reads.
+
+`build(site)` runs once per build, in the parent process before any language is forked
+(build/pipeline.py), and computes the record's entities (record_index.py) and the figures
+every view shares: each result's accelerator-minutes and scaling, every slot's headline
+(references.py: Available ranked apart, a faster Preview or Research result named, results
+without a score named with their scale), each benchmark's progress, the current suite and the
+series across rounds, the claim verdicts and the comparisons. Its maps refuse writes; reading
+an entry counts, for the incremental build, as reading what the entry was computed from
+(content/tracking.py).
+
+A reference an editor writes ([[fastest:...]], [[at_scale:...]] and kin) asks a question of
+its own; the model answers it with the same rules (`Model.statements`, `Model.figures`).
+Render and templates reach results through the model alone: tests/unit/test_render_reads_model.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from sitegen.content.model import Site
+from sitegen.content.tracking import derived_list, derived_mapping
+from sitegen.derive import (
+    chart_plan,
+    chip_figures,
+    chip_views,
+    compatibility,
+    derived,
+    names,
+    scale_refs,
+    suite,
+)
+from sitegen.derive import figures as claim_figures
+from sitegen.derive import references as statements_module
+from sitegen.derive.chart_plan import RECORD_METRICS, BadBlock, Plan, as_list, benchmark_ids, round_key  # noqa: F401
+from sitegen.derive.comparisons import comparisons
+from sitegen.derive.record_index import Entity, RecordIndex, index_of, progress, system_label  # noqa: F401
+from sitegen.derive.scale_chart import NAMED as NAMED_FAMILIES  # noqa: F401
+from sitegen.derive.scale_chart import ScaleData, scale_data
+
+
+@dataclass(frozen=True)
+class Model:
+    """The record as every page sees it. `site` is there for the curated tables (names,
+    prices, descriptions): the results are reached through the fields and `results`."""
+
+    site: Site
+    index: RecordIndex  # submitters, chip families, system descriptions, carry-overs, copies
+    claims: dict  # claim id -> figures.Check (its verdict and arithmetic)
+    comparisons: list  # comparisons.Comparison of curated systems
+    headlines: dict  # (round, benchmark, division) -> references.Headline
+    progress: dict  # benchmark -> its progress chart's points (record_index.progress)
+    work: dict  # result id -> accelerator-minutes (None without a time or accelerators)
+    scaling: dict  # result id -> the same system's results at other scales, with efficiency
+    suite: list  # the latest round's benchmarks, in the home page's order
+    series: list  # suite.Series: every benchmark series across the rounds, with its breaks
+    latest_round: str | None
+    statements: SimpleNamespace  # the questions of [[fastest:...]] and kin (references.py)
+    figures: SimpleNamespace  # derived figures of the record and the curated results
+    chips: SimpleNamespace  # chip_figures, chip_views: a chip family's page's figures
+    names: SimpleNamespace  # a submitter's company name in a language (names.py)
+    versions: SimpleNamespace  # MLCommons' compatibility table (compatibility.py)
+
+    @property
+    def system_results(self) -> dict:
+        """The record's results of the official system folders that data/mlperf_systems.yaml
+        maps to a curated system, by id (the claims' and comparisons' results)."""
+        return self.site.tables["results"]
+
+    @property
+    def verdict_counts(self) -> dict[str, int]:
+        """How many claims have each verdict, in the order pages list them."""
+        verdicts = [check.verdict for check in self.claims.values()]
+        return {v: verdicts.count(v) for v in claim_figures.VERDICTS}
+
+    def product(self, system: str) -> tuple[list, list[dict]]:
+        """A curated system's official system descriptions (newest round first) and their
+        results by benchmark, round, division and id (without a record: its curated rows)."""
+        if not self.site.rounds:
+            found = self.site.results_for(system=system)
+            return [], sorted(found, key=lambda r: (r["benchmark"], r["round"], r["division"], r["id"]))
+        descriptions = [self.index.systems[key] for key in self.index.product_systems(system)]
+        found = [r for d in descriptions for r in d.results]
+        return descriptions, sorted(found, key=lambda r: (r["benchmark"], r["round"], r["division"], r["id"]))
+
+    @property
+    def record(self) -> dict:
+        """Every result of the record, by id."""
+        return self.site.record
+
+    def selection_total(self, rows: list[dict]) -> tuple[list[tuple[str, str]], int]:
+        """The (benchmark, round) slots of a block's rows, and how many results the record
+        holds there in the rows' divisions (every result listed, as the leaderboards list them)."""
+        slots = sorted({(r["benchmark"], r["round"]) for r in rows})
+        divisions = {r["division"] for r in rows}
+        total = sum(1 for b, rnd in slots for r in self.results(b, rnd) if r["division"] in divisions)
+        return slots, total
+
+    def work_of(self, result: dict) -> float | None:
+        """A result's accelerator-minutes (time to train × accelerators), None without them."""
+        if result["id"] in self.site.record:
+            return self.work[result["id"]]
+        return derived.accelerator_minutes(result)
+
+    def level_with_fastest(self, entity, fastest: list[dict]) -> dict:
+        """Result id -> (the entity's other results level with it, the noise band), for each
+        of its fastest results (Entity.fastest): the scored results of the same benchmark and
+        division that count, within the benchmark's noise band of its time
+        (derived.level_with_first), a result republished in a later round counted once."""
+        counted = self.index.counted(entity.results)
+        return {
+            best["id"]: (
+                statements_module.level_with(self.site, best, counted),
+                statements_module.band_of(self.site, best["benchmark"]),
+            )
+            for best in fastest
+        }
+
+    def runs(self, result: dict) -> tuple[int, int] | None:
+        """(runs in the result's logs, runs that failed); None when the logs are missing."""
+        return statements_module.runs_of(result)
+
+    def by_energy(self, results: list[dict]) -> list[dict]:
+        """The results with an energy figure, least energy first (ties by id)."""
+        return sorted((r for r in results if r.get("energy")), key=lambda r: (r["energy"]["value"], r["id"]))
+
+    def frameworks(self, results: list[dict]) -> list[str]:
+        """The frameworks the results name, each once, in order."""
+        return sorted({r["framework"] for r in results if r.get("framework")})
+
+    def unscored_of(self, entity) -> list[dict]:
+        """An entity's results without a time (logs missing, too few), a copy once."""
+        return [r for r in self.index.counted(entity.results) if r["value"] is None]
+
+    def entity_counts(self, kind: str) -> dict[str, int]:
+        """How many submitters or chip families (`entities`) the record has; for chips, how
+        many families chips.yaml classifies and how many vendors they belong to."""
+        entities = list(getattr(self.index, kind).values())
+        families = [e for e in entities if e.chip]
+        vendors = {vendor for vendor, _name, _rows in chip_views.by_vendor(entities) if vendor}
+        return {"entities": len(entities), "families": len(families), "vendors": len(vendors)}
+
+    def products(self) -> list[dict]:
+        """The curated systems (systems.yaml) by vendor, family and size."""
+        return sorted(
+            self.site.table("systems"),
+            key=lambda s: (s["vendor"], s["family"], s["accelerator_count"], s["id"]),
+        )
+
+    def round_summary(self, round_id: str) -> tuple[int, int, int]:
+        """A round's benchmarks, submitters (by the record's spelling) and results (a copy once)."""
+        results = self.index.counted(self.round_results(round_id))
+        return len(self.round_benchmarks(round_id)), len({r["submitter"] for r in results}), len(results)
+
+    def round_submitters(self, round_id: str) -> dict[str, list[dict]]:
+        """A round's results (a copy once) by submitter (however its results spell it)."""
+        found: dict[str, list[dict]] = {}
+        for result in self.index.counted(self.round_results(round_id)):
+            found.setdefault(self.index.submitter_of(result), []).append(result)
+        return found
+
+    def count(self, results) -> int:
+        """How many results a set counts: a copy of another result of its round once."""
+        return len(self.index.counted(results))
+
+    def results(self, benchmark: str, round_id: str) -> list[dict]:
+        """The results of a benchmark in a round, fastest first (the record's view)."""
+        return self.site.record_results(benchmark, round_id)
+
+    def round_results(self, round_id: str) -> list[dict]:
+        return self.site.round_results(round_id)
+
+    def rounds_of(self, benchmark: str) -> list[str]:
+        """The rounds holding results of a benchmark, oldest first."""
+        return self.site.record_rounds(benchmark)
+
+    def benchmarks(self) -> list[str]:
+        """The benchmarks with results in the record."""
+        return self.site.record_benchmarks()
+
+    def round_benchmarks(self, round_id: str) -> list[str]:
+        return self.site.round_benchmarks(round_id)
+
+    def rounds_held(self, who: str, benchmark: str):
+        return self.site.rounds_held(who, benchmark)
+
+    def count_systems(self) -> int:
+        """How many official system descriptions the record holds."""
+        return len(self.index.systems)
+
+    def system_rows(self, key: str) -> list[dict]:
+        """An official system description's results: by benchmark and division, fastest first."""
+        return sorted(
+            self.index.systems[key].results,
+            key=lambda r: (r["benchmark"], r["division"], r["value"] is None, r["value"] or 0, r["id"]),
+        )
+
+    def systems_by_chip(self) -> list[tuple]:
+        """(chip, [(submitter, its systems with that chip, newest round first)]) for the
+        systems index, chips and submitters in name order."""
+        index = self.index
+        chips: dict[str, dict[str, list]] = {}
+        for system in index.systems.values():
+            first = system.results[0]
+            chips.setdefault(index.accelerator_of(first), {}).setdefault(
+                index.submitter_of(first), []
+            ).append(system)
+        order = list(self.site.rounds)
+        return [
+            (
+                index.accelerators[chip],
+                [
+                    (
+                        index.submitters[who],
+                        sorted(systems, key=lambda s: (-order.index(s.rounds[0]), s.name.casefold(), s.slug)),
+                    )
+                    for who, systems in sorted(
+                        chips[chip].items(), key=lambda kv: index.submitters[kv[0]].name.casefold()
+                    )
+                ],
+            )
+            for chip in index.accelerators
+            if chip in chips
+        ]
+
+    def chip(self, entity, facts: dict | None) -> SimpleNamespace:
+        """A chip family's page's figures (chip_figures.py): results by benchmark and round,
+        progress at a fixed scale (each series' `level_band`: the noise band when its gain is
+        within it, else None), scaling efficiency, and against its neighbouring generations."""
+        index, rounds = self.index, list(self.site.rounds)
+        progress_rows = []
+        for item in chip_figures.progress(entity, index, rounds):
+            gain, band = item["gain"], None
+            if gain:
+                within = statements_module.band_of(self.site, item["benchmark"])
+                faster, slower = sorted((derived.minutes(gain["first"]), derived.minutes(gain["last"])))
+                band = within if derived.level(faster, slower, within) else None
+            progress_rows.append({**item, "level_band": band})
+        generations = []
+        for relation, key in chip_figures.neighbours(facts):
+            other = index.accelerators.get(key)
+            if other is not None:  # a family with no results on the record has no page
+                rows = chip_figures.generation(entity, other, index, rounds, older_first=relation == "next")
+                generations.append({"relation": relation, "entity": other, "rows": rows})
+        return SimpleNamespace(
+            by_benchmark=chip_figures.by_benchmark(self.site, entity, index, rounds),
+            progress=progress_rows,
+            scaling=chip_figures.scaling(entity, index, rounds),
+            generations=generations,
+        )
+
+    def scale_chart(self, benchmark: str, rounds: list[str]) -> ScaleData | None:
+        """The scale chart of a benchmark's results in `rounds` (scale_chart.py)."""
+        every = [r for round_id in rounds for r in self.results(benchmark, round_id)]
+        missing = sum(len(self.headline(r, benchmark).unscored) for r in rounds)
+        return scale_data(every, self.index, missing)
+
+    def plan_chart(self, t, params: dict, lang: str):
+        """What a report's ```chart block plots (chart_plan.py); BadBlock for a bad block."""
+        return chart_plan.plan_chart(self.site, t, params, lang)
+
+    def block_rows(self, params: dict, page, line: int) -> list[dict] | None:
+        """The rows of a ```results block (None: a problem, said on the page)."""
+        return chart_plan.results_rows(self.site, params, page, line)
+
+    def family_progress(self, family: str, benchmark: str, scale: int) -> list[dict]:
+        """A chip family's fastest closed result at `scale` accelerators in each round, as
+        progress points (record_index.progress's shape: the time in minutes)."""
+        index = self.index
+        mine = [r for r in index.accelerators[family].results if r["benchmark"] == benchmark]
+        points = []
+        for round_id, best in derived.progress_at_scale(mine, scale, self.site.rounds, index.counts):
+            origin = index.carried_from(best)
+            version = compatibility.version_of(self.site, benchmark, round_id)
+            points.append(
+                {
+                    "round": round_id,
+                    "value": derived.minutes(best),
+                    "id": best["id"],
+                    "version": round_id if version is None else version,
+                    "carried": origin and origin["round"],
+                }
+            )
+        return points
+
+    def unscored_closed(self, benchmarks) -> int:
+        """How many closed-division results of the benchmarks, in every round, have no time."""
+        return sum(len(self.headline(r, b).unscored) for b in benchmarks for r in self.rounds_of(b))
+
+    def headline(self, round_id: str, benchmark: str, division: str = "closed"):
+        """A slot's headline; a slot the record does not hold has an empty one."""
+        found = self.headlines.get((round_id, benchmark, division))
+        return (
+            found
+            if found is not None
+            else statements_module.headline(self.site, round_id, benchmark, division)
+        )
+
+
+class _ReadOnly:
+    """Refuses writes: the model is read after it is built, never changed."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("the derived model is read-only")
+
+    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = _refuse
+    append = extend = insert = remove = sort = reverse = _refuse
+
+
+def _frozen(mapping):
+    """The derived map or list, made read-only in place (its class gains the refusals)."""
+    base = type(mapping)
+    frozen = _FROZEN.get(base)
+    if frozen is None:
+        frozen = _FROZEN[base] = type(f"ReadOnly{base.__name__}", (_ReadOnly, base), {"__slots__": ()})
+    mapping.__class__ = frozen
+    return mapping
+
+
+_FROZEN: dict[type, type] = {}
+
+
+def build(site: Site) -> Model:
+    """The model of `site`'s record, built once (pipeline.py: before any process forks)."""
+    reads = site.reads
+    with reads.paused():
+        index = index_of(site)
+        slots = sorted({(r["round"], r["benchmark"], r["division"]) for r in site.record.values()})
+        latest = suite.latest_round(site)
+    site_ = site
+    headlines = derived_mapping(
+        reads, ((key, _bound(statements_module.headline, site_, *key)) for key in slots)
+    )
+    benchmarks = sorted({key[1] for key in slots})
+    return Model(
+        site=site,
+        index=index,
+        claims=_frozen(claim_figures.check_claims(site)),
+        comparisons=_frozen(comparisons(site)),
+        headlines=_frozen(headlines),
+        progress=_frozen(
+            derived_mapping(reads, ((b, _bound(progress, site_, b, index)) for b in benchmarks))
+        ),
+        work=_frozen(
+            derived_mapping(
+                reads,
+                (
+                    (ident, _bound(derived.accelerator_minutes, site.record[ident]))
+                    for ident in sorted(site.record)
+                ),
+            )
+        ),
+        scaling=_frozen(
+            derived_mapping(
+                reads, ((ident, _bound(index.scaling, site.record[ident])) for ident in sorted(site.record))
+            )
+        ),
+        suite=_frozen(derived_list(reads, lambda: suite.current_suite(site))),
+        series=_frozen(derived_list(reads, lambda: suite.all_series(site))),
+        latest_round=latest,
+        statements=statements_for(site),
+        figures=_figures(site),
+        chips=_chips(),
+        names=names_for(site),
+        versions=SimpleNamespace(
+            version_of=lambda benchmark, round_id: compatibility.version_of(site, benchmark, round_id),
+            compatible=lambda one, other: compatibility.compatible(site, one, other),
+            by_version=lambda results: compatibility.by_version(site, results),
+        ),
+    )
+
+
+def _bound(function, *args):
+    return lambda: function(*args)
+
+
+def statements_for(site) -> SimpleNamespace:
+    """The record's answers to the statement references (references.py), for this site."""
+    refs = statements_module
+    return SimpleNamespace(
+        slot=lambda *a: refs.slot(site, *a),
+        fastest=lambda *a, **k: refs.fastest(site, *a, **k),
+        level_with_fastest=lambda *a, **k: refs.level_with_fastest(site, *a, **k),
+        level_with=lambda *a: refs.level_with(site, *a),
+        level_with_first=lambda *a: refs.level_with_first(site, *a),
+        unscored=lambda *a, **k: refs.unscored(site, *a, **k),
+        equal_scale=lambda *a: refs.equal_scale(site, *a),
+        equal_scale_others=lambda *a: refs.equal_scale_others(site, *a),
+        band_of=lambda benchmark: refs.band_of(site, benchmark),
+        runs_of=refs.runs_of,
+        largest_first=lambda results: sorted(
+            results, key=lambda r: (-(r["accelerator_count"] or 0), r["id"])
+        ),
+        family_at_scale=lambda *a: scale_refs.family_at_scale(site, *a),
+        compare_at_scale=lambda *a, **k: scale_refs.compare_at_scale(site, *a, **k),
+        tally=lambda *a: scale_refs.tally(site, *a),
+        chips_of=lambda *a: scale_refs.chips_of(site, *a),
+        parse_at_scale=scale_refs.parse_at_scale,
+        Headline=refs.Headline,
+    )
+
+
+def _figures(site: Site) -> SimpleNamespace:
+    """Derived figures of results (derived.py) and of the curated results (figures.py)."""
+    return SimpleNamespace(
+        minutes=derived.minutes,
+        accelerator_minutes=derived.accelerator_minutes,
+        noise_band=derived.noise_band,
+        bands=(derived.VISION_BAND, derived.OTHER_BAND),
+        level=derived.level,
+        ranks=derived.ranks,
+        least_work=derived.least_work,
+        progress_at_scale=derived.progress_at_scale,
+        ranked_apart=derived.ranked_apart,
+        time=claim_figures.minutes,
+        speedup=lambda *a: claim_figures.speedup(site, *a),
+        improvement=lambda *a: claim_figures.improvement(site, *a),
+        reduction=lambda *a: claim_figures.reduction(site, *a),
+        price_performance=lambda *a: claim_figures.price_performance(site, *a),
+        verdicts=claim_figures.VERDICTS,
+        leaders=suite.leaders,
+        lead_order=lambda ids: suite.lead_order(site, ids),
+    )
+
+
+def _chips() -> SimpleNamespace:
+    """A chip family's page's figures (chip_figures.py) and the families by vendor."""
+    return SimpleNamespace(
+        by_benchmark=chip_figures.by_benchmark,
+        progress=chip_figures.progress,
+        scaling=chip_figures.scaling,
+        neighbours=chip_figures.neighbours,
+        generation=chip_figures.generation,
+        by_vendor=chip_views.by_vendor,
+        system_label=system_label,
+    )
+
+
+def names_for(site) -> SimpleNamespace:
+    """A submitter's company name in a language, its Latin name, an entity's names."""
+    return SimpleNamespace(
+        submitter=lambda spelling, lang: names.submitter_name(site, spelling, lang),
+        latin=lambda spelling: names.latin_name(site, spelling),
+        of_entity=lambda entity: names.entity_names(site, entity),
+        company_of=lambda spelling: names.company_of(site, spelling),
+    )
