@@ -282,3 +282,24 @@ def compatibility_problems(out: Path, record: dict[str, dict], apart: dict[str, 
                 if not one_version(rounds, apart[rows[0]["benchmark"]]):
                     problems.append(f"{path.name}: {rows[0]['benchmark']} compared across {sorted(rounds)}")
     return problems
+
+
+def same_runs(row: dict) -> tuple:
+    """What makes two results of a round one: their runs (a result without logs is its own)."""
+    return (row["benchmark"], tuple(row["runs"])) if row["runs"] else (row["id"],)
+
+
+def count_problems(out: Path, rows: list[dict]) -> list[str]:
+    """Each leaderboard's count of results: the round's results of the benchmark, a copy (the
+    same runs as another result of the round) once, and the copies said apart."""
+    slots: dict[tuple[str, str], list[dict]] = {}
+    for row in rows:
+        slots.setdefault((row["benchmark"], row["round"]), []).append(row)
+    problems = []
+    for (benchmark, round_id), slot in sorted(slots.items()):
+        copies = len(slot) - len({same_runs(row) for row in slot})
+        said = text(page(out / "en" / "benchmarks" / benchmark / f"{round_id}.html").xpath("//main//p")[0])
+        want = f"{len(slot) - copies} result{'' if len(slot) - copies == 1 else 's'}, "
+        if not said.startswith(want) or (copies and f"{copies} more" not in said):
+            problems.append(f"{benchmark}/{round_id}: {said[:80]!r}, expected {want!r} and {copies} copies")
+    return problems

@@ -238,7 +238,7 @@ def test_the_fastest_names_the_results_level_with_it(shipped_site, record):
 # is marked as carried over."
 def test_copies_and_carried_over_results_are_marked(shipped_site, shipped_record):
     slot = [r for r in shipped_record if (r["round"], r["benchmark"]) == ("v1.0", "bert")]
-    copies = len(slot) - len({r.get("logs_digest") or r["id"] for r in slot})  # the same runs twice
+    copies = len(slot) - len({sc.same_runs(r) for r in slot})  # the same runs twice
     board = sc.text(sc.page(shipped_site / "en" / "benchmarks" / "bert" / "v1.0.html"))
     assert copies == 1 and f"{len(slot) - copies} results," in board
     assert "1 more is listed as a copy" in board and "GAUDI-8 (copy)164—" in board
@@ -359,3 +359,23 @@ def test_chip_pages_compare_rounds_only_within_one_version(shipped_site, record,
     assert sc.compatibility_problems(tmp_path, joined, apart) == [
         "x.html: rnnt compared across ['v1.0', 'v1.1']"
     ]
+
+
+# "Every count of results counts a copy once: a result that repeats another result of its round
+# ... is listed, marked as a copy and counted once, on every page; the downloads hold its row and
+# name its original."
+def test_every_leaderboard_counts_a_copy_once_and_the_download_names_its_original(
+    shipped_site, shipped_record
+):
+    assert sc.count_problems(shipped_site, shipped_record) == []
+    rows = list(
+        csv.DictReader(open(shipped_site / "downloads" / "mlperf-training-all.csv", encoding="utf-8"))
+    )
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for row in shipped_record:
+        groups.setdefault((row["round"], sc.same_runs(row)), []).append(row["id"])
+    copy_of = {row["id"]: row["copy_of"] for row in rows}
+    for ids in (ids for ids in groups.values() if len(ids) > 1):
+        originals = [i for i in ids if not copy_of[i]]
+        assert len(originals) == 1 and all(copy_of[i] == originals[0] for i in ids if i != originals[0]), ids
+    assert sum(len(ids) > 1 for ids in groups.values()) > 10  # not vacuous
