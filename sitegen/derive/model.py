@@ -40,6 +40,38 @@ from sitegen.derive.scale_chart import ScaleData, scale_data
 
 
 @dataclass(frozen=True)
+class Figure:
+    """A figure derived by this site, never an MLPerf® score: its value at full precision, the
+    results it is computed from (ids), the sentence that says how (a string key of
+    content/i18n) and the label every view shows with it, linking the methodology's section."""
+
+    value: float
+    inputs: tuple[str, ...]
+    basis: str
+    label: str = "derived.label"
+    section: str = "derived-figures"
+
+
+def _work(result: dict) -> Figure | None:
+    """A result's accelerator-minutes as a Figure (None without a time or accelerators)."""
+    value = derived.accelerator_minutes(result)
+    return None if value is None else Figure(value, (result["id"],), "ref.acc_minutes_basis")
+
+
+def _scaling(index: RecordIndex, result: dict) -> list[dict]:
+    """RecordIndex.scaling's rows, each efficiency as a Figure of the two results."""
+    return [
+        {
+            **row,
+            "figure": Figure(
+                row["efficiency"], (row["small"]["id"], row["large"]["id"]), "result.scaling_intro"
+            ),
+        }
+        for row in index.scaling(result)
+    ]
+
+
+@dataclass(frozen=True)
 class Model:
     """The record as every page sees it. `site` is there for the curated tables (names,
     prices, descriptions): the results are reached through the fields and `results`."""
@@ -50,8 +82,8 @@ class Model:
     comparisons: list  # comparisons.Comparison of curated systems
     headlines: dict  # (round, benchmark, division) -> references.Headline
     progress: dict  # benchmark -> its progress chart's points (record_index.progress)
-    work: dict  # result id -> accelerator-minutes (None without a time or accelerators)
-    scaling: dict  # result id -> the same system's results at other scales, with efficiency
+    work: dict  # result id -> its accelerator-minutes, a Figure (None without a time or accelerators)
+    scaling: dict  # result id -> the same system's results at other scales, each efficiency a Figure
     suite: list  # the latest round's benchmarks, in the home page's order
     series: list  # suite.Series: every benchmark series across the rounds, with its breaks
     latest_round: str | None
@@ -96,11 +128,11 @@ class Model:
         total = sum(1 for b, rnd in slots for r in self.results(b, rnd) if r["division"] in divisions)
         return slots, total
 
-    def work_of(self, result: dict) -> float | None:
+    def work_of(self, result: dict) -> Figure | None:
         """A result's accelerator-minutes (time to train × accelerators), None without them."""
         if result["id"] in self.site.record:
             return self.work[result["id"]]
-        return derived.accelerator_minutes(result)
+        return _work(result)
 
     def level_with_fastest(self, entity, fastest: list[dict]) -> dict:
         """Result id -> (the entity's other results level with it, the noise band), for each
@@ -115,6 +147,11 @@ class Model:
             )
             for best in fastest
         }
+
+    def work_value(self, result: dict) -> float | None:
+        """A result's accelerator-minutes at full precision (downloads, data files), or None."""
+        figure = self.work_of(result)
+        return None if figure is None else figure.value
 
     def runs(self, result: dict) -> tuple[int, int] | None:
         """(runs in the result's logs, runs that failed); None when the logs are missing."""
@@ -346,15 +383,12 @@ def build(site: Site) -> Model:
         work=_frozen(
             derived_mapping(
                 reads,
-                (
-                    (ident, _bound(derived.accelerator_minutes, site.record[ident]))
-                    for ident in sorted(site.record)
-                ),
+                ((ident, _bound(_work, site.record[ident])) for ident in sorted(site.record)),
             )
         ),
         scaling=_frozen(
             derived_mapping(
-                reads, ((ident, _bound(index.scaling, site.record[ident])) for ident in sorted(site.record))
+                reads, ((ident, _bound(_scaling, index, site.record[ident])) for ident in sorted(site.record))
             )
         ),
         suite=_frozen(derived_list(reads, lambda: suite.current_suite(site))),

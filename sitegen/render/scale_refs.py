@@ -34,7 +34,7 @@ def acc_minutes(page: Page, arg: str, line: int) -> str:
     result = any_result(page, arg, line)
     if not result:
         return ""
-    value = _model(page).figures.accelerator_minutes(result)
+    value = _model(page).work_value(result)
     if value is None:
         return page.fail(line, f"[[acc_minutes:{arg}]]: the result has no accelerators (CPU only)")
     text = say(page, "ref.acc_minutes", value=fmt.figure(value, page.lang))

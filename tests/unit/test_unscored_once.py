@@ -29,7 +29,12 @@ def _result(ident: str, submitter: str, count: int) -> dict:
 
 def _page() -> Page:
     site = SimpleNamespace(strings={"en": STRINGS}, tables={})
-    return Page(site, "en", "en/reports/r.html", SimpleNamespace(names=names_for(site), statements=statements_for(site)))
+    return Page(
+        site,
+        "en",
+        "en/reports/r.html",
+        SimpleNamespace(names=names_for(site), statements=statements_for(site)),
+    )
 
 
 def _text(html: str) -> str:

@@ -82,7 +82,7 @@ def row(model: Model, result: dict) -> dict:
     flat["copy_of"] = copied["id"] if copied else None
     flat["official_folder"] = official_link(rnd, result["path"])
     flat["system_description"] = official_link(rnd, result["system_path"])
-    flat["accelerator_minutes"] = model.work[result["id"]]  # full precision
+    flat["accelerator_minutes"] = model.work_value(result)  # full precision
     return flat
 
 

@@ -53,7 +53,7 @@ def data_file(model: Model, round_id: str) -> dict[str, bytes]:
             "submitter_name": result["submitter"],
             "chip": index.accelerator_of(result),
             "minutes": model.figures.minutes(result),
-            "accelerator_minutes": model.work[result["id"]],
+            "accelerator_minutes": model.work_value(result),
             "carried_from": origin and origin["id"],
             "copy_of": copied and copied["id"],
         }

@@ -243,7 +243,7 @@ def record_data_file(model: Model, round_id: str) -> dict[str, bytes]:
     for result in model.round_results(round_id):
         origin, copied = index.carried_from(result), index.copy_of(result)
         fields = {
-            "accelerator_minutes": model.work[result["id"]],
+            "accelerator_minutes": model.work_value(result),
             "energy": (result.get("energy") or {}).get("value"),
             "carried_over_from": origin and origin["id"],
             "copy_of": copied and copied["id"],
