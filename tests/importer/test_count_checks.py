@@ -180,3 +180,40 @@ def test_sysjson_and_traced_launch_variables_are_no_evidence():
     log = b':::SYSJSON {"number_of_nodes":"1","accelerators_per_node":"8"}\n'
     log += b"7: ++ export DGXNNODES=1\n7: ++ export DGXNGPU=4\nnum_gpus=4 num_sockets = 2 num_nodes=8\n"
     assert log_claims("p/result_0.txt", log) == []
+
+
+# --- the build, on a record project ----------------------------------------------------------
+
+GIANT = "v1.0-bigco-giant-bert"  # tests/record_sample.py: 1,024 BigCo B9, no site system
+CHECKS = (
+    "rounds: []\ndisagreements:\n"
+    f"  - id: {GIANT}\n    round: v1.0\n    path: BigCo/results/giant/bert\n"
+    "    official_accelerator_count: 1024\n    ran_accelerator_count: 512\n"
+    "    evidence: 'BigCo/results/giant/bert/result_0.txt: WORLD_SIZE 512'\n"
+)
+
+
+def count_warnings(content: Path) -> list[str]:
+    from sitegen.content.load import load_site
+
+    site = load_site(content, words=False)
+    return [f"{w.path}:{w.line}: {w.message}" for w in site.warnings if "count-checks" in str(w.path)]
+
+
+def test_a_site_warns_about_a_disagreement_until_a_correction_covers_it(tmp_path):
+    from record_sample import CURATED, write_record_project
+
+    content = write_record_project(tmp_path / "a", {"data/record/count-checks.yaml": CHECKS})
+    assert count_warnings(content) == [
+        f"content/data/record/count-checks.yaml:3: record '{GIANT}': its logs say 512 accelerators ran "
+        "(BigCo/results/giant/bert/result_0.txt: WORLD_SIZE 512), its system description 1024; "
+        "add a correction with its source to content/data/results_curated.yaml"
+    ]
+    corrected = CURATED + (
+        f"- id: {GIANT}\n  accelerator_count: 512\n  official_accelerator_count: 1024\n"
+        "  source: s-official\n  note: {en: Its logs ran 512 processes., zh: 其日志显示运行了512个进程。}\n"
+    )
+    content = write_record_project(
+        tmp_path / "b", {"data/record/count-checks.yaml": CHECKS, "data/results_curated.yaml": corrected}
+    )
+    assert count_warnings(content) == []
