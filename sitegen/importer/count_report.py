@@ -162,7 +162,7 @@ def scan_source(path: Path, round_id: str, stored: list[dict]) -> tuple[dict, li
 def check_counts(paths: list[Path], out: Path) -> tuple[int, int]:
     """Compare the stored record of each source's round with its logs; rewrite
     count-checks.yaml and the report's count section (never the record). (rounds, cases)."""
-    new = {}
+    new, read = {}, {}
     for path in paths:
         round_id = round_of(path)
         stored = out / f"results-{round_id}.yaml"
@@ -172,8 +172,12 @@ def check_counts(paths: list[Path], out: Path) -> tuple[int, int]:
             raise ValueError(
                 f"{path}: no round of the stored record (content/data/record/results-<round>.yaml)"
             )
-        new[round_id] = scan_source(path, round_id, yaml.safe_load(stored.read_text("utf-8")) or [])
+        read[stored] = stored.read_bytes()
+        new[round_id] = scan_source(path, round_id, yaml.safe_load(read[stored]) or [])
     with record_lock.writing(out.parent.parent):
+        changed = [p for p, data in read.items() if not p.is_file() or p.read_bytes() != data]
+        if changed:  # an import replaced the record while the logs were read
+            raise ValueError(f"{changed[0]}: changed while its logs were read; run check-counts again")
         rounds, rows = merged(out, new)
         report = (out / REPORT).read_text("utf-8") if (out / REPORT).is_file() else ""
         section = report_lines(rounds, rows, curated_counts(out.parent.parent))

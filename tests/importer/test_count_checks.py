@@ -217,3 +217,61 @@ def test_a_site_warns_about_a_disagreement_until_a_correction_covers_it(tmp_path
         tmp_path / "b", {"data/record/count-checks.yaml": CHECKS, "data/results_curated.yaml": corrected}
     )
     assert count_warnings(content) == []
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def run(capsys, *argv):
+    import build
+
+    status = build.main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_check_counts_says_what_it_found(imported, tmp_path, capsys):
+    content = tmp_path / "content"
+    shutil.copytree(imported, content / "data" / "record")
+    source = pod_round(tmp_path)
+    status, out, err = run(capsys, "--content", content, "check-counts", source)
+    assert (status, err) == (0, "")
+    assert "checked the accelerator counts of 1 round(s) against their logs: 1 disagreement(s)" in out
+
+
+def test_check_counts_refuses_a_source_of_no_stored_round_and_writes_nothing(imported, tmp_path, capsys):
+    content = tmp_path / "content"
+    shutil.copytree(imported, content / "data" / "record")
+    before = {p.name: p.read_bytes() for p in (content / "data" / "record").iterdir()}
+    elsewhere = tmp_path / "somewhere"
+    elsewhere.mkdir()
+    status, _, err = run(capsys, "--content", content, "check-counts", elsewhere)
+    assert status == 2
+    assert err.splitlines()[0] == (
+        f"error: {elsewhere}: no round of the stored record (content/data/record/results-<round>.yaml)"
+    )
+    status, _, err = run(capsys, "--content", content, "check-counts", tmp_path / "training_results_v5.0")
+    assert status == 2
+    assert err.splitlines()[0] == f"error: {tmp_path / 'training_results_v5.0'}: not a folder or repository"
+    assert {p.name: p.read_bytes() for p in (content / "data" / "record").iterdir()} == before
+
+
+def test_check_counts_refuses_a_record_replaced_while_it_read_the_logs(imported, tmp_path, monkeypatch):
+    out = tmp_path / "content" / "data" / "record"
+    shutil.copytree(imported, out)
+    report = (out / "import-report.md").read_bytes()
+    scan = count_report.scan_source
+
+    def replaced_meanwhile(*args):
+        found = scan(*args)
+        (out / "results-v1.1.yaml").write_text("[]\n")  # as an import would, in between
+        return found
+
+    monkeypatch.setattr(count_report, "scan_source", replaced_meanwhile)
+    with pytest.raises(ValueError) as refused:
+        count_report.check_counts([pod_round(tmp_path)], out)
+    assert (
+        str(refused.value)
+        == f"{out / 'results-v1.1.yaml'}: changed while its logs were read; run check-counts again"
+    )
+    assert (out / "import-report.md").read_bytes() == report
