@@ -122,7 +122,14 @@ def report_lines(rounds: list[dict], rows: list[dict], curated: dict[str, int]) 
             f"- `{row['id']}`: the description says {row['official_accelerator_count']}, the "
             f"logs {row['ran_accelerator_count']} ({row['evidence']}); {said}"
         )
-    return lines + ([""] if rows else [])
+    lines += [""] if rows else []
+    others = sorted(set(curated) - {row["id"] for row in rows})
+    if others:  # corrected on other evidence (their sources and notes say which)
+        lines += [
+            f"Curated corrections with no disagreement here ({len(others)}): " + ", ".join(others) + ".",
+            "",
+        ]
+    return lines
 
 
 def with_section(report: str, section: list[str]) -> str:

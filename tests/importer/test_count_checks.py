@@ -99,8 +99,10 @@ def test_a_curated_correction_is_named_in_the_report():
         "ran_accelerator_count": 8,
         "evidence": "a/result_0.txt: WORLD_SIZE 8",
     }
-    lines = count_report.report_lines([], [row], {"v1.1-x": 8})
-    assert lines[-2] == (
+    lines = count_report.report_lines([], [row], {"v1.1-x": 8, "v0.5-y": 4})
+    assert lines[-1] == ""
+    assert lines[-2] == "Curated corrections with no disagreement here (1): v0.5-y."
+    assert lines[-4] == (
         "- `v1.1-x`: the description says 32, the logs 8 (a/result_0.txt: WORLD_SIZE 8); "
         "corrected to 8 in content/data/results_curated.yaml"
     )
