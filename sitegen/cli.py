@@ -34,6 +34,7 @@ EXAMPLES = [
     ("status", "what still lacks one language"),
     ("init DIR", "start a new site: DIR/content, ready to build"),
     ("import-record [DIR...]", "the whole MLPerf record into content/data/record/"),
+    ("check-counts [DIR...]", "accelerator counts of the record against its logs, into the import report"),
     ("import-compatibility DIR", "MLCommons' compatibility table into content/data/compatibility.yaml"),
     ("seal-record", "seal a hand edit of content/data/record/, listing what changed"),
 ]
@@ -170,6 +171,14 @@ def make_parser(prog: str, where: str = "./") -> Parser:
         metavar="ROUNDS",
         help="remove the published results of these rounds (v1.0,v2.1) that the sources no "
         "longer hold; without it such an import lists them and writes nothing",
+    )
+    counts = command(
+        "check-counts",
+        "compare the record's accelerator counts with what its logs say ran; rewrite "
+        "content/data/record/count-checks.yaml and the import report's section, never the record",
+    )
+    counts.add_argument(
+        "dirs", type=Path, nargs="*", metavar="DIR", help="training_results_vX.Y repositories"
     )
     command(
         "seal-record",
@@ -430,6 +439,21 @@ def run_import_record(args) -> str:
     )
 
 
+def run_check_counts(args) -> str:
+    from sitegen.importer.count_report import check_counts
+    from sitegen.importer.run import default_dirs
+
+    dirs = args.dirs or default_dirs()
+    try:
+        rounds, cases = check_counts(dirs, args.content / "data" / "record")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return (
+        f"checked the accelerator counts of {rounds} round(s) against their logs: {cases} "
+        "disagreement(s); see content/data/record/import-report.md"
+    )
+
+
 def run_import_compatibility(args) -> str:
     from sitegen.importer.compatibility import TableError, import_table
 
@@ -463,6 +487,7 @@ COMMANDS = {
     "import-mlperf": run_import,
     "import-record": run_import_record,
     "import-compatibility": run_import_compatibility,
+    "check-counts": run_check_counts,
     "seal-record": run_seal_record,
 }
 FAILED = {"check": "check failed: {n} problem(s)", "new": "nothing created: {n} problem(s)"}
@@ -482,6 +507,7 @@ def _left_as_it_was(args) -> str:
         "init": "nothing created",
         "import-record": "the record left as it was",
         "seal-record": "the record left as it was",
+        "check-counts": "the record and its report left as they were",
     }.get(args.command, "output left as it was")
 
 

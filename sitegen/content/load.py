@@ -85,6 +85,7 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     )
     if has_record(content):  # corrected counts and chips (record_counts.py, chips.py)
         record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
+        record_counts.warn_uncorrected(content, record, problems)
         record, tables[chip_facts.TABLE] = chips.annotate(
             content,
             record,

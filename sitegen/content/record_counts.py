@@ -9,8 +9,13 @@ when corrected, `count_correction` ({source, note}) for the pages that show both
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sitegen.base.errors import Problems
-from sitegen.content.readers import LINE
+from sitegen.content.readers import LINE, read_yaml
+from sitegen.content.record import record_folder
+
+CHECKS = "count-checks.yaml"  # written by the importer (sitegen/importer/count_report.py)
 
 
 def apply(record: dict, curated: dict, sources: dict, problems: Problems) -> dict:
@@ -87,3 +92,24 @@ def _valid(entry: dict, result: dict | None, sources: dict, problems: Problems) 
 def sources_used(record) -> set[str]:
     """The sources the record's count corrections cite (a source cited only there is used)."""
     return {(r.get("count_correction") or {}).get("source") for r in record.values()} - {None}
+
+
+def warn_uncorrected(content: Path, record: dict, problems: Problems) -> None:
+    """A warning for each result whose logs state another accelerator count than its system
+    description (the importer's data/record/count-checks.yaml) and that no curated
+    correction covers: the site would show a count its own logs contradict, unmarked."""
+    path = record_folder(content) / CHECKS
+    data = read_yaml(path, problems) if path.is_file() else None
+    rows = data.get("disagreements") if isinstance(data, dict) else None
+    for row in rows if isinstance(rows, list) else []:
+        result = record.get(row.get("id")) if isinstance(row, dict) else None
+        if result is None or result.get("count_correction") is not None:
+            continue  # a result no longer in the record: the next import drops its row
+        problems.warn(
+            path,
+            row.get(LINE),
+            f"record '{row['id']}': its logs say {row.get('ran_accelerator_count')} "
+            f"accelerators ran ({row.get('evidence')}), its system description "
+            f"{row.get('official_accelerator_count')}; add a correction with its source to "
+            "content/data/results_curated.yaml",
+        )

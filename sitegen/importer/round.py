@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 from sitegen.content import round_rules as rules
+from sitegen.importer.counts import check as check_count
 from sitegen.importer.energy import energy as energy_of
 from sitegen.importer.locate import (
     empty_benchmark_folders,
@@ -196,7 +197,15 @@ def finish_record(ctx: dict, record: dict, loc: dict, logs: list[str], notes: li
     if not skip:
         more += add_energy(ctx, record, datas, logs)
         record["logs_digest"] = logs_digest(ctx["source"].digest(p) for p in logs)
-    return {"record": None if skip else record, "skip": skip, "notes": notes + more, "missing": []}
+    counted, stated = check_count(record, logs, datas) if not skip else (None, None)  # counts.py
+    return {
+        "record": None if skip else record,
+        "skip": skip,
+        "notes": notes + more,
+        "missing": [],
+        "counts": [counted] if counted else [],
+        "stated": stated,
+    }
 
 
 def logs_digest(blob_ids) -> str:
@@ -270,6 +279,8 @@ def read_round(source, round_id: str, path: str) -> dict:
         "skips": skips + collisions,
         "notes": [n for o in outcomes for n in o["notes"]],
         "missing": [m for o in outcomes for m in o.get("missing", [])],
+        "counts": [c for o in outcomes for c in o.get("counts", [])],
+        "stated": [o["stated"] for o in outcomes if o.get("stated") is not None],
         "held": held_folders(files),
         "lacking": source.lacking(),
     }

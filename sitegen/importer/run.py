@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sitegen.content import chips, record_lock
 from sitegen.content import round_rules as rules
-from sitegen.importer import review, swap
+from sitegen.importer import count_report, review, swap
 from sitegen.importer import write as write_mod
 from sitegen.importer.round import import_round
 
@@ -222,11 +222,20 @@ def write_outputs(out: Path, results: list[dict], log: list[dict], stored: dict,
     previous = report.read_text("utf-8") if report.is_file() else ""
     every = [r for rows in written_rounds(stored, files).values() for r in rows]  # as written
     chip_lines = chips.report_lines(out.parent.parent, every)  # content/ holds data/record/
+    rounds, counted = count_report.merged(out, {r["round"]: counts_of(r) for r in results})
+    files[count_report.FILE] = count_report.checks_text(rounds, counted)
+    chip_lines += count_report.report_lines(rounds, counted, count_report.curated_counts(out.parent.parent))
     files["import-report.md"] = write_mod.report_text(results, previous, chip_lines)
     log = sorted(log, key=lambda e: (str(e["date"]), e["id"], e["field"]), reverse=True)
     history = write_mod.load_list(out / "changelog.yaml")
     files["changelog.yaml"] = write_mod.changelog_text(log + history)
     swap.replace_record(out, {name: text.encode("utf-8") for name, text in files.items()}, write)
+
+
+def counts_of(result: dict) -> tuple[dict, list[dict]]:
+    """A round's coverage and disagreements of accelerator counts (count_report.py)."""
+    found = [count_report.entry_row(c) for c in result.get("counts", [])]
+    return count_report.coverage(result["round"], result.get("stated", [])), found
 
 
 def written_rounds(stored: dict, files: dict[str, str]) -> dict[str, list[dict]]:

@@ -7,8 +7,9 @@ such as SLUG or DIR filled in); every command they name must answer --help; `--v
 work from both entry points; and the safe, fast examples (init, build, check, status, new)
 run, in the order a reader would, in a new project in a temporary folder. `python build.py X`
 runs as `axledger X` there (the checkout's script would take the checkout's own content/).
-Not run: serve (does not end), import-record and import-compatibility (they read MLCommons'
-repositories; tests/importer/test_record_import.py and tests/build/test_compatibility.py run them)."""
+Not run: serve (does not end), import-record, check-counts and import-compatibility (they read
+MLCommons' repositories; tests/importer/test_record_import.py, test_count_checks.py and
+tests/build/test_compatibility.py run them)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ PLACEHOLDERS = {
     "[--port": "--port",
     "N]": "8001",
 }
-NOT_RUN = {"serve", "import-record", "import-compatibility"}
+NOT_RUN = {"serve", "import-record", "import-compatibility", "check-counts"}
 
 
 def doc_commands() -> list[tuple[str, bool, list[str]]]:
