@@ -23,10 +23,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import lxml.html
+from lxml import etree
 
-import walk_checks as checks
-from walk_record import Record
+from . import walk_checks as checks
+from .walk_record import Record
 
 LANGS = ("en", "zh", "zh-hant")
 
@@ -52,13 +52,13 @@ def page_lang(rel: str) -> str | None:
 def walk(site: Path, record: Record, expected_counts: dict[tuple[str, str], int]) -> Walk:
     """Every page of every language under site/ (single-file copies included), once;
     expected_counts: walk_record.expected_counts."""
-    found = Walk()
+    found, parser = Walk(), etree.HTMLParser(encoding="utf-8")
     for page in sorted(site.rglob("*.html")):
         rel = page.relative_to(site).as_posix()
         lang = page_lang(rel)
         if lang is None:
             continue
-        root = lxml.html.fromstring(page.read_bytes())
+        root = etree.fromstring(page.read_bytes(), parser)
         main = root.find(".//main")
         if main is None:
             continue
@@ -70,8 +70,8 @@ def walk(site: Path, record: Record, expected_counts: dict[tuple[str, str], int]
 
 def check_page(found: Walk, record: Record, rel: str, lang: str, main) -> None:
     """Every rule on one parsed page."""
-    for drawn in list(main.iter("script", "style", "svg", "{http://www.w3.org/2000/svg}svg")):
-        drawn.drop_tree()
+    for drawn in list(main.iter("script", "style", "svg")):  # no text a reader reads as prose
+        drop(drawn)
     checks.derived_labels(found, rel, lang, main)
     checks.rankings(found, record, rel, lang, main)
     checks.comparisons(found, record, rel, main)
@@ -83,6 +83,17 @@ def check_page(found: Walk, record: Record, rel: str, lang: str, main) -> None:
     elif kind == "round":
         checks.round_page(found, record, rel, lang, main)
     checks.collect_counts(found, kind, rel, lang, main)
+
+
+def drop(el) -> None:
+    """el out of its tree, the text after it kept."""
+    parent, before = el.getparent(), el.getprevious()
+    if el.tail:
+        if before is not None:
+            before.tail = (before.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
 
 
 PAGE_KINDS = (

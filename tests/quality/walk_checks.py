@@ -5,29 +5,34 @@ from __future__ import annotations
 
 import re
 
-import walk_record
-from walk_record import Record
+from . import walk_record
+from .walk_record import Record
 
 # --- a. derived figures: the label in the page's language and the link -----------------------
 
 LABEL = {
-    "en": re.compile(r"derived by this site.{0,80}?not (?:an )?MLPerf® scores?", re.S),
+    "en": re.compile(r"[Dd]erived by this site.{0,80}?not (?:an )?MLPerf® scores?", re.S),
     "zh": re.compile(r"由本站.{0,20}?推算.{0,40}?并非MLPerf®成绩", re.S),
     "zh-hant": re.compile(r"由本站.{0,20}?推算.{0,40}?並非MLPerf®成績", re.S),
 }
 HOW = "methodology.html#derived-figures"
-MARKED = ".//*[contains(concat(' ', @class), ' derived')] | .//section[@aria-labelledby='scaling']"
+MARKED = ".//*[contains(concat(' ', @class), ' derived') or @aria-labelledby='scaling']"
 SPEEDUP = r"\d×(?!\s?\d)"
 # derived figures by their words: accelerator-minutes, efficiency, speed-ups, changes in per
 # cent, price-performance (the energy to train is an MLPerf® score, not derived). FIGURES hold
 # their number; NAMES count where they head a column or name the number after them.
 FIGURES = {
-    "en": re.compile(SPEEDUP + r"|\d\s?(?:×|times) as fast|\d\s?% (?:faster|slower|shorter|longer|less|more|lower|higher)"),
+    "en": re.compile(
+        SPEEDUP + r"|\d\s?(?:×|times) as fast|\d\s?% (?:faster|slower|shorter|longer|less|more|lower|higher)"
+    ),
     "zh": re.compile(SPEEDUP + r"|(?:缩短|减少|提升|快)了?\d[\d.]*\s?%"),
     "zh-hant": re.compile(SPEEDUP + r"|(?:縮短|減少|提升|快)了?\d[\d.]*\s?%"),
 }
 NAMES = {
-    "en": re.compile(r"accelerator-minutes|scaling efficiency|efficiency \(derived\)|speed-ups?\b|price-performance|per dollar", re.I),
+    "en": re.compile(
+        r"accelerator-minutes|scaling efficiency|efficiency \(derived\)|speed-ups?\b|price-performance|per dollar",
+        re.I,
+    ),
     "zh": re.compile(r"加速器分钟|扩展效率|效率（推算）|加速比|性价比"),
     "zh-hant": re.compile(r"加速器分鐘|擴展效率|效率（推算）|加速比|性價比"),
 }
@@ -37,47 +42,65 @@ QUOTED = "ancestor::li[.//a[contains(@class, 'verdict')]]"  # a vendor's claim q
 
 
 def _text(el) -> str:
-    return re.sub(r"\s+", " ", el.text_content())
+    return re.sub(r"\s+", " ", "".join(el.itertext()))
 
 
 def derived_labels(found, rel: str, lang: str, main) -> None:
     """Every derived figure, marked or found by its words, in a labelled and linked scope."""
-    spots = [(el, "marked") for el in main.xpath(MARKED) if "derived-page-note" not in (el.get("class") or "")]
-    if WORDS[lang].search(main.text_content()):
-        spots += [(t.getparent(), "unmarked") for t in main.xpath(".//text()") if _figure_words(t, lang)]
+    marked = main.xpath(MARKED)
+    spots = [(el, "marked") for el in marked if "derived-page-note" not in (el.get("class") or "")]
+    # a quick look before the slow one: more figure words on the page than in its marked figures
+    inside = sum(len(WORDS[lang].findall("".join(el.itertext()))) for el in marked)
+    if len(WORDS[lang].findall("".join(main.itertext()))) > inside:
+        inside = {id(el) for el in marked}
+        for t in main.xpath(".//text()"):
+            if WORDS[lang].search(t) and _figure_words(t, lang):
+                holder = _holder(t)
+                if not any(id(a) in inside for a in holder.iterancestors()) and id(holder) not in inside:
+                    spots.append((holder, "unmarked"))
     if not spots:
         return
     found.derived += 1
-    if _page_labelled(main, lang, rel):
-        return
     seen: dict[int, bool] = {}
     for el, how in spots:
-        scope = next(el.iterancestors("section"), main) if el.tag != "section" else el
+        scope = el if el.tag == "section" else next(el.iterancestors("section"), main)
         if id(scope) not in seen:
-            seen[id(scope)] = _labelled(scope, lang, rel)
+            if id(main) not in seen:  # labelled for the whole page, looked at once
+                seen[id(main)] = _page_labelled(main, lang, rel)
+            seen[id(scope)] = seen[id(main)] or _labelled(scope, lang, rel)
             if not seen[id(scope)]:
                 what = WORDS[lang].search(_text(el)) or re.search(r"\S.{0,40}", _text(el))
                 heading = scope.get("aria-labelledby") or "page"
-                found.violations["a"].append(f"{rel}: {how} derived figure without label/link ({heading}: {what and what.group(0)!r})")
+                found.violations["a"].append(
+                    f"{rel}: {how} derived figure without label/link ({heading}: {what and what.group(0)!r})"
+                )
+
+
+def _holder(text):
+    """The element a text node is in (a tail's is its element's parent)."""
+    return text.getparent() if text.is_text else text.getparent().getparent()
 
 
 def _figure_words(text, lang: str) -> bool:
     """A text holding a derived figure, or its name heading a column or naming the number
     after it; not a vendor's figure quoted as its claim (the claims page checks those)."""
-    parent = text.getparent()
+    parent = _holder(text)
     if FIGURES[lang].search(text):
         return not parent.xpath(QUOTED)
     name = NAMES[lang].search(text)
     if name is None:
         return False
-    after = text[name.end() :] or (parent.tail if text.is_tail else "") or ""
-    return parent.tag == "th" or bool(NAMED_NUMBER.match(after or _after(parent, text)))
+    after = text[name.end() :]
+    if re.fullmatch(r"\s*[:：]?\s*", after):  # the number in the next element
+        after += _next_text(text)
+    return parent.tag == "th" or bool(NAMED_NUMBER.match(after))
 
 
-def _after(parent, text) -> str:
-    """The text that follows a name's text node in its element (its next element's)."""
-    following = parent.getnext() if text.is_tail else next(iter(parent), None)
-    return following.text_content() if following is not None else ""
+def _next_text(text) -> str:
+    """The text of the element right after a text node (the number a name names)."""
+    owner = text.getparent()
+    following = owner.getnext() if text.is_tail else next(iter(owner), None)
+    return "".join(following.itertext()) if following is not None else ""
 
 
 def _page_labelled(main, lang: str, rel: str) -> bool:
@@ -88,7 +111,9 @@ def _page_labelled(main, lang: str, rel: str) -> bool:
     own = re.sub(r"\s+", " ", "".join(main.xpath(".//text()[not(ancestor::section)]")))
     if not LABEL[lang].search(own):
         return False
-    return rel.startswith("single/") or bool(main.xpath(f".//a[not(ancestor::section)][contains(@href, '{HOW}')]"))
+    return rel.startswith("single/") or bool(
+        main.xpath(f".//a[not(ancestor::section)][contains(@href, '{HOW}')]")
+    )
 
 
 def _labelled(scope, lang: str, rel: str) -> bool:
@@ -113,20 +138,40 @@ def result_ids(el) -> list[str]:
     return ids
 
 
-
-
 # --- b. rankings holding two categories ----------------------------------------------------------
 
 
+def fastest_column(found, record: Record, rel: str, lang: str, table) -> None:
+    heads = [_text(th).strip() for th in table.xpath("./thead/tr/th")]
+    if FASTEST[lang] not in heads:
+        return
+    column = heads.index(FASTEST[lang])
+    for tr in table.xpath("./tbody/tr"):
+        cells = tr.xpath("./th | ./td")
+        ids = [i for i in result_ids(cells[column]) if i in record.results] if len(cells) > column else []
+        category = ids and record.results[ids[0]]["category"]
+        if (
+            category
+            and category != "available"
+            and not _names_category(cells[column], CATEGORY[lang][category])
+        ):
+            found.violations["b"].append(f"{rel}: fastest {ids[0]} ({category}) not named so")
+
 
 def _names_category(tr, name: str) -> bool:
-    return bool(tr.xpath(".//*[@class='category-mark']")) or any(name in _text(td) for td in tr.iter("td"))
+    cells = [tr] if tr.tag == "td" else list(tr.iter("td"))
+    return bool(tr.xpath(".//*[@class='category-mark']")) or any(name in _text(td) for td in cells)
+
+
+FASTEST = {"en": "Fastest", "zh": "最快", "zh-hant": "最快"}
 
 
 def rankings(found, record: Record, rel: str, lang: str, main) -> None:
     """A table whose rows are ordered by time, holding two categories: each result not
-    Available names its category (its mark, or a cell saying it, as a category column)."""
+    Available names its category (its mark, or a cell saying it, as a category column); and a
+    column of each row's fastest names the category of a fastest that is not Available."""
     for table in main.iter("table"):
+        fastest_column(found, record, rel, lang, table)
         rows = []
         for tr in table.xpath("./tbody/tr | ./tr"):
             ids, value = result_ids(tr), tr.xpath("./td[contains(@class, 'answer')]/@data-value")
@@ -171,7 +216,10 @@ def headline(found, record: Record, rel: str, lang: str, el, round_id: str, benc
     said = [n for n in notes if UNSCORED[lang] in n]
     if want.unscored and not said:
         bad(f"{where}: {want.unscored} result(s) without a score (up to {want.unscored_largest}) not said")
-    elif said and [int(x.replace(",", "")) for x in NUMBER.findall(said[0])[:2]] != [want.unscored, want.unscored_largest]:
+    elif said and [int(x.replace(",", "")) for x in NUMBER.findall(said[0])[:2]] != [
+        want.unscored,
+        want.unscored_largest,
+    ]:
         bad(f"{where}: says {said[0]!r}, the record has {want.unscored} up to {want.unscored_largest}")
 
 
@@ -209,7 +257,16 @@ def benchmark_summary(found, record: Record, rel: str, lang: str, main) -> None:
     benchmark = rel.rsplit("/", 1)[1][: -len(".html")]
     for tr in main.xpath(".//section[@aria-labelledby='record-summary']//tbody/tr"):
         ids = result_ids(tr)
-        headline(found, record, rel, lang, tr, _text(tr.xpath("./th")[0]).strip(), benchmark, ids[0] if ids else None)
+        headline(
+            found,
+            record,
+            rel,
+            lang,
+            tr,
+            _text(tr.xpath("./th")[0]).strip(),
+            benchmark,
+            ids[0] if ids else None,
+        )
 
 
 def round_page(found, record: Record, rel: str, lang: str, main) -> None:
@@ -256,7 +313,9 @@ def series_breaks(found, record: Record, rel: str, cells: list) -> None:
         if last and last[0] != version:
             marked = any("series-break" in (c.get("class") or "") for _, c in cells[last[1] : index])
             if not marked:
-                found.violations["d"].append(f"{rel}: series joins {r['benchmark']} {rnd} to {cells[last[1]][0]} unbroken")
+                found.violations["d"].append(
+                    f"{rel}: series joins {r['benchmark']} {rnd} to {cells[last[1]][0]} unbroken"
+                )
         last = (version, index)
 
 
@@ -289,7 +348,9 @@ def collect_counts(found, kind: str | None, rel: str, lang: str, main) -> None:
             link, td = tr.xpath(".//th//a/@href"), tr.xpath("./td")
             if link and td:
                 slug = link[0].rsplit("/", 1)[-1][: -len(".html")]
-                add[{"families": "family", "submitters": "submitter"}[kind], lang, slug][rel] = _number(_text(td[0]))
+                add[{"families": "family", "submitters": "submitter"}[kind], lang, slug][rel] = _number(
+                    _text(td[0])
+                )
     elif kind == "submitter" and rel.count("/") == 2:
         add["submitter", lang, name][rel] = _number(_text(main.xpath(".//dl[@class='specs']/dd")[0]))
 

@@ -38,6 +38,7 @@ class Record:
     results: dict[str, dict]  # id -> the result as stored
     copies: frozenset[str]  # ids of copies of another result of their round
     versions: dict[tuple[str, str], tuple]  # (benchmark, round) -> its compatibility version
+    slots: dict[tuple[str, str, str], list[dict]]  # (round, benchmark, division) -> its results
 
     def version(self, benchmark: str, round_id: str) -> tuple:
         return self.versions.get((benchmark, round_id), (benchmark, round_id))
@@ -53,7 +54,10 @@ def load(content: Path, rows: list[dict] | None = None) -> Record:
         for path in sorted((content / "data" / "record").glob("results-*.yaml")):
             rows += yaml.load(path.read_text("utf-8"), Loader=LOADER)
     results = {r["id"]: r for r in rows}
-    return Record(results, frozenset(_copies(rows)), _versions(content, rows))
+    slots: dict[tuple[str, str, str], list[dict]] = {}
+    for r in rows:
+        slots.setdefault((r["round"], r["benchmark"], r["division"]), []).append(r)
+    return Record(results, frozenset(_copies(rows)), _versions(content, rows), slots)
 
 
 def _same_runs(r: dict):
@@ -81,7 +85,10 @@ def _copies(rows: list[dict]) -> set[str]:
 
 def _versions(content: Path, rows: list[dict]) -> dict[tuple[str, str], tuple]:
     data = content / "data"
-    models = {b["id"]: b.get("compatibility") for b in yaml.load((data / "benchmarks.yaml").read_text("utf-8"), LOADER)}
+    models = {
+        b["id"]: b.get("compatibility")
+        for b in yaml.load((data / "benchmarks.yaml").read_text("utf-8"), LOADER)
+    }
     table = yaml.load((data / "compatibility.yaml").read_text("utf-8"), LOADER)["training"]
     spans = {entry["model"]: entry["versions"] for entry in table}
     versions = {}
@@ -122,16 +129,14 @@ class Slot:
 
 
 def slot(record: Record, round_id: str, benchmark: str) -> Slot:
-    rows = [
-        r
-        for r in record.results.values()
-        if (r["round"], r["benchmark"], r["division"]) == (round_id, benchmark, DIVISION)
-    ]
+    rows = record.slots.get((round_id, benchmark, DIVISION), [])
     scored = sorted((r for r in record.counted(rows) if has_score(r)), key=lambda r: r["value"])
     unscored = [r for r in rows if not has_score(r)]
     available = [r for r in scored if r["category"] == "available"]
     best = (available or scored or [None])[0]
-    ahead = sorted({r["category"] for r in scored if best and r["value"] < best["value"]} - {best and best["category"]})
+    ahead = sorted(
+        {r["category"] for r in scored if best and r["value"] < best["value"]} - {best and best["category"]}
+    )
     largest = max((r["accelerator_count"] or 0 for r in unscored), default=0)
     return Slot(best, tuple(ahead), len(unscored), largest)
 
