@@ -100,6 +100,7 @@ PAGE_KINDS = (
     ("home", r"index"),
     ("benchmark", r"benchmarks/(?!index)[^/]+"),
     ("round", r"rounds/v[\d.]+"),
+    ("leaderboard", r"benchmarks/[^/]+/v[\d.]+"),
     ("rounds", r"rounds/index"),
     ("downloads", r"downloads"),
     ("family", r"accelerators/(?!index)[^/]+"),

@@ -339,8 +339,11 @@ def collect_counts(found, kind: str | None, rel: str, lang: str, main) -> None:
             if td:  # a round's row, then the row of all rounds
                 add["round", lang, th if re.fullmatch(r"v[\d.]+", th) else "all"][rel] = _number(_text(td[0]))
     elif kind == "round":
-        dd = main.xpath(".//dl[@class='specs']/dd")
-        add["round", lang, name][rel] = _number(_text(dd[1]))
+        add["round", lang, name][rel] = _number(_text(main.xpath(".//dl[@class='specs']/dd")[1]))
+        round_slots(found, rel, lang, name, main)
+    elif kind == "leaderboard":  # "37 results, published …" under its heading
+        benchmark = rel.rsplit("/", 2)[-2]
+        add["slot", lang, f"{name} {benchmark}"][rel] = _number(_text(main.find("p")))
     elif kind == "family":
         family_counts(found, rel, lang, name, main)
     elif kind in ("families", "submitters"):
@@ -353,6 +356,18 @@ def collect_counts(found, kind: str | None, rel: str, lang: str, main) -> None:
                 )
     elif kind == "submitter" and rel.count("/") == 2:
         add["submitter", lang, name][rel] = _number(_text(main.xpath(".//dl[@class='specs']/dd")[0]))
+
+
+def round_slots(found, rel: str, lang: str, round_id: str, main) -> None:
+    """A round page's results of each benchmark: in its table, and over its list of them."""
+    for tr in main.xpath(".//section[@aria-labelledby='round-benchmarks']//tbody/tr"):
+        benchmark = tr.xpath("./th//a/@href")[0].rsplit("/", 2)[-2]
+        found.counts["slot", lang, f"{round_id} {benchmark}"][rel] = _number(_text(tr.xpath("./td")[0]))
+    for h3 in main.xpath(".//h3[starts-with(@id, 'results-')]"):
+        where = f"{rel} (list)"
+        found.counts["slot", lang, f"{round_id} {h3.get('id')[len('results-') :]}"][where] = _number(
+            _text(h3).rsplit("·", 1)[-1]
+        )
 
 
 def family_counts(found, rel: str, lang: str, name: str, main) -> None:

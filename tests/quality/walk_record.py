@@ -106,11 +106,14 @@ def _versions(content: Path, rows: list[dict]) -> dict[tuple[str, str], tuple]:
 
 
 def expected_counts(content: Path, record: Record) -> dict[tuple[str, str], int]:
-    """{(set, name): count}: each round's results and all of them ("all"), a copy counted
-    once (a carried-over result in its own round); each chip family's."""
+    """{(set, name): count}: each round's results and all of them ("all"), each round's of
+    each benchmark ("v1.0 bert"), a copy counted once (a carried-over result in its own round);
+    each chip family's."""
     rounds = Counter(r["round"] for r in record.counted(record.results.values()))
     counts = {("round", name): n for name, n in rounds.items()}
     counts["round", "all"] = sum(rounds.values())
+    slots = Counter(f"{r['round']} {r['benchmark']}" for r in record.counted(record.results.values()))
+    counts.update({("slot", name): n for name, n in slots.items()})
     counts.update({("family", slug): n for slug, n in family_counts(content, record).items()})
     return counts
 
