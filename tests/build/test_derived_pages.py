@@ -284,26 +284,4 @@ def test_every_scaling_efficiency_section_says_it_is_derived_and_links_how(scale
     assert sorted(found) == sorted(["v1.0-zenith-zenith16-bert.html", "v1.0-zenith-zenith8-bert.html"] * 2)
 
 
-# --- the shipped site: every page that shows a derived figure labels it and links how ---------
-
-DERIVED = re.compile(rb'class="derived|class="[^"]*derived-(?:col|figure)|aria-labelledby="scaling"')
-HOW = re.compile(rb'href="[^"]*methodology\.html#derived-figures"')
-
-
-def test_every_page_with_a_derived_figure_links_how_it_is_derived(shipped_site):
-    # Every page kind, every language: a figure the site derives (class "derived", an
-    # accelerator-minutes column, a scaling section) comes with the link to the methodology's
-    # section on derived figures (the methodology page holds that section itself). Single-file
-    # copies of reports stand alone, their links unwrapped: their report pages are checked.
-    pages = [p for p in shipped_site.rglob("*.html") if p.name != "404.html"]
-    shown, unlinked = 0, []
-    for page in pages:
-        data = re.sub(rb"<style.*?</style>", b"", page.read_bytes(), flags=re.S)
-        if not DERIVED.search(data):
-            continue
-        shown += 1
-        rel = page.relative_to(shipped_site).as_posix()
-        if not rel.startswith("single/") and not rel.endswith("methodology.html") and not HOW.search(data):
-            unlinked.append(rel)
-    assert unlinked == []
-    assert shown > 6000  # result pages alone: 2,258 in each language
+# The shipped site's pages, every derived figure labelled and linked: tests/quality/test_site_walk.py.
