@@ -46,18 +46,7 @@ RULES = {
 }
 
 
-# A round page's list of every result of a benchmark counts a copy again in its heading
-# ("BERT-Large · 24 results" on v1.0's page, where its table and the leaderboard say 23, the
-# record 23): the count comes from render/record/rounds.py (`every`), which the lead is moving
-# into the model.
-COPIES_LISTED = pytest.mark.xfail(
-    strict=True, reason="round pages' lists of every result count copies twice (render/record/rounds.py)"
-)
-
-
-@pytest.mark.parametrize(
-    "rule", [pytest.param(r, marks=COPIES_LISTED) if r == "e" else r for r in sorted(RULES)]
-)
+@pytest.mark.parametrize("rule", sorted(RULES))
 def test_the_shipped_site_has_no(walked, rule):
     assert walked.violations[rule] == [], RULES[rule]
 
