@@ -139,7 +139,7 @@ def results_rows(site, params: dict, page, line: int) -> list[dict] | None:
 
 def _best(rows: list[dict], site, per: str) -> list[dict]:
     """The fastest result per system (or per vendor) in each benchmark, round and division."""
-    best = {}
+    best: dict[tuple, dict] = {}
     for r in sorted(rows, key=lambda r: (derive.minutes(r), r["id"])):
         who = site.get("systems", r["system"])["vendor"] if per == "vendor" else r["system"]
         best.setdefault((who, r["benchmark"], r["round"], r["division"]), r)
@@ -375,7 +375,7 @@ def _plan(site, t, lang, params, metric, kind, per, baseline, points) -> Plan:
 
 
 def _order(rows: list[dict], higher: bool) -> list[str]:
-    best = {}
+    best: dict[str, float] = {}
     for row in rows:
         value = -row["value"] if higher else row["value"]
         best[row["label"]] = min(best.get(row["label"], value), value)
@@ -383,7 +383,7 @@ def _order(rows: list[dict], higher: bool) -> list[str]:
 
 
 def _series_order(rows, results) -> list[str]:
-    keys = {}
+    keys: dict[str, tuple] = {}
     for row, r in zip(rows, results):
         keys.setdefault(row.get("series", ""), (round_key(r["round"]), r["benchmark"], r["division"]))
     return sorted(keys, key=lambda s: (keys[s], s))

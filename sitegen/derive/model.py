@@ -122,10 +122,12 @@ class Model:
 
     def selection_total(self, rows: list[dict]) -> tuple[list[tuple[str, str]], int]:
         """The (benchmark, round) slots of a block's rows, and how many results the record
-        holds there in the rows' divisions (every result listed, as the leaderboards list them)."""
+        holds there in the rows' divisions (a copy once, as every count counts)."""
         slots = sorted({(r["benchmark"], r["round"]) for r in rows})
         divisions = {r["division"] for r in rows}
-        total = sum(1 for b, rnd in slots for r in self.results(b, rnd) if r["division"] in divisions)
+        total = sum(
+            self.count([r for r in self.results(b, rnd) if r["division"] in divisions]) for b, rnd in slots
+        )
         return slots, total
 
     def work_of(self, result: dict) -> Figure | None:
@@ -213,7 +215,7 @@ class Model:
 
     def benchmarks(self) -> list[str]:
         """The benchmarks with results in the record."""
-        return self.site.record_benchmarks()
+        return list(self.site.record_benchmarks())
 
     def round_benchmarks(self, round_id: str) -> list[str]:
         return self.site.round_benchmarks(round_id)
@@ -270,7 +272,9 @@ class Model:
             gain, band = item["gain"], None
             if gain:
                 within = statements_module.band_of(self.site, item["benchmark"])
-                faster, slower = sorted((derived.minutes(gain["first"]), derived.minutes(gain["last"])))
+                faster, slower = sorted(
+                    (claim_figures.minutes(gain["first"]), claim_figures.minutes(gain["last"]))
+                )
                 band = within if derived.level(faster, slower, within) else None
             progress_rows.append({**item, "level_band": band})
         generations = []
@@ -306,7 +310,7 @@ class Model:
         index = self.index
         mine = [r for r in index.accelerators[family].results if r["benchmark"] == benchmark]
         points = []
-        for round_id, best in derived.progress_at_scale(mine, scale, self.site.rounds, index.counts):
+        for round_id, best in derived.progress_at_scale(mine, scale, list(self.site.rounds), index.counts):
             origin = index.carried_from(best)
             version = compatibility.version_of(self.site, benchmark, round_id)
             points.append(
