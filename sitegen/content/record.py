@@ -2,8 +2,7 @@
 contract in docs/record-format.md): read fast, checked cheaply, and the curated `results`
 table derived from it.
 
-The record is optional: a content project without `data/record/` keeps its hand-written
-`data/results.yaml`. With a record, `results` holds every record result whose system folder
+Every content project has one. `results` holds every record result whose system folder
 `data/mlperf_systems.yaml` maps to a site system, at full precision, plus the curated fields
 of `data/results_curated.yaml`."""
 
@@ -368,7 +367,8 @@ def check_system_map(content: Path, record: dict, systems: dict, problems: Probl
 
 
 def site_result(record: dict, system: str, curated: dict | None) -> dict:
-    """One `results` record (schema.TABLES['results']) from a record result, full precision."""
+    """One row of the curated `results` table from a record result, full precision (its
+    references: schema.RESULT_REFS)."""
     curated = curated or {}
     host = (
         {"model": record["host_cpu_model"], "count": record["host_cpu_count"]}

@@ -1,8 +1,9 @@
 """`axledger init DIR`: a small two-language site to start from, written into DIR/content.
 
-Two vendors, two systems, one benchmark, two results, a claim, a report and a page, in English
-and Chinese, with the shipped interface strings: it builds as it is, and every file shows the
-format (docs/content-format.md describes each)."""
+Two vendors, two systems, one benchmark, a record of two results (in the importer's format,
+sealed), a claim, a report and a page, in English and Chinese, with the shipped interface
+strings: it builds as it is, and every file shows the format (docs/content-format.md describes
+each)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import shutil
 from pathlib import Path
 
 from sitegen.base import paths
+from sitegen.importer import small_record
 
 SITE = """\
 title: {en: My Accelerator Ledger, zh: 我的加速器账本}
@@ -29,9 +31,9 @@ FILES = {
   language: en
   url: https://example.org/article
   takes: {en: Two figures., zh: 两个数字。}
-- id: s-official
+- id: mlperf-training-v1.0
   kind: official
-  title: Official results
+  title: MLPerf Training v1.0 results
   publisher: MLCommons
   date: 2021-06-30
   language: en
@@ -77,27 +79,24 @@ FILES = {
   unit: min
   lower_is_better: true
 """,
-    "data/results.yaml": """\
-- id: r-acme
-  round: v1.0
-  division: closed
-  category: available
-  system: acme-16
-  benchmark: bert
-  value: 30.0
-  unit: min
-  framework: AcmeFlow
-  source: s-official
-- id: r-zenith
-  round: v1.0
-  division: closed
-  category: available
-  system: zenith-8
-  benchmark: bert
-  value: 20.0
-  unit: min
-  framework: ZenTorch
-  source: s-official
+    "data/mlperf_systems.yaml": """\
+# <round>/<submitter>/<system folder>: <site system id>
+v1.0/Acme/acme16: acme-16
+v1.0/Zenith/zenith8: zenith-8
+""",
+    "data/chips.yaml": """\
+- vendor: acme
+  families:
+    - family: A1
+      variants:
+        - variant: A1
+          match: ['acme a1']
+- vendor: zenith
+  families:
+    - family: Z1
+      variants:
+        - variant: Z1
+          match: ['zenith z1']
 """,
     "data/claims.yaml": """\
 - id: c-ppr
@@ -120,18 +119,19 @@ FILES = {
 title: Acme against Zenith
 date: 2021-07-01
 summary: Acme is slower but cheaper.
-sources: [s-article, s-official]
+sources: [s-article, mlperf-training-v1.0]
 systems: [acme-16, zenith-8]
 benchmarks: [bert]
 claims: [c-ppr]
 ---
 ## Findings
 
-Acme trains BERT in [[result:r-acme]]; Zenith needs [[result:r-zenith]] [[source:s-official]].
+Acme trains BERT in [[result:r-acme]]; Zenith needs [[result:r-zenith]] [[source:mlperf-training-v1.0]].
 
 ```results
 benchmark: bert
 round: v1.0
+systems: [acme-16, zenith-8]
 ```
 """,
     "reports/acme-vs-zenith.zh.md": """\
@@ -139,20 +139,37 @@ round: v1.0
 title: Acme 对比 Zenith
 date: 2021-07-01
 summary: Acme 更慢，但更便宜。
-sources: [s-article, s-official]
+sources: [s-article, mlperf-training-v1.0]
 systems: [acme-16, zenith-8]
 benchmarks: [bert]
 claims: [c-ppr]
 ---
 ## 主要发现
 
-Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[source:s-official]]。
+Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[source:mlperf-training-v1.0]]。
 """,
     "pages/methodology.en.md": "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n"
     "## Time to train\n\nText.\n",
     "pages/methodology.zh.md": "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n",
 }
 GITIGNORE = "/output/\n/.cache/\n"
+# The record (content/data/record/, docs/record-format.md): one round of two example results,
+# each score the olympic mean of its five runs (the fastest and slowest dropped).
+ROUND = {
+    "id": "v1.0",
+    "repository": "https://example.org/training_results_v1.0",
+    "commit": "example",
+    "commit_date": "2021-06-30",
+    "published": "2021-06-30",
+    "ruleset": "1.0.0",
+    "results": 2,
+    "logs_missing": 0,
+    "skipped": 0,
+}
+RESULTS = [
+    ("r-acme", "Acme", "acme16", 30.0, [29.0, 30.0, 30.0, 30.0, 31.0], "Acme A1", 16, "AcmeFlow"),
+    ("r-zenith", "Zenith", "zenith8", 20.0, [19.0, 20.0, 20.0, 20.0, 21.0], "Zenith Z1", 8, "ZenTorch"),
+]
 
 
 class StarterRefused(Exception):
@@ -171,7 +188,28 @@ def write_starter(folder: Path) -> Path:
         path = content / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, "utf-8")
+    write_record(content / "data" / "record")
     ignore = folder / ".gitignore"
     if not ignore.exists():
         ignore.write_text(GITIGNORE, "utf-8")
     return content
+
+
+def write_record(folder: Path) -> None:
+    """The starter's record, written and sealed by the importer's own writer."""
+    results = [
+        small_record.result(
+            ident,
+            ROUND["id"],
+            submitter,
+            system_folder,
+            "bert",
+            value,
+            runs,
+            accelerator_model=model,
+            accelerator_count=count,
+            framework=framework,
+        )
+        for ident, submitter, system_folder, value, runs, model, count, framework in RESULTS
+    ]
+    small_record.write_record(folder, small_record.round_files([ROUND], results))

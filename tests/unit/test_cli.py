@@ -191,11 +191,25 @@ def test_build_after_the_command_with_options(tmp_path, capsys):
 
 
 def test_content_errors_exit_1(tmp_path, capsys):
-    content = write_project(tmp_path, {"data/results.yaml": "- id: [broken\n"})
+    content = write_project(tmp_path, {"data/claims.yaml": "- id: [broken\n"})
     status, _, err = run(capsys, "--content", content, "--out", tmp_path / "o")
     assert status == 1
     assert err.splitlines()[-1].startswith("build failed: ")
     assert err.splitlines()[-1].endswith(" problem(s); output left as it was")
+
+
+def test_a_site_without_a_record_exits_1_naming_the_file(tmp_path, capsys):
+    import project
+
+    content = write_project(tmp_path, dict.fromkeys(project.RECORD))
+    status, out, err = run(capsys, "--content", content, "--out", tmp_path / "o")
+    assert (status, out) == (1, "")
+    assert err.splitlines()[0] == (
+        "content/data/record/rounds.yaml: missing the MLPerf record: import it with "
+        "`python build.py import-record` (docs/importing.md), or start a new site with "
+        "`python build.py init DIR`"
+    )
+    assert not (tmp_path / "o").exists()
 
 
 def test_refused_output_exits_2_with_one_line(tmp_path, capsys):
@@ -226,8 +240,7 @@ def test_missing_importer_extra_is_one_line(tmp_path, capsys, monkeypatch):
 
 
 def test_import_mlperf_is_gone_and_says_what_replaced_it(tmp_path, capsys):
-    """One importer: the one-folder import into results.yaml refuses, names import-record and
-    touches nothing."""
+    """One importer: the old one-folder import refuses, names import-record and touches nothing."""
     content = write_project(tmp_path)
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     status, out, err = run(capsys, "--content", content, "import-mlperf", tmp_path / "logs")
