@@ -196,6 +196,9 @@ Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[s
 
 PAGE_EN = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n## Time to train\n\nText.\n"
 PAGE_ZH = "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n"
+# the section the record's pages link to for how a derived figure is made
+METHOD_EN = PAGE_EN + "\n## Derived figures {#derived-figures}\n\nText.\n"
+METHOD_ZH = PAGE_ZH + "\n## 派生数据 {#derived-figures}\n\n正文。\n"
 
 FILES = {
     "site.yaml": SITE,
@@ -210,8 +213,8 @@ FILES = {
     "data/glossary.yaml": GLOSSARY,
     "reports/acme-vs-zenith.en.md": REPORT_EN,
     "reports/acme-vs-zenith.zh.md": REPORT_ZH,
-    "pages/methodology.en.md": PAGE_EN,
-    "pages/methodology.zh.md": PAGE_ZH,
+    "pages/methodology.en.md": METHOD_EN,
+    "pages/methodology.zh.md": METHOD_ZH,
 }
 
 

@@ -224,9 +224,6 @@ def record_files(project_module) -> dict[str, str | None]:
         "data/sources.yaml": p.SOURCES + SOURCES_EXTRA,
         "data/benchmarks.yaml": p.BENCHMARKS + RESNET,
         "data/claims.yaml": on_record(p.CLAIMS),
-        # the section the record's pages link to for how a derived figure is made
-        "pages/methodology.en.md": p.PAGE_EN + "\n## Derived figures {#derived-figures}\n\nText.\n",
-        "pages/methodology.zh.md": p.PAGE_ZH + "\n## 派生数据 {#derived-figures}\n\n正文。\n",
         "reports/acme-vs-zenith.en.md": on_record(p.REPORT_EN),
         "reports/acme-vs-zenith.zh.md": on_record(p.REPORT_ZH),
     }

@@ -337,9 +337,9 @@ def derive_results(
 
 
 def check_system_map(content: Path, record: dict, systems: dict, problems: Problems) -> None:
-    """A curated site system (systems.yaml) agrees with the official system descriptions of
-    the folders mapped to it: the same number of accelerators (none, for a folder of processors
-    alone, is not the same)."""
+    """Each site system of the map is in systems.yaml, and agrees with the official system
+    descriptions of the folders mapped to it: the same number of accelerators (none, for a
+    folder of processors alone, is not the same)."""
     by_folder: dict[str, list[dict]] = {}
     for result in record.values():
         by_folder.setdefault(folder_key(result), []).append(result)
@@ -348,6 +348,8 @@ def check_system_map(content: Path, record: dict, systems: dict, problems: Probl
     shown = f"{content.name}/data/mlperf_systems.yaml"
     for key, system, line in read_system_map(map_path, problems):
         entry = systems.get(system)
+        if entry is None and systems and ("systems", system) not in problems.broken:
+            problems.add(map_path, line, f"unknown system '{system}'" + field_types.suggest(system, systems))
         if entry is None or entry.get("accelerator_count") is None or system in said:
             continue
         for result in by_folder.get(key, []):

@@ -137,12 +137,9 @@ TABLES = {
     "mlperf_systems": None,  # one mapping a line: content/record.py (read_system_map)
 }
 # The references of a row of the curated `results` table, which the record gives
-# (content/record.py, site_result): checked as a table's are.
-RESULT_REFS = {
-    "system": req(ref("systems")),
-    "benchmark": req(ref("benchmarks")),
-    "source": req(ref("sources")),
-}
+# (content/record.py, site_result): checked as a table's are (its system at its line of
+# mlperf_systems.yaml: record.check_system_map).
+RESULT_REFS = {"benchmark": req(ref("benchmarks")), "source": req(ref("sources"))}
 
 # The whole MLPerf Training record, written by the importer (docs/record-format.md).
 ROUND = {

@@ -148,9 +148,12 @@ claims: [c-ppr]
 
 Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[source:mlperf-training-v1.0]]。
 """,
+    # the record's pages link the section on derived figures (#derived-figures)
     "pages/methodology.en.md": "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n"
-    "## Time to train\n\nText.\n",
-    "pages/methodology.zh.md": "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n",
+    "## Time to train\n\nText.\n\n## Derived figures {#derived-figures}\n\n"
+    "Figures this site works out from the record, such as speed-ups, are not MLPerf® scores.\n",
+    "pages/methodology.zh.md": "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n\n"
+    "## 派生数据 {#derived-figures}\n\n本站根据记录算出的数字（例如加速比）不是 MLPerf® 成绩。\n",
 }
 GITIGNORE = "/output/\n/.cache/\n"
 # The record (content/data/record/, docs/record-format.md): one round of two example results,
