@@ -158,8 +158,9 @@ Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[s
 GITIGNORE = "/output/\n/.cache/\n"
 # The record (content/data/record/, docs/record-format.md): one round of two example results,
 # each score the olympic mean of its five runs (the fastest and slowest dropped).
+ROUND_ID = "v1.0"
 ROUND = {
-    "id": "v1.0",
+    "id": ROUND_ID,
     "repository": "https://example.org/training_results_v1.0",
     "commit": "example",
     "commit_date": "2021-06-30",
@@ -203,7 +204,7 @@ def write_record(folder: Path) -> None:
     results = [
         small_record.result(
             ident,
-            ROUND["id"],
+            ROUND_ID,
             submitter,
             system_folder,
             "bert",

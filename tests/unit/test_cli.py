@@ -3,6 +3,7 @@
 init, a missing optional package, a content folder's own templates."""
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -282,6 +283,27 @@ def test_init_makes_a_site_that_builds_in_its_folder(tmp_path):
     assert again.stderr == (
         f"error: {Path('mysite', 'content')} already exists; nothing written (choose a new folder)\n"
     )
+
+
+def test_the_starter_builds_strict_from_a_sealed_record_of_its_own(tmp_path, capsys):
+    """The starter has no hand-written results: a record in the importer's format, sealed;
+    `check --strict` and a strict build pass, and its report shows the two times its record
+    gives (the olympic means of [29, 30, 30, 30, 31] and [19, 20, 20, 20, 21]: 30.0 and 20.0)."""
+    from sitegen.editor.starter import write_starter
+
+    content = write_starter(tmp_path / "site")
+    record = content / "data" / "record"
+    assert sorted(p.name for p in record.iterdir()) == ["results-v1.0.yaml", "rounds.yaml", "seal.yaml"]
+    assert not (content / "data" / "results.yaml").exists()
+    assert run(capsys, "check", "--strict", "--content", content)[0] == 0
+    status, _, err = run(capsys, "--strict", "--content", content, "--out", tmp_path / "o", "-q")
+    assert (status, err) == (0, "")
+    text = re.sub(
+        r"<[^>]+>", "", (tmp_path / "o" / "en" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
+    )
+    assert "Acme trains BERT in 30.0 min; Zenith needs 20.0 min" in re.sub(r"\s+", " ", text)
+    assert "Acme gives more per dollar." in text  # its claim
+    assert (tmp_path / "o" / "en" / "results" / "r-acme.html").is_file()
 
 
 def test_content_folder_templates_override_the_shipped_ones(tmp_path, capsys):
