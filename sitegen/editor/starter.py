@@ -8,10 +8,10 @@ each)."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from sitegen.base import paths
-from sitegen.importer import small_record
 
 SITE = """\
 title: {en: My Accelerator Ledger, zh: 我的加速器账本}
@@ -170,9 +170,24 @@ ROUND = {
     "logs_missing": 0,
     "skipped": 0,
 }
+# facts of each result; the record's writer gives the rest (importer/small_record.py, result)
 RESULTS = [
-    ("r-acme", "Acme", "acme16", 30.0, [29.0, 30.0, 30.0, 30.0, 31.0], "Acme A1", 16, "AcmeFlow"),
-    ("r-zenith", "Zenith", "zenith8", 20.0, [19.0, 20.0, 20.0, 20.0, 21.0], "Zenith Z1", 8, "ZenTorch"),
+    {
+        "ident": ident,
+        "round_id": ROUND_ID,
+        "submitter": submitter,
+        "folder": system_folder,
+        "benchmark": "bert",
+        "value": value,
+        "runs": runs,
+        "accelerator_model": model,
+        "accelerator_count": count,
+        "framework": framework,
+    }
+    for ident, submitter, system_folder, value, runs, model, count, framework in (
+        ("r-acme", "Acme", "acme16", 30.0, [29.0, 30.0, 30.0, 30.0, 31.0], "Acme A1", 16, "AcmeFlow"),
+        ("r-zenith", "Zenith", "zenith8", 20.0, [19.0, 20.0, 20.0, 20.0, 21.0], "Zenith Z1", 8, "ZenTorch"),
+    )
 ]
 
 
@@ -180,8 +195,10 @@ class StarterRefused(Exception):
     """DIR/content exists: nothing is written over an editor's files."""
 
 
-def write_starter(folder: Path) -> Path:
-    """Write the starter site into folder/content (and a .gitignore for output/ and .cache/)."""
+def write_starter(folder: Path, write_record: Callable[[Path, list[dict], list[dict]], None]) -> Path:
+    """Write the starter site into folder/content (and a .gitignore for output/ and .cache/);
+    `write_record(record folder, rounds, results' facts)` writes and seals its record (the
+    importer's writer: the command line passes it, the editor tools never import the importer)."""
     content = folder / "content"
     if content.exists():
         raise StarterRefused(f"{content} already exists; nothing written (choose a new folder)")
@@ -192,28 +209,8 @@ def write_starter(folder: Path) -> Path:
         path = content / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, "utf-8")
-    write_record(content / "data" / "record")
+    write_record(content / "data" / "record", [ROUND], RESULTS)
     ignore = folder / ".gitignore"
     if not ignore.exists():
         ignore.write_text(GITIGNORE, "utf-8")
     return content
-
-
-def write_record(folder: Path) -> None:
-    """The starter's record, written and sealed by the importer's own writer."""
-    results = [
-        small_record.result(
-            ident,
-            ROUND_ID,
-            submitter,
-            system_folder,
-            "bert",
-            value,
-            runs,
-            accelerator_model=model,
-            accelerator_count=count,
-            framework=framework,
-        )
-        for ident, submitter, system_folder, value, runs, model, count, framework in RESULTS
-    ]
-    small_record.write_record(folder, small_record.round_files([ROUND], results))

@@ -65,3 +65,8 @@ def write_record(folder: Path, files: dict[str, bytes]) -> None:
     """Write the record's files into `folder` (content/data/record) with their seal, as the
     importer does (swap.replace_record: the seal is computed, never written by hand)."""
     swap.replace_record(folder, files)
+
+
+def write_results(folder: Path, rounds: list[dict], facts: list[dict]) -> None:
+    """write_record of `rounds` and a result of each of `facts` (result's arguments)."""
+    write_record(folder, round_files(rounds, [result(**entry) for entry in facts]))

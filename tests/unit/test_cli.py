@@ -290,8 +290,9 @@ def test_the_starter_builds_strict_from_a_sealed_record_of_its_own(tmp_path, cap
     `check --strict` and a strict build pass, and its report shows the two times its record
     gives (the olympic means of [29, 30, 30, 30, 31] and [19, 20, 20, 20, 21]: 30.0 and 20.0)."""
     from sitegen.editor.starter import write_starter
+    from sitegen.importer.small_record import write_results
 
-    content = write_starter(tmp_path / "site")
+    content = write_starter(tmp_path / "site", write_results)
     record = content / "data" / "record"
     assert sorted(p.name for p in record.iterdir()) == ["results-v1.0.yaml", "rounds.yaml", "seal.yaml"]
     assert not (content / "data" / "results.yaml").exists()
