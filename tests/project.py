@@ -152,6 +152,14 @@ CLAIMS = """\
   check: {kind: price_performance, result: r-acme, baseline: r-zenith}
 """
 
+# The shipped term list's words for a table's column (content/data/terms.csv): the record's
+# pages (downloads, explore) name columns, and 列 is a row in Taiwan; a site with zh-hant needs them
+COLUMN_TERMS = (
+    "en,zh-Hans,zh-Hant,avoid,avoid-en,avoid-zh-Hant,note\n"
+    "column name,列名,欄名,,,,\n"
+    "sort by this column,按该列排序,依該欄排序,,,,a column is 欄 in Taiwan\n"
+)
+
 GLOSSARY = """\
 - id: ttt
   term: {en: Time to train, zh: 训练时间}

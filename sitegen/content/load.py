@@ -102,7 +102,8 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     else:
         scores.unscore_short(record.values())  # never scored: fewer logs than the rules require
         tables["results"] = derive_results(content, record, problems, curated)
-        check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
+        if tables["benchmarks"] is not None:  # (an unreadable table has said so)
+            check_benchmarks(content, record, tables["benchmarks"], problems)
         check_system_map(content, record, tables["systems"] or {}, problems)
     check_scores(record, problems)
     companies.check(content, tables.get("companies") or {}, record, problems)

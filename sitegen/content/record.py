@@ -273,10 +273,12 @@ def _check_record(path: Path, record: dict, round_id: str, problems: Problems) -
 
 def check_benchmarks(content: Path, results: dict, benchmarks: dict, problems: Problems) -> None:
     """Every benchmark of the record needs its page's facts in data/benchmarks.yaml (reported
-    once per benchmark, at its first result)."""
+    once per benchmark, at its first result; not when its entry there is broken)."""
     seen: set[str] = set()
     for record in results.values():
-        if record["benchmark"] not in benchmarks and record["benchmark"] not in seen:
+        if record["benchmark"] in benchmarks or ("benchmarks", record["benchmark"]) in problems.broken:
+            continue  # (a benchmark whose own entry is broken has said so)
+        if record["benchmark"] not in seen:
             seen.add(record["benchmark"])
             problems.add(
                 record["_file"],
