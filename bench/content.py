@@ -421,7 +421,10 @@ def write_ours(c: Corpus, content: Path, i18n: Path, charts: bool) -> None:
             f"  metric: time_to_train\n  unit: min\n  lower_is_better: true\n"
             for b in c.benchmarks
         ),
-        "data/results.yaml": results_yaml(c),
+        "data/mlperf_systems.yaml": "".join(
+            f"{s['round']}/{_vendor_name(s['vendor'])}/{s['id']}: {s['id']}\n" for s in c.systems
+        ),
+        "data/chips.yaml": chips_yaml(c),
         "data/claims.yaml": "".join(_claim_yaml(k) for k in c.claims),
         "data/glossary.yaml": "".join(
             f"- id: {g['id']}\n  term: {_l(g['en'], g['zh'])}\n  definition: {_l(g['def_en'], g['def_zh'])}\n"
@@ -433,23 +436,85 @@ def write_ours(c: Corpus, content: Path, i18n: Path, charts: bool) -> None:
     for r in c.reports:
         for lang in ("en", "zh"):
             (content / "reports" / f"{r.slug}.{lang}.md").write_text(report_ours(c, r, lang, charts), "utf-8")
+    write_record(c, content)
 
 
-def results_yaml(c: Corpus, changed: dict | None = None) -> str:
-    """results.yaml; `changed` maps result ids to a replacement value (the data-edit step):
-    its runs are scaled with it, so that the score still follows from them."""
+def _vendor_name(vid: str) -> str:
+    return next(v[1] for v in VENDORS if v[0] == vid)
+
+
+ROUND_FACTS = {
+    "v1.0": ("50619b5df63f1d646715a82c1fb8c35f271e25fa", "2021-06-30", "1.0.0"),
+    "v1.1": ("1b2c3d4e5f60718293a4b5c6d7e8f90123456789", "2021-12-01", "1.1.0"),
+}
+
+
+def record_files(c: Corpus, changed: dict | None = None) -> dict[str, bytes]:
+    """The record (content/data/record/, in the importer's format): each system's results in
+    its round, under a folder named after the system; `changed` maps result ids to a
+    replacement value (the data-edit step): its runs are scaled with it, so that the score
+    still follows from them."""
+    from sitegen.importer import small_record
+
     changed = changed or {}
-    out = []
+    results = []
     for r in c.results:
+        s = c.system(r["system"])
         factor = changed[r["id"]] / r["value"] if r["id"] in changed else 1
-        runs = [round(v * factor, 6) for v in r["runs"]]
-        out.append(
-            f"- id: {r['id']}\n  round: {r['round']}\n  division: {r['division']}\n"
-            f"  category: available\n  system: {r['system']}\n  benchmark: {r['benchmark']}\n"
-            f"  value: {changed.get(r['id'], r['value'])}\n  unit: min\n"
-            f"  framework: {_q(r['framework'])}\n  source: {r['source']}\n"
-            f"  runs: [{', '.join(str(v) for v in runs)}]\n  runs_failed: 0\n"
+        results.append(
+            small_record.result(
+                r["id"],
+                r["round"],
+                _vendor_name(s["vendor"]),
+                s["id"],
+                r["benchmark"],
+                changed.get(r["id"], r["value"]),
+                [round(v * factor, 6) for v in r["runs"]],
+                division=r["division"],
+                system_name=s["en"],
+                accelerator_model=s["accelerator"],
+                accelerator_count=s["count"],
+                host_cpu_model="Bench CPU 64",
+                framework=r["framework"],
+            )
         )
+    rounds = [
+        {
+            "id": rnd,
+            "repository": f"https://github.com/mlcommons/training_results_{rnd}",
+            "commit": commit,
+            "commit_date": published,
+            "published": published,
+            "ruleset": ruleset,
+            "results": sum(r["round"] == rnd for r in results),
+            "logs_missing": 0,
+            "skipped": 0,
+        }
+        for rnd, (commit, published, ruleset) in ROUND_FACTS.items()
+    ]
+    return small_record.round_files(rounds, results)
+
+
+def write_record(c: Corpus, content: Path, changed: dict | None = None) -> None:
+    """Write (or rewrite) the record and its seal, as the importer does."""
+    from sitegen.importer import small_record
+
+    small_record.write_record(content / "data" / "record", record_files(c, changed))
+
+
+def chips_yaml(c: Corpus) -> str:
+    """Each vendor's accelerators (one family a generation), so that every result has its chip."""
+    out = []
+    for vid, *_ in VENDORS:
+        names = sorted({s["accelerator"] for s in c.systems if s["vendor"] == vid})
+        if names:
+            out.append(f"- vendor: {vid}\n  families:\n")
+            for name in names:
+                family = name.split(" ")[-1]
+                out.append(
+                    f"    - family: {family}\n      variants:\n        - variant: {family}\n"
+                    f"          match: [{_q(name.lower())}]\n"
+                )
     return "".join(out)
 
 

@@ -329,9 +329,10 @@ def _today() -> dt.date:
 
 def run_init(args) -> str:
     from sitegen.editor.starter import StarterRefused, write_starter
+    from sitegen.importer.small_record import write_results
 
     try:
-        content = write_starter(args.dir)
+        content = write_starter(args.dir, write_results)
     except StarterRefused as exc:
         raise UsageError(str(exc)) from None
     return (

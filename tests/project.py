@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from sitegen.importer import small_record
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 
@@ -86,27 +88,56 @@ BENCHMARKS = """\
   lower_is_better: true
 """
 
-RESULTS = """\
-- id: r-acme
-  round: v1.0
-  division: closed
-  category: available
-  system: acme-16
-  benchmark: bert
-  value: 30.0
-  unit: min
-  framework: AcmeFlow
-  source: s-official
-- id: r-zenith
-  round: v1.0
-  division: closed
-  category: available
-  system: zenith-8
-  benchmark: bert
-  value: 20.0
-  unit: min
-  framework: ZenTorch
-  source: s-official
+# The record (docs/record-format.md): one round, two results, written by the importer's writer.
+# Each score is the olympic mean of its five runs (fastest and slowest dropped): 30.0 and 20.0.
+ROUND_V10 = {
+    "id": "v1.0",
+    "repository": "https://github.com/mlcommons/training_results_v1.0",
+    "commit": "50619b5df63f1d646715a82c1fb8c35f271e25fa",
+    "commit_date": "2023-05-18",
+    "published": "2021-06-30",
+    "ruleset": "1.0.0",
+    "results": 2,
+    "logs_missing": 0,
+    "skipped": 0,
+}
+R_ACME = small_record.result(
+    "r-acme", "v1.0", "Acme", "acme16", "bert", 30.0, [29.0, 30.0, 30.0, 30.0, 31.0],
+    accelerator_model="Acme A1", framework="AcmeFlow",
+)  # fmt: skip
+R_ZENITH = small_record.result(
+    "r-zenith", "v1.0", "Zenith", "zenith8", "bert", 20.0, [19.0, 20.0, 20.0, 20.0, 21.0],
+    accelerator_model="Zenith Z1", accelerator_count=8, framework="ZenTorch",
+)  # fmt: skip
+RECORD = {
+    f"data/record/{name}": data.decode("utf-8")
+    for name, data in small_record.round_files([ROUND_V10], [R_ACME, R_ZENITH]).items()
+}
+RESULTS_FILE = "data/record/results-v1.0.yaml"  # the round file of RESULTS
+RESULTS = RECORD[RESULTS_FILE]
+SYSTEM_MAP = "v1.0/Acme/acme16: acme-16\nv1.0/Zenith/zenith8: zenith-8\n"
+OFFICIAL = """\
+- id: mlperf-training-v1.0
+  kind: official
+  title: MLPerf Training v1.0 results
+  publisher: MLCommons
+  date: 2021-06-30
+  language: en
+  takes: {en: Result logs., zh: 成绩日志。}
+"""
+CHIPS = """\
+- vendor: acme
+  families:
+    - family: A1
+      variants:
+        - variant: A1
+          match: ['acme a1']
+- vendor: zenith
+  families:
+    - family: Z1
+      variants:
+        - variant: Z1
+          match: ['zenith z1']
 """
 
 CLAIMS = """\
@@ -120,6 +151,14 @@ CLAIMS = """\
   audited: true
   check: {kind: price_performance, result: r-acme, baseline: r-zenith}
 """
+
+# The shipped term list's words for a table's column (content/data/terms.csv): the record's
+# pages (downloads, explore) name columns, and 列 is a row in Taiwan; a site with zh-hant needs them
+COLUMN_TERMS = (
+    "en,zh-Hans,zh-Hant,avoid,avoid-en,avoid-zh-Hant,note\n"
+    "column name,列名,欄名,,,,\n"
+    "sort by this column,按该列排序,依該欄排序,,,,a column is 欄 in Taiwan\n"
+)
 
 GLOSSARY = """\
 - id: ttt
@@ -144,6 +183,7 @@ Acme trains BERT in [[result:r-acme]]; Zenith needs [[result:r-zenith]] [[source
 ```results
 benchmark: bert
 round: v1.0
+systems: [acme-16, zenith-8]
 ```
 """
 
@@ -164,20 +204,25 @@ Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[s
 
 PAGE_EN = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n## Time to train\n\nText.\n"
 PAGE_ZH = "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n"
+# the section the record's pages link to for how a derived figure is made
+METHOD_EN = PAGE_EN + "\n## Derived figures {#derived-figures}\n\nText.\n"
+METHOD_ZH = PAGE_ZH + "\n## 派生数据 {#derived-figures}\n\n正文。\n"
 
 FILES = {
     "site.yaml": SITE,
-    "data/sources.yaml": SOURCES,
+    "data/sources.yaml": SOURCES + OFFICIAL,
     "data/vendors.yaml": VENDORS,
     "data/systems.yaml": SYSTEMS,
     "data/benchmarks.yaml": BENCHMARKS,
-    "data/results.yaml": RESULTS,
+    **RECORD,
+    "data/mlperf_systems.yaml": SYSTEM_MAP,
+    "data/chips.yaml": CHIPS,
     "data/claims.yaml": CLAIMS,
     "data/glossary.yaml": GLOSSARY,
     "reports/acme-vs-zenith.en.md": REPORT_EN,
     "reports/acme-vs-zenith.zh.md": REPORT_ZH,
-    "pages/methodology.en.md": PAGE_EN,
-    "pages/methodology.zh.md": PAGE_ZH,
+    "pages/methodology.en.md": METHOD_EN,
+    "pages/methodology.zh.md": METHOD_ZH,
 }
 
 

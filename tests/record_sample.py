@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sitegen.importer import small_record
+
 from project import write_project
 
 ROUNDS = """\
@@ -44,18 +46,24 @@ def _result(
     failed=0,
     category="available",
 ):
-    runs_text = "[" + ", ".join("null" if r is None else repr(r) for r in runs) + "]"
-    return (
-        f"- id: {ident}\n  round: {rnd}\n  benchmark: {benchmark}\n  benchmark_folder: {benchmark}\n"
-        f"  division: {division}\n  category: {category}\n  submitter: {submitter}\n"
-        f"  system_folder: {folder}\n  system_name: {folder.upper()} system\n"
-        f"  accelerator_model: {model}\n  accelerator_count: {count}\n  nodes: {max(1, count // 8)}\n"
-        f"  host_cpu_model: AMD EPYC 7742\n  host_cpu_count: 2\n  framework: AcmeFlow 1.0\n"
-        f"  status: {status}\n  value: {'null' if value is None else repr(value)}\n  unit: min\n"
-        f"  scaling: null\n  runs: {'null' if status != 'scored' else runs_text}\n"
-        f"  runs_failed: {failed}\n  runs_required: 5\n"
-        f"  path: {submitter}/results/{folder}/{benchmark}\n"
-        f"  system_path: {submitter}/systems/{folder}.json\n"
+    """One result of the round file, as the importer writes it (sitegen's own writer)."""
+    return small_record.result_text(
+        small_record.result(
+            ident,
+            rnd,
+            submitter,
+            folder,
+            benchmark,
+            value,
+            runs,
+            division=division,
+            category=category,
+            accelerator_model=model,
+            accelerator_count=count,
+            framework="AcmeFlow 1.0",
+            status=status,
+            runs_failed=failed,
+        )
     )
 
 
@@ -199,20 +207,14 @@ CHIPS = """\
 
 
 def on_record(text: str) -> str:
-    """The tiny project's report text as a record project writes it: its result ids are the
-    record's, and a results block names its systems (the round's whole list is its leaderboard)."""
-    return (
-        text.replace("r-acme", "v1.0-acme-acme16-bert")
-        .replace("r-zenith", "v1.0-zenith-zenith8-bert")
-        .replace("round: v1.0\n```", "round: v1.0\nsystems: [acme-16, zenith-8]\n```")
-    )
+    """The tiny project's text with this record's result ids."""
+    return text.replace("r-acme", "v1.0-acme-acme16-bert").replace("r-zenith", "v1.0-zenith-zenith8-bert")
 
 
 def record_files(project_module) -> dict[str, str | None]:
-    """Changes to the tiny project: the record replaces results.yaml; ids in text follow."""
+    """Changes to the tiny project: a record of two rounds replaces its own; ids in text follow."""
     p = project_module
     return {
-        "data/results.yaml": None,
         "data/record/rounds.yaml": ROUNDS,
         "data/record/results-v1.0.yaml": V10,
         "data/record/results-v1.1.yaml": V11 + V11_LEVEL,
@@ -222,9 +224,6 @@ def record_files(project_module) -> dict[str, str | None]:
         "data/sources.yaml": p.SOURCES + SOURCES_EXTRA,
         "data/benchmarks.yaml": p.BENCHMARKS + RESNET,
         "data/claims.yaml": on_record(p.CLAIMS),
-        # the section the record's pages link to for how a derived figure is made
-        "pages/methodology.en.md": p.PAGE_EN + "\n## Derived figures {#derived-figures}\n\nText.\n",
-        "pages/methodology.zh.md": p.PAGE_ZH + "\n## 派生数据 {#derived-figures}\n\n正文。\n",
         "reports/acme-vs-zenith.en.md": on_record(p.REPORT_EN),
         "reports/acme-vs-zenith.zh.md": on_record(p.REPORT_ZH),
     }

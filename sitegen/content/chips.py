@@ -193,7 +193,7 @@ def _vendor_name(row: dict, vendor: dict, vendors: dict, path: Path, problems: P
             line,
             f"vendor '{vendor['vendor']}' is named in content/data/vendors.yaml: remove its name here",
         )
-    if known is None and vendor["name"] is None:
+    if known is None and vendor["name"] is None and ("vendors", vendor["vendor"]) not in problems.broken:
         problems.add(
             path,
             row.get(LINE),

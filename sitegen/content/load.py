@@ -32,6 +32,7 @@ from sitegen.content.record import (
     load_changelog,
     load_record,
     read_curated,
+    record_folder,
 )
 from sitegen.content.record_seal import check_leftovers, check_seal
 from sitegen.content.scores import check_scores
@@ -49,6 +50,10 @@ RESERVED = {
     "systems": {"index"},
     "benchmarks": {"index"},
 }
+NO_RECORD = (
+    "missing the MLPerf record: import it with `python build.py import-record` "
+    "(docs/importing.md), or start a new site with `python build.py init DIR`"
+)
 
 
 def field_line(row, message: str, default: int | None) -> int | None:
@@ -72,35 +77,36 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     tables = {
         name: _cached_table(parsed, content, name, fields, problems)
         for name, fields in schema.TABLES.items()
-        if fields and not (name == "results" and has_record(content))
+        if fields
     }
     if tables.get("vendors") is not None:
         tables["vendors"] = companies.name_vendors(
             content, tables["vendors"], tables.get("companies") or {}, problems
         )
-    curated = read_curated(content, problems) if has_record(content) else {}
+    curated = read_curated(content, problems)
     tables[compatibility.TABLE] = compatibility.read(content, problems)
     compatibility.check_benchmarks(
         content, tables.get("benchmarks") or {}, tables[compatibility.TABLE], problems
     )
-    if has_record(content):  # corrected counts and chips (record_counts.py, chips.py)
-        record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
-        record_counts.warn_uncorrected(content, record, problems)
-        record, tables[chip_facts.TABLE] = chips.annotate(
-            content,
-            record,
-            companies.as_vendors(tables.get("companies") or {}, tables.get("vendors") or {}),
-            problems,
-            tables.get("sources"),
-        )
-    if has_record(content) and record_broken:
+    # corrected counts and chips (record_counts.py, chips.py)
+    record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
+    record_counts.warn_uncorrected(content, record, problems)
+    record, tables[chip_facts.TABLE] = chips.annotate(
+        content,
+        record,
+        companies.as_vendors(tables.get("companies") or {}, tables.get("vendors") or {}),
+        problems,
+        tables.get("sources"),
+    )
+    if record_broken:
         tables["results"] = None
-    elif has_record(content):
+    else:
         scores.unscore_short(record.values())  # never scored: fewer logs than the rules require
         tables["results"] = derive_results(content, record, problems, curated)
-        check_benchmarks(content, record, tables["benchmarks"] or {}, problems)
+        if tables["benchmarks"] is not None:  # (an unreadable table has said so)
+            check_benchmarks(content, record, tables["benchmarks"], problems)
         check_system_map(content, record, tables["systems"] or {}, problems)
-    check_scores(record if has_record(content) else tables.get("results") or {}, problems)
+    check_scores(record, problems)
     companies.check(content, tables.get("companies") or {}, record, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}
@@ -108,7 +114,7 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
         content, config, strings, {k: v or {} for k, v in tables.items()}, record=record, rounds=rounds
     )
     site.unreadable = unreadable
-    site.changelog = load_changelog(content, problems, record) if has_record(content) else []
+    site.changelog = load_changelog(content, problems, record)
     checks.check_references(site, problems)
     checks.check_claim_checks(site, problems)
     checks.check_text_refs(site, problems)
@@ -138,11 +144,9 @@ def check_words(site: Site) -> list:
 
 
 def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
-    """The whole MLPerf record, when the project has one; then results.yaml must go."""
+    """The whole MLPerf record: every site has one (content/data/record/), and no results.yaml."""
     if check_leftovers(content, problems):
         problems.raise_if_any()  # the record is moved aside: the rest would only echo it
-    if not has_record(content):
-        return {}, {}
     old = _table_path(content, "results")
     if old is not None:
         problems.add(
@@ -151,6 +155,9 @@ def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
             "the results now come from content/data/record/: delete this "
             "file (curated fields go to content/data/results_curated.yaml)",
         )
+    if not has_record(content):
+        problems.add(record_folder(content) / "rounds.yaml", None, NO_RECORD)
+        problems.raise_if_any()  # without a record every result named anywhere would echo it
     known = len(problems.errors)
     check_seal(content, problems)
     if len(problems.errors) > known:  # a damaged record: what reads it would only echo that

@@ -2,8 +2,7 @@
 contract in docs/record-format.md): read fast, checked cheaply, and the curated `results`
 table derived from it.
 
-The record is optional: a content project without `data/record/` keeps its hand-written
-`data/results.yaml`. With a record, `results` holds every record result whose system folder
+Every content project has one. `results` holds every record result whose system folder
 `data/mlperf_systems.yaml` maps to a site system, at full precision, plus the curated fields
 of `data/results_curated.yaml`."""
 
@@ -274,10 +273,12 @@ def _check_record(path: Path, record: dict, round_id: str, problems: Problems) -
 
 def check_benchmarks(content: Path, results: dict, benchmarks: dict, problems: Problems) -> None:
     """Every benchmark of the record needs its page's facts in data/benchmarks.yaml (reported
-    once per benchmark, at its first result)."""
+    once per benchmark, at its first result; not when its entry there is broken)."""
     seen: set[str] = set()
     for record in results.values():
-        if record["benchmark"] not in benchmarks and record["benchmark"] not in seen:
+        if record["benchmark"] in benchmarks or ("benchmarks", record["benchmark"]) in problems.broken:
+            continue  # (a benchmark whose own entry is broken has said so)
+        if record["benchmark"] not in seen:
             seen.add(record["benchmark"])
             problems.add(
                 record["_file"],
@@ -338,9 +339,9 @@ def derive_results(
 
 
 def check_system_map(content: Path, record: dict, systems: dict, problems: Problems) -> None:
-    """A curated site system (systems.yaml) agrees with the official system descriptions of
-    the folders mapped to it: the same number of accelerators (none, for a folder of processors
-    alone, is not the same)."""
+    """Each site system of the map is in systems.yaml, and agrees with the official system
+    descriptions of the folders mapped to it: the same number of accelerators (none, for a
+    folder of processors alone, is not the same)."""
     by_folder: dict[str, list[dict]] = {}
     for result in record.values():
         by_folder.setdefault(folder_key(result), []).append(result)
@@ -349,6 +350,8 @@ def check_system_map(content: Path, record: dict, systems: dict, problems: Probl
     shown = f"{content.name}/data/mlperf_systems.yaml"
     for key, system, line in read_system_map(map_path, problems):
         entry = systems.get(system)
+        if entry is None and systems and ("systems", system) not in problems.broken:
+            problems.add(map_path, line, f"unknown system '{system}'" + field_types.suggest(system, systems))
         if entry is None or entry.get("accelerator_count") is None or system in said:
             continue
         for result in by_folder.get(key, []):
@@ -368,7 +371,8 @@ def check_system_map(content: Path, record: dict, systems: dict, problems: Probl
 
 
 def site_result(record: dict, system: str, curated: dict | None) -> dict:
-    """One `results` record (schema.TABLES['results']) from a record result, full precision."""
+    """One row of the curated `results` table from a record result, full precision (its
+    references: schema.RESULT_REFS)."""
     curated = curated or {}
     host = (
         {"model": record["host_cpu_model"], "count": record["host_cpu_count"]}

@@ -128,7 +128,7 @@ def reference_ok(site, kind: str, arg: str) -> bool:
     arg = arg.partition("|")[0]
     pair, _, prices = arg.partition("@")
     head, _, tail = pair.partition("/")
-    results = site.tables["results"].keys() | site.record.keys()
+    results = site.record.keys()  # the curated results table holds record results only
     if kind in ("result", "acc_minutes", "accelerators"):
         return arg in results
     if kind in PAIRS:

@@ -119,27 +119,6 @@ TABLES = {
         "unit": req(one_of("min", "h")),
         "lower_is_better": req(boolean),
     },
-    "results": {
-        "id": req(ident),
-        "round": req(text),
-        "division": req(one_of("closed", "open")),
-        "category": req(one_of("available", "preview", "research")),
-        "system": req(ref("systems")),
-        "benchmark": req(ref("benchmarks")),
-        "value": req(time),
-        "unit": req(one_of("min", "h")),
-        "framework": req(text),
-        "submission_id": opt(text),
-        "source": req(ref("sources")),
-        "accelerator_model": opt(name),
-        "accelerator_count": opt(count),
-        "host_cpu": opt(mapping(HOST)),
-        "submitter": opt(name),
-        "system_folder": opt(text),
-        "runs": opt(list_of(time)),
-        "runs_failed": opt(number),
-        "note": opt(ltext),
-    },
     "claims": {
         "id": req(ident),
         "source": req(ref("sources")),
@@ -157,6 +136,10 @@ TABLES = {
     "glossary": {"id": req(ident), "term": req(lname), "definition": req(ltext)},
     "mlperf_systems": None,  # one mapping a line: content/record.py (read_system_map)
 }
+# The references of a row of the curated `results` table, which the record gives
+# (content/record.py, site_result): checked as a table's are (its system at its line of
+# mlperf_systems.yaml: record.check_system_map).
+RESULT_REFS = {"benchmark": req(ref("benchmarks")), "source": req(ref("sources"))}
 
 # The whole MLPerf Training record, written by the importer (docs/record-format.md).
 ROUND = {

@@ -12,10 +12,7 @@ from sitegen.content.readers import LINE
 
 def recomputed(record: dict) -> tuple[float | None, str]:
     """(score by the round's rules, reason when None) from the record's runs."""
-    runs = list(record.get("runs") or [])
-    if "status" not in record:  # results.yaml lists the good runs and counts the failed
-        runs += [None] * int(record.get("runs_failed") or 0)
-    value, why = record_rules.score(record["round"], record["benchmark"], runs)
+    value, why = record_rules.score(record["round"], record["benchmark"], list(record.get("runs") or []))
     if value is None:
         return None, why
     return value * (record.get("scaling") or 1.0), ""

@@ -80,7 +80,7 @@ def _nested_fields(name: str) -> dict:
 
 
 def check_references(site: Site, problems: Problems) -> None:
-    for name, fields in schema.TABLES.items():
+    for name, fields in {**schema.TABLES, "results": schema.RESULT_REFS}.items():
         for record in site.table(name) if fields else []:
             refs = list(_walk_refs(record, fields))
             if name == "claims":

@@ -1,12 +1,14 @@
 """`axledger init DIR`: a small two-language site to start from, written into DIR/content.
 
-Two vendors, two systems, one benchmark, two results, a claim, a report and a page, in English
-and Chinese, with the shipped interface strings: it builds as it is, and every file shows the
-format (docs/content-format.md describes each)."""
+Two vendors, two systems, one benchmark, a record of two results (in the importer's format,
+sealed), a claim, a report and a page, in English and Chinese, with the shipped interface
+strings: it builds as it is, and every file shows the format (docs/content-format.md describes
+each)."""
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from sitegen.base import paths
@@ -29,9 +31,9 @@ FILES = {
   language: en
   url: https://example.org/article
   takes: {en: Two figures., zh: 两个数字。}
-- id: s-official
+- id: mlperf-training-v1.0
   kind: official
-  title: Official results
+  title: MLPerf Training v1.0 results
   publisher: MLCommons
   date: 2021-06-30
   language: en
@@ -77,27 +79,24 @@ FILES = {
   unit: min
   lower_is_better: true
 """,
-    "data/results.yaml": """\
-- id: r-acme
-  round: v1.0
-  division: closed
-  category: available
-  system: acme-16
-  benchmark: bert
-  value: 30.0
-  unit: min
-  framework: AcmeFlow
-  source: s-official
-- id: r-zenith
-  round: v1.0
-  division: closed
-  category: available
-  system: zenith-8
-  benchmark: bert
-  value: 20.0
-  unit: min
-  framework: ZenTorch
-  source: s-official
+    "data/mlperf_systems.yaml": """\
+# <round>/<submitter>/<system folder>: <site system id>
+v1.0/Acme/acme16: acme-16
+v1.0/Zenith/zenith8: zenith-8
+""",
+    "data/chips.yaml": """\
+- vendor: acme
+  families:
+    - family: A1
+      variants:
+        - variant: A1
+          match: ['acme a1']
+- vendor: zenith
+  families:
+    - family: Z1
+      variants:
+        - variant: Z1
+          match: ['zenith z1']
 """,
     "data/claims.yaml": """\
 - id: c-ppr
@@ -120,18 +119,19 @@ FILES = {
 title: Acme against Zenith
 date: 2021-07-01
 summary: Acme is slower but cheaper.
-sources: [s-article, s-official]
+sources: [s-article, mlperf-training-v1.0]
 systems: [acme-16, zenith-8]
 benchmarks: [bert]
 claims: [c-ppr]
 ---
 ## Findings
 
-Acme trains BERT in [[result:r-acme]]; Zenith needs [[result:r-zenith]] [[source:s-official]].
+Acme trains BERT in [[result:r-acme]]; Zenith needs [[result:r-zenith]] [[source:mlperf-training-v1.0]].
 
 ```results
 benchmark: bert
 round: v1.0
+systems: [acme-16, zenith-8]
 ```
 """,
     "reports/acme-vs-zenith.zh.md": """\
@@ -139,28 +139,66 @@ round: v1.0
 title: Acme 对比 Zenith
 date: 2021-07-01
 summary: Acme 更慢，但更便宜。
-sources: [s-article, s-official]
+sources: [s-article, mlperf-training-v1.0]
 systems: [acme-16, zenith-8]
 benchmarks: [bert]
 claims: [c-ppr]
 ---
 ## 主要发现
 
-Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[source:s-official]]。
+Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[source:mlperf-training-v1.0]]。
 """,
+    # the record's pages link the section on derived figures (#derived-figures)
     "pages/methodology.en.md": "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n"
-    "## Time to train\n\nText.\n",
-    "pages/methodology.zh.md": "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n",
+    "## Time to train\n\nText.\n\n## Derived figures {#derived-figures}\n\n"
+    "Figures this site works out from the record, such as speed-ups, are not MLPerf® scores.\n",
+    "pages/methodology.zh.md": "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n\n"
+    "## 派生数据 {#derived-figures}\n\n本站根据记录算出的数字（例如加速比）不是 MLPerf® 成绩。\n",
 }
 GITIGNORE = "/output/\n/.cache/\n"
+# The record (content/data/record/, docs/record-format.md): one round of two example results,
+# each score the olympic mean of its five runs (the fastest and slowest dropped).
+ROUND_ID = "v1.0"
+ROUND = {
+    "id": ROUND_ID,
+    "repository": "https://example.org/training_results_v1.0",
+    "commit": "example",
+    "commit_date": "2021-06-30",
+    "published": "2021-06-30",
+    "ruleset": "1.0.0",
+    "results": 2,
+    "logs_missing": 0,
+    "skipped": 0,
+}
+# facts of each result; the record's writer gives the rest (importer/small_record.py, result)
+RESULTS = [
+    {
+        "ident": ident,
+        "round_id": ROUND_ID,
+        "submitter": submitter,
+        "folder": system_folder,
+        "benchmark": "bert",
+        "value": value,
+        "runs": runs,
+        "accelerator_model": model,
+        "accelerator_count": count,
+        "framework": framework,
+    }
+    for ident, submitter, system_folder, value, runs, model, count, framework in (
+        ("r-acme", "Acme", "acme16", 30.0, [29.0, 30.0, 30.0, 30.0, 31.0], "Acme A1", 16, "AcmeFlow"),
+        ("r-zenith", "Zenith", "zenith8", 20.0, [19.0, 20.0, 20.0, 20.0, 21.0], "Zenith Z1", 8, "ZenTorch"),
+    )
+]
 
 
 class StarterRefused(Exception):
     """DIR/content exists: nothing is written over an editor's files."""
 
 
-def write_starter(folder: Path) -> Path:
-    """Write the starter site into folder/content (and a .gitignore for output/ and .cache/)."""
+def write_starter(folder: Path, write_record: Callable[[Path, list[dict], list[dict]], None]) -> Path:
+    """Write the starter site into folder/content (and a .gitignore for output/ and .cache/);
+    `write_record(record folder, rounds, results' facts)` writes and seals its record (the
+    importer's writer: the command line passes it, the editor tools never import the importer)."""
     content = folder / "content"
     if content.exists():
         raise StarterRefused(f"{content} already exists; nothing written (choose a new folder)")
@@ -171,6 +209,7 @@ def write_starter(folder: Path) -> Path:
         path = content / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, "utf-8")
+    write_record(content / "data" / "record", [ROUND], RESULTS)
     ignore = folder / ".gitignore"
     if not ignore.exists():
         ignore.write_text(GITIGNORE, "utf-8")

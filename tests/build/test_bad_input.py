@@ -8,7 +8,7 @@ import pytest
 
 import build
 
-from project import FILES, REPORT_EN, RESULTS, write_project
+from project import FILES, REPORT_EN, RESULTS, RESULTS_FILE, SYSTEM_MAP, write_project
 
 ZH_STRINGS_WITHOUT_HOME = None  # filled in by the test that needs it
 
@@ -25,17 +25,20 @@ CASES = {
         {"data/systems.yaml": FILES["data/systems.yaml"].replace("family: acme", "family: [acme")},
         "content/data/systems.yaml:5: YAML syntax error: did not find expected ',' or ']'",
     ),
+    # RESULTS (the round file): two header lines, then r-acme from line 3 (status on 18,
+    # value 19, unit 20) and r-zenith from line 27
     "missing-field": (
-        {"data/results.yaml": RESULTS.replace("  value: 30.0\n", "", 1)},
-        "content/data/results.yaml:1: record 'r-acme': missing required field 'value'",
+        {RESULTS_FILE: RESULTS.replace("  value: 30.0\n", "", 1)},
+        "content/data/record/results-v1.0.yaml:18: record 'r-acme': a scored result needs a value",
     ),
     "negative-time": (
-        {"data/results.yaml": RESULTS.replace("value: 30.0", "value: -30.0")},
-        "content/data/results.yaml:7: record 'r-acme': field 'value': -30.0 must be greater than zero",
+        {RESULTS_FILE: RESULTS.replace("value: 30.0", "value: -30.0")},
+        "content/data/record/results-v1.0.yaml:19: record 'r-acme': field 'value': -30.0 must be "
+        "greater than zero",
     ),
     "unknown-unit": (
-        {"data/results.yaml": RESULTS.replace("unit: min", "unit: parsecs", 1)},
-        "content/data/results.yaml:8: record 'r-acme': field 'unit': 'parsecs' is not one of: min, h",
+        {RESULTS_FILE: RESULTS.replace("unit: min", "unit: parsecs", 1)},
+        "content/data/record/results-v1.0.yaml:20: record 'r-acme': field 'unit': 'parsecs' is not one of: min",
     ),
     "bad-date": (
         {"data/sources.yaml": FILES["data/sources.yaml"].replace("2021-06-30", "2021-13-45", 1)},
@@ -49,13 +52,14 @@ CASES = {
         },
         "content/data/systems.yaml:7: record 'acme-16': field 'accelerator_count': 'sixteen' is not a number",
     ),
-    "unknown-system": (
-        {"data/results.yaml": RESULTS.replace("system: zenith-8", "system: dgx-a200")},
-        "content/data/results.yaml:15: record 'r-zenith': unknown system 'dgx-a200'",
+    "unknown-system": (  # SYSTEM_MAP's second line maps Zenith's folder
+        {"data/mlperf_systems.yaml": SYSTEM_MAP.replace(": zenith-8", ": dgx-a200")},
+        "content/data/mlperf_systems.yaml:2: unknown system 'dgx-a200'",
     ),
     "duplicate-id": (
-        {"data/results.yaml": RESULTS.replace("id: r-zenith", "id: r-acme")},
-        "content/data/results.yaml:11: duplicate id 'r-acme' (first used on line 1)",
+        {RESULTS_FILE: RESULTS.replace("id: r-zenith", "id: r-acme")},
+        "content/data/record/results-v1.0.yaml:27: duplicate id 'r-acme' (first on line 3): a second "
+        "copy of a result; delete one of the two",
     ),
     "one-language-only": (
         {"reports/acme-vs-zenith.zh.md": None},
@@ -96,14 +100,19 @@ CASES = {
         {"reports/acme-vs-zenith.en.md": REPORT_EN.replace("round: v1.0", "round: v9.9")},
         "content/reports/acme-vs-zenith.en.md:14: results block: the selection matches no result",
     ),
-    "csv-unknown-system": (
+    "csv-bad-colour": (  # a table in CSV (names from companies.yaml: CSV has no {en, zh} cells)
         {
-            "data/results.yaml": None,
-            "data/results.csv": "id,round,division,category,system,benchmark,value,unit,framework,source\n"
-            "r-acme,v1.0,closed,available,acme-16,bert,30,min,AcmeFlow,s-official\n"
-            "r-zenith,v1.0,closed,available,zenith-9,bert,20,min,ZenTorch,s-official\n",
+            "data/vendors.yaml": None,
+            "data/vendors.csv": "id,color\nacme,#0072B2\nzenith,#00\n",
+            "data/companies.yaml": "- id: acme\n  name: {en: Acme, zh: 艾克米}\n"
+            "- id: zenith\n  name: {en: Zenith, zh: 天顶}\n",
         },
-        "content/data/results.csv:3: record 'r-zenith': unknown system 'zenith-9' (did you mean 'zenith-8'?)",
+        "content/data/vendors.csv:3: record 'zenith': field 'color': '#00' is not a CSS colour: write "
+        "#rrggbb (or #rgb, #rrggbbaa) or a colour name such as teal",
+    ),
+    "map-unknown-system": (
+        {"data/mlperf_systems.yaml": SYSTEM_MAP.replace(": zenith-8", ": zenith-9")},
+        "content/data/mlperf_systems.yaml:2: unknown system 'zenith-9' (did you mean 'zenith-8'?)",
     ),
     "bad-report-name": (
         {"reports/Acme Report.en.md": REPORT_EN},
@@ -155,9 +164,8 @@ def test_all_problems_of_a_run_are_listed_together(tmp_path, capsys):
     content = apply_changes(
         tmp_path,
         {
-            "data/results.yaml": RESULTS.replace("value: 30.0", "value: -1").replace(
-                "system: zenith-8", "system: nope"
-            ),
+            RESULTS_FILE: RESULTS.replace("value: 30.0", "value: -1"),
+            "data/sources.yaml": FILES["data/sources.yaml"].replace("2021-06-30", "2021-13-45", 1),
             "reports/acme-vs-zenith.zh.md": None,
         },
     )

@@ -17,51 +17,74 @@ import pytest
 import build
 from sitegen.content.load import load_site
 from sitegen.derive import chart_plan as chart_data
+from sitegen.importer import small_record
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import draw as chart_render
 from sitegen.render.theme import Strings
 
-from project import FILES, REPORT_EN, REPORT_ZH, RESULTS, write_project
+from project import (
+    FILES,
+    OFFICIAL,
+    R_ACME,
+    R_ZENITH,
+    REPORT_EN,
+    REPORT_ZH,
+    RESULTS,
+    RESULTS_FILE,
+    ROUND_V10,
+    SYSTEM_MAP,
+    write_project,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-CHART = "\n```chart\nbenchmark: bert\nround: v1.0\n{extra}```\n"
-# REPORT_EN ends on line 17; the blank line is 18, so a chart block appended starts on line 19
-CHART_LINE = 19
-MORE_RESULTS = (
-    RESULTS
-    + """\
-- id: r-acme-v11
-  round: v1.1
-  division: closed
-  category: available
-  system: acme-16
-  benchmark: bert
-  value: 24.5
-  unit: min
-  framework: AcmeFlow 2
-  source: s-official
-- id: r-zenith-v11
-  round: v1.1
-  division: closed
-  category: available
-  system: zenith-8
-  benchmark: bert
-  value: 19.25
-  unit: min
-  framework: ZenTorch 2
-  source: s-official
-- id: r-acme-open
-  round: v1.0
-  division: open
-  category: available
-  system: acme-16
-  benchmark: bert
-  value: 27.0
-  unit: min
-  framework: AcmeFlow
-  source: s-official
-"""
-)
+SHOWN = ["acme-16", "zenith-8"]  # a block of a record site names the systems it shows
+
+
+def chart(extra: str = "") -> str:
+    """A chart block of BERT in v1.0 with `extra` fields, then the systems it shows (unless
+    `extra` names them)."""
+    systems = "" if "systems:" in extra else f"systems: [{', '.join(SHOWN)}]\n"
+    return f"\n```chart\nbenchmark: bert\nround: v1.0\n{extra}{systems}```\n"
+
+
+# REPORT_EN ends on line 18; the blank line is 19, so a chart block appended starts on line 20
+CHART_LINE = 20
+ROUND_V11 = {
+    **ROUND_V10,
+    "id": "v1.1",
+    "repository": "https://github.com/mlcommons/training_results_v1.1",
+    "commit": "1b2c3d4e5f60718293a4b5c6d7e8f90123456789",
+    "commit_date": "2023-06-01",
+    "published": "2021-12-01",
+    "ruleset": "1.1.0",
+}
+
+
+def _more(ident, rnd, folder, base, value, runs, framework):
+    """Another result of a system folder of R_ACME or R_ZENITH (`base`)."""
+    path = f"{base['submitter']}/results/{folder}/bert"
+    return {**base, "id": ident, "round": rnd, "system_folder": folder, "path": path, "value": value,
+            "runs": runs, "framework": framework}  # fmt: skip
+
+
+# v1.1 results of both systems and an open-division result of Acme's in v1.0; each score is
+# the olympic mean of its five runs (the fastest and the slowest dropped)
+MORE = [
+    _more("r-acme-v11", "v1.1", "acme16", R_ACME, 24.5, [24.0, 24.5, 24.5, 24.5, 25.0], "AcmeFlow 2"),
+    _more("r-zenith-v11", "v1.1", "zenith8", R_ZENITH, 19.25, [19.0, 19.25, 19.25, 19.25, 19.5], "ZenTorch 2"),
+    {**_more("r-acme-open", "v1.0", "acme16-open", R_ACME, 27.0, [26.5, 27.0, 27.0, 27.0, 27.5], "AcmeFlow"),
+     "division": "open"},
+]  # fmt: skip
+MORE_RESULTS = {
+    **{
+        f"data/record/{name}": data.decode("utf-8")
+        for name, data in small_record.round_files([ROUND_V10, ROUND_V11], [R_ACME, R_ZENITH, *MORE]).items()
+    },
+    "data/mlperf_systems.yaml": SYSTEM_MAP
+    + "v1.0/Acme/acme16-open: acme-16\nv1.1/Acme/acme16: acme-16\nv1.1/Zenith/zenith8: zenith-8\n",
+    "data/sources.yaml": FILES["data/sources.yaml"]
+    + OFFICIAL.replace("v1.0", "v1.1").replace("2021-06-30", "2021-12-01"),
+}
 
 
 @pytest.fixture(autouse=True)
@@ -73,9 +96,9 @@ def chart_cache(tmp_path, monkeypatch):
 
 
 def with_chart(extra: str = "", zh: bool = False) -> dict:
-    changes = {"reports/acme-vs-zenith.en.md": REPORT_EN + CHART.format(extra=extra)}
+    changes = {"reports/acme-vs-zenith.en.md": REPORT_EN + chart(extra)}
     if zh:
-        changes["reports/acme-vs-zenith.zh.md"] = REPORT_ZH + CHART.format(extra=extra)
+        changes["reports/acme-vs-zenith.zh.md"] = REPORT_ZH + chart(extra)
     return changes
 
 
@@ -87,8 +110,9 @@ def build_tiny(tmp_path, changes: dict, name: str = "site") -> Path:
 
 
 def plan_for(tmp_path, params: dict, lang: str = "zh", changes: dict | None = None):
+    """The chart of `params` (of the systems SHOWN unless they name theirs)."""
     site = load_site(write_project(tmp_path / "plan", changes))
-    return site, chart_data.plan_chart(site, Strings(site, lang), params, lang)
+    return site, chart_data.plan_chart(site, Strings(site, lang), {"systems": SHOWN, **params}, lang)
 
 
 # ---- the spec ------------------------------------------------------------------------------
@@ -133,7 +157,7 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
             "framework": "ZenTorch",
             "value": 20.0,
             "result": "r-zenith",
-            "source": "Official results",
+            "source": "MLPerf Training v1.0 results",
             "value_text": "20.0",
         },
         {
@@ -147,7 +171,7 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
             "framework": "AcmeFlow",
             "value": 30.0,
             "result": "r-acme",
-            "source": "Official results",
+            "source": "MLPerf Training v1.0 results",
             "value_text": "30.0",
         },
     ]
@@ -178,7 +202,7 @@ def test_both_divisions_are_split_and_said(tmp_path):
         tmp_path,
         {"benchmark": "bert", "round": "v1.0"},
         lang="en",
-        changes={"data/results.yaml": MORE_RESULTS},
+        changes=MORE_RESULTS,
     )
     spec = chart_render.build_spec(plan, validate=True)
     assert [part["title"]["text"] for part in spec["vconcat"]] == ["Closed", "Open"]
@@ -191,7 +215,7 @@ def test_change_chart_draws_lines_per_system(tmp_path):
         tmp_path,
         {"benchmark": "bert", "metric": "change", "division": "closed"},
         lang="en",
-        changes={"data/results.yaml": MORE_RESULTS},
+        changes=MORE_RESULTS,
     )
     spec = chart_render.build_spec(plan, validate=True)
     line, points, names = spec["layer"]
@@ -209,14 +233,20 @@ def test_scaling_chart_divides_speedup_by_size(tmp_path):
     bigger = FILES["data/systems.yaml"] + FILES["data/systems.yaml"].split("- id: zenith-8")[0].replace(
         "acme-16", "acme-64"
     ).replace("Acme 16", "Acme 64").replace("count: 16", "count: 64")
-    results = RESULTS + RESULTS.split("- id: r-zenith")[0].replace("r-acme", "r-acme-64").replace(
-        "system: acme-16", "system: acme-64"
-    ).replace("value: 30.0", "value: 10.0")
+    acme64 = {  # 64 accelerators on 8 hosts; runs whose olympic mean is 10.0
+        **_more("r-acme-64", "v1.0", "acme64", R_ACME, 10.0, [9.5, 10.0, 10.0, 10.0, 10.5], "AcmeFlow"),
+        "accelerator_count": 64,
+        "nodes": 8,
+    }
     _, plan = plan_for(
         tmp_path,
-        {"benchmark": "bert", "metric": "scaling"},
+        {"benchmark": "bert", "metric": "scaling", "systems": [*SHOWN, "acme-64"]},
         lang="en",
-        changes={"data/systems.yaml": bigger, "data/results.yaml": results},
+        changes={
+            "data/systems.yaml": bigger,
+            RESULTS_FILE: RESULTS + small_record.result_text(acme64),
+            "data/mlperf_systems.yaml": SYSTEM_MAP + "v1.0/Acme/acme64: acme-64\n",
+        },
     )
     spec = chart_render.build_spec(plan, validate=True)
     assert [(r["system"], r["accelerators"], r["value"]) for r in spec["data"]["values"]] == [
@@ -232,7 +262,7 @@ def test_grouped_bars_put_rounds_side_by_side(tmp_path):
         tmp_path,
         {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"},
         lang="en",
-        changes={"data/results.yaml": MORE_RESULTS},
+        changes=MORE_RESULTS,
     )
     bars = chart_render.build_spec(plan, validate=True)["layer"][0]
     assert bars["encoding"]["yOffset"] == {"field": "series", "sort": ["v1.0", "v1.1"], "type": "nominal"}
@@ -262,7 +292,7 @@ def test_chinese_page_has_chinese_svg_text_and_all_parts(tmp_path):
     )
     assert 'fill="currentColor"' in figure and "#767676" not in figure.split("<script")[0]
     assert '<figcaption><span class="chart-caption">BERT-Large训练时间' in figure
-    assert 'href="../sources/index.html#source-s-official"' in figure
+    assert 'href="../sources/index.html#source-mlperf-training-v1.0"' in figure
     assert '<summary>本图的数据</summary>' in html
     assert '<a href="../systems/zenith-8.html#result-r-zenith">Zenith 8</a>' in html
     assert '<td class="num answer" data-value="20.0">20.0</td>' in html  # in view on a phone
@@ -292,7 +322,7 @@ def test_two_charts_on_a_page_share_no_id(tmp_path):
     extra = "metric: price_performance\nbaseline: zenith-8\n"
     out = build_tiny(
         tmp_path,
-        {"reports/acme-vs-zenith.en.md": REPORT_EN + CHART.format(extra="") + CHART.format(extra=extra)},
+        {"reports/acme-vs-zenith.en.md": REPORT_EN + chart() + chart(extra)},
     )
     html = (out / "en/reports/acme-vs-zenith.html").read_text("utf-8")
     ids = re.findall(r'\bid="([^"]+)"', html)
@@ -314,28 +344,14 @@ def test_svg_ids_are_prefixed_with_the_chart_id(monkeypatch):
 
 
 def test_results_block_takes_the_chart_selection_fields(tmp_path):
-    block = "```results\nbenchmark: [bert]\nround: [v1.0, v1.1]\ndivision: both\n```\n"
+    block = "```results\nbenchmark: [bert]\nround: [v1.0, v1.1]\ndivision: both\nsystems: [acme-16, zenith-8]\n```\n"
     out = build_tiny(
         tmp_path,
-        {"data/results.yaml": MORE_RESULTS, "reports/acme-vs-zenith.en.md": REPORT_EN + "\n" + block},
+        {**MORE_RESULTS, "reports/acme-vs-zenith.en.md": REPORT_EN + "\n" + block},
     )
     html = (out / "en/reports/acme-vs-zenith.html").read_text("utf-8")
     assert html.count("#result-r-acme-v11") == 1  # only the new block has v1.1
     assert html.count("#result-r-acme-open") == 2  # both blocks include the open one
-
-
-def test_benchmark_page_charts_the_fastest_vendor_per_round(tmp_path):
-    out = build_tiny(tmp_path, {"data/results.yaml": MORE_RESULTS})
-    html = (out / "en/benchmarks/bert.html").read_text("utf-8")
-    assert '<h2 id="fastest-by-round">Fastest time of each vendor by round</h2>' in html
-    assert "each point is the vendor&#x27;s fastest system" in html
-    rows = list(csv.DictReader(io.StringIO((out / "en/benchmarks/charts/bert-1.csv").read_text("utf-8"))))
-    assert [(r["label"], r["round"], r["value"]) for r in rows] == [
-        ("Zenith", "v1.0", "20.0"),
-        ("Zenith", "v1.1", "19.25"),
-        ("Acme", "v1.0", "30.0"),
-        ("Acme", "v1.1", "24.5"),
-    ]
 
 
 # ---- bad blocks ----------------------------------------------------------------------------
@@ -375,12 +391,12 @@ BAD = {
 
 
 # a problem that names a field is reported on that field's line (the extra fields start on line
-# 22); one about the whole selection on the block's first line
+# 23, the block's systems after them); one about the whole selection on the block's first line
 BAD_LINE = {
     "unknown-baseline": CHART_LINE + 4,
     "empty-selection": CHART_LINE,
-    "no-scaling-family": CHART_LINE,
-    "no-second-round": CHART_LINE,
+    "no-scaling-family": CHART_LINE + 4,
+    "no-second-round": CHART_LINE + 4,
 }
 
 
@@ -398,8 +414,8 @@ def test_bad_chart_block_fails_with_file_and_line(case, tmp_path, capsys):
 def test_baseline_without_a_result_in_the_slot(tmp_path, capsys):
     extra = "round: v1.0\nmetric: speedup\nbaseline: zenith-8\ndivision: both\n"
     changes = {
-        "data/results.yaml": MORE_RESULTS,
-        "reports/acme-vs-zenith.en.md": REPORT_EN + CHART.format(extra="").replace("round: v1.0\n", extra),
+        **MORE_RESULTS,
+        "reports/acme-vs-zenith.en.md": REPORT_EN + chart().replace("round: v1.0\n", extra),
     }
     content = write_project(tmp_path / "bad", changes)
     assert build.main(["--content", str(content), "--out", str(tmp_path / "out")]) == 1
@@ -449,7 +465,7 @@ class OnlyFields:
     ],
 )
 def test_the_spec_cache_key_holds_everything_a_spec_is_made_of(tmp_path, params):
-    _, plan = plan_for(tmp_path, params, lang="en", changes={"data/results.yaml": MORE_RESULTS})
+    _, plan = plan_for(tmp_path, params, lang="en", changes=MORE_RESULTS)
     guarded = OnlyFields(plan, chart_render.SPEC_FIELDS)
     assert chart_render.build_spec(guarded) == chart_render.build_spec(plan)
     assert chart_render.narrow_spec(guarded) == chart_render.narrow_spec(plan)
@@ -471,7 +487,7 @@ def test_passed_through_fields_only_reach_the_spec_as_data(tmp_path, monkeypatch
     nothing and drawing nothing."""
     import dataclasses
 
-    _, plan = plan_for(tmp_path, params, lang="en", changes={"data/results.yaml": MORE_RESULTS})
+    _, plan = plan_for(tmp_path, params, lang="en", changes=MORE_RESULTS)
     assert all(set(chart_render.PASSED_THROUGH) <= set(row) for row in plan.rows)
     before = [chart_render.page_svg(spec, "c") for spec in chart_render.specs(plan)]
     rows = [
@@ -544,6 +560,8 @@ def test_output_is_the_same_with_and_without_the_cache(tmp_path, monkeypatch):
 
 
 def test_a_build_without_charts_imports_neither_altair_nor_vl_convert(tmp_path):
+    """Reports without a chart block: neither library is imported (the record's own charts on
+    the benchmark pages need neither), and the report page loads no chart script."""
     content = write_project(tmp_path / "plain")
     code = (
         "import sys; from pathlib import Path; from sitegen.build.pipeline import build; "
@@ -556,7 +574,6 @@ def test_a_build_without_charts_imports_neither_altair_nor_vl_convert(tmp_path):
         [sys.executable, "-c", code], cwd=ROOT, env=env, text=True, capture_output=True, check=True
     )
     assert result.stdout.strip().splitlines()[-1] == "[]"
-    assert not (tmp_path / "out/assets/vega-bundle.js").exists()
     assert "vega-bundle.js" not in (tmp_path / "out/en/reports/acme-vs-zenith.html").read_text("utf-8")
 
 

@@ -15,14 +15,18 @@ from pathlib import Path
 import pytest
 
 import build
+from sitegen.importer import small_record
 
 from project import (
     BENCHMARKS,
     CLAIMS,
     FILES,
     GLOSSARY,
+    OFFICIAL,
+    R_ACME,
     REPORT_EN,
     RESULTS,
+    RESULTS_FILE,
     SITE,
     SOURCES,
     SYSTEMS,
@@ -33,7 +37,7 @@ from record_sample import V10, write_record_project
 R = "content/reports/acme-vs-zenith.en.md"
 RECORD_ACME = "v1.0-acme-acme16-bert"
 # with the record, a results block names its systems (the round's whole list is its leaderboard)
-RECORD_REPORT_EN = REPORT_EN.replace("round: v1.0\n```", "round: v1.0\nsystems: [acme-16, zenith-8]\n```")
+RECORD_REPORT_EN = REPORT_EN
 RESNET = """\
 - id: resnet
   name: {en: ResNet-50, zh: ResNet-50}
@@ -44,10 +48,15 @@ RESNET = """\
   unit: min
   lower_is_better: true
 """
-R_RESNET = (
-    RESULTS.split("- id: r-zenith")[0]
-    .replace("r-acme", "r-res")
-    .replace("benchmark: bert", "benchmark: resnet")
+# Acme's result on ResNet-50: the same system folder, runs and score (30.0) as r-acme's
+R_RESNET = small_record.result_text(
+    {
+        **R_ACME,
+        "id": "r-res",
+        "benchmark": "resnet",
+        "benchmark_folder": "resnet",
+        "path": "Acme/results/acme16/resnet",
+    }
 )
 
 
@@ -125,12 +134,16 @@ def image(content: Path):
 LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(8)
 )
+# 41 more results of Acme's folder on BERT, r-0 .. r-40: runs n minutes slower, scores 30 + n
 MANY = "".join(
-    RESULTS.split("- id: r-zenith")[0]
-    .replace("r-acme", f"r-{n}")
-    .replace("value: 30.0", f"value: {30 + n}.0")
+    small_record.result_text(
+        {**R_ACME, "id": f"r-{n}", "value": 30.0 + n, "runs": [run + n for run in R_ACME["runs"]]}
+    )
     for n in range(41)
 )
+# RESULTS, the round file of the tiny project: two header lines, then r-acme from line 3
+# (framework on 17, status 18, value 19, unit 20, runs 22) and r-zenith from line 27 (status 42)
+D = "content/data/record/results-v1.0.yaml"
 PENDING = REPORT_EN.replace("claims: [c-ppr]", "claims: [c-ppr]\npending: [zh]")
 
 CASES = {
@@ -140,8 +153,12 @@ CASES = {
         [f"{R}:14: results block: the selection matches no result"],
     ),
     "cr-only-data": Case(
-        {"data/results.yaml": RESULTS.replace("system: zenith-8", "system: dgx-a200").replace("\n", "\r")},
-        ["content/data/results.yaml:15: record 'r-zenith': unknown system 'dgx-a200'"],
+        {
+            RESULTS_FILE: RESULTS.replace("ZenTorch\n  status: scored", "ZenTorch\n  status: done").replace(
+                "\n", "\r"
+            )
+        },
+        [f"{D}:42: record 'r-zenith': field 'status': 'done' is not one of: scored, logs missing"],
     ),
     "bom-crlf-data": Case(
         {
@@ -161,8 +178,8 @@ CASES = {
         [f"{R}:12: byte 0xe9 (column 4) is not UTF-8; save the file as UTF-8"],
     ),
     "latin1-byte-data": Case(
-        {"data/results.yaml": RESULTS.replace("AcmeFlow", "AcmeFl\xf6w").encode("latin-1")},
-        ["content/data/results.yaml:9: byte 0xf6 (column 20) is not UTF-8; save the file as UTF-8"],
+        {RESULTS_FILE: RESULTS.replace("AcmeFlow", "AcmeFl\xf6w").encode("latin-1")},
+        [f"{D}:17: byte 0xf6 (column 20) is not UTF-8; save the file as UTF-8"],
     ),
     "control-character-raw": Case(
         report("title: Acme against", "title: Acme\x07 against"),
@@ -174,8 +191,8 @@ CASES = {
     ),
     # --- duplicate keys, with both lines ---------------------------------------------------
     "duplicate-key-data": Case(
-        {"data/results.yaml": RESULTS.replace("  value: 30.0\n", "  value: 30.0\n  value: 31.0\n", 1)},
-        ["content/data/results.yaml:8: duplicate key 'value' (first on line 7)"],
+        {RESULTS_FILE: RESULTS.replace("  value: 30.0\n", "  value: 30.0\n  value: 31.0\n", 1)},
+        [f"{D}:20: duplicate key 'value' (first on line 19)"],
     ),
     "duplicate-key-front-matter": Case(
         report(
@@ -205,14 +222,14 @@ CASES = {
     ),
     # --- the field's own line, also after blocks; nearest names ---------------------------------
     "line-after-two-blocks": Case(
-        appended("\n```results\nbenchmark: bert\nround: v1.0\n```\n\nLater [[result:r-nobody]].\n"),
-        [f"{R}:24: unknown result 'r-nobody' in [[...]]"],
+        appended(
+            "\n```results\nbenchmark: bert\nround: v1.0\nsystems: [acme-16]\n```\n\nLater [[result:r-nobody]].\n"
+        ),
+        [f"{R}:26: unknown result 'r-nobody' in [[...]]"],
     ),
     "misspelt-field": Case(
-        {"data/results.yaml": RESULTS.replace("  framework: AcmeFlow", "  framwork: AcmeFlow")},
-        [
-            "content/data/results.yaml:9: record 'r-acme': unknown field 'framwork' (did you mean 'framework'?)"
-        ],
+        {RESULTS_FILE: RESULTS.replace("  framework: AcmeFlow", "  framwork: AcmeFlow")},
+        [f"{D}:17: record 'r-acme': unknown field 'framwork' (did you mean 'framework'?)"],
     ),
     "misspelt-reference-in-data": Case(
         {"data/claims.yaml": CLAIMS.replace("result: r-acme", "result: r-acmee")},
@@ -301,11 +318,11 @@ CASES = {
     ),
     "markdown-brackets": Case(
         appended("\n" + "[" * 20_000 + "x\n"),
-        [f"{R}:19: 20000 '[' on one line (at most 200); Markdown would take minutes over them"],
+        [f"{R}:20: 20000 '[' on one line (at most 200); Markdown would take minutes over them"],
     ),
     "bad-chart-option": Case(
         appended("\n```chart\nbenchmark: bert\nkind: pie\n```\n"),
-        [f"{R}:21: chart block: unknown kind 'pie' (known: bars, grouped_bars, lines, scaling)"],
+        [f"{R}:22: chart block: unknown kind 'pie' (known: bars, grouped_bars, lines, scaling)"],
     ),
     # --- pages that would overwrite another; what a report may load --------------------------------
     "slug-index": Case(
@@ -334,56 +351,48 @@ CASES = {
     "external-image": Case(
         appended("\n![logo](https://example.org/logo.png)\n"),
         [
-            f"{R}:19: external image 'https://example.org/logo.png': the site loads nothing from outside; "
+            f"{R}:20: external image 'https://example.org/logo.png': the site loads nothing from outside; "
             "save the image under content/ and link it relatively"
         ],
     ),
     "external-script": Case(
         appended('\n<script src="https://cdn.example.org/x.js"></script>\n'),
-        [f"{R}:19: a script from elsewhere is not allowed in a report; the site loads nothing from outside"],
+        [f"{R}:20: a script from elsewhere is not allowed in a report; the site loads nothing from outside"],
     ),
     "missing-local-image": Case(
         appended("\n![chart](../images/none.png)\n"),
         setup=image,
         expected=[
-            f"{R}:19: image '../images/none.png' does not exist; save it under content/ and link it relatively"
+            f"{R}:20: image '../images/none.png' does not exist; save it under content/ and link it relatively"
         ],
     ),
     "image-outside-content": Case(
         appended("\n![secret](../../../etc/hostname)\n"),
         [
-            f"{R}:19: image '../../../etc/hostname' is outside content/; save it under content/ and link it relatively"
+            f"{R}:20: image '../../../etc/hostname' is outside content/; save it under content/ and link it relatively"
         ],
     ),
     # --- numbers that cannot be real, and numbers their source contradicts --------------------------
     "zero-time": Case(
-        {"data/results.yaml": RESULTS.replace("value: 30.0", "value: 0")},
-        ["content/data/results.yaml:7: record 'r-acme': field 'value': 0 must be greater than zero"],
+        {RESULTS_FILE: RESULTS.replace("value: 30.0", "value: 0")},
+        [f"{D}:19: record 'r-acme': field 'value': 0 must be greater than zero"],
     ),
     "huge-time": Case(
-        {"data/results.yaml": RESULTS.replace("value: 30.0", "value: 1.0e+300")},
-        [
-            "content/data/results.yaml:7: record 'r-acme': field 'value': 1e+300 is too large to be a real figure"
-        ],
+        {RESULTS_FILE: RESULTS.replace("value: 30.0", "value: 1.0e+300")},
+        [f"{D}:19: record 'r-acme': field 'value': 1e+300 is too large to be a real figure"],
     ),
     "years-long-time": Case(
-        {"data/results.yaml": RESULTS.replace("value: 30.0", "value: 3000000")},
-        [
-            "content/data/results.yaml:7: record 'r-acme': field 'value': 3000000 is not a real time to train (over 1,000,000)"
-        ],
+        {RESULTS_FILE: RESULTS.replace("value: 30.0", "value: 3000000")},
+        [f"{D}:19: record 'r-acme': field 'value': 3000000 is not a real time to train (over 1,000,000)"],
     ),
     # a tiny figure crashed the number formatter (decimal.InvalidOperation) with a traceback
     "tiny-time": Case(
-        {"data/results.yaml": RESULTS.replace("value: 30.0", "value: 1.0e-30")},
-        [
-            "content/data/results.yaml:7: record 'r-acme': field 'value': 1e-30 is too small to be a real figure"
-        ],
+        {RESULTS_FILE: RESULTS.replace("value: 30.0", "value: 1.0e-30")},
+        [f"{D}:19: record 'r-acme': field 'value': 1e-30 is too small to be a real figure"],
     ),
     "sub-millisecond-time": Case(
-        {"data/results.yaml": RESULTS.replace("value: 30.0", "value: 0.0001")},
-        [
-            "content/data/results.yaml:7: record 'r-acme': field 'value': 0.0001 is not a real time to train (under 0.001)"
-        ],
+        {RESULTS_FILE: RESULTS.replace("value: 30.0", "value: 0.0001")},
+        [f"{D}:19: record 'r-acme': field 'value': 0.0001 is not a real time to train (under 0.001)"],
     ),
     "tiny-price": Case(
         {"data/systems.yaml": SYSTEMS.replace("amount: 150000", "amount: 1.0e-40")},
@@ -392,8 +401,8 @@ CASES = {
         ],
     ),
     "nan-time": Case(
-        {"data/results.yaml": RESULTS.replace("value: 30.0", "value: .nan")},
-        ["content/data/results.yaml:7: record 'r-acme': field 'value': nan is not a finite number"],
+        {RESULTS_FILE: RESULTS.replace("value: 30.0", "value: .nan")},
+        [f"{D}:19: record 'r-acme': field 'value': nan is not a finite number"],
     ),
     "inf-price": Case(
         {"data/systems.yaml": SYSTEMS.replace("amount: 150000", "amount: .inf")},
@@ -402,18 +411,20 @@ CASES = {
         ],
     ),
     "negative-run": Case(
-        {"data/results.yaml": RESULTS.replace("  value: 30.0\n", "  value: 30.0\n  runs: [30.0, -1]\n", 1)},
-        ["content/data/results.yaml:8: record 'r-acme': field 'runs': -1 must be greater than zero"],
+        {
+            RESULTS_FILE: RESULTS.replace(
+                "runs: [29.0, 30.0, 30.0, 30.0, 31.0]", "runs: [29.0, 30.0, 30.0, 30.0, -1]"
+            )
+        },
+        [f"{D}:22: record 'r-acme': field 'runs': -1 must be greater than zero"],
     ),
     "value-contradicts-runs": Case(
         {
-            "data/results.yaml": RESULTS.replace(
-                "  value: 30.0\n", "  value: 30.0\n  runs: [29.0, 30.0, 31.0, 32.0, 33.0]\n", 1
+            RESULTS_FILE: RESULTS.replace(
+                "runs: [29.0, 30.0, 30.0, 30.0, 31.0]", "runs: [29.0, 30.0, 31.0, 32.0, 33.0]"
             )
-        },
-        [
-            "content/data/results.yaml:7: record 'r-acme': value 30 disagrees with its runs: by the rules of v1.0 they give 31.0"
-        ],
+        },  # the olympic mean of five: (30 + 31 + 32) / 3
+        [f"{D}:19: record 'r-acme': value 30 disagrees with its runs: by the rules of v1.0 they give 31.0"],
     ),
     "record-value-contradicts-runs": Case(
         {"data/record/results-v1.0.yaml": V10.replace("value: 30.123456", "value: 31.5")},
@@ -512,11 +523,11 @@ CASES = {
     "ratio-across-benchmarks": Case(
         {
             "data/benchmarks.yaml": BENCHMARKS + RESNET,
-            "data/results.yaml": RESULTS + R_RESNET,
+            RESULTS_FILE: RESULTS + R_RESNET,
             **appended("\nResNet against BERT: [[speedup:r-res/r-acme]].\n"),
         },
         [
-            f"{R}:19: [[speedup:r-res/r-acme]]: 'r-res' is resnet and 'r-acme' is bert; a ratio compares one benchmark"
+            f"{R}:20: [[speedup:r-res/r-acme]]: 'r-res' is resnet and 'r-acme' is bert; a ratio compares one benchmark"
         ],
     ),
     "ratio-across-divisions": Case(
@@ -526,7 +537,6 @@ CASES = {
             )
             + f"\nOpen against closed: [[speedup:v1.0-acme-acme16-open-bert/{RECORD_ACME}]].\n"
         },
-        # line 20: the record's results block names its systems (one line more above)
         [
             f"{R}:20: [[speedup:v1.0-acme-acme16-open-bert/{RECORD_ACME}]]: 'v1.0-acme-acme16-open-bert' is in the open "
             f"division and '{RECORD_ACME}' in the closed; write [[speedup:v1.0-acme-acme16-open-bert/{RECORD_ACME}|cross-division]] "
@@ -536,12 +546,12 @@ CASES = {
     ),
     "ratio-unknown-option": Case(
         appended("\nAgain: [[speedup:r-acme/r-zenith|cross-round]].\n"),
-        [f"{R}:19: [[speedup:r-acme/r-zenith]]: unknown option 'cross-round' (known: cross-division)"],
+        [f"{R}:20: [[speedup:r-acme/r-zenith]]: unknown option 'cross-round' (known: cross-division)"],
     ),
     # --- warnings: --strict makes them fail ---------------------------------------------------------
     "claim-with-an-option": Case(
         appended("\nStated: [[claim:c-ppr|as_stated]].\n"),
-        [f"{R}:19: [[claim:c-ppr|as_stated]]: unknown option (known: [[check:ID|as_stated]])"],
+        [f"{R}:20: [[claim:c-ppr|as_stated]]: unknown option (known: [[check:ID|as_stated]])"],
     ),
     "strict-pending-translation": Case(
         {"reports/acme-vs-zenith.zh.md": None, "reports/acme-vs-zenith.en.md": PENDING},
@@ -552,6 +562,7 @@ CASES = {
         {
             "data/sources.yaml": SOURCES
             + SOURCES.split("- id: s-official")[0].replace("s-article", "s-unused")
+            + OFFICIAL
         },
         [
             "content/data/sources.yaml:16: warning: source 's-unused' is not used: no record, price, claim, report or page cites it"
@@ -559,7 +570,7 @@ CASES = {
         args=("--strict",),
     ),
     "strict-claim-without-source-page": Case(
-        {"data/sources.yaml": SOURCES.replace("  url: https://example.org/article\n", "")},
+        {"data/sources.yaml": SOURCES.replace("  url: https://example.org/article\n", "") + OFFICIAL},
         [
             "content/data/claims.yaml:2: warning: claim 'c-ppr' cites source 's-article', which has no url: readers cannot look it up"
             " (give its url, or its date and a no_url saying why there is none)"
@@ -572,6 +583,7 @@ CASES = {
             "data/sources.yaml": SOURCES.replace(
                 "  url: https://example.org/article\n", "  no_url: {en: Print only., zh: 仅有印刷版。}\n"
             ).replace("  date: 2021-06-30\n", "", 1)
+            + OFFICIAL
         },
         [
             "content/data/claims.yaml:2: warning: claim 'c-ppr' cites source 's-article', which has no url: readers cannot look it up"
@@ -580,7 +592,7 @@ CASES = {
         args=("--strict",),
     ),
     "strict-long-table": Case(
-        {"data/results.yaml": RESULTS + MANY},
+        {RESULTS_FILE: RESULTS + MANY},
         [
             f"{R}:14: warning: results block: 43 rows, more than a reader takes in (40); narrow it with round, division or systems"
         ],
@@ -651,7 +663,7 @@ def body_of(out: Path, lang: str = "en") -> str:
 def test_windows_and_old_mac_line_endings_with_a_bom_publish_the_blocks(tmp_path, own_cache, ending):
     text = "\ufeff" + REPORT_EN.replace("\n", ending)
     code, out, _ = build_ok(
-        tmp_path, {"reports/acme-vs-zenith.en.md": text, "data/results.yaml": RESULTS.replace("\n", ending)}
+        tmp_path, {"reports/acme-vs-zenith.en.md": text, RESULTS_FILE: RESULTS.replace("\n", ending)}
     )
     assert code == 0
     body = body_of(out)
@@ -705,9 +717,12 @@ def test_a_check_at_the_claims_precision_sits_beside_the_claim(tmp_path, own_cac
 
 
 def test_a_source_without_an_address_says_why_on_the_sources_page(tmp_path, own_cache, capsys):
-    sources = SOURCES.replace(
-        "  url: https://example.org/article\n",
-        "  no_url: {en: Printed in the March issue only., zh: 仅见于三月刊印刷版。}\n",
+    sources = (
+        SOURCES.replace(
+            "  url: https://example.org/article\n",
+            "  no_url: {en: Printed in the March issue only., zh: 仅见于三月刊印刷版。}\n",
+        )
+        + OFFICIAL
     )
     code, out, _ = build_ok(tmp_path, {"data/sources.yaml": sources}, "--strict")
     assert (code, capsys.readouterr().err) == (0, "")
@@ -732,6 +747,7 @@ def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path,
         {
             "data/sources.yaml": SOURCES
             + SOURCES.split("- id: s-official")[0].replace("s-article", "s-unused")
+            + OFFICIAL
         },
     )
     warning = "content/data/sources.yaml:16: warning: source 's-unused' is not used: no record, price, claim, report or page cites it"
@@ -748,12 +764,12 @@ def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path,
         assert capsys.readouterr().err.splitlines() == [warning, "check failed: 1 problem(s)"]
         assert snapshot(tmp_path) == before
         assert warm or not own_cache.exists()
-    (content / "data/results.yaml").write_text(RESULTS.replace("value: 30.0", "value: 0"), "utf-8")
+    (content / "data/systems.yaml").write_text(SYSTEMS.replace("amount: 150000", "amount: 0"), "utf-8")
     before = snapshot(tmp_path)
     assert build.main(["check", "--content", str(content)]) == 1
     assert capsys.readouterr().err.splitlines() == [
-        "content/data/results.yaml:7: record 'r-acme': field 'value': 0 must be greater than zero",
         warning,
+        "content/data/systems.yaml:9: record 'acme-16': field 'prices': field 'amount': 0 must be greater than zero",
         "check failed: 2 problem(s)",
     ]
     assert snapshot(tmp_path) == before

@@ -4,7 +4,7 @@ from test_bad_input import tree_digest
 
 from sitegen.build.pipeline import build
 
-from project import REPORT_EN, TEMPLATES, write_project
+from project import REPORT_EN, RESULTS_FILE, TEMPLATES, seal_record, write_project
 
 
 def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch):
@@ -42,8 +42,12 @@ def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     build(content, TEMPLATES, out)
-    results = content / "data" / "results.yaml"
-    results.write_text(results.read_text("utf-8").replace("value: 30.0", "value: 31.0"), "utf-8")
+    results = content / RESULTS_FILE  # r-acme's score and runs one minute slower, sealed again
+    text = results.read_text("utf-8").replace("value: 30.0", "value: 31.0")
+    results.write_text(
+        text.replace("[29.0, 30.0, 30.0, 30.0, 31.0]", "[30.0, 31.0, 31.0, 31.0, 32.0]"), "utf-8"
+    )
+    seal_record(content)
     build(content, TEMPLATES, out)
     assert "31.0分钟" in (out / "zh" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
 

@@ -219,6 +219,6 @@ def test_a_build_in_a_terminal_forks_its_languages_with_no_other_thread_alive(tm
     os.close(leader)
     assert done.returncode == 0, shown.decode(errors="replace")
     assert "building…" in shown.decode(errors="replace")  # the status line was shown
-    # the process checking the editors' words, both languages, then the one saving the build's
-    # state: each forked beside no other thread
-    assert log.read_text().split() == ["1", "1", "1", "1"]
+    # the process checking the editors' words, both languages, the record's data files, then
+    # the one saving the build's state: each forked beside no other thread
+    assert log.read_text().split() == ["1", "1", "1", "1", "1"]

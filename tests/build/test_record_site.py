@@ -15,7 +15,7 @@ from sitegen.base.errors import ContentError
 from sitegen.build.pipeline import build
 from sitegen.content.load import load_site
 
-from project import TEMPLATES
+from project import TEMPLATES, write_project
 from record_sample import CURATED, ROUNDS, SYSTEM_MAP, V10, V11, V11_LEVEL, write_record_project
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11 + V11_LEVEL)}
@@ -138,12 +138,29 @@ def test_a_curated_system_with_accelerators_is_no_folder_of_processors_alone(tmp
 
 
 def test_results_yaml_beside_a_record_is_an_error(tmp_path):
-    import project
-
-    content = write_record_project(tmp_path, {"data/results.yaml": project.RESULTS})
+    """A hand-written results table left from before the record is said at its file."""
+    content = write_record_project(tmp_path, {"data/results.yaml": "- id: r-acme\n  round: v1.0\n"})
     with pytest.raises(ContentError) as error:
         load_site(content)
-    assert "content/data/results.yaml: the results now come from content/data/record/" in str(error.value)
+    assert (
+        "content/data/results.yaml: the results now come from content/data/record/: delete this "
+        "file (curated fields go to content/data/results_curated.yaml)"
+    ) in str(error.value).splitlines()
+
+
+def test_a_site_without_a_record_is_one_error(tmp_path):
+    """Every site has a record: without one the load stops at one message naming the file."""
+    import project
+
+    content = write_project(tmp_path, dict.fromkeys(project.RECORD))
+    assert not (content / "data" / "record").exists()
+    with pytest.raises(ContentError) as error:
+        load_site(content)
+    assert [line for line in str(error.value).splitlines() if line.startswith("content/")] == [
+        "content/data/record/rounds.yaml: missing the MLPerf record: import it with "
+        "`python build.py import-record` (docs/importing.md), or start a new site with "
+        "`python build.py init DIR`"
+    ]
 
 
 def test_a_record_benchmark_needs_its_facts(tmp_path):

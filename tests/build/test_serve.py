@@ -557,4 +557,4 @@ def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, mo
     assert cli.main([*common, "--out", str(tmp_path / "served"), "serve"]) == 0
     assert forks == [] and (tmp_path / "served" / "index.html").is_file()
     assert cli.main([*common, "--out", str(tmp_path / "built"), "build"]) == 0
-    assert forks == [2]
+    assert forks == [3]  # its two languages and the record's data files

@@ -15,7 +15,7 @@ from sitegen.build.pipeline import build
 from sitegen.cli import main
 from sitegen.content.load import load_site
 
-from project import GLOSSARY, PAGE_ZH, REPORT_ZH, TEMPLATES, THREE, write_project
+from project import COLUMN_TERMS, GLOSSARY, METHOD_ZH, REPORT_ZH, TEMPLATES, THREE, write_project
 
 
 def _digest(title, summary, body):
@@ -26,7 +26,7 @@ def _digest(title, summary, body):
 
 ZH_BODY = REPORT_ZH.split("---\n", 2)[2]
 ZH_DIGEST = _digest("Acme 对比 Zenith", "Acme 更慢，但更便宜。", ZH_BODY)
-PAGE_DIGEST = _digest("方法说明", "数字从何而来。", PAGE_ZH.split("---\n", 2)[2])
+PAGE_DIGEST = _digest("方法说明", "数字从何而来。", METHOD_ZH.split("---\n", 2)[2])
 HANT = """\
 ---
 title: Acme 與 Zenith 比較
@@ -44,6 +44,7 @@ Acme 訓練 BERT 需時 [[result:r-acme]]，Zenith 需時 [[result:r-zenith]][[s
 """
 PAGE_HANT = (
     '---\ntitle: 方法說明\nsummary: 數字從何而來。\nwritten_from: "{digest}"\n---\n## 訓練時間\n\n正文。\n'
+    "\n## 派生數據 {{#derived-figures}}\n\n正文。\n"
 )
 # the glossary's one definition, with a text written for Taiwan readers
 GLOSSARY_HANT = GLOSSARY.replace(
@@ -54,6 +55,7 @@ WRITTEN = {
     "reports/acme-vs-zenith.zh-hant.md": HANT.format(digest=ZH_DIGEST),
     "pages/methodology.zh-hant.md": PAGE_HANT.format(digest=PAGE_DIGEST),
     "data/glossary.yaml": GLOSSARY_HANT,
+    "data/terms.csv": COLUMN_TERMS,
 }
 
 

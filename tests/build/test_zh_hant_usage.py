@@ -12,7 +12,7 @@ from sitegen.build.pipeline import build
 from sitegen.content import usage
 from sitegen.content.load import load_site
 
-from project import GLOSSARY, TEMPLATES, THREE, write_project
+from project import COLUMN_TERMS, GLOSSARY, TEMPLATES, THREE, write_project
 
 # (the fixture's interface strings are the shipped ones, converted without the term list:
 # 對比 is on every page, so the project's list leaves it out)
@@ -103,7 +103,13 @@ def _project(tmp_path, usage_csv=USAGE):
         "zh: 达到目标所需的分钟数。}", "zh: 达到目标所需的分钟数。, zh-hant: 達到目標所需的分鐘數。}"
     )
     content = write_project(
-        tmp_path, {"site.yaml": THREE, "data/zh_hant_usage.csv": usage_csv, "data/glossary.yaml": glossary}
+        tmp_path,
+        {
+            "site.yaml": THREE,
+            "data/zh_hant_usage.csv": usage_csv,
+            "data/glossary.yaml": glossary,
+            "data/terms.csv": COLUMN_TERMS,
+        },
     )
     site = load_site(content)
     digest = {r.slug: review_digest(r) for r in site.reports + site.pages if r.lang == "zh"}

@@ -3,6 +3,7 @@
 init, a missing optional package, a content folder's own templates."""
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -191,11 +192,25 @@ def test_build_after_the_command_with_options(tmp_path, capsys):
 
 
 def test_content_errors_exit_1(tmp_path, capsys):
-    content = write_project(tmp_path, {"data/results.yaml": "- id: [broken\n"})
+    content = write_project(tmp_path, {"data/claims.yaml": "- id: [broken\n"})
     status, _, err = run(capsys, "--content", content, "--out", tmp_path / "o")
     assert status == 1
     assert err.splitlines()[-1].startswith("build failed: ")
     assert err.splitlines()[-1].endswith(" problem(s); output left as it was")
+
+
+def test_a_site_without_a_record_exits_1_naming_the_file(tmp_path, capsys):
+    import project
+
+    content = write_project(tmp_path, dict.fromkeys(project.RECORD))
+    status, out, err = run(capsys, "--content", content, "--out", tmp_path / "o")
+    assert (status, out) == (1, "")
+    assert err.splitlines()[0] == (
+        "content/data/record/rounds.yaml: missing the MLPerf record: import it with "
+        "`python build.py import-record` (docs/importing.md), or start a new site with "
+        "`python build.py init DIR`"
+    )
+    assert not (tmp_path / "o").exists()
 
 
 def test_refused_output_exits_2_with_one_line(tmp_path, capsys):
@@ -226,8 +241,7 @@ def test_missing_importer_extra_is_one_line(tmp_path, capsys, monkeypatch):
 
 
 def test_import_mlperf_is_gone_and_says_what_replaced_it(tmp_path, capsys):
-    """One importer: the one-folder import into results.yaml refuses, names import-record and
-    touches nothing."""
+    """One importer: the old one-folder import refuses, names import-record and touches nothing."""
     content = write_project(tmp_path)
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     status, out, err = run(capsys, "--content", content, "import-mlperf", tmp_path / "logs")
@@ -269,6 +283,28 @@ def test_init_makes_a_site_that_builds_in_its_folder(tmp_path):
     assert again.stderr == (
         f"error: {Path('mysite', 'content')} already exists; nothing written (choose a new folder)\n"
     )
+
+
+def test_the_starter_builds_strict_from_a_sealed_record_of_its_own(tmp_path, capsys):
+    """The starter has no hand-written results: a record in the importer's format, sealed;
+    `check --strict` and a strict build pass, and its report shows the two times its record
+    gives (the olympic means of [29, 30, 30, 30, 31] and [19, 20, 20, 20, 21]: 30.0 and 20.0)."""
+    from sitegen.editor.starter import write_starter
+    from sitegen.importer.small_record import write_results
+
+    content = write_starter(tmp_path / "site", write_results)
+    record = content / "data" / "record"
+    assert sorted(p.name for p in record.iterdir()) == ["results-v1.0.yaml", "rounds.yaml", "seal.yaml"]
+    assert not (content / "data" / "results.yaml").exists()
+    assert run(capsys, "check", "--strict", "--content", content)[0] == 0
+    status, _, err = run(capsys, "--strict", "--content", content, "--out", tmp_path / "o", "-q")
+    assert (status, err) == (0, "")
+    text = re.sub(
+        r"<[^>]+>", "", (tmp_path / "o" / "en" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
+    )
+    assert "Acme trains BERT in 30.0 min; Zenith needs 20.0 min" in re.sub(r"\s+", " ", text)
+    assert "Acme gives more per dollar." in text  # its claim
+    assert (tmp_path / "o" / "en" / "results" / "r-acme.html").is_file()
 
 
 def test_content_folder_templates_override_the_shipped_ones(tmp_path, capsys):
