@@ -107,10 +107,7 @@ class Model:
 
     def product(self, system: str) -> tuple[list, list[dict]]:
         """A curated system's official system descriptions (newest round first) and their
-        results by benchmark, round, division and id (without a record: its curated rows)."""
-        if not self.site.rounds:
-            found = self.site.results_for(system=system)
-            return [], sorted(found, key=lambda r: (r["benchmark"], r["round"], r["division"], r["id"]))
+        results by benchmark, round, division and id."""
         descriptions = [self.index.systems[key] for key in self.index.product_systems(system)]
         found = [r for d in descriptions for r in d.results]
         return descriptions, sorted(found, key=lambda r: (r["benchmark"], r["round"], r["division"], r["id"]))

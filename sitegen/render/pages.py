@@ -201,8 +201,8 @@ def reports_index(theme, site, lang, t, model: Model):
 
 def system_page(theme, site, lang, t, system: dict, model: Model):
     """A curated system: its facts, and the results of the official system descriptions
-    data/mlperf_systems.yaml says it is (without a record: its rows of data/results.yaml)."""
-    index = model.index if site.rounds else None
+    data/mlperf_systems.yaml says it is."""
+    index = model.index
     descriptions, results = model.product(system["id"])
     claims = [c for c in model.claims.values() if system["id"] in _claim_systems(model, c.claim)]
     path = urls.system(lang, system["id"])
@@ -257,45 +257,37 @@ def benchmarks_index(theme, site, lang, t, model: Model):
 
 def benchmark_page(theme, site, lang, t, benchmark: dict, model: Model):
     """A benchmark: its task and target, then from the record the fastest closed result of
-    each round, the progress chart and links to every leaderboard (without a record: the
-    rows of data/results.yaml)."""
-    results = [] if site.rounds else site.results_for(benchmark=benchmark["id"])
-    groups = {}
-    for r in sorted(results, key=lambda r: (r["round"], r["division"], r["value"], r["id"])):
-        groups.setdefault((r["round"], r["division"]), []).append(r)
+    each round, the progress chart, the scale chart and links to every leaderboard."""
     path = urls.benchmark(lang, benchmark["id"])
-    page = Page(site, lang, path, model, "content/data/results.yaml")
-    chart = Markup("" if site.rounds else charts.benchmark_chart(model, t, benchmark, page))
-    progress = Markup(record_chart.progress_figure(model, t, lang, benchmark, path) if site.rounds else "")
+    files: dict[str, bytes] = {}
+    progress = Markup(record_chart.progress_figure(model, t, lang, benchmark, path))
     if progress:
-        page.files[charts.BUNDLE] = npm.script(npm.VEGA)
-    rounds = model.rounds_of(benchmark["id"]) if site.rounds else []
-    scale = Markup(
-        scale_chart.scale_figure(model, t, lang, path, benchmark, rounds, page.files) if rounds else ""
+        files[charts.BUNDLE] = npm.script(npm.VEGA)
+    rounds = model.rounds_of(benchmark["id"])
+    scale = Markup(scale_chart.scale_figure(model, t, lang, path, benchmark, rounds, files) if rounds else "")
+    return (
+        _page(
+            theme,
+            site,
+            lang,
+            t,
+            path,
+            "benchmark.html",
+            benchmark["name"][lang],
+            [(t("nav.benchmarks"), urls.benchmarks(lang))],
+            benchmark=benchmark,
+            progress=progress,
+            scale_chart=scale,
+            has_charts=bool(progress),
+            summary=record_summary(model, benchmark["id"]),
+            band=model.figures.noise_band(benchmark),
+            index=model.index,
+            attribution=_attribution(site, rounds),
+            reports=site.reports_citing("benchmarks", benchmark["id"], lang),
+            model=model,
+        )
+        | files
     )
-    files = _page(
-        theme,
-        site,
-        lang,
-        t,
-        path,
-        "benchmark.html",
-        benchmark["name"][lang],
-        [(t("nav.benchmarks"), urls.benchmarks(lang))],
-        benchmark=benchmark,
-        groups=groups,
-        chart=chart,
-        progress=progress,
-        scale_chart=scale,
-        has_charts=page.has_charts or bool(progress),
-        summary=record_summary(model, benchmark["id"]),
-        band=model.figures.noise_band(benchmark),
-        index=model.index if site.rounds else None,
-        attribution=_attribution(site, [*model.rounds_of(benchmark["id"]), *(r["round"] for r in results)]),
-        reports=site.reports_citing("benchmarks", benchmark["id"], lang),
-        model=model,
-    )
-    return {**page.files, **files}
 
 
 def claims_page(theme, site, lang, t, model: Model):

@@ -37,21 +37,6 @@ def chart_block(model: Model, t, params: dict, page: Page, line: int) -> str:
     return figure(model.site, t, plan, page) + blocks.selection_note(model.site, t, plan.results, page)
 
 
-def benchmark_chart(model: Model, t, benchmark: dict, page: Page) -> str:
-    """The fastest closed-division time of each vendor per round, when that makes a line."""
-    params = {
-        "benchmark": benchmark["id"],
-        "division": "closed",
-        "metric": "time",
-        "kind": "lines",
-        "per": "vendor",
-    }
-    closed = [r for r in model.site.results_for(benchmark=benchmark["id"]) if r["division"] == "closed"]
-    if len({r["round"] for r in closed}) < 2:
-        return ""
-    return figure(model.site, t, model.plan_chart(t, params, page.lang), page)
-
-
 def figure(site, t, plan: Plan, page: Page) -> str:
     from sitegen.render.charts import draw as chart_render
 
