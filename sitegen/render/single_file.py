@@ -66,7 +66,7 @@ def single_file_copy(site, theme, files: dict[str, bytes], report, css: str, t) 
 
 
 def _not_in_single_file(el) -> bool:
-    """Scripts, forms and the site's navigation: a single file stands alone."""
+    """Scripts, forms, the site's navigation and what is marked single-omit: a single file stands alone."""
     tag = el.tag
     if tag in ("script", "noscript", "form", "template"):
         return True
@@ -76,6 +76,7 @@ def _not_in_single_file(el) -> bool:
         or (tag == "nav" and "breadcrumbs" in classes)
         or (tag == "a" and "skip" in classes)
         or "single-link" in classes.split()
+        or "single-omit" in classes.split()
     )
 
 
