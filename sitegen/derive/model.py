@@ -26,49 +26,24 @@ from sitegen.derive import (
     chip_views,
     compatibility,
     derived,
-    names,
-    scale_refs,
     suite,
 )
 from sitegen.derive import figures as claim_figures
 from sitegen.derive import references as statements_module
 from sitegen.derive.chart_plan import RECORD_METRICS, BadBlock, Plan, as_list, benchmark_ids, round_key  # noqa: F401
 from sitegen.derive.comparisons import comparisons
+from sitegen.derive.questions import (
+    Figure,
+    chips_for,
+    figures_for,
+    names_for,
+    scaling_figures,
+    statements_for,
+    work_figure,
+)
 from sitegen.derive.record_index import Entity, RecordIndex, index_of, progress, system_label  # noqa: F401
 from sitegen.derive.scale_chart import NAMED as NAMED_FAMILIES  # noqa: F401
 from sitegen.derive.scale_chart import ScaleData, scale_data
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A figure derived by this site, never an MLPerf® score: its value at full precision, the
-    results it is computed from (ids), the sentence that says how (a string key of
-    content/i18n) and the label every view shows with it, linking the methodology's section."""
-
-    value: float
-    inputs: tuple[str, ...]
-    basis: str
-    label: str = "derived.label"
-    section: str = "derived-figures"
-
-
-def _work(result: dict) -> Figure | None:
-    """A result's accelerator-minutes as a Figure (None without a time or accelerators)."""
-    value = derived.accelerator_minutes(result)
-    return None if value is None else Figure(value, (result["id"],), "ref.acc_minutes_basis")
-
-
-def _scaling(index: RecordIndex, result: dict) -> list[dict]:
-    """RecordIndex.scaling's rows, each efficiency as a Figure of the two results."""
-    return [
-        {
-            **row,
-            "figure": Figure(
-                row["efficiency"], (row["small"]["id"], row["large"]["id"]), "result.scaling_intro"
-            ),
-        }
-        for row in index.scaling(result)
-    ]
 
 
 @dataclass(frozen=True)
@@ -131,7 +106,7 @@ class Model:
         """A result's accelerator-minutes (time to train × accelerators), None without them."""
         if result["id"] in self.site.record:
             return self.work[result["id"]]
-        return _work(result)
+        return work_figure(result)
 
     def level_with_fastest(self, entity, fastest: list[dict]) -> dict:
         """Result id -> (the entity's other results level with it, the noise band), for each
@@ -384,20 +359,24 @@ def build(site: Site) -> Model:
         work=_frozen(
             derived_mapping(
                 reads,
-                ((ident, _bound(_work, site.record[ident])) for ident in sorted(site.record)),
+                ((ident, _bound(work_figure, site.record[ident])) for ident in sorted(site.record)),
             )
         ),
         scaling=_frozen(
             derived_mapping(
-                reads, ((ident, _bound(_scaling, index, site.record[ident])) for ident in sorted(site.record))
+                reads,
+                (
+                    (ident, _bound(scaling_figures, index, site.record[ident]))
+                    for ident in sorted(site.record)
+                ),
             )
         ),
         suite=_frozen(derived_list(reads, lambda: suite.current_suite(site))),
         series=_frozen(derived_list(reads, lambda: suite.all_series(site))),
         latest_round=latest,
         statements=statements_for(site),
-        figures=_figures(site),
-        chips=_chips(),
+        figures=figures_for(site),
+        chips=chips_for(),
         names=names_for(site),
         versions=SimpleNamespace(
             version_of=lambda benchmark, round_id: compatibility.version_of(site, benchmark, round_id),
@@ -409,75 +388,3 @@ def build(site: Site) -> Model:
 
 def _bound(function, *args):
     return lambda: function(*args)
-
-
-def statements_for(site) -> SimpleNamespace:
-    """The record's answers to the statement references (references.py), for this site."""
-    refs = statements_module
-    return SimpleNamespace(
-        slot=lambda *a: refs.slot(site, *a),
-        fastest=lambda *a, **k: refs.fastest(site, *a, **k),
-        level_with_fastest=lambda *a, **k: refs.level_with_fastest(site, *a, **k),
-        level_with=lambda *a: refs.level_with(site, *a),
-        level_with_first=lambda *a: refs.level_with_first(site, *a),
-        unscored=lambda *a, **k: refs.unscored(site, *a, **k),
-        equal_scale=lambda *a: refs.equal_scale(site, *a),
-        equal_scale_others=lambda *a: refs.equal_scale_others(site, *a),
-        band_of=lambda benchmark: refs.band_of(site, benchmark),
-        runs_of=refs.runs_of,
-        largest_first=lambda results: sorted(
-            results, key=lambda r: (-(r["accelerator_count"] or 0), r["id"])
-        ),
-        family_at_scale=lambda *a: scale_refs.family_at_scale(site, *a),
-        compare_at_scale=lambda *a, **k: scale_refs.compare_at_scale(site, *a, **k),
-        tally=lambda *a: scale_refs.tally(site, *a),
-        chips_of=lambda *a: scale_refs.chips_of(site, *a),
-        parse_at_scale=scale_refs.parse_at_scale,
-        Headline=refs.Headline,
-    )
-
-
-def _figures(site: Site) -> SimpleNamespace:
-    """Derived figures of results (derived.py) and of the curated results (figures.py)."""
-    return SimpleNamespace(
-        minutes=derived.minutes,
-        accelerator_minutes=derived.accelerator_minutes,
-        noise_band=derived.noise_band,
-        bands=(derived.VISION_BAND, derived.OTHER_BAND),
-        level=derived.level,
-        ranks=derived.ranks,
-        least_work=derived.least_work,
-        progress_at_scale=derived.progress_at_scale,
-        ranked_apart=derived.ranked_apart,
-        time=claim_figures.minutes,
-        speedup=lambda *a: claim_figures.speedup(site, *a),
-        improvement=lambda *a: claim_figures.improvement(site, *a),
-        reduction=lambda *a: claim_figures.reduction(site, *a),
-        price_performance=lambda *a: claim_figures.price_performance(site, *a),
-        verdicts=claim_figures.VERDICTS,
-        leaders=suite.leaders,
-        lead_order=lambda ids: suite.lead_order(site, ids),
-    )
-
-
-def _chips() -> SimpleNamespace:
-    """A chip family's page's figures (chip_figures.py) and the families by vendor."""
-    return SimpleNamespace(
-        by_benchmark=chip_figures.by_benchmark,
-        progress=chip_figures.progress,
-        scaling=chip_figures.scaling,
-        neighbours=chip_figures.neighbours,
-        generation=chip_figures.generation,
-        by_vendor=chip_views.by_vendor,
-        system_label=system_label,
-    )
-
-
-def names_for(site) -> SimpleNamespace:
-    """A submitter's company name in a language, its Latin name, an entity's names."""
-    return SimpleNamespace(
-        submitter=lambda spelling, lang: names.submitter_name(site, spelling, lang),
-        latin=lambda spelling: names.latin_name(site, spelling),
-        of_entity=lambda entity: names.entity_names(site, entity),
-        company_of=lambda spelling: names.company_of(site, spelling),
-    )

@@ -350,7 +350,11 @@ def _record_texts():
         ROUNDS,
         V10,
         V11,
-        *(p.read_text("utf-8") for p in shipped if p.name not in ("changelog.yaml", "seal.yaml", "count-checks.yaml")),
+        *(
+            p.read_text("utf-8")
+            for p in shipped
+            if p.name not in ("changelog.yaml", "seal.yaml", "count-checks.yaml")
+        ),
     ]
 
 

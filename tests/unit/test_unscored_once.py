@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
-from sitegen.derive.model import names_for, statements_for
+from sitegen.derive.questions import names_for, statements_for
 from sitegen.render.page import Page
 from sitegen.render.record_statements import _unscored_text
 
