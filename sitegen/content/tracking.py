@@ -250,3 +250,29 @@ def derived_list(reads: Reads, compute) -> ReplayedList:
     with reads.collect() as deps:
         data = compute()
     return ReplayedList(data, reads, frozenset(deps))
+
+
+class _ReadOnly:
+    """Refuses writes: the model is read after it is built, never changed."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("the derived model is read-only")
+
+    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = _refuse
+    append = extend = insert = remove = sort = reverse = _refuse
+
+
+class ReadOnlyReplayed(_ReadOnly, Replayed):
+    __slots__ = ()
+
+
+class ReadOnlyReplayedList(_ReadOnly, ReplayedList):
+    __slots__ = ()
+
+
+def read_only(derived):
+    """A derived map or list (derived_mapping, derived_list), made read-only in place."""
+    derived.__class__ = ReadOnlyReplayed if isinstance(derived, Replayed) else ReadOnlyReplayedList
+    return derived

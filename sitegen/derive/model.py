@@ -16,10 +16,11 @@ Render and templates reach results through the model alone: tests/unit/test_rend
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from types import SimpleNamespace
 
 from sitegen.content.model import Site
-from sitegen.content.tracking import derived_list, derived_mapping
+from sitegen.content.tracking import Replayed, derived_list, derived_mapping, read_only
 from sitegen.derive import (
     chart_plan,
     chip_figures,
@@ -310,31 +311,6 @@ class Model:
         )
 
 
-class _ReadOnly:
-    """Refuses writes: the model is read after it is built, never changed."""
-
-    __slots__ = ()
-
-    def _refuse(self, *args, **kwargs):
-        raise TypeError("the derived model is read-only")
-
-    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = _refuse
-    append = extend = insert = remove = sort = reverse = _refuse
-
-
-def _frozen(mapping):
-    """The derived map or list, made read-only in place (its class gains the refusals)."""
-    base = type(mapping)
-    frozen = _FROZEN.get(base)
-    if frozen is None:
-        frozen = _FROZEN[base] = type(f"ReadOnly{base.__name__}", (_ReadOnly, base), {"__slots__": ()})
-    mapping.__class__ = frozen
-    return mapping
-
-
-_FROZEN: dict[type, type] = {}
-
-
 def build(site: Site) -> Model:
     """The model of `site`'s record, built once (pipeline.py: before any process forks)."""
     reads = site.reads
@@ -350,29 +326,23 @@ def build(site: Site) -> Model:
     return Model(
         site=site,
         index=index,
-        claims=_frozen(claim_figures.check_claims(site)),
-        comparisons=_frozen(comparisons(site)),
-        headlines=_frozen(headlines),
-        progress=_frozen(
+        claims=read_only(claim_figures.check_claims(site)),
+        comparisons=read_only(comparisons(site)),
+        headlines=read_only(headlines),
+        progress=read_only(
             derived_mapping(reads, ((b, _bound(progress, site_, b, index)) for b in benchmarks))
         ),
-        work=_frozen(
+        work=read_only(
             derived_mapping(
                 reads,
                 ((ident, _bound(work_figure, site.record[ident])) for ident in sorted(site.record)),
             )
         ),
-        scaling=_frozen(
-            derived_mapping(
-                reads,
-                (
-                    (ident, _bound(scaling_figures, index, site.record[ident]))
-                    for ident in sorted(site.record)
-                ),
-            )
+        scaling=read_only(_scaling_map(site, index)),
+        suite=read_only(derived_list(reads, lambda: suite.current_suite(site))),
+        series=read_only(
+            derived_list(reads, lambda: suite.all_series(site, partial(_closed_headline, site, headlines)))
         ),
-        suite=_frozen(derived_list(reads, lambda: suite.current_suite(site))),
-        series=_frozen(derived_list(reads, lambda: suite.all_series(site))),
         latest_round=latest,
         statements=statements_for(site),
         figures=figures_for(site),
@@ -384,6 +354,33 @@ def build(site: Site) -> Model:
             by_version=lambda results: compatibility.by_version(site, results),
         ),
     )
+
+
+def _scaling_map(site: Site, index: RecordIndex) -> Replayed:
+    """Result id -> its scaling rows (questions.scaling_figures), computed a slot at a time
+    (RecordIndex.slot_scaling). Reading one entry counts as reading what its slot's grouping
+    read: every result of the slot, as RecordIndex.scaling reads them one result at a time."""
+    reads = site.reads
+    data: dict[str, list[dict]] = {}
+    per_key: dict[str, frozenset] = {}
+    every: set = set()
+    slots = sorted({(r["benchmark"], r["round"]) for r in site.record.values()})
+    for benchmark, round_id in slots:
+        with reads.collect() as deps:
+            found = index.slot_scaling(site.record_results(benchmark, round_id))
+        shared = frozenset(deps)
+        every |= shared
+        for ident, rows in found.items():
+            data[ident] = scaling_figures(rows)
+            per_key[ident] = shared
+    return Replayed(dict(sorted(data.items())), reads, per_key, every)
+
+
+def _closed_headline(site: Site, headlines: Replayed, round_id: str, benchmark: str):
+    """The closed slot's headline, as built; a slot the record holds only open results in has
+    an empty one."""
+    key = (round_id, benchmark, "closed")
+    return headlines[key] if key in headlines else statements_module.headline(site, round_id, benchmark)
 
 
 def _bound(function, *args):

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from sitegen.derive import chip_figures, chip_views, derived, names, scale_refs, suite
 from sitegen.derive import figures as claim_figures
 from sitegen.derive import references as statements_module
-from sitegen.derive.record_index import RecordIndex, system_label
+from sitegen.derive.record_index import system_label
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def work_figure(result: dict) -> Figure | None:
     return None if value is None else Figure(value, (result["id"],), "ref.acc_minutes_basis")
 
 
-def scaling_figures(index: RecordIndex, result: dict) -> list[dict]:
+def scaling_figures(rows: list[dict]) -> list[dict]:
     """RecordIndex.scaling's rows, each efficiency as a Figure of the two results."""
     return [
         {
@@ -42,7 +42,7 @@ def scaling_figures(index: RecordIndex, result: dict) -> list[dict]:
                 row["efficiency"], (row["small"]["id"], row["large"]["id"]), "result.scaling_intro"
             ),
         }
-        for row in index.scaling(result)
+        for row in rows
     ]
 
 

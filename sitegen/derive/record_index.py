@@ -215,6 +215,29 @@ class RecordIndex:
             and self.submitter_of(r) == self.submitter_of(result)
             and chip_views.variant_key(r) == mine
         ]
+        return self._scaling_rows(result, peers)
+
+    def slot_scaling(self, results: list[dict]) -> dict[str, list[dict]]:
+        """`scaling` of every result of one slot (a benchmark's results in a round) at once:
+        the results grouped by division, submitter and chip variant, so that each field of
+        the slot is read once rather than once a result."""
+        groups: dict[tuple, list[dict]] = {}
+        for r in results:
+            if r["value"] is not None and r["accelerator_count"]:
+                key = (r["division"], self.submitter_of(r), chip_views.variant_key(r))
+                groups.setdefault(key, []).append(r)
+        found: dict[str, list[dict]] = {r["id"]: [] for r in results}
+        for members in groups.values():
+            for result in members:
+                peers = [
+                    p
+                    for p in members
+                    if p["id"] != result["id"] and p["accelerator_count"] != result["accelerator_count"]
+                ]
+                found[result["id"]] = self._scaling_rows(result, peers)
+        return found
+
+    def _scaling_rows(self, result: dict, peers: list[dict]) -> list[dict]:
         rows = []
         for peer in sorted(peers, key=lambda r: (r["accelerator_count"], r["value"], r["id"])):
             small, large = sorted((result, peer), key=lambda r: r["accelerator_count"])

@@ -82,9 +82,11 @@ class Series:
     cells: dict[str, Cell] = field(default_factory=dict)  # by round
 
 
-def all_series(site) -> list[Series]:
+def all_series(site, headline_of=None) -> list[Series]:
     """Every series of the record with a cell per round it holds: the current suite's series
-    first (in its order), then the others by their latest round (newest first)."""
+    first (in its order), then the others by their latest round (newest first).
+    `headline_of(round, benchmark)`: the closed slot's headline, when already computed."""
+    headline_of = headline_of or (lambda round_id, benchmark_id: headline(site, round_id, benchmark_id))
     rounds = list(site.rounds)
     found: dict[str, Series] = {}
     for benchmark_id in lead_order(site, site.record_benchmarks()):
@@ -104,7 +106,7 @@ def all_series(site) -> list[Series]:
             here = (benchmark_id, compatibility.version_of(site, benchmark_id, round_id))
             breaks = last not in (None, here)
             within = breaks and last is not None and last[0] == benchmark_id
-            one.cells[round_id] = Cell(benchmark_id, headline(site, round_id, benchmark_id), breaks, within)
+            one.cells[round_id] = Cell(benchmark_id, headline_of(round_id, benchmark_id), breaks, within)
             last = here
     suite = [series_of(site, b) for b in current_suite(site)]
 
