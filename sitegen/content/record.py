@@ -371,36 +371,16 @@ def check_system_map(content: Path, record: dict, systems: dict, problems: Probl
 
 
 def site_result(record: dict, system: str, curated: dict | None) -> dict:
-    """One row of the curated `results` table from a record result, full precision (its
-    references: schema.RESULT_REFS)."""
+    """A record result on a curated system, in the record's one shape: the result itself, with
+    the curated system it ran on, its source (its round's official repository) and what
+    results_curated.yaml adds (its references: schema.RESULT_REFS)."""
     curated = curated or {}
-    host = (
-        {"model": record["host_cpu_model"], "count": record["host_cpu_count"]}
-        if record["host_cpu_model"] and record["host_cpu_count"]
-        else None
-    )
     return {
-        "id": record["id"],
-        "round": record["round"],
-        "division": record["division"],
-        "category": record["category"],
+        **record,
         "system": system,
-        "benchmark": record["benchmark"],
-        "value": record["value"],
-        "unit": record["unit"],
-        "framework": record["framework"],
-        "submission_id": curated.get("submission_id"),
         "source": f"mlperf-training-{record['round']}",
-        "accelerator_model": record["accelerator_model"],
-        "accelerator_count": record["accelerator_count"] or None,
-        "host_cpu": host,
-        "submitter": record["submitter"],
-        "system_folder": record["system_folder"],
-        "runs": [run for run in record["runs"] or [] if run is not None],
-        "runs_failed": record["runs_failed"],
+        "submission_id": curated.get("submission_id"),
         "note": curated.get("note"),
-        LINE: record[LINE],
-        "_file": record["_file"],
     }
 
 
