@@ -318,9 +318,8 @@ def build(site: Site) -> Model:
         index = index_of(site)
         slots = sorted({(r["round"], r["benchmark"], r["division"]) for r in site.record.values()})
         latest = suite.latest_round(site)
-    site_ = site
     headlines = derived_mapping(
-        reads, ((key, _bound(statements_module.headline, site_, *key)) for key in slots)
+        reads, ((key, _bound(statements_module.headline, site, *key)) for key in slots)
     )
     benchmarks = sorted({key[1] for key in slots})
     return Model(
@@ -330,7 +329,7 @@ def build(site: Site) -> Model:
         comparisons=read_only(comparisons(site)),
         headlines=read_only(headlines),
         progress=read_only(
-            derived_mapping(reads, ((b, _bound(progress, site_, b, index)) for b in benchmarks))
+            derived_mapping(reads, ((b, _bound(progress, site, b, index)) for b in benchmarks))
         ),
         work=read_only(
             derived_mapping(
