@@ -266,8 +266,7 @@ class Model:
     def scale_chart(self, benchmark: str, rounds: list[str]) -> ScaleData | None:
         """The scale chart of a benchmark's results in `rounds` (scale_chart.py)."""
         every = [r for round_id in rounds for r in self.results(benchmark, round_id)]
-        missing = sum(len(self.headline(r, benchmark).unscored) for r in rounds)
-        return scale_data(every, self.index, missing)
+        return scale_data(every, self.index, self.unscored_closed([benchmark], rounds))
 
     def plan_chart(self, t, params: dict, lang: str):
         """What a report's ```chart block plots (chart_plan.py); BadBlock for a bad block."""
@@ -297,18 +296,18 @@ class Model:
             )
         return points
 
-    def unscored_closed(self, benchmarks) -> int:
-        """How many closed-division results of the benchmarks, in every round, have no time."""
-        return sum(len(self.headline(r, b).unscored) for b in benchmarks for r in self.rounds_of(b))
+    def unscored_closed(self, benchmarks, rounds: list[str] | None = None) -> int:
+        """How many closed-division results of the benchmarks have no time, in `rounds` (by
+        default every round each benchmark was held in)."""
+        return sum(
+            len(self.headline(r, b).unscored)
+            for b in benchmarks
+            for r in (self.rounds_of(b) if rounds is None else rounds)
+        )
 
     def headline(self, round_id: str, benchmark: str, division: str = "closed"):
         """A slot's headline; a slot the record does not hold has an empty one."""
-        found = self.headlines.get((round_id, benchmark, division))
-        return (
-            found
-            if found is not None
-            else statements_module.headline(self.site, round_id, benchmark, division)
-        )
+        return _slot_headline(self.site, self.headlines, round_id, benchmark, division)
 
 
 def build(site: Site) -> Model:
@@ -340,7 +339,7 @@ def build(site: Site) -> Model:
         scaling=read_only(_scaling_map(site, index)),
         suite=read_only(derived_list(reads, lambda: suite.current_suite(site))),
         series=read_only(
-            derived_list(reads, lambda: suite.all_series(site, partial(_closed_headline, site, headlines)))
+            derived_list(reads, lambda: suite.all_series(site, partial(_slot_headline, site, headlines)))
         ),
         latest_round=latest,
         statements=statements_for(site),
@@ -358,7 +357,7 @@ def build(site: Site) -> Model:
 def _scaling_map(site: Site, index: RecordIndex) -> Replayed:
     """Result id -> its scaling rows (questions.scaling_figures), computed a slot at a time
     (RecordIndex.slot_scaling). Reading one entry counts as reading what its slot's grouping
-    read: every result of the slot, as RecordIndex.scaling reads them one result at a time."""
+    read: every result of the slot."""
     reads = site.reads
     data: dict[str, list[dict]] = {}
     per_key: dict[str, frozenset] = {}
@@ -375,11 +374,15 @@ def _scaling_map(site: Site, index: RecordIndex) -> Replayed:
     return Replayed(dict(sorted(data.items())), reads, per_key, every)
 
 
-def _closed_headline(site: Site, headlines: Replayed, round_id: str, benchmark: str):
-    """The closed slot's headline, as built; a slot the record holds only open results in has
-    an empty one."""
-    key = (round_id, benchmark, "closed")
-    return headlines[key] if key in headlines else statements_module.headline(site, round_id, benchmark)
+def _slot_headline(site: Site, headlines: dict, round_id: str, benchmark: str, division: str = "closed"):
+    """A slot's headline, as built; a slot the record does not hold (a round with only open
+    results of the benchmark) has an empty one."""
+    key = (round_id, benchmark, division)
+    return (
+        headlines[key]
+        if key in headlines
+        else statements_module.headline(site, round_id, benchmark, division)
+    )
 
 
 def _bound(function, *args):

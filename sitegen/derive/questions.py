@@ -34,7 +34,7 @@ def work_figure(result: dict) -> Figure | None:
 
 
 def scaling_figures(rows: list[dict]) -> list[dict]:
-    """RecordIndex.scaling's rows, each efficiency as a Figure of the two results."""
+    """A result's scaling rows (RecordIndex.slot_scaling), each efficiency as a Figure of the two results."""
     return [
         {
             **row,

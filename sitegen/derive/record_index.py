@@ -198,29 +198,12 @@ class RecordIndex:
     def changes(self, ident: str) -> list[dict]:
         return self._changes.get(ident, [])
 
-    def scaling(self, result: dict) -> list[dict]:
-        """The same submitter's same chip (family and variant) on the same benchmark, round
-        and division at other scales: efficiency = (t_small × n_small) / (t_large × n_large)."""
-        if result["value"] is None or not result["accelerator_count"]:
-            return []
-        mine = chip_views.variant_key(result)
-        peers = [
-            r
-            for r in self.site.record_results(result["benchmark"], result["round"])
-            if r["id"] != result["id"]
-            and r["value"] is not None
-            and r["accelerator_count"]
-            and r["accelerator_count"] != result["accelerator_count"]
-            and r["division"] == result["division"]
-            and self.submitter_of(r) == self.submitter_of(result)
-            and chip_views.variant_key(r) == mine
-        ]
-        return self._scaling_rows(result, peers)
-
     def slot_scaling(self, results: list[dict]) -> dict[str, list[dict]]:
-        """`scaling` of every result of one slot (a benchmark's results in a round) at once:
-        the results grouped by division, submitter and chip variant, so that each field of
-        the slot is read once rather than once a result."""
+        """Result id -> the same submitter's same chip (family and variant) on the same
+        benchmark, round and division at other scales, for every result of one slot (a
+        benchmark's results in a round): efficiency = (t_small × n_small) / (t_large × n_large).
+        The results are grouped by division, submitter and chip variant, so each field of the
+        slot is read once."""
         groups: dict[tuple, list[dict]] = {}
         for r in results:
             if r["value"] is not None and r["accelerator_count"]:
