@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sitegen.importer import small_record
 
-from project import write_project
+from project import OFFICIAL, write_project
 
 ROUNDS = """\
 - id: v1.0
@@ -148,14 +148,9 @@ v1.0/Zenith/zenith8: zenith-8
 v1.1/Acme/acme16: acme-16
 """
 
-SOURCES_EXTRA = """\
-- id: mlperf-training-v1.0
-  kind: official
-  title: MLPerf Training v1.0 results
-  publisher: MLCommons
-  date: 2021-06-30
-  language: en
-  takes: {en: Result logs., zh: 成绩日志。}
+SOURCES_EXTRA = (
+    OFFICIAL
+    + """\
 - id: mlperf-training-v1.1
   kind: official
   title: MLPerf Training v1.1 results
@@ -164,6 +159,7 @@ SOURCES_EXTRA = """\
   language: en
   takes: {en: Result logs., zh: 成绩日志。}
 """
+)
 
 RESNET = """\
 - id: resnet
