@@ -19,7 +19,7 @@ from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
 from sitegen.base.errors import ContentError, Problem, Problems
 from sitegen.build import forking
 from sitegen.build.state import Unit
-from sitegen.build.write import link_files, put_files
+from sitegen.build.write import link_files, merge_same, put_files
 from sitegen.content import usage
 from sitegen.content.model import Site
 from sitegen.content.textcheck import cjk_spaces
@@ -132,7 +132,7 @@ def render_site(
     files = pages.chooser_page(theme, site)
     written, units, linked = {}, {}, {}
     for result in results:
-        files.update(result.files)
+        merge_same(files, result.files)
         written.update(result.written)
         units.update(result.units)
         linked.update(result.linked)
@@ -349,7 +349,7 @@ def _keep_or_write(
         kept.update(files)
         return {}
     own = files if mine else {path: data for path, data in files.items() if lang in path.split("/")[:-1]}
-    kept.update((path, data) for path, data in files.items() if path not in own)
+    merge_same(kept, {path: data for path, data in files.items() if path not in own})
     return put_files(own, destination.staging, destination.out, destination.previous)
 
 

@@ -81,7 +81,10 @@ def put_files(files: dict[str, bytes], staging: Path, out: Path, previous: dict[
     new, old = str(staging), str(out)
     for folder in sorted({os.path.dirname(rel) for rel in files} - {""}):
         os.makedirs(os.path.join(new, folder), exist_ok=True)
-    return {rel: _put(files[rel], f"{new}/{rel}", f"{old}/{rel}", previous.get(rel)) for rel in sorted(files)}
+    with _once(staging):
+        return {
+            rel: _put(files[rel], f"{new}/{rel}", f"{old}/{rel}", previous.get(rel)) for rel in sorted(files)
+        }
 
 
 def link_files(files: dict[str, str], staging: Path, out: Path) -> dict[str, str]:
@@ -93,9 +96,26 @@ def link_files(files: dict[str, str], staging: Path, out: Path) -> dict[str, str
     new, old = str(staging), str(out)
     for folder in sorted({os.path.dirname(rel) for rel in files} - {""}):
         os.makedirs(os.path.join(new, folder), exist_ok=True)
-    for rel in sorted(files):
-        os.link(f"{old}/{rel}", f"{new}/{rel}")
+    with _once(staging):
+        for rel in sorted(files):
+            os.link(f"{old}/{rel}", f"{new}/{rel}")
     return dict(files)
+
+
+@contextmanager
+def _once(staging: Path):
+    """Each path of the output is written once: a file already in the staging folder (every
+    file is created exclusively there, by any process of the build) is a second page at one
+    address, an error naming it, not a silent replacement."""
+    try:
+        yield
+    except FileExistsError as exc:
+        target = exc.filename2 or exc.filename  # os.link names the new path second
+        rel = os.path.relpath(target, staging) if target else "?"
+        raise ContentError([Problem(f"output/{rel}", None, DOUBLE_WRITE)]) from None
+
+
+DOUBLE_WRITE = "written twice by one build: two pages or files have this address; give one of them another"
 
 
 def commit(staging: Path, out: Path) -> Path | None:
@@ -135,11 +155,19 @@ def _put(data: bytes, target: str, old: str, old_sha: str | None) -> str:
     return digest
 
 
+def merge_same(files: dict[str, bytes], more: dict[str, bytes]) -> None:
+    """Add `more` to `files`, where a path both hold is one file made twice (a script every
+    language makes): its bytes must agree, or two pages claim one address."""
+    for rel, data in more.items():
+        if files.setdefault(rel, data) != data:
+            raise ContentError([Problem(f"output/{rel}", None, DOUBLE_WRITE)])
+
+
 def _write(path, data: bytes) -> None:
     """Write a file; a failure names it (a full disk's write error carries no file name, and
     the message was `?: No space left on device`)."""
     try:
-        with open(path, "wb") as stream:
+        with open(path, "xb") as stream:  # exclusive: see _once
             stream.write(data)
     except OSError as exc:
         if exc.filename is not None:

@@ -123,6 +123,15 @@ CASES = {
         {"data/claims.yaml": FILES["data/claims.yaml"].replace(", baseline: r-zenith", "")},
         "content/data/claims.yaml:1: claim 'c-ppr': check of kind 'price_performance' needs 'baseline'",
     ),
+    # a page named like one the site makes: before, the last one written silently won
+    "page-at-the-explorers-address": (
+        {
+            f"pages/explore.{lang}.md": "---\ntitle: Explore\nsummary: Mine.\n---\nMine.\n"
+            for lang in ("en", "zh")
+        },
+        "output/en/explore.html: written twice by one build: two pages or files have this address; "
+        "give one of them another",
+    ),
 }
 
 
