@@ -50,18 +50,19 @@ def in_forked_processes(function, jobs: list, at_once: int | None = None) -> lis
                 if _other_threads():  # a thread started since the build chose processes
                     outcomes[index] = _in_this_process(function, job)
                 else:
-                    running[_start(context, function, job)] = index
+                    receive, process = _start(context, function, job)
+                    running[receive] = (index, process)
             for receive in wait(list(running)) if running else []:
-                index = running.pop(receive)
-                outcomes[index] = _outcome(receive.process, receive)
-                receive.process.join()
+                index, process = running.pop(receive)
+                outcomes[index] = _outcome(process, receive)
+                process.join()
     except BaseException:  # Ctrl-C or a fault here: no process writes on
-        for receive in running:
-            receive.process.kill()
+        for _, process in running.values():
+            process.kill()
         raise
     finally:
-        for receive in running:
-            receive.process.join()
+        for _, process in running.values():
+            process.join()
     return _values(outcomes)
 
 
@@ -83,15 +84,15 @@ def beside(function, here) -> tuple:
     another thread runs. An error of either is raised here (_values, as in_forked_processes)."""
     if _other_threads():
         return function(), here()
-    receive = _start(multiprocessing.get_context("fork"), _call, function)
+    receive, process = _start(multiprocessing.get_context("fork"), _call, function)
     try:
         mine = here()
     except BaseException:
-        receive.process.kill()
-        receive.process.join()
+        process.kill()
+        process.join()
         raise
-    outcome = _outcome(receive.process, receive)
-    receive.process.join()
+    outcome = _outcome(process, receive)
+    process.join()
     (value,) = _values([outcome])
     return value, mine
 
@@ -101,8 +102,8 @@ def _call(function):
 
 
 def _start(context, function, job):
-    """A process running function(job); its result comes through the returned receiving end
-    (which carries the process as `.process`)."""
+    """(receiving end, process): a process running function(job), its result coming through
+    the receiving end."""
     receive, send = context.Pipe(duplex=False)
     # Ctrl-C is held back while forking (a child must not take it before it ignores it) and
     # delivered to this process afterwards, which then stops the children.
@@ -113,8 +114,7 @@ def _start(context, function, job):
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     send.close()
-    receive.process = process
-    return receive
+    return receive, process
 
 
 def _in_this_process(function, job) -> tuple[str, object]:

@@ -133,22 +133,25 @@ def _build_locked(
     state = load_state(_state_path(out)) if manifest else None
     gc.freeze()  # until the build ends (_collected_after)
 
-    def render(staging: Path) -> tuple[Reuse | None, dict]:
-        """(what may be reused, the files), rendered into the staging folder."""
+    def render(staging: Path) -> tuple[Reuse | None, dict, dict]:
+        """(what may be reused, the files, what each unit read), rendered into the staging folder."""
         reuse = (
             Reuse(state, *stale_units(state, value)) if state is not None and state.inputs == shared else None
         )
         destination = Destination(staging, out, _unchanged_since(manifest, out), reuse)
-        return reuse, render_site(site, templates, model, cache, destination, processes=processes)
+        files = render_site(site, templates, model, cache, destination, processes=processes)
+        return reuse, files, destination.units
 
     loaded = len(site.warnings)
     with staged(out) as staging:
         if forks and not strict:
-            words, (reuse, files) = forking.beside(partial(check_words, site), partial(render, staging))
+            words, (reuse, files, units) = forking.beside(
+                partial(check_words, site), partial(render, staging)
+            )
             _errors_raised(words)
         else:  # before rendering, as a load would say them
             words = [] if strict else _errors_raised(check_words(site))
-            reuse, files = render(staging)
+            reuse, files, units = render(staging)
         site.warnings = [*site.warnings[:loaded], *words, *site.warnings[loaded:]]  # as a load says them
         if strict and site.warnings:
             raise ContentError(site.warnings)
@@ -167,7 +170,7 @@ def _build_locked(
                     reuse.state if reuse else None,
                     reuse.hashes if reuse else None,
                     reuse.whole if reuse else None,
-                    site.units,
+                    units,
                     value,
                 ),
             )
@@ -177,9 +180,12 @@ def _build_locked(
         return _saved(lambda: save_manifest(out, inputs, files))
 
     if forks:
-        units_unsaved, output_unsaved = forking.beside(
-            save_units, lambda: (remove_previous(previous), save_manifest_now())[1]
-        )
+
+        def remove_then_save() -> list[str]:
+            remove_previous(previous)
+            return save_manifest_now()
+
+        units_unsaved, output_unsaved = forking.beside(save_units, remove_then_save)
         unsaved = [*units_unsaved, *output_unsaved]
     else:  # a small site, or serve's threads run: the removal overlaps saving the state
         removal = removing(previous)
@@ -196,8 +202,8 @@ def _build_locked(
         warnings=site.warnings + unsaved,
         bodies_reused=cache.hits,
         bodies_rendered=cache.misses,
-        units_reused=sum(1 for _, fresh in site.units.values() if not fresh),
-        units_rendered=sum(1 for _, fresh in site.units.values() if fresh),
+        units_reused=sum(1 for _, fresh in units.values() if not fresh),
+        units_rendered=sum(1 for _, fresh in units.values() if fresh),
     )
 
 

@@ -18,7 +18,7 @@ from sitegen.base import languages
 from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
 from sitegen.base.errors import ContentError, Problem, Problems
 from sitegen.build import forking
-from sitegen.build.state import Unit
+from sitegen.build.state import State, Unit
 from sitegen.build.write import link_files, merge_same, put_files
 from sitegen.content import usage
 from sitegen.content.model import Site
@@ -73,7 +73,7 @@ class Reuse:
     """What the last build of this output left that this one may take as it is: its units
     (state.State) less those that read a dependency that changed since (`stale`)."""
 
-    state: object  # state.State
+    state: State
     stale: set
     hashes: list  # the fingerprints of state.keys now
     whole: dict  # each record's whole fingerprint now
@@ -96,6 +96,8 @@ class Destination:
     out: Path  # resolved
     previous: dict[str, str]
     reuse: Reuse | None = None
+    # what each unit read, filled in by render_site: unit key -> (state.Unit, rendered now)
+    units: dict = field(default_factory=dict)
 
 
 def render_site(
@@ -145,9 +147,9 @@ def render_site(
         return files
     # what each unit read: the next build's state.State. A reused unit comes back as None from
     # its process (the last state has it; sending 2,500 of them back a language took 0.1 s)
-    site.units = {
-        key: (destination.reuse.state.units[key] if unit is None else unit, fresh)
-        for key, (unit, fresh) in units.items()
+    reused = destination.reuse.state.units if destination.reuse is not None else {}
+    destination.units = {
+        key: (reused[key] if unit is None else unit, fresh) for key, (unit, fresh) in units.items()
     }
     linked = {path: digest for path, digest in linked.items() if path not in files}
     return {
@@ -197,10 +199,13 @@ def _render_language(job) -> LanguageResult:
     problems: list = []
     kept: dict[str, bytes] = {}  # not written here: all of them, or those every language makes
     written: dict[str, str] = {}
-    docs, hidden, units, linked = [], [], {}, {}
+    docs: list = []
+    hidden: list = []
+    units: dict = {}  # unit key -> (state.Unit, or None for a reused one, rendered now)
+    linked: dict[str, str] = {}
     unchanged: dict[str, str] = {}  # own files of reused units, hard-linked together at the end
     cjk, spaces = languages.get(lang).cjk, []
-    pairs = getattr(site, "usage", ()) if languages.get(lang).lang.startswith("zh-Hant") else None
+    pairs = site.usage if languages.get(lang).lang.startswith("zh-Hant") else None
     rel = Problems(site.root).rel
     reuse = destination.reuse if destination is not None else None
     units_of = (

@@ -271,8 +271,8 @@ def next_state(
     indexes into old.keys (reused) or a set of (tag, key) pairs (rendered now). `old_hashes`
     and `old_whole`: stale_units' fingerprints of old's keys and records now."""
     keep = old is not None and old_hashes is not None
-    keys = list(old.keys) if keep else []
-    hashes = list(old_hashes) if keep else []
+    keys = list(old.keys) if old is not None and keep else []
+    hashes = list(old_hashes) if old_hashes is not None and keep else []
     ids = {dep: i for i, dep in enumerate(keys)}
 
     def intern(dep):
@@ -288,7 +288,7 @@ def next_state(
         # a reused unit's deps are indexes into old.keys, which this state keeps as they are
         deps = _indexes(intern(dep) for dep in unit.deps) if fresh else unit.deps
         done[ukey] = Unit(unit.files, deps, unit.docs, unit.hidden, unit.problems)
-    live = old.live if keep else len(keys)  # 0 in a state saved before it was counted
+    live = old.live if old is not None and keep else len(keys)  # 0 in a state saved before it was counted
     state = State(inputs, done, keys, hashes, {}, live)
     if keep and len(keys) > COMPACT_AT * max(live, 1):
         return _compacted(state, old_whole or {}, value)
@@ -306,7 +306,8 @@ def _indexes(found) -> array:
 def _compacted(state: State, known_whole: dict, value) -> State:
     """The state with only the keys some unit reads, renumbered."""
     ids: dict = {}
-    keys, hashes = [], []
+    keys: list = []
+    hashes: list = []
     units = {}
     for ukey, unit in state.units.items():
         deps = []

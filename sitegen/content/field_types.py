@@ -310,7 +310,8 @@ def opt(parser):
 
 def parse_record(raw: dict, fields: dict) -> tuple[dict, list[str]]:
     """Clean a record by its field table; return (record, error messages)."""
-    clean, errors = {}, []
+    clean: dict = {}
+    errors: list[str] = []
     for name, (required, parser) in fields.items():
         value = raw.get(name)
         if value is None or value == "":

@@ -81,12 +81,12 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     }
     if tables.get("vendors") is not None:
         tables["vendors"] = companies.name_vendors(
-            content, tables["vendors"], tables.get("companies") or {}, problems
+            content, tables["vendors"] or {}, tables.get("companies") or {}, problems
         )
     curated = read_curated(content, problems)
     tables[compatibility.TABLE] = compatibility.read(content, problems)
     compatibility.check_benchmarks(
-        content, tables.get("benchmarks") or {}, tables[compatibility.TABLE], problems
+        content, tables.get("benchmarks") or {}, tables[compatibility.TABLE] or {}, problems
     )
     # corrected counts and chips (record_counts.py, chips.py)
     record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
@@ -215,7 +215,7 @@ def _load_terms(content: Path, problems: Problems) -> list[dict]:
 
 def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Problems) -> None:
     """Each interface string has the same {placeholders} in every language, well formed."""
-    fields = {}
+    fields: dict[tuple, set | None] = {}  # (language, key) -> the names its text uses
     for lang, table in strings.items():
         for key, text in table.items():
             try:
@@ -320,7 +320,7 @@ def _cached_table(
     return parsed.parse(f"table-{name}", path, problems, lambda: _load_table(content, name, fields, problems))
 
 
-def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> dict[str, dict]:
+def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> dict[str, dict] | None:
     path = _table_path(content, name)
     if path is None and name in OPTIONAL_TABLES:
         return {}
@@ -380,9 +380,9 @@ def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) 
         report = _load_report(path, config, fields, problems)
         if report:
             found.setdefault(report.slug, {})[report.lang] = report
-        elif REPORT_NAME.match(path.name):
-            broken.add(REPORT_NAME.match(path.name).group("slug", "lang"))
-    reports = []
+        elif named := REPORT_NAME.match(path.name):
+            broken.add((named.group("slug"), named.group("lang")))
+    reports: list[Report] = []
     for slug, by_lang in sorted(found.items()):
         for language in languages.converted():
             if (

@@ -71,6 +71,7 @@ class Site:
     changelog: list[dict] = field(default_factory=list)  # changes between its imports
     reads: Reads = field(default_factory=Reads)  # what the page being made reads
     derived: dict = field(default_factory=dict)  # derive's entities of this site, made once (derive/)
+    usage: tuple = ()  # mainland usage to find on Taiwan pages (usage.py)
 
     @property
     def languages(self) -> list[str]:

@@ -12,8 +12,8 @@ import re
 
 # CPython's own parser of its patterns (private modules, unchanged in form since Python 2:
 # tests/build/test_hostile_input.py shows when a new Python changes them)
-from re import _constants as sre
-from re import _parser as sre_parse
+from re import _constants as sre  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
 
 import regex
 

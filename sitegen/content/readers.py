@@ -27,7 +27,9 @@ MAX_BYTES = 32 * 1024 * 1024  # no content file is anywhere near this; a bigger 
 MAX_DEPTH = 50  # nesting levels of a YAML document (libyaml crashes past ~30,000)
 MAX_NODES = 200_000  # values of a YAML document with every alias expanded
 
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when available
+SAFE_LOADER: type[yaml.SafeLoader] = getattr(
+    yaml, "CSafeLoader", yaml.SafeLoader
+)  # libyaml's parser when available
 MERGE_TAG = "tag:yaml.org,2002:merge"
 # Control characters other than tab and line break (C0, DEL and C1) never belong in content.
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -37,6 +39,7 @@ class Located(dict):
     """A mapping read from YAML that knows the line of each of its keys (`lines`)."""
 
     __slots__ = ("lines",)
+    lines: dict
 
 
 def key_line(mapping, key, default=None):
@@ -95,7 +98,7 @@ def _construct_mapping(loader, node, deep=False):
     return mapping
 
 
-class _LineLoader(SAFE_LOADER):
+class _LineLoader(SAFE_LOADER):  # type: ignore[valid-type,misc]  # chosen at import
     """A safe loader: duplicate keys refused, lines recorded, dates left as text."""
 
     with_line = True
@@ -174,7 +177,7 @@ def load_yaml(text: str, first_line: int = 1, with_line: bool = True):
     try:
         _guard(text)
     except YamlProblem as exc:
-        raise YamlProblem(exc.line + first_line - 1, exc.message) from None
+        raise YamlProblem((exc.line or 1) + first_line - 1, exc.message) from None
     loader = (_LineLoader if with_line else _PlainLoader)(text)
     loader.first_line = first_line
     try:
@@ -260,8 +263,8 @@ def read_text(path: Path, problems: Problems) -> str | None:
     if data is None:
         return None
     text, problem = decode(data)
-    if problem:
-        problems.add(path, *problem)
+    if problem or text is None:
+        problems.add(path, *(problem or (None, "unreadable")))
         return None
     for line, message in text_problems(text):
         problems.add(path, line, message)
@@ -324,7 +327,7 @@ def read_markdown(path: Path, problems: Problems) -> tuple[dict, str, int, dict]
     front = parse_yaml(match.group(1), path, problems, first_line=2)
     if len(problems.items) > known:
         return None
-    if not isinstance(front, dict):
+    if not isinstance(front, Located):
         problems.add(path, 2, "front matter must be a mapping of 'field: value' lines")
         return None
     body_line = text[: match.end()].count("\n") + 1
@@ -345,7 +348,7 @@ _MARKER = re.compile(r">[ ]?|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")  # with the s
 def _too_deep(body: str, first_line: int, path: Path, problems: Problems) -> bool:
     """Report the first line of `body` nested deeper than MAX_NESTING; whether there is one."""
     for number, line in enumerate(body.split("\n")):
-        lead = _LEAD.match(line).group()  # (it matches the empty string too)
+        lead = _LEAD.match(line).group()  # type: ignore[union-attr]  # it matches the empty string too
         depth = len(_MARKER.findall(lead)) + len(_MARKER.sub("", lead).expandtabs(4)) // 4
         if depth > MAX_NESTING:
             problems.add(

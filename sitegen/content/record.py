@@ -17,7 +17,7 @@ import yaml
 from sitegen.base.errors import Problems
 from sitegen.content import field_types, schema
 from sitegen.content.parsecache import ParseCache, cached
-from sitegen.content.readers import LINE, Located, key_line, parse_yaml, read_text
+from sitegen.content.readers import LINE, SAFE_LOADER, Located, key_line, parse_yaml, read_text
 
 RECORD_DIR = ("data", "record")
 RESULTS_FILE = re.compile(r"^results-(?P<round>v[0-9][0-9a-z.]*)\.yaml$")
@@ -185,10 +185,10 @@ _YAML_WORDS = re.compile(
 )
 
 
-def fast_records(text: str) -> list[dict] | None:
+def fast_records(text: str) -> list[Located] | None:
     """The records of an importer-written file, or None when its layout is another. Each
     knows the line of each of its fields (`lines`), as the YAML reader's mappings do."""
-    records: list[dict] = []
+    records: list[Located] = []
     seen: dict[str, object] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line or line.startswith("#"):
@@ -243,7 +243,7 @@ def _yaml_scalar(raw: str):
     return value if not isinstance(value, (dict, list)) or value else value
 
 
-class _SCALAR_LOADER(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+class _SCALAR_LOADER(SAFE_LOADER):  # type: ignore[valid-type,misc]  # chosen at import
     """yaml for one value: dates stay text, as readers.py's loader keeps them."""
 
 

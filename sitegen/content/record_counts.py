@@ -91,7 +91,8 @@ def _valid(entry: dict, result: dict | None, sources: dict, problems: Problems) 
 
 def sources_used(record) -> set[str]:
     """The sources the record's count corrections cite (a source cited only there is used)."""
-    return {(r.get("count_correction") or {}).get("source") for r in record.values()} - {None}
+    cited = {(r.get("count_correction") or {}).get("source") for r in record.values()}
+    return {source for source in cited if source is not None}
 
 
 def warn_uncorrected(content: Path, record: dict, problems: Problems) -> None:

@@ -102,11 +102,11 @@ def parse_slot(arg: str) -> tuple[str, str, str, str | None] | None:
 def valid(site: Site, kind: str, arg: str) -> bool:
     """Does a reference of one of these kinds name something the record has?"""
     if kind == "fastest":
-        parsed = parse_slot(arg)
+        slot_of = parse_slot(arg)
         return (
-            bool(parsed)
-            and bool(slot(site, *parsed[:3]))
-            and (parsed[3] is None or site.has_submitter(parsed[3]))
+            slot_of is not None
+            and bool(slot(site, *slot_of[:3]))
+            and (slot_of[3] is None or site.has_submitter(slot_of[3]))
         )
     if kind == "equal_scale":
         idents, _, who = arg.partition("/")
@@ -114,7 +114,7 @@ def valid(site: Site, kind: str, arg: str) -> bool:
     if kind == "rounds":
         parsed = parse_rounds(arg)
         return (
-            bool(parsed)
+            parsed is not None
             and (parsed[0] is None or site.has_submitter(parsed[0]))
             and (parsed[1] is None or all(b in site.tables["benchmarks"] for b in parsed[1].split(",")))
             and (rounds_of(site, *parsed) is not None)

@@ -150,7 +150,7 @@ def olympic_average(times: list[float], failed: int, most_failed: int) -> float 
 def score(round_id: str, benchmark: str, runs: list[float | None]) -> tuple[float | None, str]:
     """(score, reason when None) for run times in result-file order (None = failed run)."""
     if round_id == "v0.5" and benchmark == "ncf":
-        runs = [t for t in runs if t is not None][:NCF_CONVERGED_USED]
+        runs = list([t for t in runs if t is not None][:NCF_CONVERGED_USED])
     times = [t for t in runs if t is not None]
     failed, most = len(runs) - len(times), max_failed(benchmark)
     if failed > most:

@@ -166,7 +166,7 @@ def check_claim_words(site: Site, problems: Problems) -> None:
 
 def check_report_refs(site: Site, problems: Problems) -> None:
     for report in site.reports + site.pages:
-        if report.pending:
+        if report.pending or report.source is None:  # None: made by code, not read from a file
             continue
         for field in ("sources", "systems", "benchmarks", "claims"):
             for ident in report.meta.get(field) or []:

@@ -104,8 +104,10 @@ def _string_texts(site, code: str):
     """Interface strings of `code`, each on the line of the file that gives it (the language's
     own file, else the file of the language it is converted from)."""
     chain = [code]
-    while languages.get(chain[-1]).source:
-        chain.append(languages.get(chain[-1]).source)
+    source = languages.get(code).source
+    while source:
+        chain.append(source)
+        source = languages.get(source).source
     files = {lang: site.root / "i18n" / f"{lang}.yaml" for lang in chain}
     keys = {lang: _key_lines(path) for lang, path in files.items()}
     for key, text in site.strings.get(code, {}).items():
@@ -117,7 +119,7 @@ def _key_lines(path: Path) -> dict[str, int]:
     """The line of each top-level key of an i18n file (`key: text` lines)."""
     if not path.exists():
         return {}
-    found = {}
+    found: dict[str, int] = {}
     for number, line in enumerate(path.read_text("utf-8-sig").splitlines(), 1):
         match = re.match(r"([^\s#:][^:]*):(\s|$)", line)
         if match:

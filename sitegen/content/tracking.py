@@ -167,7 +167,7 @@ class Replayed(dict):
 
     __slots__ = ("reads", "per_key", "every")
 
-    def __init__(self, data, reads: Reads, per_key: dict, every: set):
+    def __init__(self, data, reads: Reads, per_key: dict, every: frozenset):
         dict.__init__(self, data)
         self.reads, self.per_key, self.every = reads, per_key, every
 
@@ -214,7 +214,7 @@ class ReplayedList(list):
 
     __slots__ = ("reads", "every")
 
-    def __init__(self, data, reads: Reads, every: set):
+    def __init__(self, data, reads: Reads, every: frozenset):
         list.__init__(self, data)
         self.reads, self.every = reads, every
 
@@ -236,7 +236,8 @@ class ReplayedList(list):
 
 def derived_mapping(reads: Reads, items) -> Replayed:
     """{key: value} from (key, compute) pairs, each computed while noting what it reads."""
-    data, per_key, every = {}, {}, set()
+    data: dict = {}
+    per_key: dict = {}
     with reads.collect() as outside:
         for key, compute in items:
             with reads.collect() as mine:

@@ -7,11 +7,16 @@ written from an earlier text of its source is a warning at its `written_from` li
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
 from sitegen.content.readers import LINE, key_line
 from sitegen.content.translation import review_digest
+
+if TYPE_CHECKING:
+    from sitegen.content.model import Report
 
 FIELD = "written_from"
 # The prose of the data tables: these fields are written in every language, never converted.
@@ -25,10 +30,10 @@ class Revision:
 
     kind: str  # converted | outdated | unrecorded
     folder: str  # reports | pages
-    report: object  # the converted-language Report
-    source: object  # its source language's Report
+    report: Report  # the converted-language Report
+    source: Report  # its source language's Report
     digest: str  # the source's digest now
-    at: tuple
+    at: tuple[Path, int | None]  # (file, line)
 
 
 def revisions(site) -> list[Revision]:
@@ -76,12 +81,14 @@ def check_written(site, problems: Problems) -> None:
                 f"({', '.join(c.code for c in languages.converted())}): this text is written, not converted",
             )
     for revision in revisions(site):
-        problems.warn(*revision.at, message(revision, problems))
+        path, line = revision.at
+        problems.warn(path, line, message(revision, problems))
 
 
 def message(revision: Revision, problems: Problems) -> str:
     """What to do about one revision, in words an editor can act on."""
     report, lang = revision.report, revision.report.lang
+    assert revision.source.source is not None  # a revision is of a text read from a file
     source = problems.rel(revision.source.source.path)
     name = f"{revision.folder}/{report.slug}.{lang}.md"
     kind = "report" if revision.folder == "reports" else "page"

@@ -371,7 +371,7 @@ def _scaling_map(site: Site, index: RecordIndex) -> Replayed:
         for ident, rows in found.items():
             data[ident] = scaling_figures(rows)
             per_key[ident] = shared
-    return Replayed(dict(sorted(data.items())), reads, per_key, every)
+    return Replayed(dict(sorted(data.items())), reads, per_key, frozenset(every))
 
 
 def _slot_headline(site: Site, headlines: dict, round_id: str, benchmark: str, division: str = "closed"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
@@ -14,15 +15,19 @@ from sitegen.base import languages, urls
 from sitegen.base.errors import Problem
 from sitegen.content.field_types import suggest
 
+if TYPE_CHECKING:
+    from sitegen.content.model import Site
+    from sitegen.derive.model import Model
+
 
 @dataclass
 class Page:
     """What a shortcode needs to know about the page it lands on."""
 
-    site: object
+    site: Site
     lang: str
     path: str
-    model: object  # derive/model.py: the record and every figure derived from it
+    model: Model  # derive/model.py: the record and every figure derived from it
     file: str = ""
     first_line: int = 1
     problems: list = field(default_factory=list)

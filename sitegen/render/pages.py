@@ -25,7 +25,7 @@ def _page(
     path: str,
     template: str,
     title: str,
-    crumbs: list[tuple[str, str]] = (),
+    crumbs: tuple[tuple[str, str], ...] | list[tuple[str, str]] = (),
     **extra,
 ) -> dict[str, bytes]:
     context = base_context(site, lang, path, t, title, extra.get("model"))
@@ -75,8 +75,9 @@ def body_html(
     """The report's body as HTML, from the cache when neither it nor any data changed."""
     if report.pending:
         return Markup(""), [], Page(site, report.lang, path, model)
-    page = Page(site, report.lang, path, model, report.source.rel, report.body_line)
-    key = bodies.cache.key(path, report.source.rel, str(report.body_line), report.body)
+    rel = report.source.rel if report.source else ""
+    page = Page(site, report.lang, path, model, rel, report.body_line)
+    key = bodies.cache.key(path, rel, str(report.body_line), report.body)
     cached = bodies.cache.get(key)
     if cached is None or len(cached) != 5:
         with site.reads.collect() as reads:  # what the body read, said again on a hit
@@ -144,7 +145,7 @@ def _findings(site, report: Report, path: str, model: Model, problems: list | No
     from `path`; problems (a bad reference) are reported against the report's file."""
     if report.pending or not report.meta.get("findings"):
         return []
-    page = Page(site, report.lang, path, model, report.source.rel, 1)
+    page = Page(site, report.lang, path, model, report.source.rel if report.source else "", 1)
     found = [rich_text(text, page) for text in report.meta["findings"]]
     if problems is not None:
         problems.extend(page.problems)

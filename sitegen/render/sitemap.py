@@ -30,7 +30,9 @@ def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict
         listed += [p for p in _page_paths(pages, lang) if page_kind(p) is not None and p not in hidden]
     known = _known_dates(site, record)
     entries = [_sitemap_url(site, root, path, pages, known) for path in listed]
-    chunks, chunk, size = [], [], 0
+    chunks: list[list[bytes]] = []
+    chunk: list[bytes] = []
+    size = 0
     for entry in entries:
         if chunk and (len(chunk) == SITEMAP_MAX_URLS or size + len(entry) > SITEMAP_MAX_BYTES - 1024):
             chunks.append(chunk)

@@ -96,13 +96,13 @@ def slots(page, results: list[dict]) -> str:
     for (benchmark, division), held in rounds.items():
         grouped.setdefault((division, tuple(held)), []).append(benchmark)
     phrases = []
-    for (division, held), benchmarks in grouped.items():
+    for (division, in_rounds), benchmarks in grouped.items():
         names = [one.benchmark_name(page, b) for b in benchmarks]
         phrases.append(
             say(
                 page,
                 "ref.slot",
-                round=fmt.listing(held, page.lang, "or"),
+                round=fmt.listing(list(in_rounds), page.lang, "or"),
                 benchmark=fmt.listing(names, page.lang, "or"),
                 division=say(page, "division." + division).lower(),
             )

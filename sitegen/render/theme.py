@@ -190,7 +190,9 @@ def base_url(site) -> str | None:
 
 def absolute(site, path: str) -> str:
     """The address of an output path on a site with a base URL."""
-    return base_url(site) + path
+    base = base_url(site)
+    assert base is not None, "an absolute address needs site.yaml's base_url"
+    return base + path
 
 
 def alternates(site: Site, path: str) -> list[tuple[str, str]]:

@@ -285,13 +285,13 @@ def _grouped_bars(alt, plan, base, size: Size = WIDE):
 
 def _labels_fit(plan, x_field: str) -> bool:
     """Whether each series' name fits beside its last point without touching another."""
-    ends = {}
+    ends: dict = {}  # series -> (x rank, value) of its last point
     for row in plan.rows:
         key = _x_rank(plan, x_field, row)
         if key >= ends.get(row["series"], (key,))[0]:
             ends[row["series"]] = (key, row["value"])
     top = max(row["value"] for row in plan.rows) or 1
-    by_x = {}
+    by_x: dict = {}
     for key, value in ends.values():
         by_x.setdefault(key, []).append(value)
     gaps = [b - a for values in by_x.values() for a, b in zip(sorted(values), sorted(values)[1:])]
@@ -453,7 +453,10 @@ def specs(plan) -> tuple[dict, dict]:
     made["rows"] = [{k: v for k, v in row.items() if k not in PASSED_THROUGH} for row in plan.rows]
     wide, narrow = cached_specs({"plan": made}, lambda: [build_spec(plan), narrow_spec(plan)])
     values = json.loads(json.dumps(_with_value_text(plan), ensure_ascii=False))
-    return tuple({**spec, "data": {**spec["data"], "values": values}} for spec in (wide, narrow))
+    return {**wide, "data": {**wide["data"], "values": values}}, {
+        **narrow,
+        "data": {**narrow["data"], "values": values},
+    }
 
 
 def cached_specs(inputs: dict, make) -> list:

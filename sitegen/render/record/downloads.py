@@ -168,7 +168,7 @@ def listing(model: Model) -> list[dict]:
     the copies, each marked copy_of."""
     site = model.site
     sets = [(r, model.round_results(r)) for r in site.rounds] + [(None, list(model.record.values()))]
-    rows = []
+    rows: list[dict] = []
     for round_id, results in sets:
         count = model.count(results)
         rows.append({"round": round_id, "count": count, "copies": len(results) - count})
