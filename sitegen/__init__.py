@@ -1,3 +1,3 @@
-"""Accelerator Ledger: a static-site generator for bilingual MLPerf Training reports."""
+"""Accelerator Ledger: a static-site generator for multilingual MLPerf Training reports."""
 
 __version__ = "0.1.0"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import build
-from sitegen import __version__, cli
+from sitegen import __version__, cli, commands
 
 from project import write_project
 
@@ -258,12 +258,12 @@ def test_plain_output_without_a_terminal_or_with_no_color(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    assert not cli.plain_output()
+    assert not commands.plain_output()
     monkeypatch.setenv("NO_COLOR", "1")
-    assert cli.plain_output()
+    assert commands.plain_output()
     monkeypatch.delenv("NO_COLOR")
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
-    assert cli.plain_output()
+    assert commands.plain_output()
 
 
 def test_init_makes_a_site_that_builds_in_its_folder(tmp_path):

@@ -23,8 +23,9 @@ RANK = {
     "build": 4,
     "importer": 5,
     "editor": 5,
-    "cli": 6,
-    "__main__": 7,
+    "commands": 6,  # what each command does
+    "cli": 7,  # the command line that parses and calls them
+    "__main__": 8,
 }
 
 
