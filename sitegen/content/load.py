@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from string import Formatter
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
@@ -36,6 +35,7 @@ from sitegen.content.record import (
 )
 from sitegen.content.record_seal import check_leftovers, check_seal
 from sitegen.content.scores import check_scores
+from sitegen.content.strings import load_strings
 from sitegen.content.termcheck import TERMS, check_terms
 from sitegen.content.usage import load_pairs
 from sitegen.content.written import check_written, mark_converted_prose
@@ -69,25 +69,12 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     the load, so that every problem is said at once."""
     problems = Problems(content)
     config = _load_config(content, problems)
-    strings = _load_strings(content, config, problems)
+    strings = load_strings(content, config, problems)
     known = len(problems.errors)
     rounds, record = _load_record(content, problems)
     record_broken = len(problems.errors) > known  # said once: nothing derived from it
-    parsed = ParseCache(filter(None, (_table_path(content, name) for name in schema.TABLES)))
-    tables = {
-        name: _cached_table(parsed, content, name, fields, problems)
-        for name, fields in schema.TABLES.items()
-        if fields
-    }
-    if tables.get("vendors") is not None:
-        tables["vendors"] = companies.name_vendors(
-            content, tables["vendors"] or {}, tables.get("companies") or {}, problems
-        )
+    tables = _load_tables(content, problems)
     curated = read_curated(content, problems)
-    tables[compatibility.TABLE] = compatibility.read(content, problems)
-    compatibility.check_benchmarks(
-        content, tables.get("benchmarks") or {}, tables[compatibility.TABLE] or {}, problems
-    )
     # corrected counts and chips (record_counts.py, chips.py)
     record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
     record_counts.warn_uncorrected(content, record, problems)
@@ -131,6 +118,26 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     problems.raise_if_any(strict)
     site.warnings = problems.warnings
     return track(site)
+
+
+def _load_tables(content: Path, problems: Problems) -> dict[str, dict[str, dict] | None]:
+    """The curated data tables (schema.TABLES) and the compatibility table; None for a table
+    that could not be read (said once)."""
+    parsed = ParseCache(filter(None, (_table_path(content, name) for name in schema.TABLES)))
+    tables = {
+        name: _cached_table(parsed, content, name, fields, problems)
+        for name, fields in schema.TABLES.items()
+        if fields
+    }
+    if tables.get("vendors") is not None:
+        tables["vendors"] = companies.name_vendors(
+            content, tables["vendors"] or {}, tables.get("companies") or {}, problems
+        )
+    tables[compatibility.TABLE] = compatibility.read(content, problems)
+    compatibility.check_benchmarks(
+        content, tables.get("benchmarks") or {}, tables[compatibility.TABLE] or {}, problems
+    )
+    return tables
 
 
 def check_words(site: Site) -> list:
@@ -211,92 +218,6 @@ def _load_terms(content: Path, problems: Problems) -> list[dict]:
     for row in rows:
         row["_file"] = path
     return rows
-
-
-def _check_placeholders(strings: dict, raws: dict, content: Path, problems: Problems) -> None:
-    """Each interface string has the same {placeholders} in every language, well formed."""
-    fields: dict[tuple, set | None] = {}  # (language, key) -> the names its text uses
-    for lang, table in strings.items():
-        for key, text in table.items():
-            try:
-                fields[lang, key] = {name for _, name, _, _ in Formatter().parse(text) if name is not None}
-            except ValueError as exc:
-                problems.add(
-                    content / "i18n" / f"{lang}.yaml",
-                    key_line(raws[lang], key),
-                    f"string '{key}': {exc} (write {{name}}, or {{{{ for a brace)",
-                )
-                fields[lang, key] = None
-    first = next(iter(strings), None)
-    for lang, table in strings.items():
-        for key in table:
-            mine, theirs = fields.get((lang, key)), fields.get((first, key))
-            if lang != first and mine is not None and theirs is not None and mine != theirs:
-                for wrong, right in _typo_sides((lang, mine), (first, theirs), fields, key):
-                    odd = sorted(wrong[1] - right[1]) or sorted(right[1] - wrong[1])
-                    problems.add(
-                        content / "i18n" / f"{wrong[0]}.yaml",
-                        key_line(raws.get(wrong[0], {}), key),
-                        f"string '{key}': placeholder {{{odd[0]}}} does not match the "
-                        f"{right[0]} text ({', '.join('{' + n + '}' for n in sorted(right[1])) or 'none'})"
-                        + field_types.suggest(odd[0], right[1]),
-                    )
-
-
-def _typo_sides(one: tuple, other: tuple, fields: dict, key: str) -> list[tuple]:
-    """[(wrong, right)] of two (language, placeholders) of one string that differ: the side
-    with a placeholder no other string of any language has (a typo such as {totl}) is the
-    wrong one; when that does not tell, each side is said at its own line. (Before, it was
-    always the second language's file: a typo in en.yaml was reported in zh.yaml.)"""
-    used = {name for (_, other_key), names in fields.items() if other_key != key and names for name in names}
-    unique = [side for side in (one, other) if (side[1] - (one[1] & other[1])) - used]
-    if len(unique) == 1:
-        wrong = unique[0]
-        return [(wrong, other if wrong is one else one)]
-    return [(other, one), (one, other)]
-
-
-def _check_characters(raw: dict, path: Path, problems: Problems) -> None:
-    """An interface string reaches pages and charts: the check of every data field (a YAML
-    escape such as "\\x1b" in a chart's axis title aborted vl-convert)."""
-    for key, value in raw.items():
-        why = field_types.bad_character(value) if key != LINE and isinstance(value, str) else None
-        if why:
-            problems.add(path, key_line(raw, key), f"string '{key}': {why}")
-
-
-def _load_strings(content: Path, config: dict, problems: Problems) -> dict[str, dict[str, str]]:
-    strings: dict[str, dict[str, str]] = {}
-    raws: dict[str, dict] = {}
-    for lang in config["languages"]:
-        path = content / "i18n" / f"{lang}.yaml"
-        source = languages.get(lang).source
-        raw = (
-            cached("yaml", path, problems, lambda path=path: read_yaml(path, problems))
-            if path.exists()
-            else None
-        )
-        if not path.exists() and source is None:
-            problems.add(path, None, f"missing interface strings for '{lang}': create this file")
-        elif raw is None and path.exists():  # unreadable, and said so: none of it is "missing"
-            continue
-        raw = raw if isinstance(raw, dict) else {}
-        raws[lang] = raw
-        _check_characters(raw, path, problems)
-        own = {k: languages.tidy(str(v), lang) for k, v in raw.items() if k != LINE and v is not None}
-        if source is not None:  # converted from its source; its own file wins
-            own = {**{k: languages.convert(v, lang) for k, v in strings.get(source, {}).items()}, **own}
-        strings[lang] = own
-    every = set().union(*(s.keys() for s in strings.values())) if strings else set()
-    for lang, table in strings.items():
-        for key in sorted(k for k in every - table.keys() if not k.endswith(languages.ONE)):
-            problems.add(
-                content / "i18n" / f"{lang}.yaml",
-                None,
-                f"missing interface string '{key}' (the other language has it)",
-            )
-    _check_placeholders(strings, raws, content, problems)
-    return strings
 
 
 def _table_path(content: Path, name: str) -> Path | None:
