@@ -134,7 +134,8 @@ def run_serve(args) -> str:
     import faulthandler
     import signal
 
-    from sitegen.editor.serve import PortBusy, serve
+    from sitegen.editor.http_server import PortBusy
+    from sitegen.editor.serve import serve
 
     # a server that does not stop can be asked where it is: kill -USR1 <pid> prints its stacks
     faulthandler.register(signal.SIGUSR1, all_threads=True)

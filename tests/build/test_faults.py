@@ -539,8 +539,10 @@ def _get(port: int, path: str, timeout: float = 20) -> tuple[int, bytes]:
 @pytest.fixture
 def serving(tmp_path, monkeypatch):
     """`serve` of a tiny project in a thread: (content, port, state, what it said)."""
-    from sitegen.cli import parse_args, run_build
-    from sitegen.editor.serve import BuildState, serve
+    from sitegen.cli import parse_args
+    from sitegen.commands import run_build
+    from sitegen.editor.http_server import BuildState
+    from sitegen.editor.serve import serve
 
     content, out = write_project(tmp_path), tmp_path / "output"
     args = parse_args(["--content", str(content), "--out", str(out), "-q"])
@@ -586,7 +588,7 @@ def test_serve_answers_200_connections_opened_at_once(tmp_path):
     """Before: a listen backlog of 5; of 200 requests at once 56 to 147 got no answer within
     20 s (3 runs each of 10 s and 20 s bounds by hand; the new backlog: every answer within
     0.3 s)."""
-    from sitegen.editor.serve import BuildState, make_server
+    from sitegen.editor.http_server import BuildState, make_server
 
     out = tmp_path / "out"
     (out / "en").mkdir(parents=True)

@@ -1,4 +1,4 @@
-"""serve's HTTP conventions, against a real server on a free port (sitegen/editor/serve.py):
+"""serve's HTTP conventions, against a real server on a free port (sitegen/editor/http_server.py, serve.py):
 redirects, the site's own 404 page, HEAD, Host headers, long and malformed paths, and the
 command end to end (`serve --port 0`)."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.editor.serve import BuildState, allowed_hosts, make_server, reload_script
+from sitegen.editor.http_server import BuildState, allowed_hosts, make_server, reload_script
 
 from project import write_project
 
@@ -255,7 +255,8 @@ class Warmed(threading.Event):
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    from sitegen.cli import parse_args, preview_reports, run_build, warm_preview
+    from sitegen.cli import parse_args
+    from sitegen.commands import preview_reports, run_build, warm_preview
     from sitegen.editor.serve import serve
 
     folder = tmp_path_factory.mktemp("live")
