@@ -283,7 +283,8 @@ def _check_counts(path: Path, record: dict, field: str, problems: Problems) -> N
         problems.add(
             path,
             field_line(record, field),
-            where + f"lists {len(counts)} counts for {len(runs or [])} runs: one per run, in the order of runs",
+            where
+            + f"lists {len(counts)} counts for {len(runs or [])} runs: one per run, in the order of runs",
         )
         return
     failed = [n for n, (c, r) in enumerate(zip(counts, runs), start=1) if c is not None and r is None]

@@ -69,7 +69,11 @@ def test_a_sequence_length_other_than_the_rules_keeps_only_what_the_log_counted(
         "max_sequence_length 4096 is not the rules' 8192",
     )
     gpt3 = GPT3.replace(b'"value": 2048', b'"value": 1024')
-    assert processed(gpt3, "gpt3", True) == (None, 1157627904, "max_sequence_length 1024 is not the rules' 2048")
+    assert processed(gpt3, "gpt3", True) == (
+        None,
+        1157627904,
+        "max_sequence_length 1024 is not the rules' 2048",
+    )
 
 
 def test_a_log_without_the_count_is_noted():
