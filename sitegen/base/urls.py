@@ -86,6 +86,14 @@ def derived_figures(lang: str) -> str:
     return f"{methodology(lang)}#{DERIVED_ANCHOR}"
 
 
+# The methodology's section on throughput per accelerator (derive/throughput.py).
+THROUGHPUT_ANCHOR = "throughput"
+
+
+def throughput(lang: str) -> str:
+    return f"{methodology(lang)}#{THROUGHPUT_ANCHOR}"
+
+
 def glossary(lang: str) -> str:
     return f"{lang}/glossary.html"
 

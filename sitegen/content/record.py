@@ -269,6 +269,27 @@ def _check_record(path: Path, record: dict, round_id: str, problems: Problems) -
     if record["status"] == "logs missing" and record["value"] is not None:
         problems.add(path, field_line(record, "value"), where + "a result with logs missing has no value")
     record["framework"] = record["framework"] or ""
+    for field in ("run_samples", "run_tokens"):
+        _check_counts(path, record, field, problems)
+
+
+def _check_counts(path: Path, record: dict, field: str, problems: Problems) -> None:
+    """A processed count per run (importer/processed.py): one per run, none for a failed run."""
+    counts, runs = record.get(field), record.get("runs")
+    if counts is None:
+        return
+    where = f"record '{record['id']}': {field} "
+    if runs is None or len(counts) != len(runs):
+        problems.add(
+            path,
+            field_line(record, field),
+            where
+            + f"lists {len(counts)} counts for {len(runs or [])} runs: one per run, in the order of runs",
+        )
+        return
+    failed = [n for n, (c, r) in enumerate(zip(counts, runs), start=1) if c is not None and r is None]
+    if failed:
+        problems.add(path, field_line(record, field), where + f"counts run {failed[0]}, which has no time")
 
 
 def check_benchmarks(content: Path, results: dict, benchmarks: dict, problems: Problems) -> None:

@@ -177,6 +177,8 @@ RECORD = {
     "runs": opt(list_of(maybe(time))),
     "runs_failed": opt(whole),
     "runs_required": opt(whole),
+    "run_samples": opt(list_of(maybe(count))),
+    "run_tokens": opt(list_of(maybe(count))),
     "energy": opt(mapping(ENERGY)),
     "path": req(text),
     "system_path": opt(text),

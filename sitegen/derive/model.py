@@ -35,11 +35,13 @@ from sitegen.derive.chart_plan import RECORD_METRICS, BadBlock, Plan, as_list, b
 from sitegen.derive.comparisons import comparisons
 from sitegen.derive.questions import (
     Figure,
+    Throughput,
     chips_for,
     figures_for,
     names_for,
     scaling_figures,
     statements_for,
+    throughput_figure,
     work_figure,
 )
 from sitegen.derive.record_index import Entity, RecordIndex, index_of, progress, system_label  # noqa: F401
@@ -60,6 +62,7 @@ class Model:
     progress: dict  # benchmark -> its progress chart's points (record_index.progress)
     work: dict  # result id -> its accelerator-minutes, a Figure (None without a time or accelerators)
     scaling: dict  # result id -> the same system's results at other scales, each efficiency a Figure
+    throughput: dict  # result id -> its throughput per accelerator (questions.Throughput) or None
     suite: list  # the latest round's benchmarks, in the home page's order
     series: list  # suite.Series: every benchmark series across the rounds, with its breaks
     latest_round: str | None
@@ -108,6 +111,10 @@ class Model:
         if result["id"] in self.site.record:
             return self.work[result["id"]]
         return work_figure(result)
+
+    def throughput_of(self, result: dict) -> Throughput | None:
+        """A result's throughput per accelerator (LLM benchmarks; None elsewhere)."""
+        return self.throughput[result["id"]] if result["id"] in self.site.record else None
 
     def level_with_fastest(self, entity, fastest: list[dict]) -> dict:
         """Result id -> (the entity's other results level with it, the noise band), for each
@@ -321,6 +328,7 @@ def build(site: Site) -> Model:
         reads, ((key, _bound(statements_module.headline, site, *key)) for key in slots)
     )
     benchmarks = sorted({key[1] for key in slots})
+    records = sorted(site.record.items())
     return Model(
         site=site,
         index=index,
@@ -337,6 +345,7 @@ def build(site: Site) -> Model:
             )
         ),
         scaling=read_only(_scaling_map(site, index)),
+        throughput=read_only(derived_mapping(reads, ((i, _bound(throughput_figure, r)) for i, r in records))),
         suite=read_only(derived_list(reads, lambda: suite.current_suite(site))),
         series=read_only(
             derived_list(reads, lambda: suite.all_series(site, partial(_slot_headline, site, headlines)))

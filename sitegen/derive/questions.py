@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from sitegen.derive import chip_figures, chip_views, derived, names, scale_refs, suite
+from sitegen.derive import chip_figures, chip_views, derived, names, scale_refs, suite, throughput
 from sitegen.derive import figures as claim_figures
 from sitegen.derive import references as statements_module
 from sitegen.derive.record_index import system_label
@@ -31,6 +31,46 @@ def work_figure(result: dict) -> Figure | None:
     """A result's accelerator-minutes as a Figure (None without a time or accelerators)."""
     value = derived.accelerator_minutes(result)
     return None if value is None else Figure(value, (result["id"],), "ref.acc_minutes_basis")
+
+
+@dataclass(frozen=True)
+class Throughput:
+    """A result's throughput per accelerator (throughput.py), each a Figure or None: samples
+    per second, and tokens per second where the rules fix the sequence length."""
+
+    samples: Figure | None
+    tokens: Figure | None
+
+    @property
+    def shown(self) -> Figure:
+        """The figure a table shows: tokens per second where known, else samples."""
+        return self.tokens or self.samples  # type: ignore[return-value]
+
+    @property
+    def unit(self) -> str:
+        return "tokens" if self.tokens else "samples"
+
+
+def throughput_figure(result: dict) -> Throughput | None:
+    """A result's throughput per accelerator as Figures (None without counts or a score)."""
+    found = throughput.rates(result)
+    if found is None:
+        return None
+
+    def figure(value: float | None, unit: str) -> Figure | None:
+        basis = f"throughput.{unit}_basis"
+        return (
+            None if value is None else Figure(value, (result["id"],), basis, "throughput.label", "throughput")
+        )
+
+    return Throughput(figure(found.samples, "samples"), figure(found.tokens, "tokens"))
+
+
+def throughput_unit(figures) -> str | None:
+    """The unit of a table's throughput column: tokens when any row has tokens per second,
+    samples when any has samples only, None when no row has throughput."""
+    units = {f.unit for f in figures if f is not None}
+    return "tokens" if "tokens" in units else ("samples" if units else None)
 
 
 def scaling_figures(rows: list[dict]) -> list[dict]:
@@ -82,6 +122,7 @@ def figures_for(site) -> SimpleNamespace:
         level=derived.level,
         ranks=derived.ranks,
         least_work=derived.least_work,
+        throughput_unit=throughput_unit,
         progress_at_scale=derived.progress_at_scale,
         ranked_apart=derived.ranked_apart,
         time=claim_figures.minutes,

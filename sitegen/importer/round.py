@@ -24,6 +24,7 @@ from sitegen.importer.locate import (
     system_index,
 )
 from sitegen.importer.logs import parse_run
+from sitegen.importer.processed import add_counts
 from sitegen.importer.sources import open_source, round_of
 from sitegen.importer.systems import RESULT_FACTS, read_system
 
@@ -196,6 +197,7 @@ def finish_record(ctx: dict, record: dict, loc: dict, logs: list[str], notes: li
     skip, more = score_logs(ctx, record, datas, logs)
     if not skip:
         more += add_energy(ctx, record, datas, logs)
+        more += add_counts(record, datas, logs)  # LLM benchmarks: what each run processed
         record["logs_digest"] = logs_digest(ctx["source"].digest(p) for p in logs)
     counted, stated = check_count(record, logs, datas) if not skip else (None, None)  # counts.py
     return {

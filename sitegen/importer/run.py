@@ -43,6 +43,8 @@ FIELDS = (
     "runs",
     "runs_failed",
     "runs_required",
+    "run_samples",
+    "run_tokens",
     "energy",
     "path",
     "system_path",

@@ -266,6 +266,7 @@ def benchmark_page(theme, site, lang, t, benchmark: dict, model: Model):
         files[charts.BUNDLE] = npm.script(npm.VEGA)
     rounds = model.rounds_of(benchmark["id"])
     scale = Markup(scale_chart.scale_figure(model, t, lang, path, benchmark, rounds, files) if rounds else "")
+    summary = record_summary(model, benchmark["id"])
     return (
         _page(
             theme,
@@ -280,7 +281,8 @@ def benchmark_page(theme, site, lang, t, benchmark: dict, model: Model):
             progress=progress,
             scale_chart=scale,
             has_charts=bool(progress),
-            summary=record_summary(model, benchmark["id"]),
+            summary=summary,
+            tunit=model.figures.throughput_unit(model.throughput_of(h.best) for _, h in summary if h.best),
             band=model.figures.noise_band(benchmark),
             index=model.index,
             attribution=_attribution(site, rounds),

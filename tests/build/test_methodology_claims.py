@@ -8,6 +8,7 @@ from content/pages/methodology.en.md above it."""
 from __future__ import annotations
 
 import csv
+import math
 import re
 from pathlib import Path
 
@@ -393,3 +394,81 @@ def test_the_accelerator_count_claim_holds_for_the_stored_comparison_with_the_lo
     assert [d for d in checks["disagreements"] if d.get("round", str(d.get("id", ""))[:4]) != "v0.5"] == []
     page = (CONTENT / "pages/methodology.en.md").read_text("utf-8")
     assert f"Where\nthe logs of v0.6 to {later[-1]} state what ran, it agrees with the descriptions" in page
+
+
+# "Throughput per accelerator": "the site divides each run's own count by that run's own time to
+# train (in seconds) and by the result's accelerators, and averages these per-run rates over the
+# runs the time score keeps"; "Each result page of these benchmarks shows it beside the time, with
+# each run's count; their leaderboards and benchmark pages have a column of it (tokens per second
+# per accelerator; samples per second for Llama 2 70B LoRA)." Recomputed here from the record.
+LLM = {"gpt3": "tokens", "llama31_8b": "tokens", "llama31_405b": "tokens", "llama2_70b_lora": "samples"}
+THROUGHPUT_LINK = "methodology.html#throughput"
+
+
+def by_hand_rate(row: dict, unit: str) -> float:
+    """The mean per-run rate over the runs the score keeps: converged runs by time, one failed
+    run counting as the slowest, the fastest and the slowest dropped (three runs: the median)."""
+    counts = row["run_tokens"] if unit == "tokens" else row["run_samples"]
+    order = sorted(
+        range(len(row["runs"])), key=lambda i: (math.inf if row["runs"][i] is None else row["runs"][i], i)
+    )
+    kept = order[1:-1]
+    rates = [counts[i] / (row["runs"][i] * 60 * row["accelerator_count"]) for i in kept]
+    return sum(rates) / len(rates)
+
+
+def test_every_scored_llm_result_page_shows_its_throughput_recomputed_by_hand(shipped_site, shipped_record):
+    rows = [r for r in shipped_record if r["benchmark"] in LLM]
+    assert len([r for r in rows if sc.scored(r)]) > 250
+    problems = []
+    for row in rows:
+        box = sc.page(shipped_site / "en" / "results" / f"{row['id']}.html").xpath(
+            "//*[@id='throughput-figure']"
+        )
+        if not sc.scored(row):
+            problems += [f"{row['id']}: unscored, yet a throughput"] if box else []
+            continue
+        unit = LLM[row["benchmark"]]
+        said = sc.text(box[0].xpath(".//strong")[0]) if box else ""
+        if said not in {f"{v} {unit}/s" for v in sc.shown(by_hand_rate(row, unit))}:
+            problems.append(f"{row['id']}: {said!r}, by hand {by_hand_rate(row, unit)} {unit}/s")
+    assert problems == []
+
+
+def test_the_throughput_is_labelled_derived_and_links_its_basis_in_every_language(shipped_site):
+    labels = {"en": "Derived by this site, not an MLPerf® score.", "zh": "此数由本站推算，并非MLPerf®成绩。"}
+    for lang in sc.LANGS:
+        doc = sc.page(shipped_site / lang / "results" / "v5.1-amd-mi350x-epyc-9575f-pytorch-llama31-8b.html")
+        note = doc.xpath("//*[@id='throughput-figure']//span[@class='note']")[0]
+        assert note.xpath(".//a/@href") == [f"../{THROUGHPUT_LINK}"]
+        assert "MLPerf®" in sc.text(note) and labels.get(lang, "MLPerf®") in sc.text(note)
+    # "The site shows no utilisation": where it cannot be sourced, the page says so
+    en = sc.page(shipped_site / "en" / "results" / "v5.1-amd-mi350x-epyc-9575f-pytorch-llama31-8b.html")
+    assert "No utilisation (model FLOPs ÷ the chip's peak) is shown" in sc.text(
+        en.xpath("//*[@id='throughput-figure']")[0]
+    )
+
+
+@pytest.mark.parametrize("lang", sc.LANGS)
+def test_llm_leaderboards_and_benchmark_pages_have_a_throughput_column_and_others_none(shipped_site, lang):
+    heads = {
+        "tokens": {"Tokens/s per accelerator", "每加速器每秒词元数"},
+        "samples": {"Samples/s per accelerator", "每加速器每秒样本数"},
+    }
+    for benchmark, round_id in (
+        ("gpt3", "v4.1"),
+        ("llama31_405b", "v5.1"),
+        ("llama2_70b_lora", "v5.0"),
+        ("bert", "v5.0"),
+    ):
+        for path in (f"benchmarks/{benchmark}/{round_id}.html", f"benchmarks/{benchmark}.html"):
+            doc = sc.page(shipped_site / lang / path)
+            columns = [
+                sc.text(th) for th in doc.xpath("(//main//table[@class='data sortable'])[last()]//thead//th")
+            ]
+            notes = doc.xpath(f"//main//p[@class='note'][a[contains(@href, '{THROUGHPUT_LINK}')]]")
+            base = 8 if "/" in path[len("benchmarks/") :] else 6  # a leaderboard's columns, a benchmark's
+            assert len(columns) == base + (benchmark in LLM), (path, columns)
+            assert bool(notes) == (benchmark in LLM), path
+            if benchmark in LLM and lang != "zh-hant":
+                assert heads[LLM[benchmark]] & set(columns), (path, columns)
