@@ -22,6 +22,7 @@ from types import SimpleNamespace
 from sitegen.content.model import Site
 from sitegen.content.tracking import Replayed, derived_list, derived_mapping, read_only
 from sitegen.derive import (
+    at_scale,
     chart_plan,
     chip_figures,
     chip_views,
@@ -68,6 +69,8 @@ class Model:
     chips: SimpleNamespace  # chip_figures, chip_views: a chip family's page's figures
     names: SimpleNamespace  # a submitter's company name in a language (names.py)
     versions: SimpleNamespace  # MLCommons' compatibility table (compatibility.py)
+    scales: dict  # benchmark -> the accelerator counts with a view at equal scale (at_scale.SCALE_RULE)
+    at_scale: dict  # (benchmark, count) -> at_scale.View: each family's standing result per round
 
     @property
     def system_results(self) -> dict:
@@ -249,7 +252,9 @@ class Model:
                     (claim_figures.minutes(gain["first"]), claim_figures.minutes(gain["last"]))
                 )
                 band = within if derived.level(faster, slower, within) else None
-            progress_rows.append({**item, "level_band": band})
+            points = at_scale.with_changes(self.site, item["points"])
+            view = (item["benchmark"], item["scale"]) in self.at_scale
+            progress_rows.append({**item, "points": points, "level_band": band, "view": view})
         generations = []
         for relation, key in chip_figures.neighbours(facts):
             other = index.accelerators.get(key)
@@ -321,6 +326,7 @@ def build(site: Site) -> Model:
         reads, ((key, _bound(statements_module.headline, site, *key)) for key in slots)
     )
     benchmarks = sorted({key[1] for key in slots})
+    scales, views = _scale_views(site, index, benchmarks)
     return Model(
         site=site,
         index=index,
@@ -351,7 +357,33 @@ def build(site: Site) -> Model:
             compatible=lambda one, other: compatibility.compatible(site, one, other),
             by_version=lambda results: compatibility.by_version(site, results),
         ),
+        scales=read_only(scales),
+        at_scale=read_only(views),
     )
+
+
+def _scale_views(site: Site, index: RecordIndex, benchmarks: list[str]) -> tuple[Replayed, Replayed]:
+    """benchmark -> its counts with a view (at_scale.scales), and (benchmark, count) -> the view."""
+    reads = site.reads
+
+    def every(benchmark: str) -> list[dict]:
+        return [
+            r for round_id in site.record_rounds(benchmark) for r in site.record_results(benchmark, round_id)
+        ]
+
+    scales = derived_mapping(
+        reads,
+        (
+            (b, _bound(lambda b: at_scale.scales(every(b), index.accelerator_of, index.counts), b))
+            for b in benchmarks
+        ),
+    )
+    with reads.paused():
+        keys = [(b, n) for b in benchmarks for n in dict.__getitem__(scales, b)]
+    views = derived_mapping(
+        reads, ((key, _bound(lambda b, n: at_scale.view(site, index, b, n, every(b)), *key)) for key in keys)
+    )
+    return scales, views
 
 
 def _scaling_map(site: Site, index: RecordIndex) -> Replayed:
