@@ -11,9 +11,14 @@ from __future__ import annotations
 import math
 from html import escape
 
-from sitegen.render.charts.scale_svg import DIGIT, INK, _f, label, log_domain, y_ticks
+from sitegen.render.charts.scale_svg import DIGIT, INK, _f, log_domain, y_ticks
 
-WIDTH, HEIGHT, FONT, RADIUS = 232, 132, 11, 3.2
+WIDTH, HEIGHT, FONT, RADIUS = 170, 120, 11, 3.0
+
+
+def label(value: float) -> str:
+    """A tick's number: whole from 10 up (1,000), else up to three significant digits (1.5, 0.25)."""
+    return f"{value:,.0f}" if value >= 10 else f"{value:.3g}"
 
 
 def y_domain(values: list[float]) -> tuple[float, float]:
@@ -25,7 +30,8 @@ def panel_svg(points: list[dict], rounds: list[str], domain: tuple[float, float]
     a version break before it}), x across every round of the figure."""
     ys = y_ticks(*domain, 3)
     left = max((len(label(v)) * DIGIT * FONT for v in ys), default=0) + 8
-    right, top, bottom = WIDTH - 8, 6, HEIGHT - FONT - 8
+    last = len(rounds[-1]) * DIGIT * FONT / 2 if rounds else 0  # the last round's label, centred
+    right, top, bottom = WIDTH - max(8.0, last + 2), 6, HEIGHT - FONT - 8
     step = (right - left) / max(len(rounds) - 1, 1)
     low, high = (math.log(v) for v in domain)
 
