@@ -151,12 +151,20 @@ def test_each_family_s_standing_result_and_its_change_from_the_round_before(mode
 
 
 def test_no_change_is_computed_across_versions_mlcommons_keeps_apart(tmp_path):
-    site = load_site(write_record_project(tmp_path, changes(split=True)))
-    view = derive_model.build(site).at_scale[("bert", 16)]
+    content = write_record_project(tmp_path, changes(split=True))
+    view = derive_model.build(load_site(content)).at_scale[("bert", 16)]
     got = cells(view)
     assert got["A1"][1][2] is None and got["Z1"][1][2] is None  # v1.0 → v1.1: two versions
     assert [c.apart for c in view.rows[0].cells] == [False, True, False]
     assert got["A1"][2][2] == pytest.approx((5.0 - 7.4) / 7.4)  # v1.1 → v2.0: one version
+    build(content, TEMPLATES, tmp_path / "out")
+    said = [text(td) for td in page(tmp_path / "out").xpath("//tbody[@id='acme-a1']/tr[3]/td")]
+    assert said[1] == "not computed: v1.0 and v1.1 are versions of the benchmark that MLCommons keeps apart"
+    # the chart's line breaks there: a move, not a line, before the v1.1 point
+    line = page(tmp_path / "out").xpath(
+        "//div[@data-series='acme-a1']//*[local-name()='path'][@class='multiple-line']"
+    )
+    assert len(re.findall("M", line[0].get("d"))) == 2
 
 
 def page(out, lang: str = "en"):
