@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sitegen.content.tracking import Replayed, derived_mapping
 from sitegen.derive import compatibility, derived
 from sitegen.derive.questions import Figure, work_figure
 
@@ -164,3 +165,25 @@ def with_changes(site, points: list[dict]) -> list[dict]:
         figure = change(site, before, point["result"]) if before and point["carried"] is None else None
         out.append({**point, "change": figure})
     return out
+
+
+def views(site, index, benchmarks: list[str]) -> tuple[Replayed, Replayed]:
+    """The model's maps (model.build): benchmark -> its counts with a view, and (benchmark,
+    count) -> the view; reading an entry counts as reading the benchmark's results."""
+    reads = site.reads
+
+    def every(benchmark: str) -> list[dict]:
+        return [
+            r for round_id in site.record_rounds(benchmark) for r in site.record_results(benchmark, round_id)
+        ]
+
+    def counts_of(benchmark: str):
+        return lambda: scales(every(benchmark), index.accelerator_of, index.counts)
+
+    def view_of(benchmark: str, scale: int):
+        return lambda: view(site, index, benchmark, scale, every(benchmark))
+
+    found = derived_mapping(reads, ((b, counts_of(b)) for b in benchmarks))
+    with reads.paused():
+        keys = [(b, n) for b in benchmarks for n in dict.__getitem__(found, b)]
+    return found, derived_mapping(reads, ((key, view_of(*key)) for key in keys))

@@ -326,7 +326,7 @@ def build(site: Site) -> Model:
         reads, ((key, _bound(statements_module.headline, site, *key)) for key in slots)
     )
     benchmarks = sorted({key[1] for key in slots})
-    scales, views = _scale_views(site, index, benchmarks)
+    scales, views = at_scale.views(site, index, benchmarks)
     return Model(
         site=site,
         index=index,
@@ -360,30 +360,6 @@ def build(site: Site) -> Model:
         scales=read_only(scales),
         at_scale=read_only(views),
     )
-
-
-def _scale_views(site: Site, index: RecordIndex, benchmarks: list[str]) -> tuple[Replayed, Replayed]:
-    """benchmark -> its counts with a view (at_scale.scales), and (benchmark, count) -> the view."""
-    reads = site.reads
-
-    def every(benchmark: str) -> list[dict]:
-        return [
-            r for round_id in site.record_rounds(benchmark) for r in site.record_results(benchmark, round_id)
-        ]
-
-    scales = derived_mapping(
-        reads,
-        (
-            (b, _bound(lambda b: at_scale.scales(every(b), index.accelerator_of, index.counts), b))
-            for b in benchmarks
-        ),
-    )
-    with reads.paused():
-        keys = [(b, n) for b in benchmarks for n in dict.__getitem__(scales, b)]
-    views = derived_mapping(
-        reads, ((key, _bound(lambda b, n: at_scale.view(site, index, b, n, every(b)), *key)) for key in keys)
-    )
-    return scales, views
 
 
 def _scaling_map(site: Site, index: RecordIndex) -> Replayed:
