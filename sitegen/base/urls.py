@@ -53,6 +53,11 @@ def leaderboard(lang: str, benchmark_id: str, round_id: str) -> str:
     return f"{lang}/benchmarks/{benchmark_id}/{round_id}.html"
 
 
+def benchmark_at_scale(lang: str, benchmark_id: str, scale: int) -> str:
+    """A benchmark at one accelerator count, round by round (render/record/at_scale.py)."""
+    return f"{lang}/benchmarks/{benchmark_id}/at-{scale}.html"
+
+
 def round_page(lang: str, round_id: str) -> str:
     return f"{lang}/rounds/{round_id}.html"
 

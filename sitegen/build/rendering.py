@@ -30,6 +30,7 @@ from sitegen.render import pages
 from sitegen.render.end_files import language_end_files, site_files
 from sitegen.render.inline import stylesheet
 from sitegen.render.markup import new_markdown
+from sitegen.render.record import at_scale as record_at_scale
 from sitegen.render.record import explore as record_explore
 from sitegen.render.record import lists as record_lists
 from sitegen.render.record import rounds as record_pages
@@ -380,6 +381,10 @@ def _language_units(theme, site, model, lang, t, bodies, problems):
     yield unit(("benchmarks",), pages.benchmarks_index, model)
     for benchmark in site.table("benchmarks"):
         yield unit(("benchmark", benchmark["id"]), pages.benchmark_page, benchmark, model)
+    for benchmark, scale in record_at_scale.at_scale_units(site, model):
+        yield unit(
+            ("at-scale", benchmark["id"], str(scale)), record_at_scale.at_scale_page, benchmark, scale, model
+        )
     for key, make in record_pages.record_pages(theme, site, model, lang, t):
         yield ("record", *key), None, make
     if site.rounds:

@@ -22,6 +22,7 @@ from types import SimpleNamespace
 from sitegen.content.model import Site
 from sitegen.content.tracking import Replayed, derived_list, derived_mapping, read_only
 from sitegen.derive import (
+    at_scale,
     chart_plan,
     chip_figures,
     chip_views,
@@ -71,6 +72,8 @@ class Model:
     chips: SimpleNamespace  # chip_figures, chip_views: a chip family's page's figures
     names: SimpleNamespace  # a submitter's company name in a language (names.py)
     versions: SimpleNamespace  # MLCommons' compatibility table (compatibility.py)
+    scales: dict  # benchmark -> the accelerator counts with a view at equal scale (at_scale.SCALE_RULE)
+    at_scale: dict  # (benchmark, count) -> at_scale.View: each family's standing result per round
 
     @property
     def system_results(self) -> dict:
@@ -256,7 +259,9 @@ class Model:
                     (claim_figures.minutes(gain["first"]), claim_figures.minutes(gain["last"]))
                 )
                 band = within if derived.level(faster, slower, within) else None
-            progress_rows.append({**item, "level_band": band})
+            points = at_scale.with_changes(self.site, item["points"])
+            view = (item["benchmark"], item["scale"]) in self.at_scale
+            progress_rows.append({**item, "points": points, "level_band": band, "view": view})
         generations = []
         for relation, key in chip_figures.neighbours(facts):
             other = index.accelerators.get(key)
@@ -312,7 +317,7 @@ class Model:
             for r in (self.rounds_of(b) if rounds is None else rounds)
         )
 
-    def headline(self, round_id: str, benchmark: str, division: str = "closed"):
+    def headline(self, round_id: str, benchmark: str, division: str = "closed") -> statements_module.Headline:
         """A slot's headline; a slot the record does not hold has an empty one."""
         return _slot_headline(self.site, self.headlines, round_id, benchmark, division)
 
@@ -329,6 +334,7 @@ def build(site: Site) -> Model:
     )
     benchmarks = sorted({key[1] for key in slots})
     records = sorted(site.record.items())
+    scales, views = at_scale.views(site, index, benchmarks)
     return Model(
         site=site,
         index=index,
@@ -360,6 +366,8 @@ def build(site: Site) -> Model:
             compatible=lambda one, other: compatibility.compatible(site, one, other),
             by_version=lambda results: compatibility.by_version(site, results),
         ),
+        scales=read_only(scales),
+        at_scale=read_only(views),
     )
 
 
@@ -383,7 +391,9 @@ def _scaling_map(site: Site, index: RecordIndex) -> Replayed:
     return Replayed(dict(sorted(data.items())), reads, per_key, frozenset(every))
 
 
-def _slot_headline(site: Site, headlines: dict, round_id: str, benchmark: str, division: str = "closed"):
+def _slot_headline(
+    site: Site, headlines: dict, round_id: str, benchmark: str, division: str = "closed"
+) -> statements_module.Headline:
     """A slot's headline, as built; a slot the record does not hold (a round with only open
     results of the benchmark) has an empty one."""
     key = (round_id, benchmark, division)

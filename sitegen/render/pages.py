@@ -39,7 +39,7 @@ def _attribution(site: Site, round_ids) -> list[dict]:
     return [site.rounds[r] for r in site.in_round_order(round_ids)]
 
 
-def record_summary(model: Model, benchmark_id: str) -> list[tuple[str, object]]:
+def record_summary(model: Model, benchmark_id: str) -> list:
     """Each round of a benchmark with its closed-division headline (Model.headlines)."""
     return [(round_id, model.headline(round_id, benchmark_id)) for round_id in model.rounds_of(benchmark_id)]
 

@@ -40,6 +40,8 @@ def page_kind(path: str) -> str | None:
         }.get(folder, "page")
     if parts == ["glossary.html"]:
         return "glossary"
+    if len(parts) == 3 and parts[0] == "benchmarks" and parts[2].startswith("at-"):
+        return "at_scale"
     if len(parts) == 3 and parts[0] in ("benchmarks", "submitters", "accelerators"):
         return "leaderboard"
     return "page" if len(parts) == 1 else None
@@ -50,7 +52,7 @@ def page_kind(path: str) -> str | None:
 NOT_SEARCHED = {"result", "leaderboard"}
 # Pages that list the record's results by name: the first part of their text is searched (their
 # introduction); the names after it are the results' own rows. Characters kept, by kind.
-TEXT_KEPT = {"accelerator": 600, "submitter": 600, "list": 600, "round": 1500}
+TEXT_KEPT = {"at_scale": 600, "accelerator": 600, "submitter": 600, "list": 600, "round": 1500}
 
 
 ROBOTS_NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noindex""", re.I)

@@ -145,7 +145,7 @@ def browser_pages(site: Path) -> list[str]:
     """The pages a browser test opens one by one: all but most result and leaderboard pages."""
     keep = {
         PAGE_KINDS[kind](site, lang)
-        for kind in ("result", "leaderboard", "submitter", "accelerator", "record-system")
+        for kind in ("result", "leaderboard", "at-scale", "submitter", "accelerator", "record-system")
         for lang in LANGS
     }
     return [
@@ -168,6 +168,10 @@ def browser_pages(site: Path) -> list[str]:
 # One page of every kind, per language; `None` from a finder means the site has none.
 PAGE_KINDS = {
     "leaderboard": _first_leaderboard,
+    "at-scale": lambda site, lang: next(
+        (p.relative_to(site).as_posix() for p in sorted((site / lang / "benchmarks").glob("*/at-*.html"))),
+        None,
+    ),
     "result": lambda site, lang: _first(site, f"{lang}/results"),
     "round": lambda site, lang: next(
         (f"{lang}/rounds/{p.name}" for p in sorted((site / lang / "rounds").glob("v*.html"))), None

@@ -11,7 +11,8 @@ from markupsafe import Markup
 from sitegen.base import fmt
 from sitegen.content.chip_facts import TABLE
 from sitegen.derive.model import Model
-from sitegen.render.charts import chip_progress
+from sitegen.render.charts import small_multiples
+from sitegen.render.record.at_scale import change_text
 
 
 def chip_context(model: Model, lang: str, t, entity) -> dict:
@@ -25,9 +26,8 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
         "specs": _specs(site, facts),
         "by_benchmark": figures.by_benchmark,
         "progress": [_progress_row(lang, item) for item in figures.progress],
-        "progress_chart": Markup(
-            chip_progress.chip_figure(figures.progress, names, rounds, t, "chart-chip-progress")
-        ),
+        "progress_chart": Markup(_progress_chart(figures.progress, names, rounds, t, lang)),
+        "change": lambda figure: change_text(t, lang, figure),
         "scaling": figures.scaling,
         "generations": figures.generations,
         "bench_names": names,
@@ -49,3 +49,33 @@ def _progress_row(lang: str, item: dict) -> dict:
     """A progress series with its gain in words: `level` (the band, in the page's numbers)
     when the gain is within the benchmark's run-to-run variation (Model.chip)."""
     return {**item, "level": fmt.percent(item["level_band"] * 100, lang, 2) if item["level_band"] else None}
+
+
+def _progress_chart(series: list[dict], names: dict, rounds: list[str], t, lang: str) -> str:
+    """Small multiples of the progress series: a panel per benchmark and scale, each with its
+    own time axis (benchmarks take minutes to hours), over the rounds any series holds."""
+    held = {point["round"] for item in series for point in item["points"]}
+    drawn = [r for r in rounds if r in held]
+    panels = [
+        {
+            "key": f"{item['benchmark']}-{item['scale']}",
+            "title": t(
+                "chip.progress.panel",
+                benchmark=names[item["benchmark"]],
+                n=fmt.number(item["scale"], lang, 0),
+            ),
+            "points": [
+                {
+                    "x": drawn.index(p["round"]),
+                    "t": p["minutes"],
+                    "hollow": p["carried"] is not None,
+                    "apart": False,
+                }
+                for p in item["points"]
+            ],
+        }
+        for item in series
+    ]
+    return small_multiples.figure(
+        panels, drawn, t("chip.progress.multiples"), "chart-chip-progress", shared=False
+    )
