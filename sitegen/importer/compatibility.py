@@ -33,7 +33,7 @@ def training_rows(text: str) -> list[dict]:
         raise TableError(f"{TABLE}: no '== Training' section")
     header = next(i for i in range(start, len(lines)) if lines[i].startswith("|Model"))
     rounds = ["v" + text for text, _ in _cells(lines[header])[1:]]
-    rows = []
+    rows: list[dict] = []
     for number in range(header + 1, len(lines)):
         line = lines[number].strip()
         if line == "|===":
@@ -97,7 +97,7 @@ def import_table(source: Path, out: Path) -> str:
             "# rounds each spans; results are compared across rounds only within one version.\n"
             f"# Written by `import-compatibility` from mlcommons/policies {TABLE}; do not edit.\n"
         )
-        body = {"source": f"https://github.com/mlcommons/policies/blob/{repo.commit}/{TABLE}"}
+        body: dict = {"source": f"https://github.com/mlcommons/policies/blob/{repo.commit}/{TABLE}"}
         body |= {"commit": repo.commit, "date": repo.commit_date, "training": rows}
         text = head + yaml.safe_dump(
             body, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None

@@ -34,6 +34,7 @@ trace DGXNNODES=16 beside `WORLD_SIZE=128` on the 32 nodes their DLPAL line name
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from sitegen.importer.locate import log_platform
@@ -110,7 +111,9 @@ def contradicts(claim: Claim, count: int, nodes: int | None) -> bool:
     return claim.n != count
 
 
-def check(record: dict, logs: list[str], datas: list[bytes | None]) -> tuple[dict | None, list[str] | None]:
+def check(
+    record: dict, logs: list[str], datas: Sequence[bytes | None]
+) -> tuple[dict | None, list[str] | None]:
     """(the record's disagreement with what its logs state, or None; the keys its logs state
     what ran with, for the report's coverage, None when there is no count to compare). A
     disagreement: {id, round, path, official, ran (the accelerator counts the contradicting

@@ -142,8 +142,8 @@ def match_system(ctx: dict, loc: dict, logs: list[str]) -> tuple[str | None, str
         for p in ctx["fileset"]
         if p.startswith(prefix) and "/" not in p[len(prefix) :] and p.lower().endswith(".json")
     )
-    facts = {p: read_system(ctx["source"], p, loc["submitter"])[0] for p in paths}
-    facts = {p: f for p, f in facts.items() if f is not None}
+    read = {p: read_system(ctx["source"], p, loc["submitter"])[0] for p in paths}
+    facts = {p: f for p, f in read.items() if f is not None}
     platform = log_platform(ctx["source"].read(logs[0])) if logs else None
     counts, words = folder_clues(loc["system"])
     named = {

@@ -98,16 +98,22 @@ def mllog_event(line: bytes) -> dict | None:
     """The line's event; its time is `time_ms`, or `time_s` (seconds) where a log writes that
     instead (Alibaba's v0.7 PAI logs: mlperf_logging's parser rejects those lines)."""
     at = line.rfind(TOKEN)
+    if at < 0:
+        return None
     try:
-        event = json.loads(line[at + len(TOKEN) :].decode("latin-1")) if at >= 0 else None
+        event = json.loads(line[at + len(TOKEN) :].decode("latin-1"))
+        if not isinstance(event, dict):
+            return None
         float(event["time_ms"] if "time_ms" in event else event["time_s"])
-        return event if isinstance(event, dict) else None
+        return event
     except (ValueError, KeyError, TypeError):
         return None
 
 
 def mllog_run(data: bytes) -> Run:
-    events, facts, units = [], {}, set()
+    events: list[tuple[str, float, str]] = []
+    facts: dict[str, str] = {}
+    units: set[str] = set()
     for match in MLLOG_RE.finditer(data):
         event = mllog_event(line_around(data, match.start(), match.end()))
         key = match.group(1).decode()
@@ -118,7 +124,8 @@ def mllog_run(data: bytes) -> Run:
         if key.startswith("submission_"):
             facts.setdefault(key, str(event.get("value")))
             continue
-        meta = event.get("metadata") if isinstance(event.get("metadata"), dict) else {}
+        meta = event.get("metadata")
+        meta = meta if isinstance(meta, dict) else {}
         unit = "time_ms" if "time_ms" in event else "time_s"
         units.add(unit)
         events.append((key, float(event[unit]), str(meta.get("status", ""))))
@@ -158,7 +165,9 @@ def mll_value(text: str):
 
 
 def mll_run(data: bytes) -> Run:
-    events, facts, minigo = [], {}, None
+    events: list = []
+    facts: dict[str, str] = {}
+    minigo = None
     for match in MLL_RE.finditer(data):
         time, key = float(match.group(1)), match.group(2).decode()
         text = match.group(3).decode("latin-1")

@@ -74,10 +74,13 @@ def processed(data: bytes, benchmark: str, converged: bool) -> Processed:
     count, sequence = log_count(data, rule.key)
     if count is None:
         return Processed(None, None, f"no {rule.key} on an eval_accuracy line before run_stop")
+    samples: int | None
+    tokens: int | None
     if rule.unit == "samples":  # the log counts samples; tokens follow from the sequence
         samples, tokens = count, count * rule.sequence if rule.sequence else None
     else:  # the log counts tokens; samples follow from the sequence
-        tokens, samples = count, count // rule.sequence if count % rule.sequence == 0 else None
+        tokens = count
+        samples = count // rule.sequence if rule.sequence and count % rule.sequence == 0 else None
     if rule.sequence and sequence != rule.sequence:  # keep only what the log itself counted
         said = f"max_sequence_length {sequence} is not the rules' {rule.sequence}"
         return Processed(count, None, said) if rule.unit == "samples" else Processed(None, count, said)

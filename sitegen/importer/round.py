@@ -48,7 +48,8 @@ def read_logs(source, logs: list[str]) -> tuple[list[bytes] | None, list[str]]:
 
 
 def duplicates(source, logs: list[str]) -> list[str]:
-    seen, dupes = {}, []
+    seen: dict = {}
+    dupes: list[str] = []
     for path in logs:
         digest = source.digest(path)
         if digest in seen:
@@ -141,7 +142,7 @@ def add_energy(ctx: dict, record: dict, datas: list[bytes], logs: list[str]) -> 
 
 
 def division_notes(record: dict, runs, logs: list[str]) -> list[str]:
-    said = {rules.division(r.division) for r in runs if r.division} - {None}
+    said = {d for d in (rules.division(r.division) for r in runs if r.division) if d is not None}
     if said and said != {record["division"]}:
         return [
             f"{record['path']}: logs say division {', '.join(sorted(said))}; the system "
@@ -291,7 +292,7 @@ def read_round(source, round_id: str, path: str) -> dict:
 def held_folders(files: list[str]) -> list[str]:
     """Every folder that holds a file of the source, at any depth: what a stored result's
     folder must be among to count as held (review.py)."""
-    found = set()
+    found: set[str] = set()
     for name in files:
         parts = name.split("/")[:-1]
         found.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
@@ -299,7 +300,8 @@ def held_folders(files: list[str]) -> list[str]:
 
 
 def unique_records(records: list[dict]) -> tuple[list[dict], list[str]]:
-    by_id, skips = {}, []
+    by_id: dict[str, dict] = {}
+    skips: list[str] = []
     for record in records:
         if record["id"] in by_id:
             skips.append(f"{record['path']}: id {record['id']} already used by {by_id[record['id']]['path']}")

@@ -215,7 +215,7 @@ def round_entry(result: dict) -> dict:
 def write_outputs(out: Path, results: list[dict], log: list[dict], stored: dict, write=None) -> None:
     """Every file of the new record, swapped in whole with its seal (swap.replace_record);
     `stored`: the record's rounds as read before (stored_rounds)."""
-    entries = {r.get("id"): r for r in write_mod.load_list(out / "rounds.yaml")}
+    entries: dict = {r.get("id"): r for r in write_mod.load_list(out / "rounds.yaml")}
     entries.update((r["round"], round_entry(r)) for r in results)
     ordered = [entries[k] for k in sorted(entries, key=rules.round_key)]
     files = {"rounds.yaml": write_mod.dump(ordered, ROUND_FIELDS)}

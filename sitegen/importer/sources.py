@@ -8,6 +8,7 @@ import hashlib
 import re
 import subprocess
 from pathlib import Path
+from typing import IO
 
 ROUND_RE = re.compile(r"(?:^|[_+-])(v\d+\.\d+)$")
 
@@ -55,17 +56,23 @@ class GitSource:
 
     def read(self, path: str) -> bytes | None:
         """The file's bytes; None when the snapshot lacks the blob."""
-        self.batch.stdin.write(self.blobs[path].encode() + b"\n")
-        self.batch.stdin.flush()
-        header = self.batch.stdout.readline().split()
+        send, receive = self._pipes()
+        send.write(self.blobs[path].encode() + b"\n")
+        send.flush()
+        header = receive.readline().split()
         if len(header) < 3 or header[1] == b"missing":
             return None
-        data = self.batch.stdout.read(int(header[2]))
-        self.batch.stdout.read(1)
+        data = receive.read(int(header[2]))
+        receive.read(1)
         return data
 
+    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+        """The batch process's input and output (both opened as pipes in __init__)."""
+        assert self.batch.stdin is not None and self.batch.stdout is not None
+        return self.batch.stdin, self.batch.stdout
+
     def close(self) -> None:
-        self.batch.stdin.close()
+        self._pipes()[0].close()
         self.batch.wait()
 
 

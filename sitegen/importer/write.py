@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
@@ -72,7 +73,7 @@ def looks_numeric(value: str) -> bool:
 
 
 def item(record: dict, fields: tuple[str, ...]) -> str:
-    lines = []
+    lines: list[str] = []
     for field in fields:
         if field not in record or (field == "duplicate_logs" and not record[field]):
             continue
@@ -135,6 +136,8 @@ def changes(old: list[dict], new: list[dict], date) -> list[dict]:
 
 
 def field_changes(prior: dict | None, record: dict, ident: str, date) -> list[dict]:
+    if prior is None:
+        return []
     return [
         {"date": date, "id": ident, "field": field, "old": prior.get(field), "new": record.get(field)}
         for field in (CHANGE_FIELDS if prior else ())
@@ -274,7 +277,7 @@ DIFFERENCES = """\
 ROUND_HEADING = re.compile(r"^## (v[0-9][0-9a-z.]*)$", re.MULTILINE)
 
 
-def report_text(results: list[dict], previous: str = "", chip_lines: list[str] = ()) -> str:
+def report_text(results: list[dict], previous: str = "", chip_lines: Sequence[str] = ()) -> str:
     """The import report: this import's rounds, and the sections of rounds imported before and
     not again this time (from `previous`, the report as it was), in round order. `chip_lines`
     (chips.report_lines, over the whole record) go before the rounds, so that the sections

@@ -160,3 +160,15 @@ def test_the_check_finds_a_renamed_module():
     known = {"sitegen/render/search.py", "render/search.py", "search.py", "build.py"}
     text = "# see sitegen/reader.py\n# search.py and build.py\n# from render/search.py or deps.py\n"
     assert unknown_python_names(text, known) == [(1, "sitegen/reader.py"), (3, "deps.py")]
+
+
+def test_the_type_check_covers_the_whole_package():
+    """CI's mypy (scripts/test.sh) reads pyproject.toml: it checks every module of sitegen/,
+    with no file or folder left out."""
+    import tomllib
+
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    assert config["files"] == ["sitegen"]
+    assert "exclude" not in config and not config.get("overrides")
+    ignored = [p for p in modules() if "type: ignore\n" in p.read_text("utf-8")]  # bare ignores
+    assert ignored == []
