@@ -1,30 +1,20 @@
 """Stage 2: every derived number, computed from the data and nowhere else.
 
-Speed-ups, price-performance ratios, percentages and claim verdicts live here, each with the
-arithmetic that produced it, so that pages can show their working."""
+Speed-ups, price-performance ratios and percentages live here, each with the arithmetic that
+produced it, so that pages can show their working; the claims' verdicts built on them are in
+claims.py, what each verdict rests on in evidence.py."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import partial
 
 from sitegen.base import fmt
 from sitegen.content.model import Site
 from sitegen.content.schema import CHECK_KINDS  # noqa: F401 - the one list of check kinds
-from sitegen.content.tracking import derived_mapping
 from sitegen.derive import references as record_refs
 from sitegen.derive.references import slot
 
 MINUTES = {"min": 1.0, "h": 60.0}
-
-# Verdicts, in the order pages count them. The rules (written out in the methodology):
-# - unchecked ("cannot be checked"): no value can be computed, or the only evidence is the
-#   claim's own source or an estimate (a price some party gave), never independent;
-# - partly ("partly checked"): the value uses independent evidence (MLPerf logs, datasheets,
-#   list prices from another source) and evidence that is not; the page names both;
-# - consistent / differs: all the evidence is independent, and the value rounds to the stated
-#   figure at the figure's own precision, or does not.
-VERDICTS = ("consistent", "differs", "partly", "unchecked")
 
 
 def minutes(result: dict) -> float:
@@ -67,23 +57,6 @@ def price_performance(
     return (minutes(baseline) * base_price["amount"]) / (minutes(mine) * price["amount"])
 
 
-@dataclass
-class Check:
-    claim: dict
-    value: float | None  # the recomputed figure in the claim's unit, None if unchecked
-    verdict: str  # consistent | differs | partly | unchecked (see VERDICTS)
-    steps: dict[str, list[str]] = field(default_factory=dict)  # lang -> lines of arithmetic
-    alternative: dict | None = None  # another reading of the data that matches the figure
-    records: list[str] = field(default_factory=list)  # record result ids used, linked on the page
-    unchecked_parts: list[dict] = field(default_factory=list)  # evidence that is not independent
-    agrees: bool | None = None  # for a partly checked claim: does the arithmetic agree?
-    divisions: tuple = ()  # the divisions of the results compared, when they differ
-
-    @property
-    def difference(self) -> float | None:
-        return None if self.value is None else self.value - self.claim["figure"]
-
-
 def _tolerance(figure: float) -> float:
     return 0.5 * 10 ** -fmt.decimals_of(figure) + 1e-9
 
@@ -117,7 +90,7 @@ def _steps_ratio(site, check, lang, value, unit) -> list[str]:
     return lines
 
 
-def _compute(site: Site, claim: dict) -> tuple[float | None, dict[str, list[str]]]:
+def compute(site: Site, claim: dict) -> tuple[float | None, dict[str, list[str]]]:
     check, unit = claim["check"], claim["unit"]
     kind = check["kind"]
     steps = {}
@@ -180,7 +153,7 @@ def _spec_steps(site: Site, check: dict):
     return value, steps
 
 
-def _described(site: Site, ident: str) -> dict:
+def described(site: Site, ident: str) -> dict:
     """A result as its round's system description gives it (the record's fields)."""
     return site.record.get(ident) or result(site, ident)
 
@@ -190,7 +163,7 @@ def _scale_steps(site: Site, check: dict, kind: str):
     host_servers: host CPUs / the CPUs per server the claim's source gives (a system
     description counts host CPUs; its 'nodes' need not be host servers), all from the MLPerf
     system description of the result."""
-    found = _described(site, check["result"])
+    found = described(site, check["result"])
     count = found.get("accelerator_count")
     if not count:
         return None, {}
@@ -221,7 +194,7 @@ def _scale_steps(site: Site, check: dict, kind: str):
 def ranked(site: Site, check: dict) -> list[dict]:
     """The scored record results of the claimed result's round, benchmark and division
     (with `nodes` nodes, when the check gives it), fastest first."""
-    mine = _described(site, check["result"])
+    mine = described(site, check["result"])
     nodes = check.get("nodes")
     return [
         r
@@ -300,223 +273,3 @@ def _submission_steps(site: Site, claim: dict):
         return None, {}
     entries = {(r["division"], r["system_folder"]) for r in found}
     return float(len(entries)), {}
-
-
-def _alternative(site: Site, claim: dict) -> dict | None:
-    """When a figure differs, look for the reading that matches it: the time reduction instead
-    of the speed-up, or the same comparison in the other division."""
-    check = claim["check"]
-    if check["kind"] == "improvement":
-        value = reduction(site, check["result"], check["baseline"])
-        if agrees(value, claim["figure"]):
-            return {"reason": "reduction", "value": value}
-    if check["kind"] in ("time", "improvement", "speedup") and check.get("result"):
-        twin = _other_division(site, check["result"])
-        if twin and check["kind"] == "time":
-            value = minutes(twin) / MINUTES.get(claim["unit"], 1.0)
-            if agrees(value, claim["figure"]):
-                return {"reason": "division", "value": value, "result": twin["id"]}
-    return None
-
-
-def _other_division(site: Site, result_id: str) -> dict | None:
-    result = site.tables["results"][result_id]
-    return next(
-        (
-            r
-            for r in site.table("results")
-            if r["system"] == result["system"]
-            and r["benchmark"] == result["benchmark"]
-            and r["round"] == result["round"]
-            and r["division"] != result["division"]
-        ),
-        None,
-    )
-
-
-def _evidence(site: Site, claim: dict) -> list[dict]:
-    """What a check's value rests on: {what, source, independent} per item."""
-    check = claim["check"]
-    items = []
-    for key in ("result", "baseline"):
-        ident = check.get(key)
-        if ident and check["kind"] not in ("spec_ratio", "price"):
-            items.append(
-                {
-                    "what": "result",
-                    "id": ident,
-                    "source": f"mlperf-training-{result(site, ident)['round']}",
-                    "independent": True,
-                }
-            )
-    if check["kind"] == "price_performance":
-        results = [result(site, check["result"]), result(site, check["baseline"])]
-        for system in (
-            check.get("price") or results[0]["system"],
-            check.get("baseline_price") or results[1]["system"],
-        ):
-            items.append(_price_evidence(site, claim, system))
-    if check["kind"] == "price":
-        items.append(_price_evidence(site, claim, check["system"]))
-    if check["kind"] == "submission_ids":
-        for found in submission_results(site, check):
-            items.append(
-                {
-                    "what": "result",
-                    "id": found["id"],
-                    "source": f"mlperf-training-{found['round']}",
-                    "independent": True,
-                }
-            )
-        stated = {r.get("submission_id") for r in site.table("results") if r.get("submission_id")}
-        unmatched = [i for i in claim.get("submission_ids") or [] if i not in stated]
-        if unmatched:  # no cited source says which result an ID names
-            items.append(
-                {
-                    "what": "submission_id",
-                    "id": ", ".join(unmatched),
-                    "source": claim["source"],
-                    "independent": False,
-                }
-            )
-    if check["kind"] == "fastest":
-        items += _fastest_evidence(site, claim)
-    if check["kind"] == "host_servers":
-        items.append(
-            {
-                "what": "cpus_per_server",
-                "id": check["result"],
-                "source": claim["source"],
-                "count": check["cpus_per_server"],
-                "independent": False,
-            }
-        )
-    if claim.get("not_checked"):
-        items.append(
-            {
-                "what": "statement",
-                "id": claim["id"],
-                "source": claim["source"],
-                "text": claim["not_checked"],
-                "independent": False,
-            }
-        )
-    if check["kind"] == "spec_ratio":
-        for system in (check["system"], check["baseline"]):
-            spec = site.spec(system, check["spec"]) or {}
-            items.append(
-                {
-                    "what": "spec",
-                    "id": system,
-                    "source": spec.get("source"),
-                    "independent": spec.get("source") not in (None, claim["source"]),
-                }
-            )
-    return items
-
-
-def _fastest_evidence(site: Site, claim: dict) -> list[dict]:
-    """The fastest, the results level with it and the next result ranked; when the claimed
-    result is one of those level (first or not), the lead the claim states, which the record
-    cannot show; and any result of the slot whose logs are missing: it has no time, so the
-    ranking cannot place it."""
-    check = claim["check"]
-    order, level, after = leaders(site, check)
-    top = [*order[:1], *level]
-    items = [
-        {"what": "result", "id": r["id"], "source": f"mlperf-training-{r['round']}", "independent": True}
-        for r in [*top, *([after] if after else [])]
-        if r["id"] != check["result"]
-    ]
-    if level and check["result"] in [r["id"] for r in top]:
-        items.append(
-            {
-                "what": "level",
-                "id": check["result"],
-                "others": [r["id"] for r in top if r["id"] != check["result"]],
-                "band": record_refs.band_of(site, order[0]["benchmark"]),
-                "source": f"mlperf-training-{order[0]['round']}",
-                "independent": False,  # the lead is within run-to-run variation: not shown
-            }
-        )
-    mine = _described(site, check["result"])
-    for r in record_refs.unscored(site, mine["round"], mine["benchmark"], mine["division"]):
-        if check.get("nodes") is None or r.get("nodes") == check.get("nodes"):
-            items.append(
-                {
-                    "what": "unscored",
-                    "id": r["id"],
-                    "source": f"mlperf-training-{r['round']}",
-                    "independent": False,
-                }
-            )
-    return items
-
-
-def _price_evidence(site: Site, claim: dict, system: str) -> dict:
-    """A price is independent evidence only when it is a published list price from a source
-    other than the claim's own; an estimate is what some party said."""
-    price = site.first_price(system) or {}
-    independent = price.get("basis") == "list" and price.get("source") not in (None, claim["source"])
-    return {
-        "what": "price",
-        "id": system,
-        "source": price.get("source"),
-        "basis": price.get("basis"),
-        "independent": independent,
-    }
-
-
-def _divisions(site: Site, claim: dict) -> tuple:
-    check = claim["check"]
-    if check["kind"] not in ("speedup", "improvement", "price_performance") or not check.get("baseline"):
-        return ()
-    found = (result(site, check["result"])["division"], result(site, check["baseline"])["division"])
-    return found if found[0] != found[1] else ()
-
-
-def check_claim(site: Site, claim: dict) -> Check:
-    value, steps = _compute(site, claim)
-    evidence = _evidence(site, claim) if claim["check"]["kind"] != "none" else []
-    records = [e["id"] for e in evidence if e["what"] == "result"]
-    weak = [e for e in evidence if not e["independent"]]
-    if value is None or (evidence and len(weak) == len(evidence)):
-        return Check(claim, value, "unchecked", steps, records=records, unchecked_parts=weak)
-    first = _is_fastest(site, claim)  # a result ranked below a scored one is not the fastest
-    agreed = agrees(value, claim["figure"]) and first
-    divisions = _divisions(site, claim)
-    if weak and first:
-        return Check(
-            claim,
-            value,
-            "partly",
-            steps,
-            records=records,
-            unchecked_parts=weak,
-            agrees=agreed,
-            divisions=divisions,
-        )
-    verdict = "consistent" if agreed else "differs"
-    alternative = _alternative(site, claim) if verdict == "differs" else None
-    return Check(claim, value, verdict, steps, alternative, records, divisions=divisions)
-
-
-def _is_fastest(site: Site, claim: dict) -> bool:
-    """For a 'fastest' claim the claimed result must share the first rank (be the fastest or
-    level with it), not only match a time; a result ranked below those is not the fastest."""
-    check = claim["check"]
-    if check["kind"] != "fastest":
-        return True
-    order, level, _ = leaders(site, check)
-    return check["result"] in [r["id"] for r in [*order[:1], *level]]
-
-
-def check_claims(site: Site) -> dict[str, Check]:
-    """Every claim's check; a page that reads one depends on what that check read
-    (content/tracking.py)."""
-
-    def each():
-        for claim in site.table("claims"):
-            yield claim["id"], partial(check_claim, site, claim)
-
-    return derived_mapping(site.reads, each())

@@ -30,6 +30,7 @@ from sitegen.derive import (
     derived,
     suite,
 )
+from sitegen.derive import claims as claim_checks
 from sitegen.derive import figures as claim_figures
 from sitegen.derive import references as statements_module
 from sitegen.derive.chart_plan import RECORD_METRICS, BadBlock, Plan, as_list, benchmark_ids, round_key  # noqa: F401
@@ -57,7 +58,7 @@ class Model:
 
     site: Site
     index: RecordIndex  # submitters, chip families, system descriptions, carry-overs, copies
-    claims: dict  # claim id -> figures.Check (its verdict and arithmetic)
+    claims: dict  # claim id -> claims.Check (its verdict and arithmetic)
     comparisons: list  # comparisons.Comparison of curated systems
     headlines: dict  # (round, benchmark, division) -> references.Headline
     progress: dict  # benchmark -> its progress chart's points (record_index.progress)
@@ -85,7 +86,7 @@ class Model:
     def verdict_counts(self) -> dict[str, int]:
         """How many claims have each verdict, in the order pages list them."""
         verdicts = [check.verdict for check in self.claims.values()]
-        return {v: verdicts.count(v) for v in claim_figures.VERDICTS}
+        return {v: verdicts.count(v) for v in claim_checks.VERDICTS}
 
     def product(self, system: str) -> tuple[list, list[dict]]:
         """A curated system's official system descriptions (newest round first) and their
@@ -338,7 +339,7 @@ def build(site: Site) -> Model:
     return Model(
         site=site,
         index=index,
-        claims=read_only(claim_figures.check_claims(site)),
+        claims=read_only(claim_checks.check_claims(site)),
         comparisons=read_only(comparisons(site)),
         headlines=read_only(headlines),
         progress=read_only(

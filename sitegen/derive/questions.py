@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from sitegen.derive import chip_figures, chip_views, derived, names, scale_refs, suite, throughput
+from sitegen.derive import claims as claim_checks
 from sitegen.derive import figures as claim_figures
 from sitegen.derive import references as statements_module
 from sitegen.derive.record_index import system_label
@@ -130,7 +131,7 @@ def figures_for(site) -> SimpleNamespace:
         improvement=lambda *a: claim_figures.improvement(site, *a),
         reduction=lambda *a: claim_figures.reduction(site, *a),
         price_performance=lambda *a: claim_figures.price_performance(site, *a),
-        verdicts=claim_figures.VERDICTS,
+        verdicts=claim_checks.VERDICTS,
         leaders=suite.leaders,
         lead_order=lambda ids: suite.lead_order(site, ids),
     )

@@ -31,7 +31,8 @@ from pathlib import Path
 from sitegen.build import forking, rendering
 from sitegen.build.pipeline import build
 from sitegen.content.load import load_site
-from sitegen.derive import figures, model, record_index
+from sitegen.derive import claims as claim_checks
+from sitegen.derive import model, record_index
 
 content, templates, out, log = (Path(a) for a in sys.argv[1:5])
 rendering.PARALLEL_MIN_REPORTS = 1  # fork as a big site does
@@ -47,7 +48,7 @@ def counting(owner, name):
 
 claims = len(load_site(content).table("claims"))
 forks = rendering.in_processes(load_site(content))
-for owner, name in ((record_index.RecordIndex, "__init__"), (model, "build"), (figures, "check_claim")):
+for owner, name in ((record_index.RecordIndex, "__init__"), (model, "build"), (claim_checks, "check_claim")):
     counting(owner, name)
 report = build(content, templates, out)
 print(json.dumps({"claims": claims, "forks": forks, "pages": report.pages, "pid": os.getpid()}))

@@ -195,7 +195,7 @@ def test_the_results_table_is_the_mapped_record_at_full_precision(record_site):
 
 
 def test_claims_are_checked_against_full_precision(record_site):
-    from sitegen.derive import figures as derive
+    from sitegen.derive import claims as derive
 
     site = load_site(record_site[0])
     check = derive.check_claim(site, site.get("claims", "c-ppr"))

@@ -13,7 +13,7 @@ import yaml
 
 from sitegen.base.errors import ContentError
 from sitegen.content.load import load_site
-from sitegen.derive import figures as derive
+from sitegen.derive import claims as derive
 
 from record_sample import V10, _result, write_record_project
 

@@ -1,6 +1,7 @@
 import pytest
 
 from sitegen.content.load import load_site
+from sitegen.derive import claims
 from sitegen.derive import figures as derive
 from sitegen.derive.comparisons import comparisons
 
@@ -30,26 +31,26 @@ def _list_prices(site):
 
 def test_claim_verdict_uses_the_precision_of_the_stated_figure(site):
     _list_prices(site)
-    check = derive.check_claim(site, site.get("claims", "c-ppr"))
+    check = claims.check_claim(site, site.get("claims", "c-ppr"))
     assert check.verdict == "consistent"  # (20 x 300,000) / (30 x 150,000) = 1.333, stated 1.3
     assert check.steps["zh"] == ["(20.0分钟 × 30万美元) ÷ (30.0分钟 × 15万美元) = 1.333倍"]
     assert check.records == ["r-acme", "r-zenith"]
     claim = dict(site.get("claims", "c-ppr"), figure=1.35)
-    differs = derive.check_claim(site, claim)
+    differs = claims.check_claim(site, claim)
     assert differs.verdict == "differs"
     assert differs.difference == pytest.approx(4 / 3 - 1.35)
 
 
 def test_claim_resting_on_estimated_prices_is_partly_checked(site):
     # the times are audited results; both prices are estimates from the claim's own article
-    check = derive.check_claim(site, site.get("claims", "c-ppr"))
+    check = claims.check_claim(site, site.get("claims", "c-ppr"))
     assert check.verdict == "partly"
     assert check.agrees is True
     assert [(p["id"], p["source"]) for p in check.unchecked_parts] == [
         ("acme-16", "s-article"),
         ("zenith-8", "s-article"),
     ]
-    wrong = derive.check_claim(site, dict(site.get("claims", "c-ppr"), figure=2.0))
+    wrong = claims.check_claim(site, dict(site.get("claims", "c-ppr"), figure=2.0))
     assert (wrong.verdict, wrong.agrees) == ("partly", False)
 
 
@@ -58,11 +59,11 @@ def test_claim_whose_only_evidence_is_its_own_source_cannot_be_checked(site):
     claim = dict(
         site.get("claims", "c-ppr"), figure=150000, unit="usd", check={"kind": "price", "system": "acme-16"}
     )
-    check = derive.check_claim(site, claim)
+    check = claims.check_claim(site, claim)
     assert check.verdict == "unchecked"
     assert check.value == 150000  # shown, but it proves nothing
     _list_prices(site)  # a list price from another source does check it
-    assert derive.check_claim(site, claim).verdict == "consistent"
+    assert claims.check_claim(site, claim).verdict == "consistent"
 
 
 def test_percentage_claims_label_speed_up_gain_and_reduction(site):
@@ -72,7 +73,7 @@ def test_percentage_claims_label_speed_up_gain_and_reduction(site):
         unit="percent",
         check={"kind": "improvement", "result": "r-zenith", "baseline": "r-acme"},
     )
-    check = derive.check_claim(site, claim)
+    check = claims.check_claim(site, claim)
     # 30 / 20 = 1.5x; (1.5 - 1) x 100 = 50 %; (1 - 20/30) x 100 = 33.3 %
     assert check.verdict == "consistent"
     assert check.steps["en"] == [
@@ -90,7 +91,7 @@ def test_comparing_divisions_is_said(site):
         unit="x",
         check={"kind": "speedup", "result": "r-zenith", "baseline": "r-acme"},
     )
-    assert derive.check_claim(site, claim).divisions == ("open", "closed")
+    assert claims.check_claim(site, claim).divisions == ("open", "closed")
 
 
 def test_improvement_claim_that_means_time_saved_is_explained(site):
@@ -100,14 +101,14 @@ def test_improvement_claim_that_means_time_saved_is_explained(site):
         unit="percent",
         check={"kind": "improvement", "result": "r-zenith", "baseline": "r-acme"},
     )
-    check = derive.check_claim(site, claim)
+    check = claims.check_claim(site, claim)
     assert check.verdict == "differs"
     assert check.alternative == {"reason": "reduction", "value": pytest.approx(100 / 3)}
 
 
 def test_unchecked_claims_have_no_value(site):
     claim = dict(site.get("claims", "c-ppr"), check={"kind": "none", "reason": {"en": "x", "zh": "x"}})
-    assert derive.check_claim(site, claim).verdict == "unchecked"
+    assert claims.check_claim(site, claim).verdict == "unchecked"
 
 
 def test_comparisons_pair_systems_sharing_a_benchmark(site):
