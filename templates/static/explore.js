@@ -319,7 +319,7 @@
     chartFigure.hidden = !points.length || !oneBenchmark;
     chartFigure.removeAttribute("data-drawn");
     if (chartView_) { chartView_.finalize(); chartView_ = null; }
-    if (chartFigure.hidden) return;
+    if (chartFigure.hidden) { drawings += 1; return; }      /* a drawing on its way is stale */
     /* time against accelerators, one benchmark: the scale chart's line of ideal scaling */
     var ideal = byCount && oneBenchmark ? idealLine(drawn) : null;
     idealKey.hidden = !ideal;             /* its key under the chart, as on the scale chart */
@@ -414,14 +414,14 @@
   /* --- the selection as CSV: the round files' columns and lines (downloads.py), in the
      table's order, as a file built in the page (a Blob: works from file:// too) ------------- */
   function download() {
-    var rows = selection.slice(), needed = [], name = readState();
+    var rows = selection.slice(), needed = [], state = readState();
     rows.forEach(function (r) { if (needed.indexOf(r.round) < 0) needed.push(r.round); });
     if (!needed.length) return;
     csvButton.disabled = true;
     window.EXPLORE_CSV = window.EXPLORE_CSV || {};
     var left = needed.length;
     needed.forEach(function (round) {
-      var finish = function () { if (--left === 0) save(rows, needed, name); };
+      var finish = function () { if (--left === 0) save(rows, needed, state); };
       if (own(window.EXPLORE_CSV, round)) finish();
       else window.siteRounds.load(root + "assets/explore-csv/" + round + ".js", finish);
     });
