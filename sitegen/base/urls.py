@@ -175,3 +175,8 @@ def explore(lang: str) -> str:
 def explore_data(round_id: str) -> str:
     """The explorer's data of one round, a plain script loaded on demand (works from file://)."""
     return f"{ASSETS}/explore/{round_id}.js"
+
+
+def explore_csv(round_id: str) -> str:
+    """The round's CSV lines for the explorer's download of a selection (loaded on demand)."""
+    return f"{ASSETS}/explore-csv/{round_id}.js"

@@ -1,6 +1,8 @@
 /* The explorer (explore.html, sitegen/render/record/explore.py): a selection of the record's
    results by round, benchmark, division, category, submitter, chip family and accelerator
-   count, as a sortable table and, on request, a chart.
+   count, as a sortable table, a chart drawn once the table is shown, and a CSV download.
+   It opens on one benchmark of the latest round; "all benchmarks" lists each benchmark as a
+   group of its own, so that results of different benchmarks are never ranked together.
 
    The selection lives in the address's fragment (#round=v5.1&benchmark=...&sort=minutes), so
    a link or a reload shows the same rows. The fragment is anyone's to write: only the keys
@@ -8,7 +10,8 @@
    looked up on a plain object (`sort=__proto__` or `valueOf` would find Object.prototype's). Each round's results are a plain script,
    assets/explore/<round>.js (a <script> element works from file://, where fetch() of a local
    file is refused), loaded only when the selection needs that round; the chart library
-   (assets/vega-bundle.js, about 800 KB) only when the reader asks for the chart. */
+   (assets/vega-bundle.js, about 800 KB) after the table is shown, so a phone reads the table
+   first; a round's CSV lines (assets/explore-csv/<round>.js) only for a download. */
 (function () {
   "use strict";
   var box = document.querySelector("[data-explore]");
@@ -26,6 +29,7 @@
   var body = box.querySelector("[data-explore-rows]");
   var more = box.querySelector("[data-explore-more]");
   var drawButton = box.querySelector("[data-explore-draw]");
+  var csvButton = box.querySelector("[data-explore-csv]");
   var axis = box.querySelector("#x-axis");
   var chartFigure = box.querySelector("[data-explore-figure]");
   var chartView = box.querySelector("[data-explore-view]");
@@ -34,9 +38,10 @@
   var idealKey = box.querySelector("[data-explore-ideal]");
   var collator = window.Intl ? new Intl.Collator(htmlLang, { numeric: true }) : null;
   var FILTERS = ["round", "benchmark", "division", "category", "submitter", "chip", "min", "max"];
-  var DEFAULT = { round: latest, sort: "benchmark", order: "asc", x: "count" };   /* then fastest first */
+  var DEFAULT = { round: latest, benchmark: box.getAttribute("data-default-benchmark") || "all",
+                  sort: "minutes", order: "asc", x: "count" };   /* fastest first */
   var LIMIT = 300;                       /* rows drawn before "Show all" (phones stay quick) */
-  var shown = LIMIT, generation = 0, chartWanted = false, chartView_ = null;
+  var shown = LIMIT, generation = 0, drawings = 0, bundle = "", chartView_ = null;   /* bundle: "", "loading", "ready", "failed" */
   var rowsCache = Object.create(null);
   window.EXPLORE_DATA = window.EXPLORE_DATA || {};
 
@@ -61,7 +66,7 @@
     /* a value no filter offers (an old link) is dropped rather than matching nothing */
     ["benchmark", "division", "category", "submitter", "chip"].forEach(function (key) {
       var offered = Array.prototype.some.call(form.elements[key].options, function (o) { return o.value === state[key]; });
-      if (!offered) state[key] = "";
+      if (!offered) state[key] = DEFAULT[key] || "";
     });
     if (state.round !== "all" && rounds.indexOf(state.round) < 0) state.round = latest;
     if (!own(SORTS, state.sort)) state.sort = DEFAULT.sort;
@@ -132,7 +137,8 @@
   function matches(r, state) {
     var fields = ["benchmark", "division", "category", "submitter", "chip"];
     for (var i = 0; i < fields.length; i++) {
-      if (state[fields[i]] && r[fields[i]] !== state[fields[i]]) return false;
+      var wanted = state[fields[i]];
+      if (wanted && wanted !== "all" && r[fields[i]] !== wanted) return false;
     }
     if (state.min !== "" && r.accelerator_count < +state.min) return false;
     if (state.max !== "" && r.accelerator_count > +state.max) return false;
@@ -154,10 +160,18 @@
     division: function (r) { return name("division", r.division); },
     category: function (r) { return name("category", r.category); }
   };
-  /* the chosen column, either way; an empty value (no time) always last; ties by time, id */
+  /* the benchmarks in the filter's order (their names' order in the page's language) */
+  var benchmarkAt = Object.create(null);
+  Array.prototype.forEach.call(form.elements.benchmark.options, function (o, at) { benchmarkAt[o.value] = at; });
+  /* the chosen column, either way; an empty value (no time) always last; ties by time, id.
+     Several benchmarks: by benchmark first (the filter's order, reversed when that is the
+     column chosen the other way), then within each as chosen: one ordering never spans two. */
   function order(rows, state) {
     var key = SORTS[state.sort], sign = state.order === "desc" ? -1 : 1;
-    return rows.map(function (r) { return { r: r, k: key(r) }; }).sort(function (a, b) {
+    var grouped = state.benchmark === "all";
+    var groupSign = state.sort === "benchmark" ? sign : 1;
+    return rows.map(function (r) { return { r: r, k: key(r), g: grouped ? benchmarkAt[r.benchmark] || 0 : 0 }; }).sort(function (a, b) {
+      if (a.g !== b.g) return groupSign * (a.g - b.g);
       var empty = (a.k === null || a.k === undefined) - (b.k === null || b.k === undefined);
       if (empty) return empty;
       var c = typeof a.k === "number" ? a.k - b.k : text(String(a.k), String(b.k));
@@ -233,28 +247,55 @@
       needed.forEach(function (r) { (rowsOf(r) || []).forEach(function (x) { if (matches(x, state)) rows.push(x); }); });
       selection = order(rows, state);
       drawRows();
+      csvButton.disabled = !selection.length;
       status.textContent = missing.length ? msg("failed") + " " + missing.join(", ")
         : selection.length ? fill(msg("count"), { n: selection.length.toLocaleString(htmlLang) }) : msg("none");
       box.setAttribute("data-ready", String(mine));
-      if (chartWanted) drawChart(state);
+      chart(state);                  /* the chart library, if not yet here, after the table */
     });
+  }
+  /* a benchmark's heading row above its results, when the selection holds several */
+  function groupRow(benchmark) {
+    var tr = document.createElement("tr");
+    tr.className = "explore-group";
+    var th = cell("th", name("benchmark", benchmark));
+    th.scope = "colgroup";
+    th.colSpan = 10;
+    tr.appendChild(th);
+    return tr;
   }
   function drawRows() {
     var part = document.createDocumentFragment();
-    selection.slice(0, shown).forEach(function (r) { part.appendChild(row(r)); });
+    var grouped = readState().benchmark === "all", current = null;
+    selection.slice(0, shown).forEach(function (r) {
+      if (grouped && r.benchmark !== current) part.appendChild(groupRow(current = r.benchmark));
+      part.appendChild(row(r));
+    });
     body.textContent = "";
     body.appendChild(part);
     more.hidden = selection.length <= shown;
     more.textContent = fill(msg("more"), { n: selection.length.toLocaleString(htmlLang) });
   }
 
-  /* --- the chart (vega-embed, loaded on request) ----------------------------------------------- */
-  function loadBundle(done) {
-    if (typeof window.vegaEmbed === "function") { done(true); return; }
+  /* --- the chart (vega-embed, loaded after the first table) ---------------------------------- */
+  function chart(state) {
+    if (bundle === "ready") { drawChart(state); return; }
+    if (bundle === "loading" || bundle === "failed") return;   /* drawn when it comes; retried by the button */
+    bundle = "loading";
+    drawButton.hidden = true;
+    chartStatus.textContent = msg("chart-loading");
+    /* after the table's first paint: the table never waits for the library */
+    window.requestAnimationFrame(function () { window.setTimeout(loadBundle, 0); });
+  }
+  function loadBundle() {
     var script = document.createElement("script");
     script.src = root + "assets/vega-bundle.js";
-    script.onload = function () { done(typeof window.vegaEmbed === "function"); };
-    script.onerror = function () { done(false); };
+    script.onload = script.onerror = function () {
+      bundle = typeof window.vegaEmbed === "function" ? "ready" : "failed";
+      if (bundle === "ready") { drawChart(readState()); return; }
+      chartStatus.textContent = msg("failed");
+      drawButton.hidden = false;                       /* try again */
+    };
     document.body.appendChild(script);
   }
   function drawChart(state) {
@@ -273,10 +314,12 @@
     var benchmarks = Object.create(null);
     points.forEach(function (p) { benchmarks[p.benchmark] = true; });
     var oneBenchmark = Object.keys(benchmarks).length === 1;
+    /* times of different benchmarks are never drawn on one axis */
     chartStatus.textContent = !points.length ? msg("chart-empty") : oneBenchmark ? "" : msg("chart-benchmarks");
-    chartFigure.hidden = !points.length;
+    chartFigure.hidden = !points.length || !oneBenchmark;
+    chartFigure.removeAttribute("data-drawn");
     if (chartView_) { chartView_.finalize(); chartView_ = null; }
-    if (!points.length) return;
+    if (chartFigure.hidden) { drawings += 1; return; }      /* a drawing on its way is stale */
     /* time against accelerators, one benchmark: the scale chart's line of ideal scaling */
     var ideal = byCount && oneBenchmark ? idealLine(drawn) : null;
     idealKey.hidden = !ideal;             /* its key under the chart, as on the scale chart */
@@ -327,7 +370,12 @@
         view: { stroke: null }
       }
     };
-    window.vegaEmbed(chartView, spec, { actions: false, renderer: "svg" }).then(function (result) {
+    var mine = ++drawings, into = document.createElement("div");   /* a stale drawing's own */
+    into.style.width = "100%";                     /* the "container" width the chart takes */
+    chartView.textContent = "";
+    chartView.appendChild(into);
+    window.vegaEmbed(into, spec, { actions: false, renderer: "svg" }).then(function (result) {
+      if (mine !== drawings) { result.view.finalize(); return; }   /* a newer selection's chart */
       chartView_ = result.view;
       /* the table above holds the same results, with their links: the drawing is not read out */
       Array.prototype.forEach.call(chartView.querySelectorAll("svg"), function (svg) {
@@ -363,6 +411,40 @@
     return { anchor: anchor, ends: [start, end].map(function (n) { return { count: n, minutes: work / n }; }) };
   }
 
+  /* --- the selection as CSV: the round files' columns and lines (downloads.py), in the
+     table's order, as a file built in the page (a Blob: works from file:// too) ------------- */
+  function download() {
+    var rows = selection.slice(), needed = [], state = readState();
+    rows.forEach(function (r) { if (needed.indexOf(r.round) < 0) needed.push(r.round); });
+    if (!needed.length) return;
+    csvButton.disabled = true;
+    window.EXPLORE_CSV = window.EXPLORE_CSV || {};
+    var left = needed.length;
+    needed.forEach(function (round) {
+      var finish = function () { if (--left === 0) save(rows, needed, state); };
+      if (own(window.EXPLORE_CSV, round)) finish();
+      else window.siteRounds.load(root + "assets/explore-csv/" + round + ".js", finish);
+    });
+  }
+  function save(rows, needed, state) {
+    csvButton.disabled = false;
+    var data = window.EXPLORE_CSV;
+    var missing = needed.filter(function (round) { return !own(data, round); });
+    if (missing.length) { status.textContent = msg("failed") + " " + missing.join(", "); return; }
+    var lines = [data[needed[0]].header].concat(rows.map(function (r) {
+      return own(data[r.round].rows, r.id) ? data[r.round].rows[r.id] : "";
+    }));
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/csv;charset=utf-8" }));
+    a.download = "mlperf-training-selection-" + state.round +
+      (state.benchmark !== "all" ? "-" + state.benchmark : "") + ".csv";
+    a.hidden = true;
+    box.appendChild(a);
+    a.click();
+    box.removeChild(a);
+    window.setTimeout(function () { URL.revokeObjectURL(a.href); }, 60000);
+  }
+
   /* --- events ------------------------------------------------------------------------------ */
   function changed() {
     writeState(controlsState());
@@ -395,18 +477,13 @@
   });
   axis.addEventListener("change", function () {
     writeState(controlsState());
-    if (chartWanted) drawChart(readState());
+    if (bundle === "ready") drawChart(readState());
   });
   drawButton.addEventListener("click", function () {
-    drawButton.disabled = true;
-    chartStatus.textContent = msg("loading");
-    loadBundle(function (ok) {
-      if (!ok) { chartStatus.textContent = msg("failed"); drawButton.disabled = false; return; }
-      chartWanted = true;
-      drawButton.hidden = true;
-      drawChart(readState());
-    });
+    bundle = "";
+    chart(readState());
   });
+  csvButton.addEventListener("click", download);
   window.addEventListener("hashchange", function () {
     setControls(readState());
     keepInLanguageLinks(window.location.hash);

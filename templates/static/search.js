@@ -6,7 +6,9 @@
  * (训练 on an English page) loads and searches the language of that script instead, labelled
  * with its name; "All languages" adds the others' scripts on demand.
  * Ranking: a title that is the query, then one that begins with or holds it as whole words
- * (a benchmark, chip, submitter or system before what bears its name), then MiniSearch's order.
+ * (a benchmark, chip, submitter or system before what bears its name), then the rest; within
+ * each, by MiniSearch's relevance in steps of a tenth of the best, and within a step the
+ * record's results and leaderboards newest round first, then the pages.
  *
  * Tokens: Latin words lowercased (prefix and fuzzy matching); CJK runs become single
  * characters plus bigrams (exact matching) in documents, bigrams alone in a query of two
@@ -83,7 +85,8 @@
 
   /* The record's results and leaderboards (sitegen/render/record/search_rows.py): compact rows
      beside the pages, made into documents here. A result is titled by its system's name; its
-     snippet (round, submitter, benchmark, scale, division) tells two of one name apart. */
+     snippet (round, submitter, benchmark, scale, division, and the framework where those are
+     alike) tells two of one name apart. `age`: the round's place, oldest 0 (ranking). */
   function recordDocs(lang) {
     var record = (window.SEARCH_RECORD_BY_LANG || {})[lang];
     if (!record) { return []; }
@@ -94,15 +97,16 @@
                          : tpl.cpu;
       var snippet = format(tpl.snippet, {
         round: record.rounds[row[2]], submitter: record.submitters[row[3]],
-        benchmark: record.benchmarks[row[4]], scale: scale, division: tpl.divisions[row[7]] });
+        benchmark: record.benchmarks[row[4]], scale: scale, division: tpl.divisions[row[7]] }) +
+        (row.length > 8 ? ' · ' + row[8] : '');
       return { id: url, url: url, title: row[0], snippet: snippet, text: snippet,
-               kind: 'result', label: record.labels.result, lang: lang };
+               kind: 'result', label: record.labels.result, lang: lang, age: row[2] };
     });
     return docs.concat(record.leaderboards.map(function (row) {
       var url = lang + '/' + row[2];
       var title = format(tpl.leaderboard, { benchmark: record.benchmarks[row[0]], round: record.rounds[row[1]] });
       return { id: url, url: url, title: title, snippet: '', text: '', kind: 'leaderboard',
-               label: record.labels.leaderboard, lang: lang };
+               label: record.labels.leaderboard, lang: lang, age: row[1] };
     }));
   }
 
@@ -364,7 +368,10 @@
 
   /* MiniSearch's results in `langs` (all loaded languages when null): those whose title is the
      query first, then those whose title begins with or holds it as whole words, by KIND_ORDER
-     (the H100 chips before results whose system is named after them), then the rest. */
+     (the H100 chips before results whose system is named after them), then the rest; within
+     each, by relevance: MiniSearch's score in steps of a tenth of the best score (results alike
+     but for their round score alike), and within a step results and leaderboards of the
+     newest round first, then the site's pages (a page has no round), then by score. */
   Search.prototype.query = function (text, langs) {
     var options = { combineWith: 'AND' };
     if (langs) { options.filter = function (result) { return langs.indexOf(result.lang) >= 0; }; }
@@ -379,9 +386,21 @@
       var kind = KIND_ORDER[result.kind];
       return result.tier < 3 && kind !== undefined ? kind : 9;
     };
-    results.forEach(function (result, at) { result.tier = tierOf(result, wanted); result.at = at; });
+    var docs = this.docs;
+    var age = function (result) {
+      var doc = docs[result.id];
+      return doc && typeof doc.age === 'number' ? doc.age : -1;
+    };
+    var best = results.length ? results[0].score : 1;
+    results.forEach(function (result, at) {
+      result.tier = tierOf(result, wanted);
+      result.at = at;
+      result.step = Math.floor(10 * result.score / best);
+      result.age = age(result);
+    });
     return results.sort(function (a, b) {
-      return (band(a) - band(b)) || (rank(a) - rank(b)) || (a.tier - b.tier) || (a.at - b.at);
+      return (band(a) - band(b)) || (rank(a) - rank(b)) || (a.tier - b.tier) || (b.step - a.step) ||
+        (b.age - a.age) || (a.at - b.at);
     });
   };
 

@@ -7,6 +7,8 @@ accelerator-minutes worked out by hand; nothing is copied from the output."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 
@@ -122,3 +124,40 @@ def test_the_sitemap_lists_the_page_in_each_language(sites):
     sitemap = (sites[1] / "sitemap.xml").read_text("utf-8")
     for lang in ("en", "zh"):
         assert f"<loc>https://example.org/ledger/{lang}/explore.html</loc>" in sitemap
+
+
+CSV_PREFIX = re.compile(
+    r'\Awindow\.EXPLORE_CSV = window\.EXPLORE_CSV \|\| \{\};\nwindow\.EXPLORE_CSV\["([^"]+)"\] = '
+)
+
+
+def test_each_round_has_its_csv_lines_for_a_download_of_a_selection(sites):
+    """assets/explore-csv/<round>.js: the round file's header and, by result id, its line, so
+    that a selection's download has the round file's columns and values."""
+    out = sites[0]
+    assert sorted(p.name for p in (out / "assets" / "explore-csv").iterdir()) == ["v1.0.js", "v1.1.js"]
+    for round_id, text in (("v1.0", V10), ("v1.1", V11 + V11_LEVEL)):
+        script = (out / "assets" / "explore-csv" / f"{round_id}.js").read_text("utf-8")
+        found = CSV_PREFIX.match(script)
+        assert found and found.group(1) == round_id, script[:120]
+        payload = json.loads(script[found.end() :].rstrip().removesuffix(";"))
+        official = list(
+            csv.reader(
+                io.StringIO((out / "downloads" / f"mlperf-training-{round_id}.csv").read_text("utf-8"))
+            )
+        )
+        assert next(csv.reader([payload["header"]])) == official[0]
+        assert set(payload["rows"]) == {r["id"] for r in yaml.safe_load(text)}
+        for line in official[1:]:
+            assert next(csv.reader([payload["rows"][line[0]]])) == line
+
+
+def test_the_page_opens_on_one_benchmark_of_the_latest_round(sites):
+    """v1.1, the sample's latest round, holds BERT results only; "all benchmarks" is a choice."""
+    html = (sites[0] / "en" / "explore.html").read_text("utf-8")
+    assert 'data-default-benchmark="bert"' in html
+    benchmarks = re.search(r'<select id="x-benchmark" name="benchmark">(.*?)</select>', html).group(1)
+    assert re.findall(r'<option value="([^"]+)">([^<]+)</option>', benchmarks)[0] == (
+        "all",
+        "All benchmarks, each in its own group",
+    )

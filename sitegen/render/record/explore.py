@@ -20,6 +20,7 @@ from sitegen.render.charts.blocks import BUNDLE
 from sitegen.render.charts.scale import IDEAL_KEY
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
+from sitegen.render.record import downloads
 from sitegen.render.record.rounds import CATEGORIES, DIVISIONS
 
 # One row of a round's data script, in this order (explore.js reads them by these names).
@@ -64,6 +65,27 @@ def data_file(model: Model, round_id: str) -> dict[str, bytes]:
         urls.explore_data(round_id): (
             "window.EXPLORE_DATA = window.EXPLORE_DATA || {};\n"
             f"window.EXPLORE_DATA[{json.dumps(round_id)}] = {payload};\n"
+        ).encode(),
+        **csv_file(model, round_id),
+    }
+
+
+def csv_file(model: Model, round_id: str) -> dict[str, bytes]:
+    """assets/explore-csv/<round>.js: the round's CSV download (downloads.py) as its header
+    and one line per result id, from which the explorer builds the CSV of a selection; loaded
+    only when a reader asks for that download."""
+    header = downloads.as_csv([]).decode("utf-8")  # the column names and a line break
+    rows = {
+        row["id"]: downloads.as_csv([row]).decode("utf-8")[len(header) : -1]  # one CSV record
+        for row in downloads.round_rows(model, round_id)
+    }
+    payload = {"header": header[:-1], "rows": rows}
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return {
+        urls.explore_csv(round_id): (
+            "window.EXPLORE_CSV = window.EXPLORE_CSV || {};\n"
+            f"window.EXPLORE_CSV[{json.dumps(round_id)}] = {text};\n"
         ).encode()
     }
 
@@ -112,6 +134,7 @@ def _filters(model: Model, lang, t) -> dict:
     return {
         "rounds": list(site.rounds),
         "benchmarks": benchmarks,
+        "default_benchmark": _default_benchmark(model, [b["id"] for b in benchmarks]),
         "chips": chips,
         "submitters": [(e.slug, e.name) for e in index.submitters.values()],
         "divisions": DIVISIONS,
@@ -120,6 +143,16 @@ def _filters(model: Model, lang, t) -> dict:
         "ideal_key": Markup(IDEAL_KEY),  # the scale chart's key of its dashed line
         "attribution": attribution(site, list(site.rounds)),
     }
+
+
+def _default_benchmark(model: Model, order: list[str]) -> str:
+    """The benchmark the explorer opens on: the one of the latest round with the most results
+    (a copy counted once), the first in the filter's order on a tie; "" without a record."""
+    if not model.site.rounds:
+        return ""
+    latest = list(model.site.rounds)[-1]
+    counts = {b: model.count(model.results(b, latest)) for b in model.round_benchmarks(latest)}
+    return max(sorted(counts, key=order.index), key=lambda b: counts[b], default="")
 
 
 def _chip_name(entity, t) -> str:

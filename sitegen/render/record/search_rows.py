@@ -5,9 +5,15 @@ their text would pass the index's budget (a first search loads at most 1 MB). Ea
 compact row instead, and search.js makes the rows into documents of kind 'result' and
 'leaderboard': a result is found by its system's name, submitter, benchmark, chip or round, and
 shows the round, submitter, benchmark, scale and division that tell two alike apart (two
-results of tpu-v5p-1024). Names repeat across rows, so rows hold indexes into lists of names."""
+results of tpu-v5p-1024), and the framework where even those are alike (TPU v3-8192's JAX and
+TensorFlow results of v0.7). A copy of another result of its round (the same runs in a second
+folder) is that result, counted once as on every page: it has no row of its own. Names repeat
+across rows, so rows hold indexes into lists of names; rounds are listed oldest first, so that
+search.js can put the newest first."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 from sitegen.base import urls
 from sitegen.derive.model import Model
@@ -20,7 +26,12 @@ def record_rows(model: Model, lang: str, t) -> dict | None:
     if not model.record:
         return None
     index = model.index
-    names: dict[str, dict[str, int]] = {"rounds": {}, "submitters": {}, "benchmarks": {}, "accelerators": {}}
+    names: dict[str, dict[str, int]] = {
+        "rounds": {r: at for at, r in enumerate(site.rounds)},
+        "submitters": {},
+        "benchmarks": {},
+        "accelerators": {},
+    }
 
     def at(kind: str, name: str) -> int:
         return names[kind].setdefault(name, len(names[kind]))
@@ -29,6 +40,8 @@ def record_rows(model: Model, lang: str, t) -> dict | None:
     shown: dict[str, str] = {}  # a submitter as the language writes it (companies.yaml)
     for ident in sorted(model.record):
         result = model.record[ident]
+        if index.copy_of(result):
+            continue
         benchmark = site.get("benchmarks", result["benchmark"])
         entity = index.submitters[index.submitter_of(result)]
         if entity.slug not in shown:
@@ -50,6 +63,7 @@ def record_rows(model: Model, lang: str, t) -> dict | None:
                 int(result["division"] != "closed"),
             ]
         )
+        results[-1].append(result.get("framework") or "")  # dropped below unless needed
         board = urls.leaderboard(lang, benchmark["id"], result["round"]).removeprefix(f"{lang}/")
         boards[board] = [at("benchmarks", benchmark["name"][lang]), at("rounds", result["round"]), board]
     return {
@@ -63,6 +77,23 @@ def record_rows(model: Model, lang: str, t) -> dict | None:
             "divisions": [t("division.closed"), t("division.open")],
         },
         **{kind: list(found) for kind, found in names.items()},
-        "results": results,
+        "results": _told_apart(results),
         "leaderboards": [boards[key] for key in sorted(boards)],
     }
+
+
+def _told_apart(rows: list[list]) -> list[list]:
+    """Each row without its last field (the framework) unless another row would read the
+    same: then with it, or with the result's id where the framework is alike too, so that no
+    two rows of the list look alike."""
+    alike = Counter((row[0], *row[2:-1]) for row in rows)
+    same_framework = Counter((row[0], *row[2:]) for row in rows)
+    told = []
+    for row in rows:
+        if alike[(row[0], *row[2:-1])] == 1:
+            told.append(row[:-1])
+        elif same_framework[(row[0], *row[2:])] == 1 and row[-1]:
+            told.append(row)
+        else:
+            told.append([*row[:-1], row[1]])
+    return told
