@@ -1,7 +1,8 @@
 """The progress chart of a chip family's page: per benchmark, the family's fastest closed
 result of each round at 8 accelerators (solid line) and at its largest scale held in two
 rounds (dashed), on a log time axis; a result carried over from an earlier round is drawn
-hollow. Drawn like progress.py's chart (altair spec → vl-convert SVG, specs and drawings kept
+hollow. Every point takes the family's shape (its look, data/chip_looks.yaml: the same on every
+chart); the benchmarks differ by colour. Drawn like progress.py's chart (altair spec → vl-convert SVG, specs and drawings kept
 in the cache); static SVG only, with its numbers in the table beside it."""
 
 from __future__ import annotations
@@ -48,9 +49,10 @@ def chart_rows(series: list[dict], names: dict, t) -> list[dict]:
     return rows
 
 
-def chip_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
-    """The wide and the narrow spec (from the cache when drawn before)."""
+def chip_specs(rows: list[dict], rounds: list[str], t, shape: str = "circle") -> tuple[dict, dict]:
+    """The wide and the narrow spec (from the cache when drawn before); `shape`: the family's."""
     text = {
+        "shape": shape,
         "time": t("chip.axis.time"),
         "round_axis": t("chart.axis.round"),
         "kinds": [t("chip.progress.usual"), t("chip.progress.largest")],
@@ -71,7 +73,11 @@ def chip_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dic
     narrow = size.narrow
     names = list(dict.fromkeys(row["benchmark"] for row in rows))
     colours = {"domain": names, "range": [COLOURS[i % len(COLOURS)] for i in range(len(names))]}
+    from sitegen.render.charts.scale_svg import vega_shape
+
+    symbol = vega_shape(text.get("shape", "circle"))
     legend = {
+        "symbolType": symbol,
         "columns": 1,
         "direction": "vertical",
         "labelLimit": chart_render.NARROW_FIT - 40 if narrow else size.label_limit,
@@ -119,7 +125,14 @@ def chip_spec(rows: list[dict], rounds: list[str], text: dict, size=None) -> dic
     # a result carried over from an earlier round: a hollow point, no new result
     colour = {"field": "benchmark", "legend": None, "scale": colours, "type": "nominal"}
     points = {
-        "mark": {"type": "point", "filled": True, "opacity": 1, "size": 45, "strokeWidth": 2},
+        "mark": {
+            "type": "point",
+            "filled": True,
+            "opacity": 1,
+            "size": 45,
+            "strokeWidth": 2,
+            "shape": symbol,
+        },
         "encoding": {
             **shared,
             "fill": {**colour, "condition": {"test": "datum.carried", "value": "#ffffff"}},
@@ -164,7 +177,9 @@ def lighter(svg: str) -> str:
     return root + _DRAWS_NOTHING.sub("", svg[len(root) :])
 
 
-def chip_figure(series: list[dict], names: dict, rounds: list[str], t, chart_id: str) -> str:
+def chip_figure(
+    series: list[dict], names: dict, rounds: list[str], t, chart_id: str, shape: str = "circle"
+) -> str:
     """The figure: wide and narrow static SVGs (the stylesheet shows one) with a caption, or ''
     when no series has two rounds. The numbers are the progress table beside it."""
     from sitegen.render.charts import draw as chart_render
@@ -173,7 +188,7 @@ def chip_figure(series: list[dict], names: dict, rounds: list[str], t, chart_id:
     if not rows:
         return ""
     drawn = [r for r in rounds if any(row["round"] == r for row in rows)]
-    wide, narrow = chip_specs(rows, drawn, t)
+    wide, narrow = chip_specs(rows, drawn, t, shape)
     kinds = {item["usual"] for item in series}
     label = t("chip.progress.caption" + ("" if len(kinds) > 1 else "_usual" if True in kinds else "_largest"))
     note = carried_note(t, rows)

@@ -26,7 +26,9 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
         "by_benchmark": figures.by_benchmark,
         "progress": [_progress_row(lang, item) for item in figures.progress],
         "progress_chart": Markup(
-            chip_progress.chip_figure(figures.progress, names, rounds, t, "chart-chip-progress")
+            chip_progress.chip_figure(
+                figures.progress, names, rounds, t, "chart-chip-progress", model.look(entity.slug)["shape"]
+            )
         ),
         "scaling": figures.scaling,
         "generations": figures.generations,
