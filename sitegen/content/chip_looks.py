@@ -61,8 +61,9 @@ def read_looks(content: Path, families: dict, problems: Problems) -> dict:
     return _completed(found, families, palette)
 
 
-def _palette(data: dict, path: Path, problems: Problems) -> dict[str, str]:
-    """The colours that are colours (name -> #rrggbb), each checked against the backgrounds."""
+def _palette(data: dict, path: Path, problems: Problems) -> dict[str, str | None]:
+    """The colours (name -> #rrggbb; None: not a colour, said once), each checked against the
+    backgrounds."""
     backgrounds = data.get("backgrounds")
     if not isinstance(backgrounds, dict) or not all(HEX.match(str(backgrounds.get(t))) for t in THEMES):
         problems.add(
@@ -78,6 +79,7 @@ def _palette(data: dict, path: Path, problems: Problems) -> dict[str, str]:
         line = key_line(data["colours"], name)
         if not HEX.match(str(value)):
             problems.add(path, line, f"colour '{name}': {value!r} is not a colour written #rrggbb")
+            palette[str(name)] = None
             continue
         palette[str(name)] = str(value)
         for theme in THEMES if backgrounds else ():
@@ -126,6 +128,8 @@ def _look(key: str, look, palette: dict, path: Path, line, problems: Problems) -
     if not isinstance(look, dict) or not {"colour", "shape"} <= set(look):
         problems.add(path, line, f"family '{key}': a look is {{colour: <name>, shape: <name>}}")
         return None
+    if look["colour"] in palette and palette[look["colour"]] is None:
+        return None  # the colour's own line says what is wrong with it
     if look["colour"] not in palette:
         problems.add(
             path,
@@ -144,11 +148,9 @@ def _look(key: str, look, palette: dict, path: Path, line, problems: Problems) -
 def _completed(found: dict, families: dict, palette: dict) -> dict:
     """Every family's look: as written, else the first colour-and-shape pair no family holds."""
     held = {(look["colour"].casefold(), look["shape"]) for look in found.values()}
+    colours = [colour for colour in palette.values() if colour]
     free = [
-        (colour, shape)
-        for shape in SHAPES
-        for colour in palette.values()
-        if (colour.casefold(), shape) not in held
+        (colour, shape) for shape in SHAPES for colour in colours if (colour.casefold(), shape) not in held
     ]
     table = {}
     for key in families:

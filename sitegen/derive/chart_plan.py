@@ -393,7 +393,7 @@ def _series_order(rows, results) -> list[str]:
 
 def _looks(site, results) -> list[tuple[str, str | None, str]]:
     """Each chip family of the results in its look (data/chip_looks.yaml), by name."""
-    found = {}
+    found: dict[str, tuple[str, str | None, str]] = {}
     for r in results:
         chip = r.get("chip")
         look = look_of(site.tables, chip and chip["family"])
