@@ -99,6 +99,10 @@ def seen_looks(output: Path) -> tuple[dict[str, set], list[str]]:
             for path, fill, stroke, name in LEGEND_ITEM.findall(text):
                 if fill == stroke:  # a family's key (the hollow and ideal keys have no fill)
                     note(htmllib.unescape(name), fill, signature(path), where + " scale")
+            key = re.search(r'<dd class="chip-look"><svg[^>]*><path d="([^"]*)" fill="([^"]*)"', text)
+            if key:  # a chip page's key of its family's look
+                name = htmllib.unescape(re.search(r"<h1[^>]*>([^<]*)</h1>", text).group(1)).strip()
+                note(name, key.group(2), signature(key.group(1)), where + " key")
             if 'id="chart-chip-progress"' in text:  # a chip page: its points in its family's shape
                 name = htmllib.unescape(re.search(r"<h1[^>]*>([^<]*)</h1>", text).group(1)).strip()
                 figure = text[text.index('id="chart-chip-progress"') :]
@@ -154,7 +158,7 @@ def test_each_kind_of_chart_draws_families_in_every_language(drawn):
         for *_, where in looks
     }
     for lang in LANGS:
-        assert {(lang, "spec"), (lang, "scale"), (lang, "chip")} <= kinds
+        assert {(lang, "spec"), (lang, "scale"), (lang, "chip"), (lang, "key")} <= kinds
 
 
 def test_legends_name_only_what_their_chart_draws(drawn):

@@ -129,6 +129,11 @@ def _key(shape: str, colour: str, hollow: bool = False) -> str:
     )
 
 
+def look_key(look: dict) -> str:
+    """A chip family's key (its shape in its colour, as every legend draws it): a chip page's."""
+    return _key(look["shape"], look["colour"] or scale_svg.INK)
+
+
 def _legend(t, model: Model, data, drawn: list[tuple[str, str]]) -> str:
     """Each family drawn as the drawing shows it (shape and colour), then the hollow points and
     the dashed line."""

@@ -12,6 +12,7 @@ from sitegen.base import fmt
 from sitegen.content.chip_facts import TABLE
 from sitegen.derive.model import Model
 from sitegen.render.charts import chip_progress
+from sitegen.render.charts.scale import look_key
 
 
 def chip_context(model: Model, lang: str, t, entity) -> dict:
@@ -31,6 +32,8 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
             )
         ),
         "scaling": figures.scaling,
+        # the family's colour and shape on every chart (data/chip_looks.yaml); none unclassified
+        "look_key": Markup(look_key(model.look(entity.slug))) if entity.chip else None,
         "generations": figures.generations,
         "bench_names": names,
         "minutes": model.figures.minutes,
