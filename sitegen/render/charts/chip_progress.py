@@ -11,21 +11,12 @@ import math
 import re
 from html import escape
 
+from sitegen.render.charts import headline
 from sitegen.render.charts.progress import carried_note, wide_and_narrow
 
-# Ten colours told apart in print and by most colour-blind readers (Tableau 10).
-COLOURS = (
-    "#4e79a7",
-    "#f28e2b",
-    "#e15759",
-    "#76b7b2",
-    "#59a14f",
-    "#edc948",
-    "#b07aa1",
-    "#ff9da7",
-    "#9c755f",
-    "#79706e",
-)
+# A benchmark's colour (the family's look gives every point its shape): the home chart's eight,
+# then two more, each 3:1 or more against the page in the light and the dark theme.
+COLOURS = (*headline.COLOURS, "#5c6bc0", "#a0522d")
 DASH = {True: [1, 0], False: [6, 4]}  # 8 accelerators solid, the largest scale dashed
 
 
