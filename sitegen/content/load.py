@@ -11,6 +11,7 @@ from sitegen.base import languages
 from sitegen.base.errors import Problems
 from sitegen.content import (
     chip_facts,
+    chip_looks,
     chips,
     companies,
     compatibility,
@@ -85,6 +86,7 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
         problems,
         tables.get("sources"),
     )
+    tables[chip_looks.TABLE] = chip_looks.read_looks(content, tables[chip_facts.TABLE] or {}, problems)
     if record_broken:
         tables["results"] = None
     else:

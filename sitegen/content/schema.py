@@ -89,7 +89,7 @@ TABLES = {
         "takes": req(ltext),
     },
     # a vendor whose id is a company's takes its name from companies.yaml (companies.py)
-    "vendors": {"id": req(ident), "name": opt(lname), "color": req(color)},
+    "vendors": {"id": req(ident), "name": opt(lname), "color": opt(color)},  # no chart draws it
     "companies": {"id": req(ident), "spellings": opt(list_of(name)), "name": req(lname)},
     "systems": {
         "id": req(ident),

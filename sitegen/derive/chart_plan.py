@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sitegen.content.chip_looks import look_of
 from sitegen.derive import figures as derive
 
 SELECT_FIELDS = ("benchmark", "round", "division", "systems")
@@ -49,7 +50,7 @@ class Plan:
     order: list[str]  # labels on the category axis, best first
     rounds: list[str]
     series_order: list[str]
-    vendors: list[tuple[str, str]]  # (name, colour)
+    looks: list[tuple[str, str | None, str]]  # (chip family, colour or None: the ink, shape)
     division_names: list[str]
     both_divisions: bool
     axis_title: str
@@ -283,7 +284,7 @@ def _names(site, t, lang: str, r: dict, per: str) -> dict:
         "benchmark": site.get("benchmarks", r["benchmark"])["name"][lang],
         "round": r["round"],
         "division": t("division." + r["division"]),
-        "family": system["accelerator"],
+        "family": r["chip"]["family_name"] if r.get("chip") else system["accelerator"],
     }
 
 
@@ -312,6 +313,7 @@ def _row(site, r, value, extra, names, label, series, kind) -> dict:
         "benchmark": names["benchmark"],
         "round": r["round"],
         "division": names["division"],
+        "family": names["family"],
         "accelerators": _count(site, r),
         "framework": r["framework"],
         "value": value,
@@ -361,7 +363,7 @@ def _plan(site, t, lang, params, metric, kind, per, baseline, points) -> Plan:
         order=order,
         rounds=sorted({row["round"] for row in rows}, key=round_key),
         series_order=_series_order(rows, results),
-        vendors=_vendors(site, lang, results),
+        looks=_looks(site, results),
         division_names=[t("division.closed"), t("division.open")],
         both_divisions=both,
         axis_title=t(f"chart.axis.{metric}", baseline=baseline_name),
@@ -389,14 +391,20 @@ def _series_order(rows, results) -> list[str]:
     return sorted(keys, key=lambda s: (keys[s], s))
 
 
-def _vendors(site, lang, results) -> list[tuple[str, str]]:
-    ids = sorted({site.get("systems", r["system"])["vendor"] for r in results})
-    return [(site.get("vendors", v)["name"][lang], site.get("vendors", v)["color"]) for v in ids]
+def _looks(site, results) -> list[tuple[str, str | None, str]]:
+    """Each chip family of the results in its look (data/chip_looks.yaml), by name."""
+    found: dict[str, tuple[str, str | None, str]] = {}
+    for r in results:
+        chip = r.get("chip")
+        look = look_of(site.tables, chip and chip["family"])
+        name = chip["family_name"] if chip else site.get("systems", r["system"])["accelerator"]
+        found.setdefault(name, (name, look["colour"], look["shape"]))
+    return [found[name] for name in sorted(found, key=str.casefold)]
 
 
 def _texts(t, metric: str, baseline_name: str) -> dict:
     return {
-        "vendor": t("col.vendor"),
+        "family": t("chips.family"),
         "division": t("col.division"),
         "round_axis": t("chart.axis.round"),
         "accelerators_axis": t("chart.axis.accelerators"),

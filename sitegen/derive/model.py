@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from types import SimpleNamespace
 
+from sitegen.content import chip_looks
 from sitegen.content.model import Site
 from sitegen.content.tracking import Replayed, derived_list, derived_mapping, read_only
 from sitegen.derive import (
@@ -47,7 +48,6 @@ from sitegen.derive.questions import (
     work_figure,
 )
 from sitegen.derive.record_index import Entity, RecordIndex, index_of, progress, system_label  # noqa: F401
-from sitegen.derive.scale_chart import NAMED as NAMED_FAMILIES  # noqa: F401
 from sitegen.derive.scale_chart import ScaleData, scale_data
 
 
@@ -280,6 +280,10 @@ class Model:
         """The scale chart of a benchmark's results in `rounds` (scale_chart.py)."""
         every = [r for round_id in rounds for r in self.results(benchmark, round_id)]
         return scale_data(every, self.index, self.unscored_closed([benchmark], rounds))
+
+    def look(self, family: str) -> dict:
+        """A chip family's colour and shape on every chart (chip_looks.look_of)."""
+        return chip_looks.look_of(self.site.tables, family)
 
     def plan_chart(self, t, params: dict, lang: str):
         """What a report's ```chart block plots (chart_plan.py); BadBlock for a bad block."""

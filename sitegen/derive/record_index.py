@@ -303,7 +303,8 @@ def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> l
     the fastest of each of the `leaders` accelerator models with the most closed results.
     A copy within a round is left out; a point whose result is carried over from an earlier
     round says from which (`carried`: that round, else None): it is no new result, so the
-    chart marks it instead of counting it as progress (carryover.py)."""
+    chart marks it instead of counting it as progress (carryover.py). `family`: the chip
+    family of a leader's point (its look on the chart), None for the fastest overall."""
     rounds = site.record_rounds(benchmark_id)
     closed = {
         r: [
@@ -323,11 +324,12 @@ def progress(site, benchmark_id: str, index: RecordIndex, leaders: int = 4) -> l
         ranked = derived.ranked_apart(closed[round_id])  # fastest first, the category a headline ranks
         version = compatibility.version_of(site, benchmark_id, round_id)
         if ranked:
-            points.append(_point(index, round_id, None, ranked[0], version))
+            points.append({**_point(index, round_id, None, ranked[0], version), "family": None})
         for key in top:
             best = next((x for x in ranked if index.accelerator_of(x) == key), None)
             if best:
-                points.append(_point(index, round_id, index.accelerators[key].name, best, version))
+                point = _point(index, round_id, index.accelerators[key].name, best, version)
+                points.append({**point, "family": key})
     return points
 
 

@@ -1,7 +1,8 @@
 """What the scale chart of a benchmark page or leaderboard draws (render/charts/scale.py draws
 it): the results drawn (scored, closed, on accelerators, a copy once), the chip families its
 legend names, one row per result, the anchor of the line of ideal scaling (the fewest
-accelerator-minutes, derived.least_work) and what the caption says is left out."""
+accelerator-minutes, derived.least_work) and what the caption says is left out. Every family
+drawn is named in the legend, each in its own look (data/chip_looks.yaml): none is grouped."""
 
 from __future__ import annotations
 
@@ -10,20 +11,16 @@ from dataclasses import dataclass
 from sitegen.derive import derived
 from sitegen.derive.record_index import RecordIndex
 
-# families the legend names one by one; beyond them, all but the last and "other chips"
-NAMED = 7
-
 
 @dataclass(frozen=True)
 class ScaleData:
     results: list[dict]  # drawn: fewest accelerators first, then fastest
-    groups: list[str]  # the chip families (index keys) the legend names, in order
+    groups: list[str]  # the chip families (index keys) drawn, in the legend's order
     rows: list[dict]  # one per drawn result (the data table, CSV and JSON)
     points: list[dict]  # the drawing's: accelerators n, time t, group g, hollow h
     anchor: dict  # the result with the fewest accelerator-minutes
     work: float  # its accelerator-minutes
     carried: bool  # a drawn result is carried over from an earlier round
-    others: list[str]  # the families drawn as "other chips", by name
     missing: int  # closed results without a time
     cpu: int  # timed closed results on processors alone
     copies: int  # timed closed results that copy another of their round
@@ -43,14 +40,14 @@ def drawn_results(results: list[dict], index: RecordIndex) -> list[dict]:
 
 
 def family_groups(results: list[dict], index: RecordIndex) -> list[str]:
-    """The chip families (index keys) the legend names: those with the most points (ties by
-    name), all when they are at most NAMED, else NAMED - 1 of them and "other chips"."""
+    """The chip families (index keys) drawn, each named in the legend: the most points first
+    (ties by name)."""
     count: dict[str, int] = {}
     for result in results:
         key = index.accelerator_of(result)
         count[key] = count.get(key, 0) + 1
     ranked = sorted(count, key=lambda k: (-count[k], index.accelerators[k].name.casefold(), k))
-    return ranked if len(ranked) <= NAMED else ranked[: NAMED - 1]
+    return ranked
 
 
 def scale_rows(results: list[dict], index: RecordIndex) -> list[dict]:
@@ -77,13 +74,13 @@ def scale_rows(results: list[dict], index: RecordIndex) -> list[dict]:
 
 def points_of(results: list[dict], index: RecordIndex, groups: list[str]) -> list[dict]:
     """The drawing's data: each result's accelerators, time, legend group (its family's place
-    in `groups`, else len(groups): "other chips") and whether it is carried over (drawn hollow)."""
+    in `groups`) and whether it is carried over (drawn hollow)."""
     place = {key: i for i, key in enumerate(groups)}
     return [
         {
             "n": r["accelerator_count"],
             "t": derived.minutes(r),
-            "g": place.get(index.accelerator_of(r), len(groups)),
+            "g": place[index.accelerator_of(r)],
             "h": 1 if index.carried_from(r) else 0,
         }
         for r in results
@@ -99,7 +96,6 @@ def scale_data(every: list[dict], index: RecordIndex, missing: int) -> ScaleData
     if anchor is None or work is None:
         return None
     groups = family_groups(results, index)
-    named = {index.accelerators[key].name for key in groups}
     timed = [r for r in every if r["division"] == "closed" and r["value"] is not None]
     counted = index.counted(timed)
     return ScaleData(
@@ -110,9 +106,6 @@ def scale_data(every: list[dict], index: RecordIndex, missing: int) -> ScaleData
         anchor=anchor,
         work=work,
         carried=any(index.carried_from(r) for r in results),
-        others=sorted(
-            {index.accelerators[index.accelerator_of(r)].name for r in results} - named, key=str.casefold
-        ),
         missing=missing,
         cpu=sum(1 for r in counted if not r["accelerator_count"]),
         copies=len(timed) - len(counted),

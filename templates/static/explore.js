@@ -24,6 +24,7 @@
   var rounds = box.getAttribute("data-rounds").split(/\s+/);      /* oldest first */
   var latest = rounds[rounds.length - 1];
   var names = JSON.parse(box.getAttribute("data-names"));
+  var looks = JSON.parse(box.getAttribute("data-looks"));   /* family -> [colour or null, shape] */
   var form = box.querySelector("[data-explore-form]");
   var status = box.querySelector("[data-explore-status]");
   var body = box.querySelector("[data-explore-rows]");
@@ -306,7 +307,7 @@
     var points = drawn.map(function (r) {
       return {
         minutes: r.minutes, count: r.accelerator_count, round: r.round,
-        chip: name("chip", r.chip), system: r.system_name, submitter: r.submitter_name,
+        family: r.chip, chip: name("chip", r.chip), system: r.system_name, submitter: r.submitter_name,
         benchmark: name("benchmark", r.benchmark), time: figure(r.minutes, htmlLang),
         href: page("results", r.id)
       };
@@ -330,6 +331,7 @@
         work: figure(ideal.anchor.accelerator_minutes, htmlLang)
       }) : "");
     var ink = window.getComputedStyle(box).color;
+    var legend = familyScales(points, ink);
     var narrow = box.clientWidth < 560;
     /* log scales fitted to the points (a nice domain of 1 to 1,000 left 8 to 128 in a corner) */
     var fitted = { type: "log", nice: false, padding: 16 };
@@ -348,8 +350,8 @@
         mark: { type: "point", filled: true, size: 70, opacity: 0.85 },
         encoding: {
           x: x, y: y,
-          color: { field: "chip", type: "nominal", title: msg("chip") },
-          shape: { field: "chip", type: "nominal", title: msg("chip") },
+          color: { field: "chip", type: "nominal", title: msg("chip"), scale: legend.colour },
+          shape: { field: "chip", type: "nominal", title: msg("chip"), scale: legend.shape },
           tooltip: [
             { field: "system", title: msg("system") }, { field: "time", title: msg("time") },
             { field: "count", title: msg("count-col") }, { field: "chip", title: msg("chip") },
@@ -387,6 +389,20 @@
       });
       chartFigure.setAttribute("data-drawn", "true");
     }).catch(function () { chartStatus.textContent = msg("failed"); });
+  }
+
+  /* Each family drawn in its look on every chart of the site (the page's data-looks, from
+     data/chip_looks.yaml): its name in the legend, by name; one without a colour in the ink. */
+  function familyScales(points, ink) {
+    var seen = Object.create(null), shown = [];
+    points.forEach(function (p) { if (!seen[p.family]) { seen[p.family] = true; shown.push(p.family); } });
+    shown.sort(function (a, b) { return text(name("chip", a), name("chip", b)); });
+    var look = function (key) { return own(looks, key) ? looks[key] : [null, "circle"]; };
+    var domain = shown.map(function (key) { return name("chip", key); });
+    return {
+      colour: { domain: domain, range: shown.map(function (key) { return look(key)[0] || ink; }) },
+      shape: { domain: domain, range: shown.map(function (key) { return look(key)[1]; }) }
+    };
   }
 
   /* The scale chart's line of ideal scaling (sitegen/render/charts/scale.py): time = work /

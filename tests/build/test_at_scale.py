@@ -221,13 +221,13 @@ def test_the_chart_draws_the_table_s_rows(out):
     bodies = doc.xpath("//table[contains(@class, 'scale-table')]/tbody")
     assert [p.get("data-series") for p in panels] == [b.get("id") for b in bodies] == ["acme-a1", "zenith-z1"]
     for panel, body in zip(panels, bodies):
-        circles = panel.xpath(".//*[local-name()='circle']")
+        marks = panel.xpath(".//*[local-name()='path'][@class='multiple-point']")
         rows = body.xpath("./tr")[1:]
-        assert len(circles) == len(rows)
+        assert len(marks) == len(rows)
         carried = ["carried over" in text(tr.xpath("./td")[0]) for tr in rows]
-        assert [c.get("data-hollow") == "1" for c in circles] == carried
+        assert [c.get("data-hollow") == "1" for c in marks] == carried
         # time up the axis: a longer time is drawn higher (a smaller y), the same time level
-        ys = [float(c.get("cy")) for c in circles]
+        ys = [float(c.get("transform").rstrip(")").split(",")[1]) for c in marks]
         times = [float(tr.xpath("./td")[0].get("data-value")) for tr in rows]
         for i in range(len(ys) - 1):
             assert (ys[i] < ys[i + 1], ys[i] == ys[i + 1]) == (

@@ -118,16 +118,39 @@ def plan_for(tmp_path, params: dict, lang: str = "zh", changes: dict | None = No
 # ---- the spec ------------------------------------------------------------------------------
 
 
+# each family's look (content/data/chip_looks.yaml's format): A1 blue squares, Z1 vermillion circles
+LOOKS = """\
+backgrounds: {light: "#ffffff", dark: "#0d1117"}
+colours: {blue: "#0072B2", vermillion: "#D55E00"}
+looks:
+  zenith-z1: {colour: vermillion, shape: circle}
+  acme-a1: {colour: blue, shape: square}
+"""
+
+
 def test_spec_of_a_time_chart_in_chinese(tmp_path):
-    _, plan = plan_for(tmp_path, {"benchmark": "bert", "round": "v1.0"})
+    _, plan = plan_for(
+        tmp_path, {"benchmark": "bert", "round": "v1.0"}, changes={"data/chip_looks.yaml": LOOKS}
+    )
     spec = chart_render.build_spec(plan, validate=True)
-    bars, labels = spec["layer"]
+    bars, ends, labels = spec["layer"]
     assert bars["mark"] == {"type": "bar"}
     enc = bars["encoding"]
     assert enc["y"]["field"] == "label" and enc["y"]["sort"] == ["Zenith 8", "Acme 16"]  # fastest first
     assert enc["x"]["field"] == "value" and enc["x"]["title"] == "训练时间（分钟，越低越好）"
-    assert enc["color"]["scale"] == {"domain": ["艾克米", "天顶"], "range": ["#0072B2", "#009E73"]}
-    assert enc["color"]["legend"]["title"] == "厂商"
+    # each bar in its chip family's colour, a point of its shape past its end, one legend of both
+    assert enc["color"]["scale"] == {"domain": ["A1", "Z1"], "range": ["#0072B2", "#D55E00"]}
+    assert ends["mark"]["type"] == "point" and ends["encoding"]["y"] == enc["y"]
+    assert ends["encoding"]["color"]["scale"] == enc["color"]["scale"]
+    assert ends["encoding"]["shape"]["scale"] == {
+        "domain": ["A1", "Z1"],
+        "range": ["M-0.8,-0.8L0.8,-0.8L0.8,0.8L-0.8,0.8Z", "circle"],
+    }
+    assert (
+        ends["encoding"]["color"]["legend"]["title"]
+        == ends["encoding"]["shape"]["legend"]["title"]
+        == "芯片系列"
+    )
     assert [(t["field"], t["title"]) for t in enc["tooltip"]] == [
         ("system", "系统"),
         ("round", "轮次"),
@@ -153,6 +176,7 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
             "benchmark": "BERT-Large",
             "round": "v1.0",
             "division": "封闭组",
+            "family": "Z1",
             "accelerators": 8,
             "framework": "ZenTorch",
             "value": 20.0,
@@ -167,6 +191,7 @@ def test_spec_of_a_time_chart_in_chinese(tmp_path):
             "benchmark": "BERT-Large",
             "round": "v1.0",
             "division": "封闭组",
+            "family": "A1",
             "accelerators": 16,
             "framework": "AcmeFlow",
             "value": 30.0,
@@ -193,7 +218,7 @@ def test_spec_of_a_speedup_chart_has_a_baseline_rule(tmp_path):
     fields = [t["field"] for t in spec["layer"][0]["encoding"]["tooltip"]]
     assert "value_text" in fields and "time_min_text" in fields and "value" not in fields
     assert spec["layer"][0]["encoding"]["x"]["title"] == "Speed-up over Zenith 8 (×, higher is better)"
-    rule = spec["layer"][2]
+    rule = spec["layer"][3]
     assert rule["mark"]["type"] == "rule" and rule["encoding"]["x"] == {"datum": 1}
 
 
@@ -285,7 +310,7 @@ def test_chinese_page_has_chinese_svg_text_and_all_parts(tmp_path):
     html = (out / "zh/reports/acme-vs-zenith.html").read_text("utf-8")
     figure = html[html.index('<figure class="chart"') : html.index("</figure>")]
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", figure)
-    assert "训练时间（分钟，越低越好）" in texts and "天顶" in texts
+    assert "训练时间（分钟，越低越好）" in texts and "芯片系列" in texts
     assert (
         'role="img" aria-label="条形图：BERT-Large训练时间，MLPerf® Training v1.0，封闭组。'
         'Zenith 8 20.0分钟；Acme 16 30.0分钟。"' in figure
@@ -587,7 +612,7 @@ def test_summary_lists_at_most_twelve_values():
         order=[],
         rounds=[],
         series_order=[],
-        vendors=[],
+        looks=[],
         division_names=[],
         both_divisions=False,
         axis_title="",

@@ -28,6 +28,13 @@ COUNT_CORRECTION = """\
   note: {en: Half were spares., zh: 其中一半是备用的。}
 """
 
+CHIP_LOOKS = """\
+backgrounds: {light: "#ffffff", dark: "#0d1117"}
+colours: {pink: "#CC79A7", green: "#009E73"}
+looks:
+  bigco-b9: {colour: pink, shape: diamond}
+"""
+
 
 def _edit(path, old: str, new: str, count: int = 1) -> None:
     text = path.read_text("utf-8")
@@ -134,6 +141,13 @@ CHANGES = {
             "- id: zenith-co\n  spellings: [Zenith]\n  name: {en: Zenith, zh: 天顶公司}\n", "utf-8"
         ),
         "天顶公司",
+        0.5,
+    ),
+    # chip_looks.yaml gives a family its colour and shape (chip_looks.py): the charts that draw
+    # a family, and the explorer's page that carries every look, follow
+    "chip look": (
+        lambda c: (c / "data/chip_looks.yaml").write_text(CHIP_LOOKS, "utf-8"),
+        "#CC79A7",
         0.5,
     ),
     "count correction": (

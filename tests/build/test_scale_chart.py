@@ -198,17 +198,45 @@ def test_one_drawing_serves_every_language(site):
             "en",
             [
                 "The dashed line is ideal scaling, derived from the record (not an MLPerf® score)",
-                "Other chips: ",
+                "Hollow, carried over from an earlier round",
             ],
         ),
-        ("zh", ["虚线为理想扩展，由记录推算，并非MLPerf®成绩", "其他芯片："]),
-        ("zh-hant", ["虛線為理想擴展", "MLPerf®", "其他晶片："]),
+        ("zh", ["虚线为理想扩展，由记录推算，并非MLPerf®成绩", "空心：沿用早前轮次的成绩"]),
+        ("zh-hant", ["虛線為理想擴展", "MLPerf®", "空心："]),
     ],
 )
 def test_the_caption_and_legend_are_in_the_page_language(site, lang, words):
     html, _ = figure(site, lang, "resnet", site.record_rounds("resnet"))  # more than 7 chip families
     for word in words:
         assert word in html
+
+
+@pytest.mark.parametrize("benchmark_id", ["resnet", "bert"])
+def test_the_legend_names_every_family_drawn_in_its_look_and_no_other(site, benchmark_id):
+    """ResNet-50 over every round: more families than any palette has colours, each named with
+    the colour content/data/chip_looks.yaml gives it (none grouped as "other chips"), and the
+    drawing's points of each family in that colour."""
+    import yaml
+
+    html, _ = figure(site, "en", benchmark_id, site.record_rounds(benchmark_id))
+    drawn = {site.record[i]["chip"]["family"] for i in expected_ids(site, benchmark_id)}
+    names = {
+        site.record[i]["chip"]["family"]: site.record[i]["chip"]["family_name"]
+        for i in expected_ids(site, benchmark_id)
+    }
+    looks = yaml.safe_load((ROOT / "content/data/chip_looks.yaml").read_text("utf-8"))
+    colour = {key: looks["colours"][look["colour"]] for key, look in looks["looks"].items()}
+    legend = html[html.index('<ul class="scale-legend">') : html.index("</ul>")]
+    items = re.findall(
+        r'<li><svg[^>]*><path d="[^"]*" fill="([^"]*)" stroke="([^"]*)"[^>]*/></svg>([^<]*)</li>', legend
+    )
+    named = {text: fill for fill, stroke, text in items if fill == stroke}  # the hollow key has no fill
+    assert len(drawn) > 6 if benchmark_id == "resnet" else len(drawn) >= 2
+    assert named == {names[key]: colour[key] for key in drawn}
+    assert "Other" not in legend
+    wide = html[html.index('<div class="chart-wide">') : html.index('<div class="chart-narrow">')]
+    fills = set(re.findall(r'<g class="scale-points" data-g="\d+" fill="(#[0-9A-Fa-f]{6})"', wide))
+    assert fills == {colour[key] for key in drawn}
 
 
 def test_the_benchmark_page_links_each_rounds_chart_and_table(site):

@@ -165,9 +165,17 @@ def _tooltip(alt, plan) -> list:
     ]
 
 
-def _vendor_scale(alt, plan):
-    names, colours = zip(*plan.vendors)
-    return alt.Scale(domain=list(names), range=list(colours))
+def _family_scale(alt, plan):
+    """Each chip family's colour (its look; the ink for one without)."""
+    return alt.Scale(domain=[n for n, _, _ in plan.looks], range=[c or INK for _, c, _ in plan.looks])
+
+
+def _shape(alt, plan, size: Size = WIDE):
+    """Each chip family's shape (its look), in the colour's legend (same field and title)."""
+    from sitegen.render.charts.scale_svg import vega_shape
+
+    scale = alt.Scale(domain=[n for n, _, _ in plan.looks], range=[vega_shape(s) for _, _, s in plan.looks])
+    return alt.Shape("family:N", scale=scale, legend=_legend(alt, plan, size, plan.text["family"]))
 
 
 def _legend(alt, plan, size: Size, title):
@@ -180,7 +188,7 @@ def _legend(alt, plan, size: Size, title):
 
 def _color(alt, plan, size: Size = WIDE):
     return alt.Color(
-        "vendor:N", scale=_vendor_scale(alt, plan), legend=_legend(alt, plan, size, plan.text["vendor"])
+        "family:N", scale=_family_scale(alt, plan), legend=_legend(alt, plan, size, plan.text["family"])
     )
 
 
@@ -245,16 +253,24 @@ def _by_division(alt, plan, chart):
     return alt.vconcat(*parts, spacing=18).resolve_scale(x="shared")
 
 
+def _end_marks(alt, plan, base, x, y, size: Size, **extra):
+    """A point in the family's look just past each bar's end (a bar's family reads without its
+    colour), with the legend of both."""
+    return base.mark_point(filled=True, size=50, opacity=1, xOffset=8).encode(
+        x=x, y=y, color=_color(alt, plan, size), shape=_shape(alt, plan, size), **extra
+    )
+
+
 def _bars(alt, plan, base, size: Size = WIDE):
     y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=size.label_limit))
     x = _value_axis(alt, plan, alt.X, size)
     bars = base.mark_bar().encode(x=x, y=y, color=_color(alt, plan, size), tooltip=_tooltip(alt, plan))
     text = (
         base.transform_calculate(value_label=_value_label(plan))
-        .mark_text(align="left", dx=4)
+        .mark_text(align="left", dx=16)
         .encode(x=x, y=y, text="value_label:N")
     )
-    layers = [bars, text, *_reference(alt, plan, base, "x")]
+    layers = [bars, _end_marks(alt, plan, base, x, y, size), text, *_reference(alt, plan, base, "x")]
     return _by_division(alt, plan, alt.layer(*layers).properties(width=size.width, height=alt.Step(26)))
 
 
@@ -263,22 +279,26 @@ def _grouped_bars(alt, plan, base, size: Size = WIDE):
     y = alt.Y("label:N", sort=plan.order, title=None, axis=alt.Axis(labelLimit=size.label_limit))
     offset = alt.YOffset("series:N", sort=plan.series_order)
     x = _value_axis(alt, plan, alt.X, size)
-    colour = _color(alt, plan, size)
     shade = alt.FillOpacity(
         "series:O", sort=plan.series_order, scale=alt.Scale(range=[1.0, 0.3]), legend=None
     )  # each bar is named at its end
-    edge = alt.Stroke(
-        "vendor:N", scale=_vendor_scale(alt, plan), legend=_legend(alt, plan, size, plan.text["vendor"])
-    )
+    edge = alt.Stroke("family:N", scale=_family_scale(alt, plan), legend=None)
     bars = base.mark_bar(strokeWidth=1.5).encode(
-        x=x, y=y, yOffset=offset, color=colour, stroke=edge, fillOpacity=shade, tooltip=_tooltip(alt, plan)
+        x=x,
+        y=y,
+        yOffset=offset,
+        color=_color(alt, plan, size),
+        stroke=edge,
+        fillOpacity=shade,
+        tooltip=_tooltip(alt, plan),
     )
     text = (
         base.transform_calculate(bar_text=f"datum.series + ' · ' + {_value_label(plan)}")
-        .mark_text(align="left", dx=4)
+        .mark_text(align="left", dx=16)
         .encode(x=x, y=y, yOffset=offset, text="bar_text:N")
     )
-    layers = [bars, text, *_reference(alt, plan, base, "x")]
+    ends = _end_marks(alt, plan, base, x, y, size, yOffset=offset)
+    layers = [bars, ends, text, *_reference(alt, plan, base, "x")]
     chart = alt.layer(*layers).properties(width=size.width, height=alt.Step(20, **{"for": "offset"}))
     return _by_division(alt, plan, chart)
 
@@ -302,31 +322,34 @@ def _x_rank(plan, x_field: str, row: dict):
     return plan.rounds.index(row["round"]) if x_field == "round" else row["accelerators"]
 
 
+# the series of a line chart told apart by dash when their names do not fit at the lines' ends
+# (colour and shape are the chip family's); more series than these repeat them
+DASHES = [[1, 0], [6, 3], [2, 2], [10, 3, 2, 3], [1, 4], [14, 4], [4, 2, 1, 2], [10, 2, 2, 2, 2, 2]]
+
+
 def _line_layers(alt, plan, base, x, x_field: str, order_expr: str, size: Size = WIDE):
-    """A line per series, a point per value; each series named at its last point when the
-    names fit (never in the narrow layout), else by point shape in a legend. Divisions differ
-    by dash."""
+    """A line per series, a point per value in its chip family's colour and shape; each series
+    named at its last point when the names fit (never in the narrow layout), else by dash in a
+    legend. Divisions differ by dash (the series then named at their ends)."""
     y = _value_axis(alt, plan, alt.Y, size)
     colour = _color(alt, plan, size)
-    fit = not size.narrow and _labels_fit(plan, x_field)
-    dash, shape = {}, {}
+    fit = not size.narrow and (plan.both_divisions or _labels_fit(plan, x_field))
+    shape = {"shape": _shape(alt, plan, size)}
+    dash = {}
     if plan.both_divisions:
         dash = {
             "strokeDash": alt.StrokeDash(
                 "division:N", sort=plan.division_names, legend=_legend(alt, plan, size, plan.text["division"])
             )
         }
-        shape = {"shape": alt.Shape("division:N", sort=plan.division_names, legend=None)}
-    if not fit:
-        shape = {
-            "shape": alt.Shape(
-                "series:N",
-                sort=plan.series_order,
-                legend=_legend(alt, plan, size, None)
-                if size.narrow
-                else alt.Legend(title=None, orient="bottom", columns=2, labelLimit=320),
-            )
-        }
+    elif not fit:
+        legend = (
+            _legend(alt, plan, size, None)
+            if size.narrow
+            else alt.Legend(title=None, orient="bottom", columns=2, labelLimit=320, symbolStrokeWidth=2)
+        )
+        dashes = alt.Scale(range=DASHES)
+        dash = {"strokeDash": alt.StrokeDash("series:N", sort=plan.series_order, scale=dashes, legend=legend)}
     line = base.mark_line().encode(x=x, y=y, color=colour, detail="series:N", **dash)
     points = base.mark_point(filled=True, size=70, opacity=1).encode(
         x=x, y=y, color=colour, tooltip=_tooltip(alt, plan), **shape
@@ -430,7 +453,7 @@ SPEC_FIELDS = (
     "order",
     "rounds",
     "series_order",
-    "vendors",
+    "looks",
     "division_names",
     "both_divisions",
     "axis_title",

@@ -10,9 +10,10 @@ from sitegen.base import fmt, urls
 from sitegen.derive.model import Model
 from sitegen.render.charts import blocks as charts
 
-COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e")
 # A series is told apart by its points' shape as well as by colour (readable without colour);
-# the legend shows both.
+# the legend shows both. A chip family's series takes its look (data/chip_looks.yaml, the same
+# on every chart); any other series (a benchmark) these in turn.
+COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e")
 SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right", "wedge")
 
 
@@ -37,6 +38,15 @@ def progress_rows(model: Model, t, lang: str, benchmark_id: str) -> list[dict]:
     return [_row(t, lang, p, p["series"] or fastest) for p in model.progress.get(benchmark_id, [])]
 
 
+def family_looks(model: Model, series: list[tuple[str, str | None]]) -> dict:
+    """Series name -> [colour, shape] of each (name, chip family) given; a family of None (the
+    fastest overall) in the page's ink and circles."""
+    return {
+        name: [model.look(key)["colour"], model.look(key)["shape"]] if key else [None, "circle"]
+        for name, key in series
+    }
+
+
 def progress_text(t) -> dict:
     """The words of a progress chart, in the page's language."""
     return {
@@ -50,9 +60,9 @@ def progress_text(t) -> dict:
     }
 
 
-def progress_specs(rows: list[dict], rounds: list[str], t) -> tuple[dict, dict]:
-    """The wide and the narrow spec (from the cache when drawn before)."""
-    return wide_and_narrow("progress", progress_spec, rows, rounds, progress_text(t))
+def progress_specs(rows: list[dict], rounds: list[str], t, looks: dict) -> tuple[dict, dict]:
+    """The wide and the narrow spec (from the cache when drawn before); `looks`: family_looks."""
+    return wide_and_narrow("progress", progress_spec, rows, rounds, {**progress_text(t), "looks": looks})
 
 
 def wide_and_narrow(kind: str, spec, rows: list[dict], rounds: list[str], text: dict) -> tuple[dict, dict]:
@@ -79,8 +89,9 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     size = size or chart_render.WIDE
     narrow = size.narrow
     series = list(dict.fromkeys(row["series"] for row in rows))
-    scale = alt.Scale(domain=series, range=list(COLOURS[: len(series)]))
-    shapes = alt.Scale(domain=series, range=list(SHAPES[: len(series)]))
+    colours, symbols = series_looks(series, text.get("looks", {}))
+    scale = alt.Scale(domain=series, range=colours)
+    shapes = alt.Scale(domain=series, range=symbols)
     # below the plot, one name a line, with its colour and its points' shape; on a phone a name
     # may take the whole width (A100-SXM4-40GB and A100-PCIe-40GB differ only at their ends)
     legend = alt.Legend(
@@ -132,6 +143,22 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     return spec
 
 
+def series_looks(series: list[str], looks: dict) -> tuple[list[str], list[str]]:
+    """The colours and Vega shapes of `series`: a family's look (`looks`: name -> [colour or
+    None: the ink, shape]), any other series the next of COLOURS and SHAPES."""
+    from sitegen.render.charts import draw, scale_svg
+
+    others = [name for name in series if name not in looks]
+    colours = [
+        (looks[s][0] or draw.INK) if s in looks else COLOURS[others.index(s) % len(COLOURS)] for s in series
+    ]
+    shapes = [
+        scale_svg.vega_shape(looks[s][1]) if s in looks else SHAPES[others.index(s) % len(SHAPES)]
+        for s in series
+    ]
+    return colours, shapes
+
+
 def progress_figure(model: Model, t, lang: str, benchmark: dict, path: str) -> str:
     """The figure (static SVG, its spec for the interactive view, a data table), or '' when
     fewer than two rounds have a closed result."""
@@ -141,7 +168,9 @@ def progress_figure(model: Model, t, lang: str, benchmark: dict, path: str) -> s
     rounds = model.rounds_of(benchmark["id"])
     if len({row["round"] for row in rows}) < 2:
         return ""
-    wide, narrow = progress_specs(rows, rounds, t)
+    points = model.progress.get(benchmark["id"], [])
+    looks = family_looks(model, [(row["series"], p["family"]) for row, p in zip(rows, points)])
+    wide, narrow = progress_specs(rows, rounds, t, looks)
     chart_id = "chart-progress"
     table = _table_rows(model, t, lang, path, rows)
     label = t("chart.progress.caption")

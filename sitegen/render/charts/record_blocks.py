@@ -65,18 +65,23 @@ def record_chart(model: Model, t, params: dict, page: Page, line: int) -> str:
         unknown = sorted(set(params) - set(FIELDS[metric]))
         if unknown:
             raise BadBlock(f"unknown field '{unknown[0]}' (known: {', '.join(sorted(FIELDS[metric]))})")
+        looks: dict = {}  # a family's series in its look; the benchmarks' in turn
         if metric == "fastest":
             points = fastest_points(model, page.lang, benchmark_ids(model.site, params))
         else:
             points = family_points(model, params)
+            index = model.index
+            looks = lines.family_looks(
+                model, [(index.accelerators[f].name, f) for f in as_list(params["families"])]
+            )
         if len({p["round"] for _, p in points}) < 1:
             raise BadBlock("the selection matches no result")
         series = list(dict.fromkeys(name for name, _ in points))
-        if len(series) > len(lines.COLOURS):
+        if len([name for name in series if name not in looks]) > len(lines.COLOURS):
             raise BadBlock(f"at most {len(lines.COLOURS)} lines in one chart, not {len(series)}")
     except BadBlock as exc:
         return page.fail(line, f"chart block: {exc}")
-    return _figure(model, t, params, page, points)
+    return _figure(model, t, params, page, points, looks)
 
 
 def _caption(t, params: dict) -> str:
@@ -87,12 +92,12 @@ def _caption(t, params: dict) -> str:
     return t("chart.record.family_caption", n=params["scale"])
 
 
-def _figure(model: Model, t, params: dict, page: Page, points: list[tuple[str, dict]]) -> str:
+def _figure(model: Model, t, params: dict, page: Page, points: list[tuple[str, dict]], looks: dict) -> str:
     from sitegen.render.charts import draw as chart_render
 
     rows = [lines._row(t, page.lang, point, name) for name, point in points]
     rounds = sorted({row["round"] for row in rows}, key=round_key)
-    text = {**lines.progress_text(t), "accelerator": t("chart.record.series")}
+    text = {**lines.progress_text(t), "accelerator": t("chart.record.series"), "looks": looks}
     wide, narrow = chart_render.cached_specs(
         {"record_chart": rows, "rounds": rounds, "text": text},
         lambda: [

@@ -1,6 +1,7 @@
 """The scale chart of a benchmark page (every round of the benchmark) and of each leaderboard
 (one round): time to train against the number of accelerators, both on log scales, one point
-per scored closed-division result, the chip family as colour and shape, results carried over
+per scored closed-division result, each chip family in its look (colour and shape,
+data/chip_looks.yaml, the same on every chart), results carried over
 from an earlier round hollow, and a dashed line of ideal scaling (derived.ideal_time) through
 the result with the fewest accelerator-minutes (derived.least_work).
 
@@ -14,15 +15,15 @@ import posixpath
 from html import escape
 
 from sitegen.base import fmt, urls
-from sitegen.derive.model import NAMED_FAMILIES, Model
+from sitegen.derive.model import Model
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import scale_svg
 
-# A named family's colour and shape, in legend order (the palette of the site's other charts,
-# then two more); the families beyond them share the last shape in the page's ink.
-COLOURS = ("#1b6ca8", "#c0392b", "#2e8540", "#8e44ad", "#b9770e", "#0e7c86", "#c2185b")
-NAMED = NAMED_FAMILIES
-GROUP_STYLES = [*zip(list(scale_svg.SHAPES)[:NAMED], COLOURS), ("triangle-right", scale_svg.INK)]
+
+def styles(model: Model, groups: list[str]) -> list[tuple[str, str]]:
+    """(shape, colour) of each family drawn: its look; the page's ink for one without a colour."""
+    looks = [model.look(key) for key in groups]
+    return [(look["shape"], look["colour"] or scale_svg.INK) for look in looks]
 
 
 def scale_figure(
@@ -34,9 +35,9 @@ def scale_figure(
     if data is None:
         return ""
     groups, rows = data.groups, data.rows
-    styles = [GROUP_STYLES[i] for i in range(len(groups))] + [GROUP_STYLES[-1]]
+    drawn = styles(model, groups)
     svgs = [
-        scale_svg.draw(data.points, data.work, styles, layout, f"scale-{name}") for name, layout in LAYOUTS
+        scale_svg.draw(data.points, data.work, drawn, layout, f"scale-{name}") for name, layout in LAYOUTS
     ]
     stem = _stem(path)
     files[stem + ".csv"] = charts.data_csv(rows).encode("utf-8")
@@ -59,7 +60,7 @@ def scale_figure(
         f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
         f'<div class="chart-wide">{svgs[0]}</div><div class="chart-narrow">{svgs[1]}</div></div>'
         f'<p class="scale-axis scale-axis-x">{escape(t("chart.axis.accelerators"))}</p></div>'
-        f"{_legend(t, model, data)}"
+        f"{_legend(t, model, data, drawn)}"
         f'<figcaption><span class="chart-caption">{escape(caption)}</span></figcaption></figure>'
         f"{after}{_downloads(t, path, stem)}</div>"
     )
@@ -128,15 +129,15 @@ def _key(shape: str, colour: str, hollow: bool = False) -> str:
     )
 
 
-def _legend(t, model: Model, data) -> str:
-    """The families as the drawing shows them (shape and colour), "other chips" naming theirs,
-    then the hollow points and the dashed line."""
-    items = [
-        (_key(*GROUP_STYLES[i]), model.index.accelerators[key].name) for i, key in enumerate(data.groups)
-    ]
-    if data.others:
-        names = t("chart.list_sep").join(data.others)
-        items.append((_key(*GROUP_STYLES[-1]), t("chart.scale.other", names=names)))
+def look_key(look: dict) -> str:
+    """A chip family's key (its shape in its colour, as every legend draws it): a chip page's."""
+    return _key(look["shape"], look["colour"] or scale_svg.INK)
+
+
+def _legend(t, model: Model, data, drawn: list[tuple[str, str]]) -> str:
+    """Each family drawn as the drawing shows it (shape and colour), then the hollow points and
+    the dashed line."""
+    items = [(_key(*style), model.index.accelerators[key].name) for style, key in zip(drawn, data.groups)]
     if data.carried:
         items.append((_key("circle", scale_svg.INK, hollow=True), t("chart.scale.hollow")))
     items.append((IDEAL_KEY, t("chart.scale.ideal_key")))

@@ -14,13 +14,13 @@ import math
 from dataclasses import dataclass
 from html import escape
 
-INK = "currentColor"  # axes, labels, the ideal line and "other chips": the page's text colour
+INK = "currentColor"  # axes, labels, the ideal line: the page's text colour
 DIGIT = 0.64  # width of a digit (or separator) in ems, generous
 
 
-# The shapes of the legend groups, in order (a family's colour and shape go together, so the
-# chart reads without colour): corners in a unit square (-1..1), y down; "circle" is drawn as
-# one. The last one is "other chips".
+# The shapes of the chip families' looks (content/chip_looks.py: SHAPES; a family's colour
+# and shape go together, so the chart reads without colour): corners in a unit square (-1..1),
+# y down; "circle" is drawn as one. The Vega charts draw the same paths (vega_shape).
 SHAPES = {
     "circle": (),
     "square": ((-0.8, -0.8), (0.8, -0.8), (0.8, 0.8), (-0.8, 0.8)),
@@ -216,6 +216,13 @@ def shape_path(shape: str, radius: float) -> str:
         r = _f(radius)
         return f"M{r},0A{r},{r},0,1,1,-{r},0A{r},{r},0,1,1,{r},0Z"
     return "M" + "L".join(f"{_f(x * radius)},{_f(y * radius)}" for x, y in SHAPES[shape]) + "Z"
+
+
+def vega_shape(shape: str) -> str:
+    """A shape as a Vega-Lite point's `shape`: the same path in Vega's unit square."""
+    if shape == "circle":
+        return "circle"
+    return "M" + "L".join(f"{x:g},{y:g}" for x, y in SHAPES[shape]) + "Z"
 
 
 def _grid(frame: Frame, xs, ys) -> str:

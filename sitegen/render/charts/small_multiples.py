@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from sitegen.render.charts.scale_svg import DIGIT, INK, _f, log_domain, y_ticks
+from sitegen.render.charts.scale_svg import DIGIT, INK, _f, log_domain, shape_path, y_ticks
 
 WIDTH, HEIGHT, FONT, RADIUS = 170, 120, 11, 3.0
 
@@ -25,9 +25,14 @@ def y_domain(values: list[float]) -> tuple[float, float]:
     return log_domain(values, 1.25)
 
 
-def panel_svg(points: list[dict], rounds: list[str], domain: tuple[float, float]) -> str:
+def panel_svg(
+    points: list[dict], rounds: list[str], domain: tuple[float, float], look: dict | None = None
+) -> str:
     """One panel: `points` ({"x": index into `rounds`, "t": minutes, "hollow": bool, "apart":
-    a version break before it}), x across every round of the figure."""
+    a version break before it}), x across every round of the figure; its line and points in the
+    chip family's look ({"colour", "shape"}, data/chip_looks.yaml; the text's colour without one)."""
+    colour = (look or {}).get("colour") or INK
+    shape = (look or {}).get("shape") or "circle"
     ys = y_ticks(*domain, 3)
     left = max((len(label(v)) * DIGIT * FONT for v in ys), default=0) + 8
     last = len(rounds[-1]) * DIGIT * FONT / 2 if rounds else 0  # the last round's label, centred
@@ -67,10 +72,14 @@ def panel_svg(points: list[dict], rounds: list[str], domain: tuple[float, float]
     for i, p in enumerate(points):
         line += ("M" if i == 0 or p["apart"] else "L") + f"{_f(x(p['x']))},{_f(y(p['t']))}"
     if line:
-        parts.append(f'<path class="multiple-line" d="{line}" stroke="{INK}" stroke-width="2" fill="none"/>')
-    hollow = {True: ' fill="#fff" data-hollow="1"', False: f' fill="{INK}"'}
+        parts.append(
+            f'<path class="multiple-line" d="{line}" stroke="{colour}" stroke-width="2" fill="none"/>'
+        )
+    hollow = {True: ' fill="#fff" data-hollow="1"', False: f' fill="{colour}"'}
+    mark = shape_path(shape, RADIUS + 0.5)
     parts += [
-        f'<circle cx="{_f(x(p["x"]))}" cy="{_f(y(p["t"]))}" r="{RADIUS}" stroke="{INK}" '
+        f'<path class="multiple-point" data-shape="{shape}" d="{mark}" '
+        f'transform="translate({_f(x(p["x"]))},{_f(y(p["t"]))})" stroke="{colour}" '
         f'stroke-width="1.5"{hollow[bool(p["hollow"])]}/>'
         for p in points
     ]
@@ -80,7 +89,8 @@ def panel_svg(points: list[dict], rounds: list[str], domain: tuple[float, float]
 
 def figure(panels: list[dict], rounds: list[str], caption: str, chart_id: str, shared: bool = True) -> str:
     """The figure: `panels` ({"title": text, "key": the series' id, "points": as panel_svg
-    takes them}), each drawn over every round of `rounds`; axes shared when `shared`."""
+    takes them, "look": the chip family's, optional}), each drawn over every round of
+    `rounds`; axes shared when `shared`."""
     if not panels:
         return ""
     every = [p["t"] for panel in panels for p in panel["points"]]
@@ -90,7 +100,7 @@ def figure(panels: list[dict], rounds: list[str], caption: str, chart_id: str, s
         items.append(
             f'<div class="multiple" data-series="{escape(panel["key"])}">'
             f'<span class="multiple-title">{escape(panel["title"])}</span>'
-            f"{panel_svg(panel['points'], rounds, domain)}</div>"
+            f"{panel_svg(panel['points'], rounds, domain, panel.get('look'))}</div>"
         )
     return (
         f'<figure class="chart chart-static chart-multiples" id="{chart_id}" data-kind="multiples">'

@@ -28,13 +28,14 @@ def change_text(t, lang: str, figure) -> str:
     return t(key, pct=fmt.percent(abs(figure.value) * 100, lang))
 
 
-def chart(view, t, lang: str, chart_id: str) -> str:
-    """Small multiples of the view: a panel per family, its points the table's cells."""
+def chart(view, t, lang: str, chart_id: str, model: Model) -> str:
+    """Small multiples of the view: a panel per family in its look, its points the table's cells."""
     rounds = list(view.rounds)
     panels = [
         {
             "key": row.family,
             "title": row.name,
+            "look": model.look(row.family),
             "points": [
                 {
                     "x": rounds.index(c.round),
@@ -70,7 +71,7 @@ def at_scale_page(theme, site, lang, t, benchmark: dict, scale: int, model: Mode
         view=view,
         scale=scale,
         scales=model.scales[benchmark["id"]],
-        chart=Markup(chart(view, t, lang, "chart-at-scale")),
+        chart=Markup(chart(view, t, lang, "chart-at-scale", model)),
         change=lambda figure: change_text(t, lang, figure),
         minutes=model.figures.minutes,
         index=model.index,

@@ -12,6 +12,7 @@ from sitegen.base import fmt
 from sitegen.content.chip_facts import TABLE
 from sitegen.derive.model import Model
 from sitegen.render.charts import small_multiples
+from sitegen.render.charts.scale import look_key
 from sitegen.render.record.at_scale import change_text
 
 
@@ -26,9 +27,13 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
         "specs": _specs(site, facts),
         "by_benchmark": figures.by_benchmark,
         "progress": [_progress_row(lang, item) for item in figures.progress],
-        "progress_chart": Markup(_progress_chart(figures.progress, names, rounds, t, lang)),
+        "progress_chart": Markup(
+            _progress_chart(figures.progress, names, rounds, t, lang, model.look(entity.slug))
+        ),
         "change": lambda figure: change_text(t, lang, figure),
         "scaling": figures.scaling,
+        # the family's colour and shape on every chart (data/chip_looks.yaml); none unclassified
+        "look_key": Markup(look_key(model.look(entity.slug))) if entity.chip else None,
         "generations": figures.generations,
         "bench_names": names,
         "minutes": model.figures.minutes,
@@ -51,7 +56,7 @@ def _progress_row(lang: str, item: dict) -> dict:
     return {**item, "level": fmt.percent(item["level_band"] * 100, lang, 2) if item["level_band"] else None}
 
 
-def _progress_chart(series: list[dict], names: dict, rounds: list[str], t, lang: str) -> str:
+def _progress_chart(series: list[dict], names: dict, rounds: list[str], t, lang: str, look: dict) -> str:
     """Small multiples of the progress series: a panel per benchmark and scale, each with its
     own time axis (benchmarks take minutes to hours), over the rounds any series holds."""
     held = {point["round"] for item in series for point in item["points"]}
@@ -59,6 +64,7 @@ def _progress_chart(series: list[dict], names: dict, rounds: list[str], t, lang:
     panels = [
         {
             "key": f"{item['benchmark']}-{item['scale']}",
+            "look": look,  # every panel is this family's
             "title": t(
                 "chip.progress.panel",
                 benchmark=names[item["benchmark"]],

@@ -18,6 +18,7 @@ from sitegen.content.model import Site
 from sitegen.derive.model import Model
 from sitegen.render.charts.blocks import BUNDLE
 from sitegen.render.charts.scale import IDEAL_KEY
+from sitegen.render.charts.scale_svg import vega_shape
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
 from sitegen.render.record import downloads
@@ -140,6 +141,8 @@ def _filters(model: Model, lang, t) -> dict:
         "divisions": DIVISIONS,
         "categories": CATEGORIES,
         "names": names,
+        # each family's look (data/chip_looks.yaml) for the chart: [colour or None (the text's), shape]
+        "looks": {slug: _look(model, slug) for slug in names["chip"]},
         "ideal_key": Markup(IDEAL_KEY),  # the scale chart's key of its dashed line
         "attribution": attribution(site, list(site.rounds)),
     }
@@ -153,6 +156,11 @@ def _default_benchmark(model: Model, order: list[str]) -> str:
     latest = list(model.site.rounds)[-1]
     counts = {b: model.count(model.results(b, latest)) for b in model.round_benchmarks(latest)}
     return max(sorted(counts, key=order.index), key=lambda b: counts[b], default="")
+
+
+def _look(model: Model, family: str) -> list:
+    look = model.look(family)
+    return [look["colour"], vega_shape(look["shape"])]
 
 
 def _chip_name(entity, t) -> str:
