@@ -36,6 +36,10 @@ def expected() -> dict[str, tuple[str, str]]:
     return found
 
 
+MULTIPLE = re.compile(r'<span class="multiple-title">([^<]*)</span>(<svg.*?</svg>)', re.S)
+MULTIPLE_POINT = re.compile(r'<path class="multiple-point"[^>]* d="([^"]*)"[^>]* stroke="([^"]*)"')
+
+
 def signature(path: str) -> object:
     """A shape whatever its size or writer: "circle" for a circle (Vega's name, or arcs), else
     its corners scaled to a unit box and rounded."""
@@ -103,16 +107,17 @@ def seen_looks(output: Path) -> tuple[dict[str, set], list[str]]:
             if key:  # a chip page's key of its family's look
                 name = htmllib.unescape(re.search(r"<h1[^>]*>([^<]*)</h1>", text).group(1)).strip()
                 note(name, key.group(2), signature(key.group(1)), where + " key")
-            if 'id="chart-chip-progress"' in text:  # a chip page: its points in its family's shape
-                name = htmllib.unescape(re.search(r"<h1[^>]*>([^<]*)</h1>", text).group(1)).strip()
-                figure = text[text.index('id="chart-chip-progress"') :]
+            for chart_id in ("chart-chip-progress", "chart-at-scale"):  # small multiples
+                if f'id="{chart_id}"' not in text:
+                    continue
+                figure = text[text.index(f'id="{chart_id}"') :]
                 figure = figure[: figure.index("</figure>")]
-                marks = {
-                    signature(d)
-                    for d in re.findall(r'<path[^>]*transform="translate[^"]*" d="([^"]*)"', figure)
-                }
-                for shape in marks:  # (their colours are the benchmarks')
-                    note(name, families[name][0], shape, where)
+                h1 = re.search(r"<h1[^>]*>([^<]*)</h1>", text).group(1)
+                for title, panel in MULTIPLE.findall(figure):
+                    # a chip page's panels are its family's; an equal-scale page's, each its own
+                    name = htmllib.unescape(h1 if chart_id == "chart-chip-progress" else title).strip()
+                    for d, stroke in MULTIPLE_POINT.findall(panel):
+                        note(name, stroke, signature(d), where + " multiples")
     return seen, strays
 
 
@@ -158,7 +163,7 @@ def test_each_kind_of_chart_draws_families_in_every_language(drawn):
         for *_, where in looks
     }
     for lang in LANGS:
-        assert {(lang, "spec"), (lang, "scale"), (lang, "chip"), (lang, "key")} <= kinds
+        assert {(lang, "spec"), (lang, "scale"), (lang, "multiples"), (lang, "key")} <= kinds
 
 
 def test_legends_name_only_what_their_chart_draws(drawn):
