@@ -17,24 +17,17 @@ from sitegen.content.round_rules import RULES_NAME
 
 @dataclass(frozen=True)
 class Citation:
-    result: str  # the result's id on this site (its page, its files), not an MLPerf result ID
     round: str  # v4.0
-    benchmark: str  # the benchmark's name as MLCommons' rules name it (BERT-Large), in Latin
+    benchmark: str  # the benchmark by the id the round's rules knew it (resnet for resnet_v05)
     division: str  # closed, open
     category: str  # available, preview, research
     submitter: str  # as published in the system description
     system: str  # the system description's system_name
-    accelerator_count: int
+    accelerator_count: int  # the count the site uses (a curated correction, with its source)
+    official_count: int | None  # the system description's count where corrected, else None
     accelerator_model: str | None  # as published; None for a CPU-only system
     folder: str  # the official result folder at the commit read
-    commit: str
     retrieved: dt.date | None  # None where the record does not say when it was read
-
-
-def benchmark_name(site, benchmark_id: str) -> str:
-    """A benchmark's name in Latin; a round's split id (resnet_v05) by the name MLCommons'
-    rules gave it in that round (ResNet-50 v1.5), without the site's round mark."""
-    return site.get("benchmarks", RULES_NAME.get(benchmark_id, benchmark_id))["name"]["en"]
 
 
 def of_result(site, result: dict) -> Citation:
@@ -42,16 +35,15 @@ def of_result(site, result: dict) -> Citation:
     folder, as published."""
     rnd = site.rounds[result["round"]]
     return Citation(
-        result=result["id"],
         round=result["round"],
-        benchmark=benchmark_name(site, result["benchmark"]),
+        benchmark=RULES_NAME.get(result["benchmark"], result["benchmark"]),  # without the site's mark
         division=result["division"],
         category=result["category"],
         submitter=result["submitter"],
         system=result["system_name"],
         accelerator_count=result["accelerator_count"],
+        official_count=result.get("accelerator_count_official") if result.get("count_correction") else None,
         accelerator_model=result.get("accelerator_model"),
         folder=urls.official(rnd, result["path"]),
-        commit=rnd["commit"],
         retrieved=rnd.get("retrieved"),
     )

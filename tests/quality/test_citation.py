@@ -40,11 +40,20 @@ CATEGORY = {
     "zh": {"available": "可用", "preview": "预览", "research": "研究"},
     "zh-hant": {"available": "可用", "preview": "預覽", "research": "研究"},
 }
+# results whose accelerator count a curated entry corrects, with its source: {id: (count, official)}
+CORRECTED = {
+    e["id"]: (e["accelerator_count"], e["official_accelerator_count"])
+    for e in yaml.safe_load((CONTENT / "data" / "results_curated.yaml").read_text("utf-8"))
+    if e.get("accelerator_count") is not None
+}
 MONTHS = "January February March April May June July August September October November December".split()
 
 
 def _data(name: str):
     return yaml.safe_load((CONTENT / "data" / name).read_text("utf-8"))
+
+
+ROUNDS = {x["id"]: x for x in _data("record/rounds.yaml")}
 
 
 def _same_runs(r: dict):
@@ -75,8 +84,9 @@ def kinds(record: list[dict]) -> dict[str, str]:
         "too-few-logs": first(lambda r: r["runs"] is not None and len(r["runs"]) < r["runs_required"]),
         "carried-over": min(carried),
         "copy": min(copies),
-        "cpu-only": first(lambda r: not r["accelerator_model"]),
+        "cpu-only": first(lambda r: not r["accelerator_model"] and r["status"] == "scored"),
         "round-benchmark": first(lambda r: re.search(r"_v\d+$", r["benchmark"])),
+        "count-corrected": min(CORRECTED),
     }
 
 
@@ -95,7 +105,7 @@ def submitter(spelling: str, lang: str) -> str:
     name with the published spelling beside it."""
     fold = lambda s: " ".join(s.replace("_", " ").split()).casefold()  # noqa: E731
     for company in _data("companies.yaml"):
-        if fold(spelling) in {fold(s) for s in company["spellings"]}:
+        if fold(spelling) in {fold(s) for s in company.get("spellings") or ()}:
             name, latin = company["name"][lang], company["name"]["en"]
             return spelling if name == latin else f"{name}（{spelling}）"
     return spelling
@@ -115,20 +125,34 @@ def written_date(day: dt.date, lang: str) -> str:
     )
 
 
+def folder(r: dict) -> str:
+    """The official result folder at the commit read; a space in a folder's name is %20."""
+    rnd = ROUNDS[r["round"]]
+    return f"{rnd['repository']}/tree/{rnd['commit']}/{r['path'].replace(' ', '%20')}"
+
+
 def expected(r: dict, lang: str) -> str:
-    rnd = next(x for x in _data("record/rounds.yaml") if x["id"] == r["round"])
-    url = f"{rnd['repository']}/tree/{rnd['commit']}/{r['path']}"
+    rnd = ROUNDS[r["round"]]
+    url = folder(r)
     division = DIVISION[lang][r["division"] == "open"]
     category, when = CATEGORY[lang][r["category"]], written_date(rnd["retrieved"], lang)
-    who, count = submitter(r["submitter"], lang), f"{r['accelerator_count']:,}"
+    count, official = CORRECTED.get(r["id"], (r["accelerator_count"], None))
+    who, count, note = submitter(r["submitter"], lang), f"{count:,}", ""
+    if official is not None:  # the count the site uses, and the description's beside it
+        said = {
+            "en": " (the official description says {})",
+            "zh": "（官方描述为{}）",
+            "zh-hant": "（官方描述為{}）",
+        }
+        note = said[lang].format(f"{official:,}")
     if lang == "en":
-        chips = f"; accelerators: {count} × {r['accelerator_model']}" if r["accelerator_model"] else ""
+        chips = f"; accelerators: {count} × {r['accelerator_model']}{note}" if r["accelerator_model"] else ""
         return (
             f"MLPerf® Training {r['round']} {division} {benchmark_name(r['benchmark'])}, category {category}; "
             f"submitter: {who}; system: {r['system_name']}{chips}. Retrieved from {url} on {when}. {LEGEND[lang]}"
         )
     words = ("类别", "系统", "获取自") if lang == "zh" else ("類別", "系統", "取自")
-    chips = f"；加速器：{count} × {r['accelerator_model']}" if r["accelerator_model"] else ""
+    chips = f"；加速器：{count} × {r['accelerator_model']}{note}" if r["accelerator_model"] else ""
     return (
         f"MLPerf® Training {r['round']}{division}{benchmark_name(r['benchmark'])}，{words[0]}：{category}；"
         f"提交者：{who}；{words[1]}：{r['system_name']}{chips}。{when}{words[2]}{url}。{LEGEND[lang]}"
@@ -152,6 +176,7 @@ KINDS = (
     "copy",
     "cpu-only",
     "round-benchmark",
+    "count-corrected",
 )
 
 
@@ -173,11 +198,9 @@ def test_the_kinds_are_what_they_say(record, chosen):
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_result_page_has_one_citation_with_the_legend(shipped_site, record, lang):
     """Every page, cheaply: the folder at its commit and the legend, MLPerf® never without ®."""
-    rounds = {x["id"]: x for x in _data("record/rounds.yaml")}
     for ident, r in record.items():
         text = citation_of(shipped_site, f"{lang}/results/{ident}.html")
-        rnd = rounds[r["round"]]
-        assert f"{rnd['repository']}/tree/{rnd['commit']}/{r['path']}" in text, ident
+        assert folder(r) in text, ident
         assert text.endswith(LEGEND[lang]) and re.search(r"MLPerf(?!®)", text) is None, ident
 
 

@@ -35,11 +35,13 @@ def result_text(model: Model, result: dict, lang: str, t) -> str:
     if cite.accelerator_model:
         count = fmt.number(cite.accelerator_count, lang, 0)
         who += t("cite.accelerators", count=count, accelerator=cite.accelerator_model)
+    if cite.accelerator_model and cite.official_count is not None:  # corrected: both said
+        who += t("cite.official_count", count=fmt.number(cite.official_count, lang, 0))
     what = t(
         "cite.what",
         round=cite.round,
         division=t(f"division.{cite.division}"),
-        benchmark=cite.benchmark,
+        benchmark=model.site.get("benchmarks", cite.benchmark)["name"][lang],
         category=t(f"category.{cite.category}"),
         who=who,
     )
