@@ -218,6 +218,7 @@ def run_import_record(args) -> str:
             progress=progress(args),
             accept_changes=args.accept_changes,
             accept_removals=args.accept_removals,
+            retrieved=_today(),  # a citation's "retrieved" (never a build's date)
         )
     except ImportStopped as exc:
         raise CommandFailed([*exc.lines, exc.closing]) from None

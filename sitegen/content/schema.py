@@ -147,6 +147,7 @@ ROUND = {
     "repository": req(url),
     "commit": req(text),
     "commit_date": req(date),
+    "retrieved": opt(date),  # the date the import read the commit (a citation's "retrieved")
     "published": req(date),
     "ruleset": req(text),
     "results": opt(whole),

@@ -35,6 +35,7 @@ from sitegen.derive import claims as claim_checks
 from sitegen.derive import figures as claim_figures
 from sitegen.derive import references as statements_module
 from sitegen.derive.chart_plan import RECORD_METRICS, BadBlock, Plan, as_list, benchmark_ids, round_key  # noqa: F401
+from sitegen.derive.citation import Citation, of_result
 from sitegen.derive.comparisons import comparisons
 from sitegen.derive.questions import (
     Figure,
@@ -133,6 +134,10 @@ class Model:
             )
             for best in fastest
         }
+
+    def citation(self, result: dict) -> Citation:
+        """What a citation of the result names (citation.py)."""
+        return of_result(self.site, result)
 
     def work_value(self, result: dict) -> float | None:
         """A result's accelerator-minutes at full precision (downloads, data files), or None."""

@@ -57,6 +57,7 @@ ROUND_FIELDS = (
     "repository",
     "commit",
     "commit_date",
+    "retrieved",
     "published",
     "ruleset",
     "results",
@@ -110,6 +111,7 @@ def import_record(
     accept_changes: bool = False,
     accept_removals=(),
     write=None,
+    retrieved=None,
 ) -> dict:
     """Import every source into `out` (content/data/record); returns counts for the CLI.
     `progress(line)`: told of each round as it is read (see import_all). Raises
@@ -117,7 +119,9 @@ def import_record(
     result, when published results would change (unless `accept_changes`) and when results
     would be removed from a round not named in `accept_removals`. The sources are read first;
     the stored record is then read, compared and replaced whole holding the content's lock
-    (swap.py, content/record_lock.py). `write`: swap.write_file, or a test's failing one."""
+    (swap.py, content/record_lock.py). `write`: swap.write_file, or a test's failing one.
+    `retrieved`: the date of this import (the CLI's today), written as each round's
+    `retrieved` unless the round's stored entry read the same commit (write_outputs)."""
     results = sorted(import_all(paths, workers, progress), key=round_order)
     results = drop_repeated_rounds(results)
     review.stop_on_sources(results, out)
@@ -132,7 +136,7 @@ def import_record(
             review.stop_on_changes(log, out, accept_changes, set(accept_removals))
         except review.ImportStopped as exc:  # what was undone is said all the same
             raise review.ImportStopped(recovered + exc.lines, exc.closing) from None
-        write_outputs(out, results, log, stored, write)
+        write_outputs(out, results, log, stored, write, retrieved)
     return {
         "rounds": len(results),
         "results": sum(len(r["records"]) for r in results),
@@ -197,13 +201,19 @@ def drop_repeated_rounds(results: list[dict]) -> list[dict]:
     return kept
 
 
-def round_entry(result: dict) -> dict:
+def round_entry(result: dict, old: dict | None = None, retrieved=None) -> dict:
+    """A round's entry of rounds.yaml; `retrieved`: the date a new commit was read, while a
+    commit read before keeps the date it was first read (`old`: the stored entry)."""
     info = rules.ROUNDS[result["round"]]
+    if old and old.get("commit") == result["commit"] and old.get("retrieved"):
+        retrieved = old["retrieved"]
+    dated = {"retrieved": str(retrieved)} if retrieved else {}
     return {
         "id": result["round"],
         "repository": info.repository,
         "commit": result["commit"],
         "commit_date": result["commit_date"],
+        **dated,
         "published": info.published,
         "ruleset": info.ruleset,
         "results": len(result["records"]),
@@ -212,11 +222,13 @@ def round_entry(result: dict) -> dict:
     }
 
 
-def write_outputs(out: Path, results: list[dict], log: list[dict], stored: dict, write=None) -> None:
+def write_outputs(
+    out: Path, results: list[dict], log: list[dict], stored: dict, write=None, retrieved=None
+) -> None:
     """Every file of the new record, swapped in whole with its seal (swap.replace_record);
     `stored`: the record's rounds as read before (stored_rounds)."""
     entries: dict = {r.get("id"): r for r in write_mod.load_list(out / "rounds.yaml")}
-    entries.update((r["round"], round_entry(r)) for r in results)
+    entries.update((r["round"], round_entry(r, entries.get(r["round"]), retrieved)) for r in results)
     ordered = [entries[k] for k in sorted(entries, key=rules.round_key)]
     files = {"rounds.yaml": write_mod.dump(ordered, ROUND_FIELDS)}
     files.update((f"results-{r['round']}.yaml", write_mod.dump(r["records"], FIELDS)) for r in results)

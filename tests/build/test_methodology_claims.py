@@ -472,3 +472,35 @@ def test_llm_leaderboards_and_benchmark_pages_have_a_throughput_column_and_other
             assert bool(notes) == (benchmark in LLM), path
             if benchmark in LLM and lang != "zh-hant":
                 assert heads[LLM[benchmark]] & set(columns), (path, columns)
+
+
+# "The guidelines also ask for the MLPerf® result ID; MLCommons publishes no file of result IDs
+# for Training, so the site shows no ID rather than a derived guess. A result's own row of the
+# record downloads from its page as CSV and JSON"
+ID_WORDS = re.compile(r"\bID\b|\bentry\b|编号|編號")  # the guidelines' "entry 0.5-12" too
+
+
+@pytest.mark.parametrize("lang", sc.LANGS)
+def test_no_result_page_shows_a_result_id_and_each_links_its_own_row(shipped_site, shipped_record, lang):
+    id_words = ID_WORDS
+    method = sc.page(shipped_site / lang / "methodology.html")
+    assert method.xpath("//*[@id='result-ids']"), "the methodology's section on citing a result"
+    for row in shipped_record:
+        doc = sc.page(shipped_site / lang / "results" / f"{row['id']}.html")
+        labels = " ".join(sc.text(dt) for dt in doc.xpath("//main//dl[@class='specs']/dt"))
+        cited = sc.text(doc.xpath("//section[@class='citation']//blockquote")[0])
+        assert not id_words.search(labels) and not id_words.search(cited), row["id"]
+        links = doc.xpath("//p[@class='result-files']/a/@href")
+        assert links == [f"../../downloads/results/{row['id']}.{s}" for s in ("csv", "json")], row["id"]
+        assert "../methodology.html#result-ids" in doc.xpath("//section[@class='citation']//a/@href")
+    assert all((shipped_site / "downloads" / "results" / f"{r['id']}.csv").is_file() for r in shipped_record)
+
+
+def test_the_result_id_check_catches_an_id():
+    """The check above finds an ID given as the guidelines' examples give it, in each language."""
+    for given in (
+        "MLPerf® v0.5 Inference Closed ResNet-v1.5 offline, entry 0.5-12.",
+        "成绩编号：0.5-12",
+        "成績編號：0.5-12",
+    ):
+        assert ID_WORDS.search(given), given

@@ -1,7 +1,8 @@
-"""The whole record as downloads: CSV and JSON, one file per round and one for all rounds,
-each carrying its provenance (repository, commit) and how to cite it; and the page that lists
-them. Values are at full precision, as imported; nothing here is rounded (accelerator_minutes,
-the one derived figure, is computed from them at full precision too)."""
+"""The whole record as downloads: CSV and JSON, one file per round, one for all rounds and one
+per result (linked from its page), each carrying its provenance (repository, commit) and how
+to cite it; and the page that lists them. Values are at full precision, as imported; nothing
+here is rounded (accelerator_minutes, the one derived figure, is computed from them at full
+precision too)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 from sitegen.base import urls
 from sitegen.content.model import Site
 from sitegen.derive.model import Model
+from sitegen.render.record import citation as cite
 
 FOLDER = "downloads"
 STEM = "mlperf-training"
@@ -50,15 +52,23 @@ COLUMNS = (
     "system_description",
     "accelerator_minutes",  # derived: value × accelerator_count (derived.py), not an MLPerf score
 )
+# MLCommons' trademark legend (MLPerf_Results_Messaging_Guidelines.adoc, "Attribution"), with
+# the ® its "Notice Symbol" asks of every use of the name
 LICENCE = (
-    "MLCommons publishes these results under the Apache License 2.0. MLPerf and the MLPerf "
-    "logo are registered trademarks of MLCommons Association in the United States and "
-    "other countries. All rights reserved. Unauthorized use strictly prohibited."
+    "MLCommons publishes these results under the Apache License 2.0. The MLPerf® name and logo "
+    "are registered and unregistered trademarks of MLCommons Association in the United States "
+    "and other countries. All rights reserved. Unauthorized use strictly prohibited. See "
+    "www.mlcommons.org for more information."
 )
 
 
 def file_name(round_id: str | None, suffix: str) -> str:
     return f"{FOLDER}/{STEM}-{round_id or 'all'}.{suffix}"
+
+
+def result_file(ident: str, suffix: str) -> str:
+    """One result's own CSV or JSON: its row of the round's files."""
+    return f"{FOLDER}/results/{ident}.{suffix}"
 
 
 def official_link(rnd: dict, path: str) -> str:
@@ -92,12 +102,18 @@ def provenance(site: Site, round_ids: list[str]) -> list[dict]:
 
 
 def citation(site: Site, round_ids: list[str]) -> str:
-    rounds = ", ".join(round_ids)
-    commits = "; ".join(f"{r} {site.rounds[r]['repository']} @ {site.rounds[r]['commit']}" for r in round_ids)
+    """The files' how_to_cite (the downloads page says it in its language: citation.py)."""
+    commits = "; ".join(_source(site.rounds[r]) for r in round_ids)
     return (
-        f"MLCommons, MLPerf Training results {rounds}, as published in the official "
-        f"repositories ({commits}); scores recomputed from the logs by the round's rules."
+        f"MLPerf® Training results, as published by MLCommons Association: {commits}; scores "
+        "recomputed from the logs by the round's rules. A result is cited from its page on this "
+        f"site, which names its division, category, benchmark, submitter and system. {LICENCE}"
     )
+
+
+def _source(rnd: dict) -> str:
+    retrieved = f" retrieved {rnd['retrieved'].isoformat()}" if rnd.get("retrieved") else ""
+    return f"{rnd['id']} {rnd['repository']} at commit {rnd['commit']}{retrieved}"
 
 
 def _plain(value):
@@ -125,7 +141,7 @@ def as_json(site: Site, round_ids: list[str], rows: list[dict]) -> bytes:
     encoder (an indented dump of all 2,258 results took 0.3 s of every result edit)."""
     head = json.dumps(
         {
-            "title": "MLPerf Training results",
+            "title": "MLPerf® Training results",
             "licence": LICENCE,
             "how_to_cite": citation(site, round_ids),
             "provenance": provenance(site, round_ids),
@@ -142,12 +158,16 @@ def round_rows(model: Model, round_id: str) -> list[dict]:
 
 
 def round_downloads(model: Model, round_id: str) -> dict[str, bytes]:
-    """{output path: bytes} of one round's CSV and JSON."""
+    """{output path: bytes} of one round's CSV and JSON, and each of its results' own."""
     rows = round_rows(model, round_id)
-    return {
+    files = {
         file_name(round_id, "csv"): as_csv(rows),
         file_name(round_id, "json"): as_json(model.site, [round_id], rows),
     }
+    for flat in rows:  # the same row, alone: one definition of the columns
+        files[result_file(flat["id"], "csv")] = as_csv([flat])
+        files[result_file(flat["id"], "json")] = as_json(model.site, [round_id], [flat])
+    return files
 
 
 def all_rounds_downloads(model: Model) -> dict[str, bytes]:
@@ -192,6 +212,6 @@ def downloads_page(theme, site: Site, lang: str, t, model: Model) -> dict[str, b
         [(t("nav.rounds"), urls.rounds(lang))],
         rows=listing(model),
         columns=COLUMNS,
-        citation=citation(site, list(site.rounds)),
+        citation=cite.round_text(list(site.rounds.values()), lang, t),
         attribution=list(site.rounds.values()),
     )

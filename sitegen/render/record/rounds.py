@@ -16,6 +16,8 @@ from sitegen.derive.model import Model, RecordIndex
 from sitegen.render.charts import scale as scale_chart
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
+from sitegen.render.record import citation as cite
+from sitegen.render.record import downloads
 from sitegen.render.record import lists as record_lists
 from sitegen.render.record import systems as record_systems
 
@@ -189,6 +191,8 @@ def result_page(theme, site: Site, lang, t, result: dict, model: Model):
         carried=index.carried_from(result),
         copied=index.copy_of(result),
         short=scores.short_of(result) if result["status"] == scores.TOO_FEW_LOGS else None,
+        citation=cite.result_text(model, result, lang, t),
+        files={suffix: downloads.result_file(result["id"], suffix) for suffix in ("csv", "json")},
         attribution=attribution(site, [result["round"]]),
         model=model,
     )
