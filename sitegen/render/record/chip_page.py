@@ -30,6 +30,13 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
         ),
         "scaling": figures.scaling,
         "generations": figures.generations,
+        # rows of the long tables, said in their folded summaries
+        "table_rows": {
+            "by_benchmark": sum(len(b["rounds"]) for b in figures.by_benchmark),
+            "progress": len(figures.progress),
+            "scaling": len(figures.scaling),
+            "generations": [len(g["rows"]) for g in figures.generations],
+        },
         "bench_names": names,
         "minutes": model.figures.minutes,
         "ratio": lambda value: fmt.ratio(value, lang),
