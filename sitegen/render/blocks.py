@@ -82,6 +82,6 @@ def results_table(model, rows: list[dict], page: Page, t, caption: str = "") -> 
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
     return (
         f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(caption or t("col.results"))}">'
-        f'<table class="data sortable">{caption_html}<thead><tr>{head}</tr></thead>'
+        f'<table class="data sortable results">{caption_html}<thead><tr>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody></table></div>'
     )

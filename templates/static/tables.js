@@ -51,5 +51,25 @@
     });
   }
 
+  /* A results table is a list of cards on a phone (style.css): each cell is labelled with its
+     column's name (data-label), taken from the header row, so that the page carries it once. */
+  function label(table) {
+    if (!table.tHead) return;
+    var names = [];
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (head) {
+      for (var i = 0; i < (head.colSpan || 1); i++) names.push(head.textContent.trim());
+    });
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      Array.prototype.forEach.call(body.rows, function (row) {
+        var column = 0;
+        Array.prototype.forEach.call(row.cells, function (cell) {
+          if (cell.tagName === "TD" && names[column]) cell.setAttribute("data-label", names[column]);
+          column += cell.colSpan || 1;
+        });
+      });
+    });
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("table.results"), label);
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), enhance);
 })();

@@ -667,7 +667,7 @@ def test_windows_and_old_mac_line_endings_with_a_bom_publish_the_blocks(tmp_path
     )
     assert code == 0
     body = body_of(out)
-    assert '<table class="data sortable">' in body and "benchmark: bert" not in body
+    assert '<table class="data sortable results">' in body and "benchmark: bert" not in body
     assert "Acme against Zenith</h1>" in (out / "en/reports/acme-vs-zenith.html").read_text("utf-8")
 
 

@@ -225,7 +225,7 @@ def test_leaderboard_groups_by_division_category_and_scale(record_site, lang):
         assert r["submitter"] in body and r["accelerator_model"] in body
         runs = sum(1 for x in r["runs"] if x is not None) + r["runs_failed"] * 0
         assert re.search(rf'>{len(r["runs"])}\s?[（(]{r["runs_failed"]}[)）]</td>', body), runs
-    assert 'class="data sortable"' in html
+    assert 'class="data sortable results"' in html
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -35,6 +35,13 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
         # the family's colour and shape on every chart (data/chip_looks.yaml); none unclassified
         "look_key": Markup(look_key(model.look(entity.slug))) if entity.chip else None,
         "generations": figures.generations,
+        # rows of the long tables, said in their folded summaries
+        "table_rows": {
+            "by_benchmark": sum(len(b["rounds"]) for b in figures.by_benchmark),
+            "progress": len(figures.progress),
+            "scaling": len(figures.scaling),
+            "generations": [len(g["rows"]) for g in figures.generations],
+        },
         "bench_names": names,
         "minutes": model.figures.minutes,
         "ratio": lambda value: fmt.ratio(value, lang),

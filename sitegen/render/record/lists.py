@@ -49,6 +49,8 @@ def entity_index(theme, site: Site, lang, t, model: Model, kind: str):
 
 
 LISTED = 6  # the results an entity's page names for its first and its latest round
+# a table or list of more rows than this is folded behind its count (about two phone screens)
+FOLD_AT = 12
 
 
 def told_apart(rows: list[dict], t, lang: str) -> dict[str, str]:
@@ -105,6 +107,7 @@ def entity_pages(theme, site: Site, lang, t, model: Model, kind: str, slug: str)
         first=(first, entity.in_round(first)),
         last=(last, entity.in_round(last)),
         listed=LISTED,
+        fold_at=FOLD_AT,
         told_apart={
             **told_apart(entity.in_round(first)[:LISTED], t, lang),
             **told_apart(entity.in_round(last)[:LISTED], t, lang),
