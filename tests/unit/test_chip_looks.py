@@ -181,9 +181,9 @@ def test_every_family_of_chips_yaml_has_a_look_of_its_own_written_down():
     assert set(looks) == chips_families() and len(looks) == 33
     pairs = [(look["colour"], look["shape"]) for look in looks.values()]
     assert len(set(pairs)) == len(pairs)
-    # the six families with the most results differ in colour and in shape
+    # the six families with the most results each have a colour of their own
     first = list(looks.values())[:6]
-    assert len({look["colour"] for look in first}) == len({look["shape"] for look in first}) == 6
+    assert len({look["colour"] for look in first}) == 6
 
 
 def test_the_shapes_are_the_ones_the_scale_chart_draws():
