@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Copy the browser scripts the site ships from node_modules into sitegen/vendor/ (run after
-changing their versions in package.json and `npm install`; tests/build/test_package.py checks that
+changing their versions in package.json and `npm install`; tests/site/test_package.py checks that
 the copies are byte-identical to node_modules and match the versions in package-lock.json)."""
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 from sitegen import __version__
+from sitegen.assemble.outdir import OutputRefused
 from sitegen.base import paths
 from sitegen.base.errors import ContentError
-from sitegen.build.outdir import OutputRefused
 from sitegen.commands import COMMANDS, CommandFailed, UsageError
 from sitegen.content.record_lock import RecordBusy
 from sitegen.editor import usage

@@ -29,7 +29,7 @@ def plain_output() -> bool:
 
 def _status_line(text: str):
     """A status line on stderr, drawn once and erased afterwards. Not Console.status: its
-    spinner runs a refresh thread, and a build does not fork beside a thread (build/forking.py)."""
+    spinner runs a refresh thread, and a build does not fork beside a thread (assemble/forking.py)."""
     from rich.console import Console
     from rich.live import Live
     from rich.spinner import Spinner
@@ -39,7 +39,7 @@ def _status_line(text: str):
 
 def run_build(args, processes: bool = True) -> str:
     """`processes=False`: no language processes (serve: never fork beside its threads)."""
-    from sitegen.build.pipeline import build
+    from sitegen.assemble.pipeline import build
 
     if args.verbose:
         print(
@@ -161,7 +161,7 @@ def run_serve(args) -> str:
 
 def preview_reports(args, changed) -> dict | None:
     """serve: the edited reports' pages, rendered in memory before the build writes them."""
-    from sitegen.build.rendering import preview_reports as render_preview
+    from sitegen.assemble.rendering import preview_reports as render_preview
     from sitegen.content.load import load_site
 
     if not changed or not all(Path(p).suffix == ".md" and "reports" in Path(p).parts for p in changed):

@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from sitegen.build.pipeline import build  # noqa: E402
+from sitegen.assemble.pipeline import build  # noqa: E402
 
 import shared_sites  # noqa: E402
 from project import TEMPLATES, write_project  # noqa: E402
@@ -18,7 +18,7 @@ def pytest_addoption(parser):
     parser.addoption(
         "--update-golden",
         action="store_true",
-        help="rewrite tests/golden/ from this build (tests/build/test_golden.py)",
+        help="rewrite tests/golden/ from this build (tests/site/test_golden.py)",
     )
 
 
@@ -70,7 +70,7 @@ def shipped_content():
 # --- Pure work done once per test process ------------------------------------------------------
 
 # Most tests build into a cache of their own, so each build compiled the same templates and
-# drew the same charts again: in tests/build, tests/unit and tests/importer 583 drawings of
+# drew the same charts again: in tests/site, tests/unit and tests/importer 583 drawings of
 # 87 specs (38 s of CPU), and about a quarter of their time in Jinja's compiler. Both are
 # functions of their input alone (the build's own cache keys them the same way: a chart by its
 # spec, a template by its name, file and source), so each test process makes each once and a
@@ -142,7 +142,7 @@ def _keep_compiled(compiled: dict, dump_bytecode):
 # One Playwright driver and browser per test process (a launch is about 1.3 s of CPU), each
 # module making its own contexts. Playwright's driver is a child process: Python 3.11's asyncio
 # waits for it in a thread of its own, and a build never forks beside a thread
-# (sitegen/build/forking.py), so the wait is done with a pidfd instead, as Python 3.12 does.
+# (sitegen/assemble/forking.py), so the wait is done with a pidfd instead, as Python 3.12 does.
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@
   read as any text, matched twice;
 - the same parenthesis twice in one paragraph.
 
-Used by tests/build/test_statement_lists.py over a fixture project and, by hand, over the
+Used by tests/site/test_statement_lists.py over a fixture project and, by hand, over the
 shipped site: `python -m tests.repeats OUTPUT_FOLDER`."""
 
 from __future__ import annotations

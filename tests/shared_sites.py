@@ -54,7 +54,7 @@ def build_shipped(folder: Path) -> None:
     reports besides dead links, sitegen/editor/authoring.py) in folder/warnings.json. In this
     process only: it is as fast as language processes in CPU time, and the cores are busy with
     the tests meanwhile."""
-    from sitegen.build.pipeline import build
+    from sitegen.assemble.pipeline import build
 
     report = build(ROOT / "content", ROOT / "templates", folder / "output", processes=False)
     (folder / "warnings.json").write_text(json.dumps([str(w) for w in report.warnings]), "utf-8")
@@ -63,7 +63,7 @@ def build_shipped(folder: Path) -> None:
 def output_files(out: Path) -> dict[str, bytes]:
     """A built site's files as `check` has them before it writes nothing ({path: bytes}), the
     pages' bytes only (the other files' names are what links need); without the build's marker."""
-    from sitegen.build.outdir import MARKER
+    from sitegen.assemble.outdir import MARKER
 
     return {
         path.relative_to(out).as_posix(): path.read_bytes() if path.suffix == ".html" else b""

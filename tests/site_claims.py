@@ -1,5 +1,5 @@
 """Checks of a built site against what the methodology page (content/pages/methodology.*.md)
-says the site does (tests/build/test_methodology_claims.py). Each check reads the built pages
+says the site does (tests/site/test_methodology_claims.py). Each check reads the built pages
 with lxml and computes what it expects from the content files (the record, claims.yaml,
 benchmarks.yaml), never from sitegen; it returns the problems it finds, one line each."""
 

@@ -1,7 +1,7 @@
 """Browser scripts the site ships: MiniSearch for search; Vega, Vega-Lite and vega-embed for
 interactive charts. They are npm packages, committed under sitegen/vendor/ (copied from
 node_modules by scripts/vendor_js.py) so that an installed generator needs no Node.js;
-tests/build/test_package.py checks the copies against the versions pinned in package-lock.json."""
+tests/site/test_package.py checks the copies against the versions pinned in package-lock.json."""
 
 from __future__ import annotations
 

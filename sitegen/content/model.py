@@ -244,7 +244,7 @@ def reports_by_identity(site: Site) -> dict:
 
 
 class ViewMap:
-    """A derived view of a site looked up like a mapping (build/state.py, value_of)."""
+    """A derived view of a site looked up like a mapping (assemble/state.py, value_of)."""
 
     def __init__(self, site: Site, name: str):
         self.site, self.name = site, name

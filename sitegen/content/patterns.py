@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 # CPython's own parser of its patterns (private modules, unchanged in form since Python 2:
-# tests/build/test_hostile_input.py shows when a new Python changes them)
+# tests/site/test_hostile_input.py shows when a new Python changes them)
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 

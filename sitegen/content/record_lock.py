@@ -1,7 +1,7 @@
 """One lock per content folder, so that a build never reads a record an import is swapping.
 
 The lock is a file beside the content folder (`.content.lock` for `content/`), as a build's
-own lock is beside its output folder (build/outdir.py): the record folder inside is replaced
+own lock is beside its output folder (assemble/outdir.py): the record folder inside is replaced
 whole by an import, so it cannot hold its own lock. A build and `check` hold it shared for
 their whole run (any number at once); an import and `seal-record` hold it exclusive while they
 read the stored record and swap in the new one, and write their process id into it. Neither

@@ -1,7 +1,7 @@
 """The derive stage's one product: the model of the record that render reads.
 
 `build(site)` runs once per build, in the parent process before any language is forked
-(build/pipeline.py), and computes the record's entities (record_index.py) and the figures
+(assemble/pipeline.py), and computes the record's entities (record_index.py) and the figures
 every view shares: each result's accelerator-minutes and scaling, every slot's headline
 (references.py: Available ranked apart, a faster Preview or Research result named, results
 without a score named with their scale), each benchmark's progress, the current suite and the

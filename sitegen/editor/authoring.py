@@ -6,9 +6,9 @@ import datetime as dt
 import os
 from pathlib import Path
 
+from sitegen.assemble.rendering import render_site
 from sitegen.base.cache import READ_ONLY
 from sitegen.base.errors import ContentError, Problem
-from sitegen.build.rendering import render_site
 from sitegen.content import record_lock
 from sitegen.content.load import REPORT_NAME, RESERVED, load_site
 from sitegen.editor.links import broken_links

@@ -148,12 +148,18 @@ claims: [c-ppr]
 
 Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[source:mlperf-training-v1.0]]。
 """,
-    # the record's pages link the section on derived figures (#derived-figures)
+    # the record's pages link the sections on derived figures (#derived-figures) and on citing
+    # a result (#result-ids)
     "pages/methodology.en.md": "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n"
     "## Time to train\n\nText.\n\n## Derived figures {#derived-figures}\n\n"
-    "Figures this site works out from the record, such as speed-ups, are not MLPerf® scores.\n",
+    "Figures this site works out from the record, such as speed-ups, are not MLPerf® scores.\n\n"
+    "## Citing a result {#result-ids}\n\n"
+    "MLCommons does not publish result IDs for MLPerf® Training: a citation names the round, division, "
+    "benchmark, category, submitter, system and the official folder instead.\n",
     "pages/methodology.zh.md": "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n\n"
-    "## 派生数据 {#derived-figures}\n\n本站根据记录算出的数字（例如加速比）不是 MLPerf® 成绩。\n",
+    "## 派生数据 {#derived-figures}\n\n本站根据记录算出的数字（例如加速比）不是 MLPerf® 成绩。\n\n"
+    "## 引用一项成绩 {#result-ids}\n\n"
+    "MLCommons没有为MLPerf® Training公布成绩编号：引用时写明轮次、组别、基准测试、类别、提交者、系统与官方成绩目录。\n",
 }
 GITIGNORE = "/output/\n/.cache/\n"
 # The record (content/data/record/, docs/record-format.md): one round of two example results,

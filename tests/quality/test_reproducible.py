@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from sitegen.assemble.write import write_tree
 from sitegen.base.errors import ContentError
-from sitegen.build.write import write_tree
 
 from project import write_project
 from record_sample import write_record_project
@@ -235,7 +235,7 @@ DIE_AFTER_RENAME = """
 import os, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from sitegen.build.write import write_tree
+from sitegen.assemble.write import write_tree
 stop, calls = int(sys.argv[3]), [0]
 def dying(real):
     def rename(*args, **kwargs):

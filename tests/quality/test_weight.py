@@ -1,4 +1,4 @@
-"""The size budgets of issue 15 on the shipped site, the whole record (tests/build/test_record_scale.py
+"""The size budgets of issue 15 on the shipped site, the whole record (tests/site/test_record_scale.py
 checks them on a synthetic record with longer leaderboards): no HTML page over 300 KB, the compare
 page's data one script per round of at most 300 KB, the explorer's one per round of at most 300
 bytes per result, neither held by its page. Sizes only, never times."""

@@ -213,7 +213,7 @@ languages:
 def level(tmp_path_factory):
     """The sample with Zenith's 8-accelerator result, the claims above, in three languages (zh-hant converted
     with the shipped term list's row for it); built, and loaded."""
-    from sitegen.build.pipeline import build
+    from sitegen.assemble.pipeline import build
 
     import project
     from record_sample import ROUNDS, SYSTEM_MAP, V11, V11_LEVEL

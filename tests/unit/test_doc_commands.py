@@ -9,7 +9,7 @@ run, in the order a reader would, in a new project in a temporary folder. `pytho
 runs as `axledger X` there (the checkout's script would take the checkout's own content/).
 Not run: serve (does not end), import-record, check-counts and import-compatibility (they read
 MLCommons' repositories; tests/importer/test_record_import.py, test_count_checks.py and
-tests/build/test_compatibility.py run them)."""
+tests/site/test_compatibility.py run them)."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.assemble.pipeline import build
 from sitegen.base import fmt, languages
 from sitegen.base.errors import ContentError
-from sitegen.build.pipeline import build
 from sitegen.content.load import load_site
 from sitegen.content.textcheck import cjk_spaces
 

@@ -20,7 +20,7 @@ RANK = {
     "content": 1,
     "derive": 2,
     "render": 3,
-    "build": 4,
+    "assemble": 4,
     "importer": 5,
     "editor": 5,
     "commands": 6,  # what each command does

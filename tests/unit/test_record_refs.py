@@ -10,7 +10,7 @@ import re
 import pytest
 import yaml
 
-from sitegen.build.pipeline import build
+from sitegen.assemble.pipeline import build
 
 from project import TEMPLATES
 from record_sample import V10, V11, _result, write_record_project

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from sitegen.assemble import write
 from sitegen.base.errors import ContentError
-from sitegen.build import write
 
 TWICE = "written twice by one build: two pages or files have this address; give one of them another"
 

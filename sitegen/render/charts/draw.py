@@ -111,7 +111,7 @@ def build_spec(plan, validate: bool = False, size: Size = WIDE) -> dict:
     """The Vega-Lite spec of a chart plan (plan.Plan), as a plain dict.
 
     Checking the spec against the Vega-Lite schema costs more than drawing it, so builds skip
-    it; tests/build/test_charts.py builds every kind of chart with the check on."""
+    it; tests/site/test_charts.py builds every kind of chart with the check on."""
     import altair as alt
 
     make = {"bars": _bars, "grouped_bars": _grouped_bars, "lines": _lines, "scaling": _scaling}
@@ -465,7 +465,7 @@ SPEC_FIELDS = (
 
 
 # the fields of a plan's rows that build_spec copies into the spec's data and reads nowhere else
-# (tests/build/test_charts.py changes each and compares): the cached specs are keyed without them and
+# (tests/site/test_charts.py changes each and compares): the cached specs are keyed without them and
 # get the rows' own values back, so editing a result's framework builds no spec
 PASSED_THROUGH = ("framework", "source", "result")
 

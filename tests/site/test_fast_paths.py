@@ -1,0 +1,393 @@
+"""The fast paths of a rebuild give exactly what the slow ones give: the output folder's
+state, the stat-first tree digest, the remembered library versions and the parse cache of
+load_site (cold cache == warm cache, damaged or read-only cache == no cache)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from sitegen.assemble import manifest
+from sitegen.base import cache
+from sitegen.base.errors import ContentError
+from sitegen.content import parsecache
+from sitegen.content.load import load_site
+
+from project import THREE, seal_record, write_project
+from record_sample import V10, write_record_project
+
+# --- references: the slow implementations these replace ------------------------------------------
+
+
+def reference_state(out: Path) -> dict:
+    state = {}
+    for root, _, names in os.walk(out):
+        for name in names:
+            path = os.path.join(root, name)
+            info = os.stat(path)
+            state[os.path.relpath(path, out).replace(os.sep, "/")] = [
+                info.st_size,
+                info.st_mtime_ns,
+                info.st_ctime_ns,
+                info.st_ino,
+            ]
+    return state
+
+
+def reference_digest(*folders: Path, extra: str = "") -> str:
+    digest = hashlib.sha256(extra.encode())
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("SITEGEN_CACHE", str(folder))
+    monkeypatch.delenv(cache.READ_ONLY, raising=False)
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # remember files however new they are
+    cache._stat_tables.clear()
+    return folder
+
+
+def _tree(root: Path) -> Path:
+    for rel, text in {
+        "a.txt": "a",
+        "b/c.txt": "cc",
+        "b/d/e.html": "<p>e</p>",
+        "b-x/f": "f",
+        "b/d/g h.txt": "space",
+        "ü/ö.txt": "umlaut",
+    }.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    (root / "link-to-file").symlink_to(root / "a.txt")
+    (root / "link-to-folder").symlink_to(root / "b")
+    (root / "empty").mkdir()
+    return root
+
+
+# --- output_state ---------------------------------------------------------------------------------
+
+
+def test_output_state_is_the_walk(tmp_path):
+    out = _tree(tmp_path / "out")
+    assert manifest.output_state(out) == reference_state(out)
+    assert manifest.output_state(tmp_path / "missing") == {} == reference_state(tmp_path / "missing")
+
+
+# --- tree_digest ----------------------------------------------------------------------------------
+
+
+def test_tree_digest_cold_and_warm_equal_the_reference(tmp_path, own_cache):
+    tree = _tree(tmp_path / "tree")
+    other = _tree(tmp_path / "other")
+    expected = reference_digest(tree, other, extra="x")
+    assert cache.tree_digest(tree, other, extra="x") == expected  # cold table
+    assert (own_cache / cache.STAT_HASHES).is_file()
+    assert cache.tree_digest(tree, other, extra="x") == expected  # warm table
+    cache._stat_tables.clear()
+    assert cache.tree_digest(tree, other, extra="x") == expected  # read from the file
+
+
+def test_same_size_edit_with_mtime_put_back_is_hashed_again(tmp_path, own_cache):
+    tree = _tree(tmp_path / "tree")
+    before = cache.tree_digest(tree)
+    path = tree / "b" / "c.txt"
+    info = path.stat()
+    path.write_text("dd", "utf-8")  # same size
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # same mtime; ctime moves on
+    assert path.stat().st_size == info.st_size and path.stat().st_mtime_ns == info.st_mtime_ns
+    after = cache.tree_digest(tree)
+    assert after != before
+    assert after == reference_digest(tree)
+
+
+def test_recent_files_are_not_remembered(tmp_path, own_cache, monkeypatch):
+    monkeypatch.setattr(cache, "RACY_NS", 10**18)  # everything counts as just written
+    tree = _tree(tmp_path / "tree")
+    assert cache.tree_digest(tree) == reference_digest(tree)
+    assert not (own_cache / cache.STAT_HASHES).exists()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "garbage", "not a table"])
+def test_damaged_stat_table_is_not_trusted(tmp_path, own_cache, damage):
+    tree = _tree(tmp_path / "tree")
+    expected = reference_digest(tree)
+    cache.tree_digest(tree)
+    table = own_cache / cache.STAT_HASHES
+    data = table.read_bytes()
+    if damage == "truncated":
+        table.write_bytes(data[: len(data) // 2])
+    elif damage == "flipped":
+        table.write_bytes(data[:-5] + bytes([data[-5] ^ 1]) + data[-4:])
+    elif damage == "garbage":
+        table.write_bytes(b"\0" * 100)
+    else:  # sealed, but wrong in every entry
+        import pickle
+
+        entries = cache.unseal(data)
+        wrong = {path: (*entry[:4], b"\1" * 32) for path, entry in entries.items()}
+        table.write_bytes(cache.seal(pickle.dumps(["not", wrong])))
+    cache._stat_tables.clear()
+    assert cache.tree_digest(tree) == expected
+
+
+def test_tree_digest_with_an_unusable_or_read_only_cache(tmp_path, own_cache, monkeypatch):
+    tree = _tree(tmp_path / "tree")
+    expected = reference_digest(tree)
+    monkeypatch.setenv(cache.READ_ONLY, "1")
+    assert cache.tree_digest(tree) == expected
+    assert not own_cache.exists()
+    monkeypatch.delenv(cache.READ_ONLY)
+    own_cache.write_text("a file, not a folder")
+    assert cache.tree_digest(tree) == expected
+    assert cache.code_digest() == cache.code_digest()
+
+
+def test_file_digests(tmp_path, own_cache):
+    tree = _tree(tmp_path / "tree")
+    paths = [tree / "a.txt", tree / "b", tree / "missing", tree / "link-to-file"]
+    for _ in range(2):
+        assert cache.file_digests(paths) == {
+            tree / "a.txt": hashlib.sha256(b"a").hexdigest(),
+            tree / "link-to-file": hashlib.sha256(b"a").hexdigest(),
+        }
+
+
+# --- the libraries' versions ----------------------------------------------------------------------
+
+
+def test_versions_are_remembered_and_damage_is_a_miss(own_cache):
+    expected = cache._read_versions()
+    assert cache._versions() == expected
+    stored = own_cache / "versions"
+    assert stored.is_file()
+    assert cache._versions() == expected
+    stored.write_bytes(stored.read_bytes()[:-3])
+    assert cache._versions() == expected
+    import pickle
+
+    stored.write_bytes(cache.seal(pickle.dumps(("another key", "markdown=0"))))
+    assert cache._versions() == expected
+
+
+# --- the parse cache of load_site -----------------------------------------------------------------
+
+
+def same(a, b) -> bool:
+    """Deep equality that also compares types and the line tables of YAML mappings."""
+    if type(a) is not type(b):
+        return False
+    if getattr(a, "lines", None) != getattr(b, "lines", None):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return all(
+            same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a) if f.name != "reads"
+        )
+    return a == b
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    counts = {"hits": 0, "misses": 0}
+    parse = parsecache.ParseCache.parse
+
+    def counting(self, *args):
+        hits, misses = self.hits, self.misses
+        value = parse(self, *args)
+        counts["hits"] += self.hits - hits
+        counts["misses"] += self.misses - misses
+        return value
+
+    monkeypatch.setattr(parsecache.ParseCache, "parse", counting)
+    return counts
+
+
+def _load(content, strict=False):
+    try:
+        return load_site(content, strict=strict)
+    except ContentError as exc:
+        return exc.problems
+
+
+@pytest.mark.parametrize("kind", ["project", "record"])
+def test_warm_load_equals_cold_load(tmp_path, own_cache, counted, kind):
+    write = write_project if kind == "project" else write_record_project
+    content = write(tmp_path)
+    cold = _load(content)
+    assert counted["misses"] and not counted["hits"]
+    counted.update(hits=0, misses=0)
+    warm = _load(content)
+    assert counted["hits"] and not counted["misses"]
+    assert same(cold, warm)
+    assert cold.warnings == warm.warnings
+    for strict in (True, False):  # and with the cache left out altogether
+        counted.update(hits=0)
+        assert same(_load(content, strict), _load(content, strict))
+
+
+def test_warnings_are_replayed(tmp_path, own_cache, counted):
+    content = write_record_project(tmp_path)
+    (content / "data" / "sources.yaml").write_text(
+        (content / "data" / "sources.yaml").read_text("utf-8")
+        + "- id: never-cited\n  kind: article\n  title: Never cited\n  publisher: Test Weekly\n"
+        "  date: 2021-06-30\n  language: en\n  url: https://example.org/never\n"
+        "  takes: {en: Nothing., zh: 没有。}\n",
+        "utf-8",
+    )
+    cold = _load(content)
+    warm = _load(content)
+    assert counted["hits"]
+    assert same(cold, warm)
+    assert any("never-cited" in p.message for p in cold.warnings)
+
+
+@pytest.mark.parametrize(
+    "rel, text",
+    [
+        ("data/record/results-v1.0.yaml", V10.replace("  unit: min", "  unit: minutes", 1)),
+        ("data/record/results-v1.0.yaml", V10.replace("\n  round:", "\n   round:", 1)),
+        ("data/record/results-v1.0.yaml", b"\xff\xfe" + V10.encode()),
+        ("data/systems.yaml", "- id: [unclosed\n"),
+        ("reports/acme-vs-zenith.en.md", "no front matter\n"),
+    ],
+)
+def test_broken_file_is_never_cached_as_good(tmp_path, own_cache, counted, rel, text):
+    content = write_record_project(tmp_path, {rel: text})
+    first = _load(content)
+    assert isinstance(first, list) and first, "expected errors"
+    assert all(p.line or p.path for p in first)
+    again = _load(content)
+    assert again == first  # the same messages, files and lines
+    stored = [
+        parsecache.ParseCache.entry_path(kind, f"content/{rel}")
+        for kind in ("record-results", "table-systems", "markdown")
+    ]
+    assert not any(path.exists() for path in stored)
+
+
+def test_damaged_entries_are_parsed_again(tmp_path, own_cache, counted):
+    content = write_record_project(tmp_path)
+    cold = _load(content)
+    entries = sorted((own_cache / "parsed").iterdir())
+    assert entries
+    for number, path in enumerate(entries):
+        data = path.read_bytes()
+        path.write_bytes(
+            data[: len(data) // 2] if number % 2 else data[:40] + bytes([data[40] ^ 0xFF]) + data[41:]
+        )
+    counted.update(hits=0, misses=0)
+    damaged = _load(content)
+    assert not counted["hits"] and counted["misses"]
+    assert same(cold, damaged)
+
+
+def test_an_entry_of_other_bytes_is_not_used(tmp_path, own_cache, counted):
+    content = write_record_project(tmp_path)
+    _load(content)
+    path = content / "data" / "record" / "results-v1.0.yaml"
+    path.write_text(V10.replace("AcmeFlow 1.0", "AcmeFlow 2.0"), "utf-8")
+    seal_record(content)
+    fresh = _load(content)
+    assert any(r["framework"] == "AcmeFlow 2.0" for r in fresh.record.values())
+    cache._stat_tables.clear()
+    assert same(fresh, _load(content))
+
+
+def test_read_only_and_unusable_caches(tmp_path, own_cache, monkeypatch, counted):
+    content = write_record_project(tmp_path)
+    monkeypatch.setenv(cache.READ_ONLY, "1")
+    cold = _load(content)
+    assert not own_cache.exists()
+    monkeypatch.delenv(cache.READ_ONLY)
+    own_cache.write_text("a file")
+    assert same(cold, _load(content))
+    own_cache.unlink()
+    own_cache.mkdir()
+    (own_cache / "parsed").write_text("a file where the folder goes")
+    assert same(cold, _load(content))
+
+
+def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_cache, counted):
+    """site.yaml and the term list are read before the site's languages are known, so their
+    cache key cannot hold the languages of whichever site this process loaded last (a
+    three-language site, then a two-language one twice: the second load missed site.yaml)."""
+    _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
+    content = write_project(tmp_path / "two")
+    cold = _load(content)
+    counted.update(hits=0, misses=0)
+    warm = _load(content)
+    assert counted["hits"] and not counted["misses"]
+    assert same(cold, warm)
+
+
+def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
+    """Two sites with byte-identical data files and the same displayed paths, one with a third
+    (converted) language: the localised text parsed for the first is not the second's."""
+    two = _load(write_project(tmp_path / "two"))
+    three = _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
+    assert counted["misses"]
+    assert "zh-hant" in three.table("claims")[0]["statement"], (
+        "the three-language site got the two-language parse"
+    )
+    assert "zh-hant" not in two.table("claims")[0]["statement"]
+
+
+# --- compiled templates (render.TemplateCache) ------------------------------------------------------
+
+
+def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(
+    tmp_path, own_cache, monkeypatch, templates_compiled_here
+):
+    import jinja2
+
+    from sitegen.render.theme import load_theme
+
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    compiled = []
+    real = jinja2.Environment.compile
+    monkeypatch.setattr(
+        jinja2.Environment, "compile", lambda self, *a, **k: compiled.append(1) or real(self, *a, **k)
+    )
+
+    names = ("base.html", "404.html", "home.html")
+
+    def get_all():
+        env = load_theme(templates).env
+        for name in names:
+            env.get_template(name)
+
+    get_all()
+    first = len(compiled)
+    folder = next(own_cache.glob("templates-*"))
+    entries = sorted(folder.iterdir())
+    assert first == len(names) == len(entries)  # each compiled template stored, sealed
+    compiled.clear()
+    get_all()
+    assert not compiled  # all read back from the cache
+    for number, path in enumerate(entries):  # truncated, or one byte changed
+        data = path.read_bytes()
+        path.write_bytes(
+            data[: len(data) // 2] if number % 2 else data[:40] + bytes([data[40] ^ 0xFF]) + data[41:]
+        )
+    get_all()
+    assert len(compiled) == first  # none of the damaged ones was run
+    assert all(cache.unseal_bytes(path.read_bytes()) for path in entries)  # and stored again
+    monkeypatch.setenv(cache.READ_ONLY, "1")  # `check`: reads, never writes
+    for path in entries:
+        path.unlink()
+    get_all()
+    assert not any(folder.iterdir())

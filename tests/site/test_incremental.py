@@ -1,0 +1,143 @@
+"""Incremental builds must give exactly the bytes of a cold build."""
+
+from test_bad_input import tree_digest
+
+from sitegen.assemble.pipeline import build
+
+from project import REPORT_EN, RESULTS_FILE, TEMPLATES, seal_record, write_project
+
+
+def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch):
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content, out = write_project(tmp_path / "a"), tmp_path / "out"
+    first = build(content, TEMPLATES, out)
+    assert not first.skipped and first.bodies_rendered > 0
+    assert build(content, TEMPLATES, out).skipped
+
+    report = content / "reports" / "acme-vs-zenith.en.md"
+    report.write_text(REPORT_EN + "\nOne more sentence.\n", "utf-8")
+    again = build(content, TEMPLATES, out)
+    assert not again.skipped
+    # only the edited report's page is made again; every other page is taken as it was
+    assert again.bodies_rendered == 1 and again.units_rendered == 1
+    assert again.units_reused == first.units_rendered - 1
+
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cold-cache"))
+    cold = tmp_path / "cold"
+    build(content, TEMPLATES, cold)
+    assert tree_digest(out) == tree_digest(cold)
+
+
+def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content, out = write_project(tmp_path / "a"), tmp_path / "out"
+    build(content, TEMPLATES, out)
+    before = tree_digest(out)
+    (out / "en" / "index.html").unlink()
+    assert not build(content, TEMPLATES, out).skipped
+    assert tree_digest(out) == before
+
+
+def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch):
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    content, out = write_project(tmp_path / "a"), tmp_path / "out"
+    build(content, TEMPLATES, out)
+    results = content / RESULTS_FILE  # r-acme's score and runs one minute slower, sealed again
+    text = results.read_text("utf-8").replace("value: 30.0", "value: 31.0")
+    results.write_text(
+        text.replace("[29.0, 30.0, 30.0, 30.0, 31.0]", "[30.0, 31.0, 31.0, 31.0, 32.0]"), "utf-8"
+    )
+    seal_record(content)
+    build(content, TEMPLATES, out)
+    assert "31.0分钟" in (out / "zh" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
+
+
+def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_path, monkeypatch):
+    """Big sites render each language in its own process, which writes its files straight into
+    the staging folder; the output must not depend on that, cold or incremental."""
+    import sitegen.assemble.rendering as pipeline
+
+    content = write_project(tmp_path / "a")
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache"))
+    build(content, TEMPLATES, tmp_path / "serial")
+
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_REPORTS", 1)
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "parallel-cache"))
+    parallel = build(content, TEMPLATES, tmp_path / "parallel")
+    assert parallel.bodies_rendered > 0 and parallel.files > 40
+    assert tree_digest(tmp_path / "parallel") == tree_digest(tmp_path / "serial")
+
+    report = content / "reports" / "acme-vs-zenith.en.md"
+    report.write_text(REPORT_EN + "\nOne more sentence.\n", "utf-8")
+    again = build(content, TEMPLATES, tmp_path / "parallel")
+    assert again.bodies_rendered == 1
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_REPORTS", 10**9)
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache-2"))
+    build(content, TEMPLATES, tmp_path / "serial-2")
+    assert tree_digest(tmp_path / "parallel") == tree_digest(tmp_path / "serial-2")
+
+
+def test_compiled_code_is_not_an_input(tmp_path, monkeypatch):
+    """__pycache__ is written by whichever process imports first: never a reason to rebuild."""
+    from sitegen.base.cache import tree_digest
+
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "a.py").write_text("x = 1\n", "utf-8")
+    before = tree_digest(code)
+    (code / "__pycache__").mkdir()
+    (code / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\x00compiled")
+    assert tree_digest(code) == before
+    (code / "a.py").write_text("x = 2\n", "utf-8")
+    assert tree_digest(code) != before
+
+
+def test_a_state_keeps_its_keys_and_drops_the_unread_ones_when_compacted():
+    """next_state: a reused unit keeps its key indexes; a fresh unit's new key is added; past
+    COMPACT_AT times the live keys, the keys no unit reads are dropped and all renumbered."""
+    from sitegen.assemble import state as deps
+
+    a, b, c, d = (
+        (("rec", "t", "a"), "x"),
+        (("rec", "t", "b"), "x"),
+        (("table", "t"), "c"),
+        (("table", "t"), "d"),
+    )
+    values = {a: 1, b: 2, c: 3, d: 4}
+    value = lambda tag, key: values.get((tag, key), 0)  # noqa: E731
+    old = deps.State(
+        "in",
+        {"u1": deps.Unit({"u1.html": "1"}, (0, 1)), "u2": deps.Unit({"u2.html": "2"}, (2,))},
+        [a, b, c],
+        [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(3)],
+        {},
+        3,
+    )
+    units = {"u1": (old.units["u1"], False), "u3": (deps.Unit({"u3.html": "3"}, {d, a}), True)}
+    kept = deps.next_state("in", old, list(old.hashes), {}, units, value)  # 4 keys <= 1.5 * 3
+    assert kept.keys == [a, b, c, d] and tuple(kept.units["u1"].deps) == (0, 1)
+    assert tuple(kept.units["u3"].deps) == (0, 3) and kept.hashes[3] == deps.fingerprint(4)
+    old.live = 2  # 4 keys > 1.5 * 2
+    compacted = deps.next_state("in", old, list(old.hashes), {}, units, value)
+    assert compacted.keys == [a, b, d] and compacted.live == 3
+    assert [compacted.keys[i] for i in compacted.units["u3"].deps] == [a, d]
+    assert compacted.hashes == [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(4)]
+
+
+def test_a_record_s_fingerprint_is_its_value_however_its_objects_are_shared():
+    """Equal records fingerprint alike whether two equal strings in them are one object (as a
+    parse cache gives) or two (as YAML gives): marshal's format 4 told them apart, and an edit
+    to one result rendered the pages of every unchanged result of its file again."""
+    from sitegen.assemble import state as deps
+
+    one = "".join(["PopART ", "SDK"])
+    shared = {"framework": one, "software": one, "runs": [1.5, 2.5]}
+    apart = {
+        "framework": "".join(["PopART", " SDK"]),
+        "software": "".join(["Pop", "ART SDK"]),
+        "runs": [1.5, 2.5],
+    }
+    assert shared == apart
+    assert deps.record_fingerprint(shared) == deps.record_fingerprint(apart)
+    assert deps.record_fingerprint(shared) != deps.record_fingerprint({**apart, "software": "x"})

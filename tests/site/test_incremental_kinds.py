@@ -1,0 +1,259 @@
+"""Every kind of change, built incrementally, gives exactly the bytes of a cold build, and is
+built by rendering only the pages that read what changed (sitegen/content/tracking.py).
+
+Each incremental build runs with SITEGEN_VERIFY_REUSE=1: every page it takes from the last
+build is rendered as well and must be byte for byte what it took (a dependency the tracking
+missed stops the build). Then a cold build of the same content, with a fresh cache, must give
+the same tree."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_bad_input import tree_digest
+
+from sitegen.assemble.pipeline import build
+
+from project import TEMPLATES, seal_record
+from record_sample import ROUNDS, write_record_project
+
+V11_ROUND = ROUNDS[ROUNDS.index("- id: v1.1") :]
+V11_MAPPING = "v1.1/Acme/acme16: acme-16\n"
+COUNT_CORRECTION = """\
+- id: v1.0-bigco-giant-bert
+  accelerator_count: 512
+  official_accelerator_count: 1024
+  source: mlperf-training-v1.0
+  note: {en: Half were spares., zh: 其中一半是备用的。}
+"""
+
+CHIP_LOOKS = """\
+backgrounds: {light: "#ffffff", dark: "#0d1117"}
+colours: {pink: "#CC79A7", green: "#009E73"}
+looks:
+  bigco-b9: {colour: pink, shape: diamond}
+"""
+
+
+def _edit(path, old: str, new: str, count: int = 1) -> None:
+    text = path.read_text("utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, count), "utf-8")
+
+
+def _drop_round_v11(content) -> None:
+    (content / "data/record/results-v1.1.yaml").unlink()
+    _edit(content / "data/record/rounds.yaml", V11_ROUND, "")
+    _edit(content / "data/mlperf_systems.yaml", V11_MAPPING, "")
+
+
+def _add_round_v11(content, saved: dict) -> None:
+    (content / "data/record/results-v1.1.yaml").write_text(saved["results"], "utf-8")
+    _edit(content / "data/record/rounds.yaml", ROUNDS[: ROUNDS.index("- id: v1.1")], ROUNDS)
+    (content / "data/mlperf_systems.yaml").write_text(saved["mapping"], "utf-8")
+
+
+def _template_override(content) -> None:
+    folder = content / "templates"
+    folder.mkdir(exist_ok=True)
+    text = (TEMPLATES / "result.html").read_text("utf-8")
+    (folder / "result.html").write_text(
+        text.replace("</main>", "<p>Override marker.</p></main>", 1)
+        if "</main>" in text
+        else text + "\n{# override #}\n",
+        "utf-8",
+    )
+
+
+CHANGES = {
+    # kind: (change, text the output must now hold, at most this share of units rendered)
+    "report text": (
+        lambda c: _edit(
+            c / "reports/acme-vs-zenith.en.md", "\n## ", "\nOne more sentence for the test.\n\n## "
+        ),
+        "One more sentence for the test.",
+        0.1,
+    ),
+    "data record": (
+        lambda c: _edit(c / "data/systems.yaml", "A small test system.", "A small tested system."),
+        "A small tested system.",
+        0.5,
+    ),
+    "record result": (
+        lambda c: _edit(c / "data/record/results-v1.1.yaml", "AcmeFlow 1.0", "AcmeFlow 1.1"),
+        "AcmeFlow 1.1",
+        0.5,
+    ),
+    # a result's time moves its point on the scale charts of its leaderboard and benchmark page
+    "record result time": (
+        lambda c: _edit(
+            c / "data/record/results-v1.1.yaml",
+            "value: 7.4\n  unit: min\n  scaling: null\n  runs: [7.3, 7.35, 7.4, 7.45, 7.5]",
+            "value: 7.0\n  unit: min\n  scaling: null\n  runs: [6.0, 6.5, 7.0, 7.5, 8.0]",
+        ),
+        None,
+        0.5,
+    ),
+    # ... and Acme A1's change at 16 accelerators on BERT's equal-scale page (benchmarks/bert/at-16):
+    # (7.0 − 30.123456) ÷ 30.123456 = −76.8 %
+    "equal scale": (
+        lambda c: _edit(
+            c / "data/record/results-v1.1.yaml",
+            "value: 7.4\n  unit: min\n  scaling: null\n  runs: [7.3, 7.35, 7.4, 7.45, 7.5]",
+            "value: 7.0\n  unit: min\n  scaling: null\n  runs: [6.0, 6.5, 7.0, 7.5, 8.0]",
+        ),
+        "76.8% less time",
+        0.5,
+    ),
+    "template": (_template_override, None, 0.5),
+    "i18n string": (
+        lambda c: _edit(
+            c / "i18n/en.yaml",
+            re.search(r"\nnav\.glossary: .*\n", (c / "i18n/en.yaml").read_text("utf-8")).group(0),
+            "\nnav.glossary: Terms of the trade\n",
+        ),
+        "Terms of the trade",
+        1.0,
+    ),
+    "a deletion (a round)": (_drop_round_v11, None, 1.0),
+    # chips.yaml and a count correction (results_curated.yaml) change what the record's results
+    # carry (`chip`, `accelerator_count`): the pages that read those fields follow
+    "chip variant": (
+        lambda c: _edit(c / "data/chips.yaml", "- variant: B9", "- variant: B9 SXM"),
+        "B9 SXM",
+        0.5,
+    ),
+    # chips.yaml's facts of a family (chip_facts.py): only that family's pages read them
+    "chip facts": (
+        lambda c: _edit(
+            c / "data/chips.yaml",
+            "    - family: A1\n",
+            "    - family: A1\n      specs:\n        - {name: memory, value: 80, unit: GB, source: s-official}\n",
+        ),
+        "80 GB",
+        0.1,
+    ),
+    # companies.yaml names a submitter in each language: its pages, search and the sentences
+    # that name it follow
+    "company name": (
+        lambda c: (c / "data/companies.yaml").write_text(
+            "- id: zenith-co\n  spellings: [Zenith]\n  name: {en: Zenith, zh: 天顶公司}\n", "utf-8"
+        ),
+        "天顶公司",
+        0.5,
+    ),
+    # chip_looks.yaml gives a family its colour and shape (chip_looks.py): the charts that draw
+    # a family, and the explorer's page that carries every look, follow
+    "chip look": (
+        lambda c: (c / "data/chip_looks.yaml").write_text(CHIP_LOOKS, "utf-8"),
+        "#CC79A7",
+        0.5,
+    ),
+    "count correction": (
+        lambda c: (c / "data/results_curated.yaml").write_text(
+            (c / "data/results_curated.yaml").read_text("utf-8") + COUNT_CORRECTION, "utf-8"
+        ),
+        "(the official description says 1,024)",
+        0.5,
+    ),
+}
+
+
+@pytest.fixture()
+def project(tmp_path, monkeypatch):
+    monkeypatch.setenv("SITEGEN_VERIFY_REUSE", "1")
+    content = write_record_project(tmp_path / "p")
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    first = build(content, TEMPLATES, out)
+    assert first.units_rendered > 50 and first.units_reused == 0
+    return content, out, first
+
+
+def _cold(tmp_path, monkeypatch, content, name: str):
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / f"cold-cache-{name}"))
+    cold = tmp_path / f"cold-{name}"
+    build(content, TEMPLATES, cold)
+    return cold
+
+
+def _all_text(out) -> str:
+    return "\n".join(p.read_text("utf-8") for p in sorted(out.rglob("*.html")))
+
+
+@pytest.mark.parametrize("kind", list(CHANGES))
+def test_each_kind_of_change_matches_a_cold_build(project, tmp_path, monkeypatch, kind):
+    content, out, first = project
+    change, marker, share = CHANGES[kind]
+    change(content)
+    seal_record(content)  # an edit of the record is sealed, as an editor does (seal-record)
+    again = build(content, TEMPLATES, out)
+    total = again.units_rendered + again.units_reused
+    assert again.units_rendered >= 1
+    assert again.units_rendered <= share * total, (again.units_rendered, total)
+    if marker:
+        assert marker in _all_text(out)
+    cache_of_incremental = str(tmp_path / "cache")
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "a"))
+    monkeypatch.setenv("SITEGEN_CACHE", cache_of_incremental)
+    assert build(content, TEMPLATES, out).skipped  # and then nothing is left to do
+
+
+def test_a_new_round_after_its_deletion(project, tmp_path, monkeypatch):
+    content, out, first = project
+    saved = {
+        "results": (content / "data/record/results-v1.1.yaml").read_text("utf-8"),
+        "mapping": (content / "data/mlperf_systems.yaml").read_text("utf-8"),
+    }
+    _drop_round_v11(content)
+    seal_record(content)
+    dropped = build(content, TEMPLATES, out)
+    assert not (out / "en/rounds/v1.1.html").exists() or dropped.units_rendered > 0
+    _add_round_v11(content, saved)
+    seal_record(content)
+    added = build(content, TEMPLATES, out)
+    assert added.units_reused > 0 and added.units_rendered > 0
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "b"))
+
+
+def test_a_report_edit_renders_only_its_page(project):
+    """The narrowest edit: one sentence of one report's body, in one language."""
+    content, out, first = project
+    CHANGES["report text"][0](content)
+    again = build(content, TEMPLATES, out)
+    assert again.units_rendered == 1 and again.bodies_rendered == 1
+
+
+def test_a_damaged_state_means_a_full_rendering(project, tmp_path):
+    """The record of what each page read is sealed: damaged, it is not used, never trusted."""
+    content, out, first = project
+    states = list((tmp_path / "cache" / "builds").glob("*.units"))
+    assert len(states) == 1
+    data = bytearray(states[0].read_bytes())
+    data[-5] ^= 0xFF
+    states[0].write_bytes(bytes(data))
+    CHANGES["report text"][0](content)
+    again = build(content, TEMPLATES, out)
+    assert again.units_reused == 0 and again.units_rendered == first.units_rendered
+
+
+@pytest.mark.parametrize("compact_at", [0.5, 10.0])
+def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatch, compact_at):
+    """A state keeps the last one's dependency keys and adds to them until it is compacted
+    (deps.COMPACT_AT): compacted at every build (0.5), or not for a long time, two incremental
+    builds in a row (each checked by SITEGEN_VERIFY_REUSE) still equal a cold build."""
+    from sitegen.assemble import state as deps
+
+    monkeypatch.setattr(deps, "COMPACT_AT", compact_at)
+    compacted = tmp_path / "compacted"  # a file: the state is saved in a forked process
+    real = deps._compacted
+    monkeypatch.setattr(deps, "_compacted", lambda *a: compacted.touch() or real(*a))
+    content, out, first = project
+    _template_override(content)  # new dependencies: a template of the site's own
+    assert build(content, TEMPLATES, out).units_reused > 0
+    CHANGES["report text"][0](content)
+    again = build(content, TEMPLATES, out)
+    assert again.units_rendered == 1
+    assert compacted.exists() == (compact_at < 1)
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "c"))
