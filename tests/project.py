@@ -205,8 +205,14 @@ Acme 训练 BERT 用时 [[result:r-acme]]，Zenith 用时 [[result:r-zenith]][[s
 PAGE_EN = "---\ntitle: Methodology\nsummary: How numbers are made.\n---\n## Time to train\n\nText.\n"
 PAGE_ZH = "---\ntitle: 方法说明\nsummary: 数字从何而来。\n---\n## 训练时间\n\n正文。\n"
 # the section the record's pages link to for how a derived figure is made
-METHOD_EN = PAGE_EN + "\n## Derived figures {#derived-figures}\n\nText.\n"
-METHOD_ZH = PAGE_ZH + "\n## 派生数据 {#derived-figures}\n\n正文。\n"
+# the record's pages link these sections: derived figures, and citing a result
+METHOD_EN = (
+    PAGE_EN
+    + "\n## Derived figures {#derived-figures}\n\nText.\n\n## Citing a result {#result-ids}\n\nText.\n"
+)
+METHOD_ZH = (
+    PAGE_ZH + "\n## 派生数据 {#derived-figures}\n\n正文。\n\n## 引用一项成绩 {#result-ids}\n\n正文。\n"
+)
 
 FILES = {
     "site.yaml": SITE,

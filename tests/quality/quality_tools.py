@@ -127,7 +127,10 @@ def _first_leaderboard(site: Path, lang: str) -> str | None:
     folders = sorted(
         p for p in (site / lang / "benchmarks").glob("*") if p.is_dir() and any(p.glob("v*.html"))
     )
-    return _first(site, folders[0].relative_to(site).as_posix()) if folders else None
+    if not folders:
+        return None
+    rounds = sorted(p.name for p in folders[0].glob("v*.html"))  # not an equal-scale page (at-<n>)
+    return f"{folders[0].relative_to(site).as_posix()}/{rounds[0]}"
 
 
 def _first_record_system(site: Path, lang: str) -> str | None:

@@ -464,7 +464,8 @@ def test_llm_leaderboards_and_benchmark_pages_have_a_throughput_column_and_other
         for path in (f"benchmarks/{benchmark}/{round_id}.html", f"benchmarks/{benchmark}.html"):
             doc = sc.page(shipped_site / lang / path)
             columns = [
-                sc.text(th) for th in doc.xpath("(//main//table[@class='data sortable'])[last()]//thead//th")
+                sc.text(th)
+                for th in doc.xpath("(//main//table[@class='data sortable results'])[last()]//thead//th")
             ]
             notes = doc.xpath(f"//main//p[@class='note'][a[contains(@href, '{THROUGHPUT_LINK}')]]")
             base = 8 if "/" in path[len("benchmarks/") :] else 6  # a leaderboard's columns, a benchmark's
