@@ -329,7 +329,8 @@ SCALE_CHART = """(width) => {
   const shapes = {};
   for (const g of svg.querySelectorAll('g.scale-points')) {
     const use = g.querySelector('use');
-    shapes[g.dataset.g] = svg.querySelector(use.getAttribute('href')).getAttribute('d');
+    const colour = g.getAttribute('stroke');  // the family's colour (a hollow group fills none)
+    shapes[g.dataset.g] = svg.querySelector(use.getAttribute('href')).getAttribute('d') + ' ' + colour;
   }
   const texts = [...svg.querySelectorAll('text'),
                  ...figure.querySelectorAll('.scale-axis, .scale-legend li, figcaption')];
@@ -355,7 +356,8 @@ def test_scale_chart_reads_at_320_px(phone_contexts, tabs, shipped_site, site_ro
     assert len(chart["x"]) >= 2 and len(chart["y"]) >= 2, chart
     assert all(seen for _, seen in chart["x"] + chart["y"]), chart
     assert len(chart["titles"]) == 2 and all(text and seen for text, seen in chart["titles"]), chart
-    # each legend group has its own shape (the chart reads without colour)
+    # each legend group (a chip family) has its own look, a shape in a colour (data/chip_looks.yaml:
+    # no two families share both, so two families of one colour differ in shape)
     assert len(chart["shapes"]) >= 2 and len(set(chart["shapes"].values())) == len(chart["shapes"]), chart
     assert chart["legend"] >= len(chart["shapes"]) + 1  # the groups and the dashed line
     assert chart["small"] == [], f"{rel}: text under 11 px at 320 px: {chart['small'][:6]}"
