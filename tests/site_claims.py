@@ -303,3 +303,16 @@ def count_problems(out: Path, rows: list[dict]) -> list[str]:
         if not said.startswith(want) or (copies and f"{copies} more" not in said):
             problems.append(f"{benchmark}/{round_id}: {said[:80]!r}, expected {want!r} and {copies} copies")
     return problems
+
+
+# MLCommons' trademark legend ("Attribution" in its messaging guidelines), with the ® its
+# "Notice Symbol" asks of every use: what a citation ends with, in each language
+LEGEND = {
+    "en": "The MLPerf® name and logo are registered and unregistered trademarks of MLCommons "
+    "Association in the United States and other countries. All rights reserved. Unauthorized "
+    "use strictly prohibited. See www.mlcommons.org for more information.",
+    "zh": "MLPerf®名称和标志是MLCommons协会在美国和其他国家的注册商标和未注册商标。"
+    "保留所有权利，严禁未经授权使用。详情请见www.mlcommons.org。",
+    "zh-hant": "MLPerf®名稱和標誌是MLCommons協會在美國和其他國家的註冊商標和未註冊商標。"
+    "保留所有權利，嚴禁未經授權使用。詳情請見www.mlcommons.org。",
+}

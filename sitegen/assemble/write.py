@@ -76,11 +76,7 @@ def put_files(files: dict[str, bytes], staging: Path, out: Path, previous: dict[
     """Write `files` into the staging folder; {path: sha256} of what was written. `out`: the
     output folder, resolved (called once per page: no path resolution here). Several
     processes may each put their own files into one staging folder."""
-    for rel in files:
-        safe_target(rel)
-    new, old = str(staging), str(out)
-    for folder in sorted({os.path.dirname(rel) for rel in files} - {""}):
-        os.makedirs(os.path.join(new, folder), exist_ok=True)
+    new, old = _prepared(files, staging, out)
     with _once(staging):
         return {
             rel: _put(files[rel], f"{new}/{rel}", f"{old}/{rel}", previous.get(rel)) for rel in sorted(files)
@@ -91,15 +87,22 @@ def link_files(files: dict[str, str], staging: Path, out: Path) -> dict[str, str
     """Hard-link files of the previous output into the staging folder, unread: `files` (path
     -> sha256) holds only files whose size, times and inode are as the last build left them
     (pipeline: the manifest's output state), so their bytes are the ones it wrote."""
-    for rel in files:
-        safe_target(rel)
-    new, old = str(staging), str(out)
-    for folder in sorted({os.path.dirname(rel) for rel in files} - {""}):
-        os.makedirs(os.path.join(new, folder), exist_ok=True)
+    new, old = _prepared(files, staging, out)
     with _once(staging):
         for rel in sorted(files):
             os.link(f"{old}/{rel}", f"{new}/{rel}")
     return dict(files)
+
+
+def _prepared(files, staging: Path, out: Path) -> tuple[str, str]:
+    """(staging, out) as strings, once every path of `files` is known to stay inside the output
+    folder and its folders exist in the staging folder."""
+    for rel in files:
+        safe_target(rel)
+    new = str(staging)
+    for folder in sorted({os.path.dirname(rel) for rel in files} - {""}):
+        os.makedirs(os.path.join(new, folder), exist_ok=True)
+    return new, str(out)
 
 
 @contextmanager

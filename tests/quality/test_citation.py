@@ -19,21 +19,13 @@ from pathlib import Path
 import pytest
 import yaml
 from lxml import html
+from site_claims import LEGEND
 
 from .quality_tools import LANGS
 from .test_browser import new_context
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 SCHEMES = ("file", "http")
-LEGEND = {
-    "en": "The MLPerf® name and logo are registered and unregistered trademarks of MLCommons "
-    "Association in the United States and other countries. All rights reserved. Unauthorized "
-    "use strictly prohibited. See www.mlcommons.org for more information.",
-    "zh": "MLPerf®名称和标志是MLCommons协会在美国和其他国家的注册商标和未注册商标。"
-    "保留所有权利，严禁未经授权使用。详情请见www.mlcommons.org。",
-    "zh-hant": "MLPerf®名稱和標誌是MLCommons協會在美國和其他國家的註冊商標和未註冊商標。"
-    "保留所有權利，嚴禁未經授權使用。詳情請見www.mlcommons.org。",
-}
 DIVISION = {"en": ("Closed", "Open"), "zh": ("封闭组", "开放组"), "zh-hant": ("封閉組", "開放組")}
 CATEGORY = {
     "en": {"available": "Available", "preview": "Preview", "research": "Research"},

@@ -19,6 +19,7 @@ from html import unescape
 
 import pytest
 import yaml
+from site_claims import LEGEND
 
 from sitegen.assemble.pipeline import build
 from sitegen.importer.run import round_entry
@@ -76,16 +77,6 @@ ROUND_LIST = {r["id"]: r for r in yaml.safe_load(DATED)}
 BENCHMARK = {"bert": "BERT-Large", "resnet": "ResNet-50 v1.5"}  # record_sample.py, project.py
 LANGS = ("en", "zh", "zh-hant")
 
-# MLCommons' legend ("Attribution"), with the ® its "Notice Symbol" asks of every use
-LEGEND = {
-    "en": "The MLPerf® name and logo are registered and unregistered trademarks of MLCommons "
-    "Association in the United States and other countries. All rights reserved. Unauthorized "
-    "use strictly prohibited. See www.mlcommons.org for more information.",
-    "zh": "MLPerf®名称和标志是MLCommons协会在美国和其他国家的注册商标和未注册商标。"
-    "保留所有权利，严禁未经授权使用。详情请见www.mlcommons.org。",
-    "zh-hant": "MLPerf®名稱和標誌是MLCommons協會在美國和其他國家的註冊商標和未註冊商標。"
-    "保留所有權利，嚴禁未經授權使用。詳情請見www.mlcommons.org。",
-}
 DIVISION = {
     "en": {"closed": "Closed", "open": "Open"},
     "zh": {"closed": "封闭组", "open": "开放组"},
