@@ -211,21 +211,21 @@ def tiny_site(tmp_path_factory):
 # last and keeps one worker busy alone at the end (figures: bench/README.md, "The test suite").
 COSTLIEST = (
     # the shipped site is not read
-    "build/test_faults.py",
-    "build/test_record_scale.py",
-    "build/test_incremental_kinds.py",
-    "build/test_content_faults.py",
-    "build/test_charts.py",
-    "build/test_package.py",
+    "site/test_faults.py",
+    "site/test_record_scale.py",
+    "site/test_incremental_kinds.py",
+    "site/test_content_faults.py",
+    "site/test_charts.py",
+    "site/test_package.py",
     "quality/test_reproducible.py",
-    "build/test_chips.py",
-    "build/test_pipeline.py",
+    "site/test_chips.py",
+    "site/test_pipeline.py",
     # read: the longest single units first (one Java run over every page; every page in the
     # browser over file:// and over HTTP; every link), then the files split into small units
     "quality/test_html_valid.py",
     "quality/test_browser.py",
     "quality/test_links.py",
-    "build/test_no_python_none.py",
+    "site/test_no_python_none.py",
     "quality/test_phone.py",
     "quality/test_accessibility.py",
     "quality/test_record_ui.py",
