@@ -294,7 +294,7 @@ DIGEST = re.compile(r"^[0-9a-f]{8}$")
 
 def written_from(value):
     """The Simplified text a Traditional Chinese file was written from: the digest of its
-    source (translation.review_digest), 8 hex digits in quotes (YAML reads 21404149 as a
+    source (written.review_digest), 8 hex digits in quotes (YAML reads 21404149 as a
     number): written_from: "3f2a9c1e"."""
     if not isinstance(value, str) or not DIGEST.match(value):
         raise Invalid(

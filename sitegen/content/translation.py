@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 
 from sitegen.base import languages
+from sitegen.content import written
 from sitegen.content.model import Site
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -22,21 +22,6 @@ class Gap:
     hint: str = ""  # what to do about it, when there is more than writing the text
 
 
-def review_digest(report) -> str:
-    """The text a Traditional Chinese file is written from, as its `written_from` records it:
-    8 hex digits of SHA-256 over its source's title, summary, findings, tags and body. An edit
-    of that text makes the written file out of date (written.py says so)."""
-    meta = report.meta
-    parts = [
-        meta.get("title") or "",
-        meta.get("summary") or "",
-        *(meta.get("findings") or []),
-        *(meta.get("tags") or []),
-        report.body,
-    ]
-    return hashlib.sha256("\n\x00".join(parts).encode("utf-8")).hexdigest()[:8]
-
-
 def translation_gaps(site: Site) -> list[Gap]:
     """What lacks one language: pending reports, text of a CJK language with no CJK in it,
     and prose of a converted language that is converted or written from an earlier text."""
@@ -45,7 +30,6 @@ def translation_gaps(site: Site) -> list[Gap]:
         for r in site.reports + site.pages
         if r.pending
     ]
-    from sitegen.content import written  # (it uses review_digest, from here)
 
     gaps += [_revision_gap(revision, site) for revision in written.revisions(site)]
     cjk = [code for code in site.languages if languages.get(code).cjk and not languages.get(code).source]

@@ -1,11 +1,12 @@
 """Prose of a converted language (zh-hant) is written, not converted: each report and page has
 its own file, which records the Simplified text it was written from (`written_from`, the
-translation.review_digest of that text). A report or page with no file of its own, or a
+review_digest of that text). A report or page with no file of its own, or a
 glossary definition with no text of its own, is published converted with a warning; a file
 written from an earlier text of its source is a warning at its `written_from` line."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,7 +14,6 @@ from typing import TYPE_CHECKING
 from sitegen.base import languages
 from sitegen.base.errors import Problems
 from sitegen.content.readers import LINE, key_line
-from sitegen.content.translation import review_digest
 
 if TYPE_CHECKING:
     from sitegen.content.model import Report
@@ -21,6 +21,21 @@ if TYPE_CHECKING:
 FIELD = "written_from"
 # The prose of the data tables: these fields are written in every language, never converted.
 PROSE = {"glossary": ("definition",)}
+
+
+def review_digest(report) -> str:
+    """The text a Traditional Chinese file is written from, as its `written_from` records it:
+    8 hex digits of SHA-256 over its source's title, summary, findings, tags and body. An edit
+    of that text makes the written file out of date (written.py says so)."""
+    meta = report.meta
+    parts = [
+        meta.get("title") or "",
+        meta.get("summary") or "",
+        *(meta.get("findings") or []),
+        *(meta.get("tags") or []),
+        report.body,
+    ]
+    return hashlib.sha256("\n\x00".join(parts).encode("utf-8")).hexdigest()[:8]
 
 
 @dataclass(frozen=True)

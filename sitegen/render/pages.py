@@ -11,6 +11,7 @@ from sitegen.render import blocks, home
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import progress as record_chart
 from sitegen.render.charts import scale as scale_chart
+from sitegen.render.charts.chart_block import chart_block
 from sitegen.render.markup import render_body
 from sitegen.render.page import Page
 from sitegen.render.references import rich_text
@@ -50,7 +51,7 @@ LONG_TABLE = 40  # rows of a results block before it is called too long
 def block_renderer(site: Site, t: Strings):
     def render(kind, params, page: Page, line: int) -> str:
         if kind == "chart":
-            return charts.chart_block(page.model, t, params, page, line)
+            return chart_block(page.model, t, params, page, line)
         if kind != "results":
             return page.fail(line, f"unknown block '{kind}'")
         rows = page.model.block_rows(params, page, line)

@@ -97,7 +97,7 @@ written_from: "{digest}"
 def _project(tmp_path, usage_csv=USAGE):
     """The three-language project with every Traditional Chinese text written (so that only
     the check warns): the report above, the methodology page and the glossary's definition."""
-    from sitegen.content.translation import review_digest
+    from sitegen.content.written import review_digest
 
     glossary = GLOSSARY.replace(
         "zh: 达到目标所需的分钟数。}", "zh: 达到目标所需的分钟数。, zh-hant: 達到目標所需的分鐘數。}"

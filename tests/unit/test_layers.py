@@ -172,3 +172,40 @@ def test_the_type_check_covers_the_whole_package():
     assert "exclude" not in config and not config.get("overrides")
     ignored = [p for p in modules() if "type: ignore\n" in p.read_text("utf-8")]  # bare ignores
     assert ignored == []
+
+
+def _module_of(name: str) -> str | None:
+    """The sitegen module a dotted import names ("sitegen.render.charts.blocks.figure" ->
+    "sitegen.render.charts.blocks"): its longest prefix that is a file or a package."""
+    parts = name.split(".")
+    for end in range(len(parts), 1, -1):
+        path = PACKAGE.parent.joinpath(*parts[:end])
+        if path.with_suffix(".py").is_file() or (path / "__init__.py").is_file():
+            return ".".join(parts[:end])
+    return None
+
+
+def test_no_import_cycle_between_modules():
+    """No two modules import each other, directly or through others, not even from inside a
+    function (an import there hid the cycle blocks.py -> record_blocks.py -> blocks.py)."""
+    graph: dict[str, set[str]] = {}
+    for path in modules():
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        graph[name] = {m for _, imported in imports(path) if (m := _module_of(imported)) and m != name}
+        graph[name] -= {m for m in graph[name] if name.startswith(m + ".")}  # a package's own __init__
+    cycles, state = [], {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = "open"
+        for other in sorted(graph.get(node, ())):
+            if state.get(other) == "open":
+                cycles.append(trail[trail.index(other) :] + [other] if other in trail else [node, other])
+            elif other not in state:
+                visit(other, [*trail, other])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert cycles == []

@@ -14,27 +14,13 @@ import posixpath
 from html import escape
 
 from sitegen.base import fmt, languages, npm, urls
-from sitegen.derive.model import BadBlock, Model, Plan
-from sitegen.render import blocks
+from sitegen.derive.model import Plan
 from sitegen.render.page import Page
 
 SUMMARY_LIMIT = 12
 BUNDLE = "assets/vega-bundle.js"
 # columns of whole numbers; every other figure has three significant digits (fmt.figure)
 WHOLE_COLUMNS = ("price_usd", "accelerators")
-
-
-def chart_block(model: Model, t, params: dict, page: Page, line: int) -> str:
-    """HTML for a ```chart block; a mistake goes to page.fail with the block's line."""
-    from sitegen.render.charts import record_blocks  # it draws with this module's figure parts
-
-    if params.get("metric") in record_blocks.METRICS:  # over the whole record (record_blocks.py)
-        return record_blocks.record_chart(model, t, params, page, line)
-    try:
-        plan = model.plan_chart(t, params, page.lang)
-    except BadBlock as exc:
-        return page.fail(line, f"chart block: {exc}")
-    return figure(model.site, t, plan, page) + blocks.selection_note(model.site, t, plan.results, page)
 
 
 def figure(site, t, plan: Plan, page: Page) -> str:
