@@ -138,12 +138,18 @@ def max_failed(benchmark: str) -> int:
     return 4 if rules_name(benchmark) == "unet3d" else 1
 
 
+def kept_slice(converged: int, failed: int, most_failed: int) -> slice:
+    """Which of `converged` run times, fastest first, a score keeps: failed runs count as the
+    slowest; the `most_failed` fastest and slowest are dropped (mlperf_logging's
+    _compute_olympic_average). The time score and the throughput (derive/throughput.py) keep
+    the same runs."""
+    return slice(most_failed, converged - (most_failed - failed))
+
+
 def olympic_average(times: list[float], failed: int, most_failed: int) -> float | None:
-    """mlperf_logging's _compute_olympic_average: failed runs count as the slowest; drop the
-    `most_failed` fastest and slowest; the mean of the rest. For 3 runs it is the median
-    (llama31_405b)."""
-    ordered = sorted(times)
-    kept = ordered[most_failed : len(ordered) - (most_failed - failed)]
+    """mlperf_logging's _compute_olympic_average: the mean of the kept runs (kept_slice). For 3
+    runs it is the median (llama31_405b)."""
+    kept = sorted(times)[kept_slice(len(times), failed, most_failed)]
     return sum(kept) / len(kept) if kept else None
 
 

@@ -24,13 +24,13 @@ class Rates:
 
 
 def kept_runs(result: dict) -> list[int]:
-    """Indices (into `runs`) of the runs the time score keeps: the converged runs ordered by
-    time, less the `max_failed` fastest and as many slowest as failed runs leave
-    (round_rules.olympic_average's slice)."""
+    """Indices (into `runs`) of the runs the time score keeps (round_rules.kept_slice of the
+    converged runs ordered by time)."""
     runs = result.get("runs") or []
     timed = sorted((t, i) for i, t in enumerate(runs) if t is not None)
-    failed, most = len(runs) - len(timed), rules.max_failed(result["benchmark"])
-    return sorted(i for _, i in timed[most : len(timed) - (most - failed)])
+    failed = len(runs) - len(timed)
+    kept = rules.kept_slice(len(timed), failed, rules.max_failed(result["benchmark"]))
+    return sorted(i for _, i in timed[kept])
 
 
 def run_rate(count: int | None, minutes: float | None, accelerators: int) -> float | None:
