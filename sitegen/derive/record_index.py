@@ -81,6 +81,45 @@ class Entity:
         return [best[b] for b in sorted(best)]
 
 
+# the index's maps whose every lookup a page's tracking notes
+TRACKED = (
+    "submitters",
+    "accelerators",
+    "_by_submitter",
+    "_by_accelerator",
+    "_changes",
+    "systems",
+    "_by_system",
+    "_products",
+    "_product_systems",
+    "_carry",
+)
+
+
+def _slug_by_result(entities: dict) -> dict[str, str]:
+    """Result id -> the slug of the entity (submitter or chip family) it belongs to."""
+    return {r["id"]: e.slug for e in entities.values() for r in e.results}
+
+
+def _systems_by_product(systems: dict, products: dict) -> dict[str, list[str]]:
+    """Curated system -> its official system descriptions, in the index's order."""
+    found: dict[str, list[str]] = {}
+    for key in systems:
+        if key in products:
+            found.setdefault(products[key], []).append(key)
+    return found
+
+
+def _changes_by_result(changelog: list[dict]) -> dict[str, list[dict]]:
+    """Result id -> its changes; a renamed result's change is also its new id's."""
+    found: dict[str, list[dict]] = {}
+    for change in changelog:
+        found.setdefault(change["id"], []).append(change)
+        if change["field"] == "id" and change["new"] != change["id"]:  # renamed: its new page
+            found.setdefault(change["new"], []).append(change)
+    return found
+
+
 def index_of(site) -> RecordIndex:
     """The record's index of `site`, made once per site (kept in site.derived; what a page reads
     of it is noted through its Tracked maps)."""
@@ -121,37 +160,15 @@ class RecordIndex:
         for entity in (*self.submitters.values(), *self.accelerators.values()):
             entity.count = len(self.counted(entity.results))
         self.accelerators = chip_views.ordered(self.accelerators)
-        self._by_submitter = {
-            ident: e.slug for e in self.submitters.values() for ident in (r["id"] for r in e.results)
-        }
-        self._by_accelerator = {
-            ident: e.slug for e in self.accelerators.values() for ident in (r["id"] for r in e.results)
-        }
+        self._by_submitter = _slug_by_result(self.submitters)
+        self._by_accelerator = _slug_by_result(self.accelerators)
         self.systems = group_systems(ordered)
         self._by_system = {r["id"]: system_key(r) for r in ordered}
         self._products = products_of(site)
-        self._product_systems: dict[str, list[str]] = {}
-        for key in self.systems:
-            if key in self._products:
-                self._product_systems.setdefault(self._products[key], []).append(key)
-        self._changes: dict[str, list[dict]] = {}
-        for change in getattr(site, "changelog", None) or []:
-            self._changes.setdefault(change["id"], []).append(change)
-            if change["field"] == "id" and change["new"] != change["id"]:  # renamed: its new page
-                self._changes.setdefault(change["new"], []).append(change)
+        self._product_systems = _systems_by_product(self.systems, self._products)
+        self._changes = _changes_by_result(getattr(site, "changelog", None) or [])
         # each lookup a page makes is noted as a record of its own (content/tracking.py)
-        for name in (
-            "submitters",
-            "accelerators",
-            "_by_submitter",
-            "_by_accelerator",
-            "_changes",
-            "systems",
-            "_by_system",
-            "_products",
-            "_product_systems",
-            "_carry",
-        ):
+        for name in TRACKED:
             setattr(self, name, Tracked(getattr(self, name), ("index", name), site.reads))
 
     def submitter_of(self, result: dict) -> str:
