@@ -43,14 +43,7 @@ def headline_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     names = list(dict.fromkeys(row["series"] for row in rows))
     colours = alt.Scale(domain=names, range=[COLOURS[i % len(COLOURS)] for i in range(len(names))])
     shapes = alt.Scale(domain=names, range=[SHAPES[i % len(SHAPES)] for i in range(len(names))])
-    legend = alt.Legend(
-        title=None,
-        orient="bottom",
-        direction="vertical",
-        columns=1 if size.narrow else 2,
-        labelLimit=draw.NARROW_FIT - 40 if size.narrow else size.label_limit,
-        symbolStrokeWidth=2,
-    )
+    legend = progress.legend(alt, size, columns=1 if size.narrow else 2)
     base = alt.Chart().encode(
         x=alt.X(
             "round:O",
@@ -75,16 +68,7 @@ def headline_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
         ),
         stroke=alt.Color("series:N", scale=colours, legend=None),
     )
-    chart = alt.layer(base.mark_line(strokeWidth=2), points).properties(
-        width=size.width,
-        height=size.height,
-        background="transparent",
-        padding=draw.NARROW_PADDING if size.narrow else draw.PADDING,
-    )
-    chart.data = alt.Data(values=rows)
-    spec = chart.to_dict(validate=False)
-    spec["config"] = draw._config(size, text.get("lang", "en"))
-    return spec
+    return progress.lines_spec(alt, base, points, rows, size, text.get("lang", "en"))
 
 
 def headline_figure(model: Model, t, lang: str, path: str) -> str:

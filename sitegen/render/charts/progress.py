@@ -91,18 +91,7 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
     series = list(dict.fromkeys(row["series"] for row in rows))
     colours, symbols = series_looks(series, text.get("looks", {}))
     scale = alt.Scale(domain=series, range=colours)
-    shapes = alt.Scale(domain=series, range=symbols)
-    # below the plot, one name a line, with its colour and its points' shape; on a phone a name
-    # may take the whole width (A100-SXM4-40GB and A100-PCIe-40GB differ only at their ends)
-    legend = alt.Legend(
-        title=None,
-        orient="bottom",
-        direction="vertical",
-        columns=1,
-        labelLimit=chart_render.NARROW_FIT - 40 if narrow else size.label_limit,
-        symbolStrokeWidth=2,
-    )
-    colour = alt.Color("series:N", scale=scale, legend=legend)
+    series_legend = legend(alt, size)
     y_title = text["time"]
     base = alt.Chart().encode(
         x=alt.X(
@@ -114,11 +103,50 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
             title=chart_render.wrap(y_title, 30) if narrow else y_title,
             axis=chart_render.y_axis(alt, ",.2~f", size.ticks),
         ),
-        color=colour,
+        color=alt.Color("series:N", scale=scale, legend=series_legend),
         detail="line:N",
     )
-    # a result carried over from an earlier round is drawn as a hollow point: no new result
-    points = base.mark_point(filled=True, size=50, strokeWidth=2, opacity=1).encode(
+    points = _points(alt, base, scale, alt.Scale(domain=series, range=symbols), series_legend, text)
+    return lines_spec(alt, base, points, rows, size, text.get("lang", "en"))
+
+
+def lines_spec(alt, base, points, rows: list[dict], size, lang: str) -> dict:
+    """A chart over rounds as a spec: `base`'s lines under their `points`, the rows as its
+    data, at `size` (the progress and the home page's headline chart)."""
+    from sitegen.render.charts import draw as chart_render
+
+    chart = alt.layer(base.mark_line(strokeWidth=2), points).properties(
+        width=size.width,
+        height=size.height,
+        background="transparent",
+        padding=chart_render.NARROW_PADDING if size.narrow else chart_render.PADDING,
+    )
+    chart.data = alt.Data(values=rows)
+    spec = chart.to_dict(validate=False)
+    spec["config"] = chart_render._config(size, lang)
+    return spec
+
+
+def legend(alt, size, columns: int = 1):
+    """Below the plot, one name a line (in `columns`), with its colour and its points' shape;
+    on a phone a name may take the whole width (A100-SXM4-40GB and A100-PCIe-40GB differ
+    only at their ends)."""
+    from sitegen.render.charts import draw as chart_render
+
+    return alt.Legend(
+        title=None,
+        orient="bottom",
+        direction="vertical",
+        columns=columns,
+        labelLimit=chart_render.NARROW_FIT - 40 if size.narrow else size.label_limit,
+        symbolStrokeWidth=2,
+    )
+
+
+def _points(alt, base, scale, shapes, legend, text: dict):
+    """The points of every series, each in its shape; a result carried over from an earlier
+    round is drawn hollow: no new result."""
+    return base.mark_point(filled=True, size=50, strokeWidth=2, opacity=1).encode(
         shape=alt.Shape("series:N", scale=shapes, legend=legend),
         fill=alt.condition(
             "datum.carried", alt.value("#ffffff"), alt.Color("series:N", scale=scale, legend=None)
@@ -131,16 +159,6 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
             alt.Tooltip("note:N", title=text["note"]),
         ],
     )
-    chart = alt.layer(base.mark_line(strokeWidth=2), points).properties(
-        width=size.width,
-        height=size.height,
-        background="transparent",
-        padding=chart_render.NARROW_PADDING if narrow else chart_render.PADDING,
-    )
-    chart.data = alt.Data(values=rows)
-    spec = chart.to_dict(validate=False)
-    spec["config"] = chart_render._config(size, text.get("lang", "en"))
-    return spec
 
 
 def series_looks(series: list[str], looks: dict) -> tuple[list[str], list[str]]:
