@@ -1,17 +1,16 @@
-"""What a chart shows: the selection of a ```chart (or ```results) block, the metric computed
-for each plotted point, and the plotted rows with their labels, order and texts in the page's
-language. Pure data: the spec is built in draw.py, the figure in blocks.py."""
+"""What a ```chart block plots: its options checked, and the plotted rows with their labels,
+order and texts in the page's language, from the block's selection (chart_select.py) and the
+value of each point (chart_metrics.py). Pure data: the spec is built in draw.py, the figure
+in blocks.py."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from sitegen.content.chip_looks import look_of
-from sitegen.derive import figures as derive
+from sitegen.derive import chart_metrics
+from sitegen.derive.chart_select import SELECT_FIELDS, BadBlock, round_key, select
 
-SELECT_FIELDS = ("benchmark", "round", "division", "systems")
-RESULTS_FIELDS = SELECT_FIELDS + ("caption",)
 CHART_FIELDS = SELECT_FIELDS + ("metric", "kind", "baseline", "per", "caption", "title")
 METRICS = {
     "time": "bars",
@@ -23,19 +22,7 @@ METRICS = {
 # drawn over the whole record by record_blocks.py, not over curated systems
 RECORD_METRICS = ("fastest", "family_at_scale")
 KINDS = ("bars", "grouped_bars", "lines", "scaling")
-DIVISIONS = ("closed", "open", "both")
 AXIS_FORMAT = {"scaling": ",.0f"}  # otherwise ",.2~f": no trailing zeros on the ticks
-
-
-class BadBlock(Exception):
-    """A mistake in a block; the message goes to page.fail with the block's line."""
-
-
-@dataclass
-class Selection:
-    benchmarks: list[str]
-    division: str
-    rows: list[dict]
 
 
 @dataclass
@@ -60,189 +47,6 @@ class Plan:
     text: dict  # legend, axis and tooltip titles
     tooltip: list[tuple[str, str, str]] = field(default_factory=list)
     extra_sources: list[str] = field(default_factory=list)
-
-
-def round_key(name: str) -> tuple:
-    return tuple(int(n) for n in re.findall(r"\d+", name)) + (name,)
-
-
-def as_list(value) -> list[str]:
-    if value is None:
-        return []
-    return [str(v) for v in (value if isinstance(value, list) else [value])]
-
-
-def benchmark_ids(site, params: dict) -> list[str]:
-    """The block's benchmarks (`benchmark:`, one id or a list), each one the site knows."""
-    found = as_list(params.get("benchmark"))
-    if not found:
-        raise BadBlock("needs 'benchmark: <id>' (one id or a list)")
-    for ident in found:
-        if ident not in site.tables["benchmarks"]:
-            raise BadBlock(f"unknown benchmark '{ident}'")
-    return found
-
-
-# ---- selection -------------------------------------------------------------------------------
-
-
-def select(site, params: dict, known: tuple) -> Selection:
-    unknown = sorted(set(params) - set(known))
-    if unknown:
-        raise BadBlock(f"unknown field '{unknown[0]}' (known: {', '.join(sorted(known))})")
-    benchmarks = benchmark_ids(site, params)
-    division = str(params.get("division", "both"))
-    if division not in DIVISIONS:
-        raise BadBlock(f"division must be closed, open or both, not '{division}'")
-    systems = as_list(params.get("systems"))
-    if site.rounds and not systems:  # the curated systems' results are not a round's results
-        raise BadBlock(
-            "needs 'systems: [<id>, ...]': with the MLPerf record, a block shows the "
-            "systems it names; a round's every result is on its leaderboard"
-        )
-    for ident in systems:
-        if ident not in site.tables["systems"]:
-            raise BadBlock(f"unknown system '{ident}'")
-    rounds = as_list(params.get("round"))
-    rows = [
-        r
-        for r in site.table("results")
-        if r["benchmark"] in benchmarks
-        and (not rounds or r["round"] in rounds)
-        and division in ("both", r["division"])
-        and (not systems or r["system"] in systems)
-    ]
-    if not rows:
-        raise BadBlock("the selection matches no result")
-    rows.sort(
-        key=lambda r: (
-            benchmarks.index(r["benchmark"]),
-            round_key(r["round"]),
-            r["division"],
-            derive.minutes(r),
-            r["id"],
-        )
-    )
-    return Selection(benchmarks, division, rows)
-
-
-def results_rows(site, params: dict, page, line: int) -> list[dict] | None:
-    """The rows of a ```results block (the chart selection fields, without metric)."""
-    try:
-        return select(site, params, RESULTS_FIELDS).rows
-    except BadBlock as exc:
-        page.fail(line, f"results block: {exc}")
-        return None
-
-
-# ---- metrics: (result, value, extra columns) per plotted point --------------------------------
-
-
-def _best(rows: list[dict], site, per: str) -> list[dict]:
-    """The fastest result per system (or per vendor) in each benchmark, round and division."""
-    best: dict[tuple, dict] = {}
-    for r in sorted(rows, key=lambda r: (derive.minutes(r), r["id"])):
-        who = site.get("systems", r["system"])["vendor"] if per == "vendor" else r["system"]
-        best.setdefault((who, r["benchmark"], r["round"], r["division"]), r)
-    return list(best.values())
-
-
-def _slot(r: dict) -> tuple:
-    return r["benchmark"], r["round"], r["division"]
-
-
-def _baseline(site, baseline: str, points: list[dict]) -> dict:
-    best = {}
-    for r in _best(site.results_for(system=baseline), site, "system"):
-        best[_slot(r)] = r
-    for r in points:
-        if _slot(r) not in best:
-            raise BadBlock(
-                f"baseline '{baseline}' has no result for {r['benchmark']} {r['round']} {r['division']}"
-            )
-    return best
-
-
-def _time(site, points, baseline):
-    return [(r, derive.minutes(r), {}) for r in points]
-
-
-def _speedup(site, points, baseline):
-    base = _baseline(site, baseline, points)
-    return [
-        (r, round(derive.minutes(base[_slot(r)]) / derive.minutes(r), 4), {"time_min": derive.minutes(r)})
-        for r in points
-    ]
-
-
-def _price_performance(site, points, baseline):
-    if not site.first_price(baseline):
-        raise BadBlock(f"baseline '{baseline}' has no price")
-    priced = [r for r in points if site.first_price(r["system"])]
-    if not priced:
-        raise BadBlock("no system in the selection has a price")
-    base = _baseline(site, baseline, priced)
-    return [
-        (
-            r,
-            round(derive.price_performance(site, r["id"], base[_slot(r)]["id"]), 4),
-            {"time_min": derive.minutes(r), "price_usd": site.first_price(r["system"])["amount"]},
-        )
-        for r in priced
-    ]
-
-
-def _scaling(site, points, baseline):
-    groups = {}
-    for r in points:
-        family = site.get("systems", r["system"])["family"]
-        groups.setdefault((family, *_slot(r)), []).append(r)
-    found = []
-    for group in (g for g in groups.values() if len(g) > 1):
-        group.sort(key=lambda r: (_count(site, r), r["id"]))
-        small = group[0]
-        for r in group:
-            ratio = _count(site, r) / _count(site, small)
-            value = derive.minutes(small) / derive.minutes(r) / ratio * 100
-            found.append((r, round(value, 2), {"time_min": derive.minutes(r)}))
-    if not found:
-        raise BadBlock("scaling needs systems of one family in at least two sizes")
-    return found
-
-
-def _change(site, points, baseline):
-    series = {}
-    for r in points:
-        series.setdefault((r["system"], r["benchmark"], r["division"]), []).append(r)
-    found = []
-    for group in series.values():
-        if len({r["round"] for r in group}) < 2:
-            continue
-        group.sort(key=lambda r: round_key(r["round"]))
-        first = derive.minutes(group[0])
-        found += [
-            (r, derive.minutes(r), {"change_pct": round((derive.minutes(r) / first - 1) * 100, 2)})
-            for r in group
-        ]
-    if not found:
-        raise BadBlock("change needs a system with results in at least two rounds")
-    return found
-
-
-COMPUTE = {
-    "time": _time,
-    "speedup": _speedup,
-    "price_performance": _price_performance,
-    "scaling": _scaling,
-    "change": _change,
-}
-
-
-def _count(site, r: dict) -> int:
-    return r.get("accelerator_count") or site.get("systems", r["system"])["accelerator_count"]
-
-
-# ---- the plan: labels, order, texts ----------------------------------------------------------
 
 
 def _options(site, params: dict) -> tuple[str, str, str, str | None]:
@@ -270,7 +74,7 @@ def _options(site, params: dict) -> tuple[str, str, str, str | None]:
 def plan_chart(site, t, params: dict, lang: str) -> Plan:
     metric, kind, per, baseline = _options(site, params)
     selection = select(site, params, CHART_FIELDS)
-    points = COMPUTE[metric](site, _best(selection.rows, site, per), baseline)
+    points = chart_metrics.plotted_points(site, metric, selection.rows, per, baseline)
     return _plan(site, t, lang, params, metric, kind, per, baseline, points)
 
 
@@ -314,7 +118,7 @@ def _row(site, r, value, extra, names, label, series, kind) -> dict:
         "round": r["round"],
         "division": names["division"],
         "family": names["family"],
-        "accelerators": _count(site, r),
+        "accelerators": chart_metrics.accelerator_count(site, r),
         "framework": r["framework"],
         "value": value,
     }

@@ -25,6 +25,7 @@ from sitegen.content.tracking import Replayed, derived_list, derived_mapping, re
 from sitegen.derive import (
     at_scale,
     chart_plan,
+    chart_select,
     chip_figures,
     chip_views,
     compatibility,
@@ -34,7 +35,8 @@ from sitegen.derive import (
 from sitegen.derive import claims as claim_checks
 from sitegen.derive import figures as claim_figures
 from sitegen.derive import references as statements_module
-from sitegen.derive.chart_plan import RECORD_METRICS, BadBlock, Plan, as_list, benchmark_ids, round_key  # noqa: F401
+from sitegen.derive.chart_plan import RECORD_METRICS, Plan  # noqa: F401
+from sitegen.derive.chart_select import BadBlock, as_list, benchmark_ids, round_key  # noqa: F401
 from sitegen.derive.citation import Citation, of_result
 from sitegen.derive.comparisons import comparisons
 from sitegen.derive.questions import (
@@ -296,7 +298,7 @@ class Model:
 
     def block_rows(self, params: dict, page, line: int) -> list[dict] | None:
         """The rows of a ```results block (None: a problem, said on the page)."""
-        return chart_plan.results_rows(self.site, params, page, line)
+        return chart_select.results_rows(self.site, params, page, line)
 
     def family_progress(self, family: str, benchmark: str, scale: int) -> list[dict]:
         """A chip family's fastest closed result at `scale` accelerators in each round, as

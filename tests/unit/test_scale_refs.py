@@ -115,7 +115,7 @@ def test_mistakes_name_the_line(site):
 
 
 def test_record_chart_blocks_check_their_fields(site):
-    from sitegen.derive.chart_plan import BadBlock
+    from sitegen.derive.chart_select import BadBlock
     from sitegen.render.charts import record_blocks
 
     params = {
