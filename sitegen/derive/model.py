@@ -26,14 +26,12 @@ from sitegen.derive import (
     at_scale,
     chart_plan,
     chart_select,
-    chip_figures,
+    chip_family,
     chip_views,
     compatibility,
-    derived,
     suite,
 )
 from sitegen.derive import claims as claim_checks
-from sitegen.derive import figures as claim_figures
 from sitegen.derive import references as statements_module
 from sitegen.derive.chart_plan import RECORD_METRICS, Plan  # noqa: F401
 from sitegen.derive.chart_select import BadBlock, as_list, benchmark_ids, round_key  # noqa: F401
@@ -254,34 +252,8 @@ class Model:
         ]
 
     def chip(self, entity, facts: dict | None) -> SimpleNamespace:
-        """A chip family's page's figures (chip_figures.py): results by benchmark and round,
-        progress at a fixed scale (each series' `level_band`: the noise band when its gain is
-        within it, else None), scaling efficiency, and against its neighbouring generations."""
-        index, rounds = self.index, list(self.site.rounds)
-        progress_rows = []
-        for item in chip_figures.progress(entity, index, rounds):
-            gain, band = item["gain"], None
-            if gain:
-                within = statements_module.band_of(self.site, item["benchmark"])
-                faster, slower = sorted(
-                    (claim_figures.minutes(gain["first"]), claim_figures.minutes(gain["last"]))
-                )
-                band = within if derived.level(faster, slower, within) else None
-            points = at_scale.with_changes(self.site, item["points"])
-            view = (item["benchmark"], item["scale"]) in self.at_scale
-            progress_rows.append({**item, "points": points, "level_band": band, "view": view})
-        generations = []
-        for relation, key in chip_figures.neighbours(facts):
-            other = index.accelerators.get(key)
-            if other is not None:  # a family with no results on the record has no page
-                rows = chip_figures.generation(entity, other, index, rounds, older_first=relation == "next")
-                generations.append({"relation": relation, "entity": other, "rows": rows})
-        return SimpleNamespace(
-            by_benchmark=chip_figures.by_benchmark(self.site, entity, index, rounds),
-            progress=progress_rows,
-            scaling=chip_figures.scaling(entity, index, rounds),
-            generations=generations,
-        )
+        """A chip family's page's figures (chip_family.page_figures)."""
+        return chip_family.page_figures(self.site, self.index, self.at_scale, entity, facts)
 
     def scale_chart(self, benchmark: str, rounds: list[str]) -> ScaleData | None:
         """The scale chart of a benchmark's results in `rounds` (scale_chart.py)."""
@@ -301,24 +273,9 @@ class Model:
         return chart_select.results_rows(self.site, params, page, line)
 
     def family_progress(self, family: str, benchmark: str, scale: int) -> list[dict]:
-        """A chip family's fastest closed result at `scale` accelerators in each round, as
-        progress points (record_index.progress's shape: the time in minutes)."""
-        index = self.index
-        mine = [r for r in index.accelerators[family].results if r["benchmark"] == benchmark]
-        points = []
-        for round_id, best in derived.progress_at_scale(mine, scale, list(self.site.rounds), index.counts):
-            origin = index.carried_from(best)
-            version = compatibility.version_of(self.site, benchmark, round_id)
-            points.append(
-                {
-                    "round": round_id,
-                    "value": derived.minutes(best),
-                    "id": best["id"],
-                    "version": round_id if version is None else version,
-                    "carried": origin and origin["round"],
-                }
-            )
-        return points
+        """A chip family's fastest closed result at `scale` accelerators in each round
+        (chip_family.progress_at)."""
+        return chip_family.progress_at(self.site, self.index, family, benchmark, scale)
 
     def unscored_closed(self, benchmarks, rounds: list[str] | None = None) -> int:
         """How many closed-division results of the benchmarks have no time, in `rounds` (by
