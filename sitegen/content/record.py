@@ -17,7 +17,8 @@ import yaml
 from sitegen.base.errors import Problems
 from sitegen.content import field_types, schema
 from sitegen.content.parsecache import ParseCache, cached
-from sitegen.content.readers import LINE, SAFE_LOADER, Located, key_line, parse_yaml, read_text
+from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
+from sitegen.content.record_lines import fast_records
 
 RECORD_DIR = ("data", "record")
 RESULTS_FILE = re.compile(r"^results-(?P<round>v[0-9][0-9a-z.]*)\.yaml$")
@@ -104,9 +105,7 @@ def load_changelog(content: Path, problems: Problems, results: dict) -> list[dic
     path = record_folder(content) / "changelog.yaml"
     if not path.is_file():
         return []
-    rows = cached(
-        "yaml-list", path, problems, lambda: parse_yaml(read_text(path, problems) or "[]", path, problems)
-    )
+    rows = _yaml_list(path, problems)
     if not isinstance(rows, list):
         problems.add(path, 1, "changelog.yaml must be a YAML list of changes ('- date: ...')")
         return []
@@ -120,6 +119,13 @@ def load_changelog(content: Path, problems: Problems, results: dict) -> list[dic
         else:
             found.append({k: _change_value(row.get(k)) for k in ("date", "id", "field", "old", "new")})
     return found
+
+
+def _yaml_list(path: Path, problems: Problems):
+    """A curated YAML file's parse (an empty file is an empty list), kept in the parse cache."""
+    return cached(
+        "yaml-list", path, problems, lambda: parse_yaml(read_text(path, problems) or "[]", path, problems)
+    )
 
 
 def _change_value(value):
@@ -168,89 +174,6 @@ def _parse_list(path: Path, fields: dict, problems: Problems) -> dict[str, dict]
             record["_lines"] = getattr(row, "lines", None) or {}
             found[record["id"]] = record
     return found
-
-
-# The importer writes one field per line ("  key: value" under "- id: ..."), so a line reader
-# does in 0.1 s what libyaml's loader does in 1.5 s (its constructor runs in Python). Values it
-# does not recognise go to yaml one by one; any other layout goes to yaml whole. A test checks
-# that both readers agree on every record file.
-_FIELD = re.compile(r"^(?:- |  )([a-z_]+): ?(.*)$")
-_INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
-_FLOAT = re.compile(r"^[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$")
-_PLAIN = re.compile(r"^[A-Za-z](?:[^:#]|:(?! )|(?<! )#)*(?<!:)$")  # no ": ", " #", final ":"
-_WORDS = {"null": None, "~": None, "": None, "true": True, "false": False}
-_YAML_WORDS = re.compile(
-    r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|True|TRUE|"
-    r"False|FALSE|Null|NULL|\.nan|\.NaN|\.NAN|\.inf|\.Inf|\.INF)$"
-)
-
-
-def fast_records(text: str) -> list[Located] | None:
-    """The records of an importer-written file, or None when its layout is another. Each
-    knows the line of each of its fields (`lines`), as the YAML reader's mappings do."""
-    records: list[Located] = []
-    seen: dict[str, object] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line or line.startswith("#"):
-            continue
-        match = _FIELD.match(line)
-        if not match or (line.startswith("  ") and not records):
-            return None
-        key, raw = match.groups()
-        if line.startswith("- "):
-            record = Located({LINE: number})
-            record.lines = {}
-            records.append(record)
-        raw = raw.rstrip()
-        value = seen.get(raw, _UNREAD)
-        if value is _UNREAD:  # most values repeat (closed, min, a model name)
-            value = _scalar(raw)
-            if not raw.startswith("["):
-                seen[raw] = value
-        if value is _UNREAD or key in records[-1]:  # a key twice: yaml names both lines
-            return None
-        if isinstance(value, dict):  # energy: {value, unit}; yaml gives it its line
-            value = {**value, LINE: number}
-        records[-1][key] = value
-        records[-1].lines[key] = number
-    return records
-
-
-_UNREAD = object()
-
-
-def _scalar(raw: str):
-    if raw in _WORDS:
-        return _WORDS[raw]
-    if _INT.match(raw):
-        return int(raw)
-    if _FLOAT.match(raw):
-        return float(raw)
-    if _PLAIN.match(raw) and not _YAML_WORDS.match(raw):
-        return raw
-    if raw.startswith("[") and raw.endswith("]") and not any(c in raw[1:-1] for c in "[]{}\"'#"):
-        items = [_scalar(item.strip()) for item in raw[1:-1].split(",")] if raw[1:-1].strip() else []
-        return _UNREAD if _UNREAD in items else items
-    return _yaml_scalar(raw)
-
-
-@functools.lru_cache(maxsize=4096)
-def _yaml_scalar(raw: str):
-    try:
-        value = yaml.load(f"v: {raw}", Loader=_SCALAR_LOADER)["v"]
-    except yaml.YAMLError:
-        return _UNREAD
-    return value if not isinstance(value, (dict, list)) or value else value
-
-
-class _SCALAR_LOADER(SAFE_LOADER):  # type: ignore[valid-type,misc]  # chosen at import
-    """yaml for one value: dates stay text, as readers.py's loader keeps them."""
-
-
-_SCALAR_LOADER.yaml_implicit_resolvers = {
-    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
-    for k, v in _SCALAR_LOADER.yaml_implicit_resolvers.items()
-}
 
 
 def _check_record(path: Path, record: dict, round_id: str, problems: Problems) -> None:
@@ -336,15 +259,21 @@ def folder_key(record: dict) -> str:
     return f"{record['round']}/{record['path'].split('/')[0]}/{record['system_folder']}"
 
 
+def _by_folder(record: dict) -> dict[str, list[dict]]:
+    """The record's results by folder_key."""
+    found: dict[str, list[dict]] = {}
+    for result in record.values():
+        found.setdefault(folder_key(result), []).append(result)
+    return found
+
+
 def derive_results(
     content: Path, record: dict, problems: Problems, curated: dict | None = None
 ) -> dict[str, dict]:
     """The `results` table: every record result of a mapped system folder that has a score.
     `curated`: read_curated's entries, when the caller has read them already."""
     map_path = content / "data" / "mlperf_systems.yaml"
-    by_folder: dict[str, list[dict]] = {}
-    for result in record.values():
-        by_folder.setdefault(folder_key(result), []).append(result)
+    by_folder = _by_folder(record)
     curated = read_curated(content, problems) if curated is None else curated
     table: dict[str, dict] = {}
     for key, system, line in read_system_map(map_path, problems):
@@ -363,9 +292,7 @@ def check_system_map(content: Path, record: dict, systems: dict, problems: Probl
     """Each site system of the map is in systems.yaml, and agrees with the official system
     descriptions of the folders mapped to it: the same number of accelerators (none, for a
     folder of processors alone, is not the same)."""
-    by_folder: dict[str, list[dict]] = {}
-    for result in record.values():
-        by_folder.setdefault(folder_key(result), []).append(result)
+    by_folder = _by_folder(record)
     said = set()
     map_path = content / "data" / "mlperf_systems.yaml"
     shown = f"{content.name}/data/mlperf_systems.yaml"
@@ -409,12 +336,7 @@ def read_curated(content: Path, problems: Problems) -> dict[str, dict]:
     path = content / "data" / "results_curated.yaml"
     if not path.is_file():
         return {}
-    rows = (
-        cached(
-            "yaml-list", path, problems, lambda: parse_yaml(read_text(path, problems) or "[]", path, problems)
-        )
-        or []
-    )
+    rows = _yaml_list(path, problems) or []
     if not isinstance(rows, list):
         problems.add(path, 1, "results_curated.yaml must be a YAML list of records ('- id: ...')")
         return {}

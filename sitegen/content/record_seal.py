@@ -16,7 +16,8 @@ from pathlib import Path
 from sitegen.base.errors import Problems
 from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, YamlProblem, load_yaml
-from sitegen.content.record import fast_records, record_folder
+from sitegen.content.record import record_folder
+from sitegen.content.record_lines import fast_records
 
 SEAL = "seal.yaml"
 ROUNDS = "rounds.yaml"

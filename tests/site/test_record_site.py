@@ -366,7 +366,7 @@ def _record_texts():
 def test_the_line_reader_agrees_with_yaml_on_every_record_file():
     from sitegen.base.errors import Problems
     from sitegen.content.readers import parse_yaml
-    from sitegen.content.record import fast_records
+    from sitegen.content.record_lines import fast_records
 
     for text in _record_texts():
         fast = fast_records(text)
@@ -374,7 +374,7 @@ def test_the_line_reader_agrees_with_yaml_on_every_record_file():
 
 
 def test_the_line_reader_leaves_other_layouts_and_odd_values_to_yaml():
-    from sitegen.content.record import fast_records
+    from sitegen.content.record_lines import fast_records
 
     assert fast_records("- id: a\n  runs:\n    - 1.0\n") is None  # block list
     assert fast_records("- {id: a}\n") is None  # flow record
