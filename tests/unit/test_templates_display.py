@@ -1,6 +1,6 @@
 """Templates display (issue 47): no template line over 160 characters, and no filter inside a
 template's tags that orders, selects, groups, counts or aggregates values; the render functions
-hand a page its values chosen, ordered and counted (docs/theming.md, "Templates display")."""
+hand a page its values chosen, ordered and counted (docs/architecture.md, "Templates display")."""
 
 from __future__ import annotations
 
