@@ -20,11 +20,26 @@ def suite_entries(model: Model, latest: str) -> list[dict]:
             {
                 "benchmark": benchmark,
                 "headline": (h := model.headline(latest, benchmark_id)),
-                "leaders": model.figures.leaders(h),
+                "leaders": (leaders := model.figures.leaders(h)),
+                "shared": len(leaders) > 1,  # several results level: the lead is shared
                 "band": model.figures.noise_band(benchmark),
             }
         )
     return entries
+
+
+def break_titles(model: Model, t, lang: str) -> dict[tuple[str, str], str]:
+    """The title of each cell of the series table where its series breaks, by (series, round):
+    a new version of the same benchmark, or another benchmark."""
+    return {
+        (one.key, rnd): t(
+            "home.glance.version_break_title" if cell.same_benchmark else "home.glance.break_title",
+            name=model.site.get("benchmarks", cell.benchmark)["name"][lang],
+        )
+        for one in model.series
+        for rnd, cell in one.cells.items()
+        if cell.breaks
+    }
 
 
 def record_context(model: Model, t, lang: str, path: str) -> dict:
@@ -41,7 +56,10 @@ def record_context(model: Model, t, lang: str, path: str) -> dict:
         "suite": suite_entries(model, latest),
         "headline": Markup(headline.headline_figure(model, t, lang, path)),
         "series": series,
-        "glance_rounds": [r for r in site.rounds if any(r in one.cells for one in series)],
+        # the table's columns, the newest round first, and each series' names, the newest first
+        "glance_rounds": [r for r in reversed(site.rounds) if any(r in one.cells for one in series)],
+        "series_names": {one.key: one.benchmarks[::-1] for one in series},
+        "break_titles": break_titles(model, t, lang),
         "index": index,
         # the legend explains only the marks the table shows
         "glance_marks": {

@@ -30,7 +30,8 @@ def _page(
     **extra,
 ) -> dict[str, bytes]:
     context = base_context(site, lang, path, t, title, extra.get("model"))
-    context["breadcrumbs"] = [(t("nav.home"), urls.home(lang)), *crumbs]
+    # a trail only below the top pages
+    context["breadcrumbs"] = [(t("nav.home"), urls.home(lang)), *crumbs] if crumbs else []
     context.update(extra)
     return {path: render_template(theme, template, context)}
 
@@ -341,7 +342,7 @@ def claims_page(theme, site, lang, t, model: Model):
         "claims.html",
         t("nav.claims"),
         [],
-        checks=ordered,
+        checks=sorted(ordered, key=lambda c: c.verdict != "differs"),  # the claims that differ first
         cited_by=cited_by,
         attribution=_attribution(site, rounds),
         vendors=vendors,

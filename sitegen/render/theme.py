@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 from sitegen.base import cache, fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
 from sitegen.content.model import Site
+from sitegen.render.level_mark import level_mark
 from sitegen.render.page import Page, source_name
 from sitegen.render.references import rich_text
 
@@ -179,6 +180,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str, model
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
         "rich": lambda text: rich_text(text, Page(site, lang, path, model)),
         "quote_marks": lambda text: languages.quote_marks(text, lang),  # around a source's words
+        "level_mark": level_mark,  # the results level with a fastest one, as a note names them
     }
 
 

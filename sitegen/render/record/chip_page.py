@@ -26,7 +26,7 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
     return {
         "specs": _specs(site, facts),
         "by_benchmark": figures.by_benchmark,
-        "progress": [_progress_row(lang, item) for item in figures.progress],
+        "progress": [_progress_row(lang, item, model.index) for item in figures.progress],
         "progress_chart": Markup(
             _progress_chart(figures.progress, names, rounds, t, lang, model.look(entity.slug))
         ),
@@ -35,6 +35,7 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
         # the family's colour and shape on every chart (data/chip_looks.yaml); none unclassified
         "look_key": Markup(look_key(model.look(entity.slug))) if entity.chip else None,
         "generations": figures.generations,
+        "relations": _relations(figures.generations),
         # rows of the long tables, said in their folded summaries
         "table_rows": {
             "by_benchmark": sum(len(b["rounds"]) for b in figures.by_benchmark),
@@ -49,6 +50,13 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
     }
 
 
+def _relations(generations: list[dict]) -> list[tuple[str, list[dict]]]:
+    """The family's generations by relation (previous, next), each relation once, in the order
+    the generations come: one line each on the page."""
+    relations = dict.fromkeys(g["relation"] for g in generations)
+    return [(relation, [g for g in generations if g["relation"] == relation]) for relation in relations]
+
+
 def _specs(site, facts: dict | None) -> list[dict]:
     """The family's figures, each with its source record (sources.yaml)."""
     return [
@@ -57,10 +65,22 @@ def _specs(site, facts: dict | None) -> list[dict]:
     ]
 
 
-def _progress_row(lang: str, item: dict) -> dict:
+def _progress_row(lang: str, item: dict, index) -> dict:
     """A progress series with its gain in words: `level` (the band, in the page's numbers)
     when the gain is within the benchmark's run-to-run variation (Model.chip)."""
-    return {**item, "level": fmt.percent(item["level_band"] * 100, lang, 2) if item["level_band"] else None}
+    level = fmt.percent(item["level_band"] * 100, lang, 2) if item["level_band"] else None
+    return {**item, "level": level, "points": _said_once(item["points"], index)}
+
+
+def _said_once(points: list[dict], index) -> list[dict]:
+    """Each point with `again`: carried over from the same result as the point before, so
+    that the page says those runs once (RecordIndex.carried_from)."""
+    marked, before = [], None
+    for point in points:
+        origin = index.carried_from(point["result"])
+        marked.append({**point, "again": origin is not None and origin["id"] == before})
+        before = origin["id"] if origin else None
+    return marked
 
 
 def _progress_chart(series: list[dict], names: dict, rounds: list[str], t, lang: str, look: dict) -> str:

@@ -134,6 +134,7 @@ def _filters(model: Model, lang, t) -> dict:
     }
     return {
         "rounds": list(site.rounds),
+        "rounds_newest_first": list(site.rounds)[::-1],  # the round filter's options
         "benchmarks": benchmarks,
         "default_benchmark": _default_benchmark(model, [b["id"] for b in benchmarks]),
         "chips": chips,

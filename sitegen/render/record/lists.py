@@ -103,10 +103,12 @@ def entity_pages(theme, site: Site, lang, t, model: Model, kind: str, slug: str)
         entity=entity,
         index=index,
         rounds=rounds,
+        round_counts=dict(rounds),
         entity_url=page_url,
         first=(first, entity.in_round(first)),
         last=(last, entity.in_round(last)),
         listed=LISTED,
+        unlisted={r: max(len(entity.in_round(r)) - LISTED, 0) for r in (first, last)},  # "and n more"
         fold_at=FOLD_AT,
         told_apart={
             **told_apart(entity.in_round(first)[:LISTED], t, lang),
@@ -116,7 +118,9 @@ def entity_pages(theme, site: Site, lang, t, model: Model, kind: str, slug: str)
         # a chip page names level results by round instead (chip_figures.by_benchmark)
         fastest_level=None if chip else model.level_with_fastest(entity, fastest),
         label=label,
-        unscored=model.unscored_of(entity),
+        unscored=(unscored := model.unscored_of(entity)),
+        unscored_count=model.count(unscored),
+        unscored_unlisted=max(len(unscored) - 12, 0),  # the page names twelve
     )
     files = _page(
         theme,

@@ -89,6 +89,7 @@ def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str,
     files: dict[str, bytes] = {}
     chart = Markup(scale_chart.scale_figure(model, t, lang, path, benchmark, [round_id], files))
     groups, band = leaderboard_groups(results), model.figures.noise_band(benchmark)
+    energy = energy_groups(model.by_energy(results))
     return files | _page(
         theme,
         site,
@@ -105,7 +106,8 @@ def leaderboard_page(theme, site: Site, lang, t, benchmark: dict, round_id: str,
         band=band,
         count=counted,
         copies=len(results) - counted,
-        energy_groups=energy_groups(model.by_energy(results)),
+        energy_groups=energy,
+        table_nav=len(groups) > 1 or bool(energy),  # links between the tables when there are several
         tunit=model.figures.throughput_unit(model.throughput_of(r) for r in results),
         energy_count=model.count(model.by_energy(results)),
         scale_chart=chart,
@@ -198,6 +200,16 @@ def result_page(theme, site: Site, lang, t, result: dict, model: Model):
     )
 
 
+def _every(model: Model, round_id: str) -> list[tuple[dict, list[dict], int]]:
+    """Every result of the round, linked, per benchmark fastest first (a click from the round's
+    page), with their number (a copy once)."""
+    every = []
+    for b in model.round_benchmarks(round_id):
+        rows = model.results(b, round_id)
+        every.append((model.site.get("benchmarks", b), rows, model.count(rows)))
+    return every
+
+
 def round_page(theme, site: Site, lang, t, round_id: str, model: Model):
     index = model.index
     results = index.counted(model.round_results(round_id))  # a copy counts once
@@ -206,10 +218,7 @@ def round_page(theme, site: Site, lang, t, round_id: str, model: Model):
         (site.get("benchmarks", b), model.count(model.results(b, round_id)))
         for b in model.round_benchmarks(round_id)
     ]
-    # every result of the round, linked, per benchmark fastest first (a click from here)
-    every = [
-        (site.get("benchmarks", b), model.results(b, round_id)) for b in model.round_benchmarks(round_id)
-    ]
+    every = _every(model, round_id)
     order = list(site.rounds)
     before = order[order.index(round_id) - 1] if order.index(round_id) else None
     held = set(model.round_benchmarks(round_id))
@@ -235,6 +244,8 @@ def round_page(theme, site: Site, lang, t, round_id: str, model: Model):
         index=index,
         before=before,
         fastest=fastest,
+        # whether a benchmark is led by a result without a score
+        unscored_fastest=any(h.unscored for _, h, _ in fastest),
         every=every,
         new=[
             site.get("benchmarks", b) for b in model.round_benchmarks(round_id) if before and b not in earlier

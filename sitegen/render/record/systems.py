@@ -63,7 +63,8 @@ def system_page(theme, site: Site, lang, t, model: Model, key: str):
         kind="systems",
         product=site.get("systems", product) if product else None,
         description=urls.official(rnd, first["system_path"]),
-        rows=model.system_rows(key),
+        rows=(rows := model.system_rows(key)),
+        count=model.count(rows),  # a copy once
         attribution=attribution(site, [first["round"]]),
         model=model,
     )
