@@ -153,6 +153,12 @@ def render_site(
         raise ContentError(stray)
     if destination is None:
         return files
+    return _put(destination, files, written, units, linked)
+
+
+def _put(destination: Destination, files: dict, written: dict, units: dict, linked: dict) -> dict:
+    """The files every language shares, written (or linked) into the staging folder beside
+    those the languages wrote: {path: sha256} of all of them."""
     # what each unit read: the next build's state.State. A reused unit comes back as None from
     # its process (the last state has it; sending 2,500 of them back a language took 0.1 s)
     reused = destination.reuse.state.units if destination.reuse is not None else {}

@@ -15,7 +15,7 @@ from typing import Any
 
 from sitegen.base.errors import Problem
 from sitegen.content.translation import translation_gaps
-from sitegen.render import pages
+from sitegen.render import claims_page, pages
 from sitegen.render.record import at_scale, explore, lists, rounds, systems
 from sitegen.render.record.downloads import downloads_page
 
@@ -292,7 +292,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("result", "{lang}/results/{id}.html", rounds.result_page, _results, rows=True),
     Kind("downloads", "{lang}/downloads.html", downloads_page, _record_one("downloads"), search="page"),
     Kind("explore", "{lang}/explore.html", explore.explore_page, _record_one("explore"), search="page"),
-    Kind("claims", "{lang}/claims/index.html", pages.claims_page, _one("claims"), search="claims"),
+    Kind("claims", "{lang}/claims/index.html", claims_page.claims_page, _one("claims"), search="claims"),
     Kind("sources", "{lang}/sources/index.html", pages.sources_page, _one("sources"), search="sources"),
     Kind("glossary", "{lang}/glossary.html", pages.glossary_page, _one("glossary"), search="glossary"),
     Kind("not_found", "{lang}/404.html", pages.not_found_page, _one("404"), sitemap=False),
