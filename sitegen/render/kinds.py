@@ -19,8 +19,9 @@ from sitegen.render import claims_page, pages
 from sitegen.render.record import at_scale, explore, lists, rounds, systems
 from sitegen.render.record.downloads import downloads_page
 
-# A language's folder, as report files name it (content/load.py REPORT_NAME); {name}: any name.
-LANG = r"[a-z]{2,3}(?:-[a-z0-9]{2,8})*"
+# What a {...} of an address matches: a language's folder as report files name it
+# (content/load.py REPORT_NAME), a count (digits), or any one name.
+PLACES = {"lang": r"[a-z]{2,3}(?:-[a-z0-9]{2,8})*", "count": r"[0-9]+"}
 NAME = r"[^/]+"
 
 
@@ -36,16 +37,17 @@ class Run:
     problems: list = field(default_factory=list)
 
 
-# (unit key, the report it renders or None, the renderer's arguments after theme, site, lang, t)
-Unit = tuple[tuple, Any, tuple]
+# A unit as a kind lists it: (unit key, the report it renders or None, the renderer's
+# arguments after theme, site, lang, t)
+Listed = tuple[tuple, Any, tuple]
 
 
 @dataclass(frozen=True)
 class Kind:
     name: str
-    url: str  # where its pages live: {lang} the language, {...} any one name (`unless` aside)
+    url: str  # where its pages live: {lang} the language, {count} a count, {...} any one name
     render: Callable | None = None  # (theme, site, lang, t, *args) -> {path: bytes}
-    units: Callable[[Run], Iterable[Unit]] | None = None  # None: made with another kind's unit
+    units: Callable[[Run], Iterable[Listed]] | None = None  # None: made with another kind's unit
     unless: tuple[str, ...] = ()  # file names (regex, no .html) its last {...} never matches
     sitemap: bool = True
     search: str | None = None  # searched as this kind of document (label: search.kind.<it>)
@@ -57,67 +59,67 @@ class Kind:
         return self.url.format(**names)
 
 
-def _one(*key: str) -> Callable[[Run], Iterator[Unit]]:
+def _one(*key: str) -> Callable[[Run], Iterator[Listed]]:
     """One page per language."""
 
-    def units(run: Run) -> Iterator[Unit]:
+    def units(run: Run) -> Iterator[Listed]:
         yield key, None, (run.model,)
 
     return units
 
 
-def _record_one(*key: str) -> Callable[[Run], Iterator[Unit]]:
+def _record_one(*key: str) -> Callable[[Run], Iterator[Listed]]:
     """One page per language on a site with the record."""
 
-    def units(run: Run) -> Iterator[Unit]:
+    def units(run: Run) -> Iterator[Listed]:
         if run.site.rounds:
             yield key, None, (run.model,)
 
     return units
 
 
-def _reports(run: Run) -> Iterator[Unit]:
+def _reports(run: Run) -> Iterator[Listed]:
     for report in run.site.reports_in(run.lang):
         yield ("report", report.slug), report, (report, run.model, run.bodies, run.problems)
 
 
-def _plain_pages(run: Run) -> Iterator[Unit]:
+def _plain_pages(run: Run) -> Iterator[Listed]:
     for page in (p for p in run.site.pages if p.lang == run.lang):
         yield ("page", page.slug), None, (page, run.model, run.bodies, run.problems)
 
 
-def _table(kind: str, table: str) -> Callable[[Run], Iterator[Unit]]:
+def _table(kind: str, table: str) -> Callable[[Run], Iterator[Listed]]:
     """A page per row of a curated table (systems, benchmarks)."""
 
-    def units(run: Run) -> Iterator[Unit]:
+    def units(run: Run) -> Iterator[Listed]:
         for row in run.site.table(table):
             yield (kind, row["id"]), None, (row, run.model)
 
     return units
 
 
-def _at_scale(run: Run) -> Iterator[Unit]:
+def _at_scale(run: Run) -> Iterator[Listed]:
     for benchmark, scale in at_scale.at_scale_units(run.site, run.model):
         yield ("at-scale", benchmark["id"], str(scale)), None, (benchmark, scale, run.model)
 
 
-def _rounds(run: Run) -> Iterator[Unit]:
+def _rounds(run: Run) -> Iterator[Listed]:
     for round_id in run.site.rounds:
         yield ("record", "round", round_id), None, (round_id, run.model)
 
 
-def _entity_index(kind: str) -> Callable[[Run], Iterator[Unit]]:
-    def units(run: Run) -> Iterator[Unit]:
+def _entity_index(kind: str) -> Callable[[Run], Iterator[Listed]]:
+    def units(run: Run) -> Iterator[Listed]:
         if run.site.rounds:
             yield ("record", kind), None, (run.model, kind)
 
     return units
 
 
-def _entities(kind: str) -> Callable[[Run], Iterator[Unit]]:
+def _entities(kind: str) -> Callable[[Run], Iterator[Listed]]:
     """Each submitter's (chip family's) page, with its pages by round when it has many."""
 
-    def units(run: Run) -> Iterator[Unit]:
+    def units(run: Run) -> Iterator[Listed]:
         if run.site.rounds:
             for slug in getattr(run.model.index, kind):
                 yield ("record", kind, slug), None, (run.model, kind, slug)
@@ -125,13 +127,13 @@ def _entities(kind: str) -> Callable[[Run], Iterator[Unit]]:
     return units
 
 
-def _record_systems(run: Run) -> Iterator[Unit]:
+def _record_systems(run: Run) -> Iterator[Listed]:
     if run.site.rounds:
         for key in run.model.index.systems:
             yield ("record", "record-system", key), None, (run.model, key)
 
 
-def _leaderboards(run: Run) -> Iterator[Unit]:
+def _leaderboards(run: Run) -> Iterator[Listed]:
     site, model = run.site, run.model
     if site.rounds:
         for benchmark_id in sorted(model.benchmarks()):
@@ -140,7 +142,7 @@ def _leaderboards(run: Run) -> Iterator[Unit]:
                 yield ("record", "leaderboard", benchmark_id, round_id), None, (benchmark, round_id, model)
 
 
-def _results(run: Run) -> Iterator[Unit]:
+def _results(run: Run) -> Iterator[Listed]:
     if run.site.rounds:
         for ident in sorted(run.model.record):
             yield ("record", "result", ident), None, (run.model.record[ident], run.model)
@@ -305,8 +307,8 @@ KINDS: tuple[Kind, ...] = (
 
 
 def pattern(kind: Kind) -> re.Pattern:
-    """The paths a kind claims: its URL with {lang} a language, any other {...} one name (its
-    last one none of `unless`)."""
+    """The paths a kind claims: its URL with each {...} what PLACES says (the last one none of
+    `unless`)."""
     head, _, last = kind.url.rpartition("/")
     guard = f"(?!(?:{'|'.join(kind.unless)})\\.html$)" if kind.unless else ""
     return re.compile(_regex(head + "/" if head else "") + guard + _regex(last))
@@ -315,7 +317,7 @@ def pattern(kind: Kind) -> re.Pattern:
 def _regex(template: str) -> str:
     parts = re.split(r"\{(\w+)\}", template)  # literal, name, literal, ...
     return "".join(
-        re.escape(part) if at % 2 == 0 else LANG if part == "lang" else NAME for at, part in enumerate(parts)
+        re.escape(part) if at % 2 == 0 else PLACES.get(part, NAME) for at, part in enumerate(parts)
     )
 
 
@@ -332,17 +334,18 @@ def _matcher(kinds: tuple[Kind, ...]) -> re.Pattern:
 MATCHER = _matcher(KINDS)
 
 
-def kind_of(path: str, kinds: tuple[Kind, ...] = KINDS) -> Kind | None:
+def kind_of(path: str, kinds: tuple[Kind, ...] = KINDS, matcher: re.Pattern = MATCHER) -> Kind | None:
     """The kind of page an output path is; None for a file that is not a page (not .html) or
-    a page no kind claims."""
+    a page no kind claims. `matcher`: _matcher(kinds)."""
     if not path.endswith(".html"):
         return None
-    found = (MATCHER if kinds is KINDS else _matcher(kinds)).fullmatch(path)
+    found = matcher.fullmatch(path)
     return kinds[int(found.lastgroup[1:])] if found is not None and found.lastgroup else None
 
 
 def unclaimed(paths: Iterable[str], kinds: tuple[Kind, ...] = KINDS) -> list[Problem]:
     """A problem for each page (an .html file) that no kind claims."""
+    matcher = MATCHER if kinds is KINDS else _matcher(kinds)
     return [
         Problem(
             f"output/{path}",
@@ -350,5 +353,5 @@ def unclaimed(paths: Iterable[str], kinds: tuple[Kind, ...] = KINDS) -> list[Pro
             "no page kind claims this page; declare its kind in sitegen/render/kinds.py",
         )
         for path in sorted(paths)
-        if path.endswith(".html") and kind_of(path, kinds) is None
+        if path.endswith(".html") and kind_of(path, kinds, matcher) is None
     ]

@@ -96,7 +96,9 @@ def sample(tmp_path, monkeypatch):
 def test_every_page_of_the_sample_site_is_claimed_by_exactly_one_kind(sample):
     files = render_site(sample, load_site_theme(sample, TEMPLATES), processes=False)
     html = sorted(path for path in files if path.endswith(".html"))
-    assert html == sorted(line[66:] for line in GOLDEN.read_text("utf-8").splitlines() if line.endswith(".html"))
+    assert html == sorted(
+        line[66:] for line in GOLDEN.read_text("utf-8").splitlines() if line.endswith(".html")
+    )
     claimed = {path: [kind.name for kind in claimants(path)] for path in html}
     assert {path: names for path, names in claimed.items() if len(names) != 1} == {}
     # the sample has every kind of page (tests/site/test_golden.py) but an entity's pages by
@@ -121,7 +123,8 @@ def _with_stray_page(theme, site, lang, t, model):
 
 def test_a_page_no_kind_claims_stops_the_build(sample):
     kinds = tuple(
-        dataclasses.replace(kind, render=_with_stray_page) if kind.name == "glossary" else kind for kind in KINDS
+        dataclasses.replace(kind, render=_with_stray_page) if kind.name == "glossary" else kind
+        for kind in KINDS
     )
     with pytest.raises(ContentError) as raised:
         render_site(sample, load_site_theme(sample, TEMPLATES), processes=False, kinds=kinds)
