@@ -119,6 +119,7 @@ def _build_locked(
         Reuse,
         data_digest,
         in_processes,
+        load_site_theme,
         render_site,
     )
     from sitegen.assemble.state import resolve
@@ -126,7 +127,7 @@ def _build_locked(
     from sitegen.base.errors import ContentError  # what renders is imported only now
     from sitegen.content.load import check_words, load_site
     from sitegen.derive import model as derive_model
-    from sitegen.render.theme import load_theme, theme_dependency
+    from sitegen.render.theme import theme_dependency
 
     # the editors' words are checked after the load (with --strict, by the load itself); on a
     # big site, in a forked process beside the rest of the build
@@ -134,7 +135,7 @@ def _build_locked(
     forks = processes and in_processes(site)
     model = derive_model.build(site)  # once, in this process: every forked language reads it
     cache = BodyCache(data_digest(content, code))
-    theme = load_theme(templates, content / "templates")
+    theme = load_site_theme(site, templates)  # the build's one Jinja environment
     value = current_values(partial(resolve, site), partial(theme_dependency, theme))
     shared = _shared_inputs(content, templates, code, strict)
     state = load_state(_state_path(out)) if manifest else None
@@ -146,7 +147,7 @@ def _build_locked(
             Reuse(state, *stale_units(state, value)) if state is not None and state.inputs == shared else None
         )
         destination = Destination(staging, out, _unchanged_since(manifest, out), reuse)
-        files = render_site(site, templates, model, cache, destination, processes=processes)
+        files = render_site(site, theme, model, cache, destination, processes=processes)
         return reuse, files, destination.units
 
     loaded = len(site.warnings)

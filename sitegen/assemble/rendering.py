@@ -16,29 +16,31 @@ from pathlib import Path
 
 from sitegen.assemble import forking
 from sitegen.assemble.state import State, Unit
+from sitegen.assemble.units import (
+    Language,
+    cjk_space_problems,
+    keep_or_write,
+    language_units,
+    make_unit,
+    take_reused,
+)
 from sitegen.assemble.write import link_files, merge_same, put_files
 from sitegen.base import languages
 from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
-from sitegen.base.errors import ContentError, Problem, Problems
-from sitegen.content import usage
+from sitegen.base.errors import ContentError, Problems
 from sitegen.content.model import Site
-from sitegen.content.textcheck import cjk_spaces
-from sitegen.content.translation import translation_gaps
 from sitegen.derive import model as derive_model
 from sitegen.derive.model import Model
 from sitegen.render import pages
 from sitegen.render.end_files import language_end_files, site_files
 from sitegen.render.inline import stylesheet
+from sitegen.render.kinds import KINDS, Kind, Run, unclaimed
 from sitegen.render.markup import new_markdown
-from sitegen.render.record import at_scale as record_at_scale
 from sitegen.render.record import explore as record_explore
 from sitegen.render.record import lists as record_lists
-from sitegen.render.record import rounds as record_pages
-from sitegen.render.record import systems as record_systems
-from sitegen.render.record.downloads import all_rounds_downloads, downloads_page, round_downloads
-from sitegen.render.search import noindex, search_entry
+from sitegen.render.record.downloads import all_rounds_downloads, round_downloads
 from sitegen.render.single_file import single_file_copy
-from sitegen.render.theme import Strings, load_theme, missing_strings, static_files
+from sitegen.render.theme import Strings, Theme, load_theme, missing_strings, static_files
 
 
 @dataclass
@@ -103,15 +105,18 @@ class Destination:
 
 def render_site(
     site: Site,
-    templates: Path,
+    theme: Theme,
     model: Model | None = None,
     cache: BodyCache | None = None,
     destination: Destination | None = None,
     processes: bool = True,
+    kinds: tuple[Kind, ...] = KINDS,
 ) -> dict:
     """Every output file, rendered one language at a time (in parallel on big sites, unless
     `processes` is False: serve's builds run beside its threads, and a process that forks
-    while other threads run may inherit a lock one of them held).
+    while other threads run may inherit a lock one of them held). `theme`: the build's one
+    Jinja environment (load_site_theme), which forked processes inherit; `kinds`: the page
+    kinds (render/kinds.py), whose renderers make each language's pages in their order.
 
     Without a destination: {path: bytes}. With one, each process writes its own files into the
     staging folder as soon as they are made, and only {path: sha256} comes back: the files of a
@@ -120,9 +125,9 @@ def render_site(
     model = model or derive_model.build(site)  # once, before any process forks
     # each language's pages, then the record's data files (the same in every language) as a
     # job of their own: no language's process carries them, and the shortest job goes last
-    jobs = [(site, model, templates, lang, cache.data_key, destination, PAGES) for lang in site.languages]
+    jobs = [(site, model, theme, lang, cache.data_key, destination, PAGES, kinds) for lang in site.languages]
     if site.rounds:
-        jobs.append((site, model, templates, site.languages[0], cache.data_key, destination, DATA))
+        jobs.append((site, model, theme, site.languages[0], cache.data_key, destination, DATA, kinds))
     if processes and in_processes(site):
         results = forking.in_forked_processes(_render_language, jobs, _at_once(jobs, destination))
     else:
@@ -131,7 +136,6 @@ def render_site(
     if any(not problem.warning for problem in problems):
         raise ContentError([problem for problem in problems if not problem.warning])
     site.warnings = [*site.warnings, *problems]  # warnings found while rendering
-    theme = load_theme(templates, site.root / "templates")
     files = pages.chooser_page(theme, site)
     written, units, linked = {}, {}, {}
     for result in results:
@@ -144,8 +148,17 @@ def render_site(
     hidden = {path for result in results for path in result.hidden}
     files.update(site_files(site, model, theme, {*written, *files, *linked}, hidden))
     files.update(static_files(theme))
+    stray = unclaimed({*written, *files, *linked}, kinds)
+    if stray:  # a page no kind claims would drop out of the sitemap and search unseen
+        raise ContentError(stray)
     if destination is None:
         return files
+    return _put(destination, files, written, units, linked)
+
+
+def _put(destination: Destination, files: dict, written: dict, units: dict, linked: dict) -> dict:
+    """The files every language shares, written (or linked) into the staging folder beside
+    those the languages wrote: {path: sha256} of all of them."""
     # what each unit read: the next build's state.State. A reused unit comes back as None from
     # its process (the last state has it; sending 2,500 of them back a language took 0.1 s)
     reused = destination.reuse.state.units if destination.reuse is not None else {}
@@ -158,6 +171,12 @@ def render_site(
         **link_files(linked, destination.staging, destination.out),
         **put_files(files, destination.staging, destination.out, destination.previous),
     }
+
+
+def load_site_theme(site: Site, templates: Path) -> Theme:
+    """The build's one Jinja environment: the theme's templates, a content folder's own
+    templates/ first, every template a page uses noted in the site's reads."""
+    return load_theme(templates, site.root / "templates", site.reads)
 
 
 def _at_once(jobs: list, destination: Destination | None) -> int:
@@ -192,83 +211,47 @@ def _render_language(job) -> LanguageResult:
     single-file copy, its charts), noting what each read (content/tracking.py), and, when there
     is a destination, written and dropped at once: memory holds one page, not the whole language.
     A unit the last build made from inputs that have not changed is hard-linked instead."""
-    site, model, templates, lang, data_key, destination, part = job
-    theme = load_theme(templates, site.root / "templates", site.reads)
-    t = Strings(site, lang)
-    bodies = Bodies(BodyCache(data_key))
-    css = stylesheet(theme)
-    problems: list = []
-    kept: dict[str, bytes] = {}  # not written here: all of them, or those every language makes
-    written: dict[str, str] = {}
-    docs: list = []
-    hidden: list = []
-    units: dict = {}  # unit key -> (state.Unit, or None for a reused one, rendered now)
-    linked: dict[str, str] = {}
-    unchanged: dict[str, str] = {}  # own files of reused units, hard-linked together at the end
-    cjk, spaces = languages.get(lang).cjk, []
-    pairs = site.usage if languages.get(lang).lang.startswith("zh-Hant") else None
+    site, model, theme, lang, data_key, destination, part, kinds = job
     rel = Problems(site.root).rel
+    work = Language(site, theme, lang, Strings(site, lang), destination, stylesheet(theme), rel)
+    bodies = Bodies(BodyCache(data_key))
     reuse = destination.reuse if destination is not None else None
     units_of = (
         _data_units(site, model)
         if part == DATA
-        else _language_units(theme, site, model, lang, t, bodies, problems)
+        else language_units(kinds, theme, Run(site, model, lang, bodies, work.problems), work.t)
     )
     for key, report, make in units_of:
         unit_key = (lang, *key)
-        old = reuse.unit(unit_key, destination.previous) if reuse is not None else None
+        old = reuse.unit(unit_key, destination.previous) if reuse is not None and destination else None
         if old is not None and os.environ.get(VERIFY_REUSE) == "1":
-            _verify_reuse(site, unit_key, old, make, report, theme, css, t)
+            _verify_reuse(site, unit_key, old, make, report, theme, work.css, work.t)
         if old is not None:
-            own = {p: h for p, h in old.files.items() if lang in p.split("/")[:-1]}
-            unchanged.update(own)
-            linked.update((p, h) for p, h in old.files.items() if p not in own)
-            docs += old.docs
-            hidden += old.hidden
-            problems += old.problems
-            units[unit_key] = (None, False)  # the parent has it: destination.reuse
-            continue
-        said = len(problems)
-        with site.reads.collect() as reads:
-            files = make()
-            if any(not problem.warning for problem in problems):
-                continue  # keep going only to find every problem
-            if report is not None:
-                site.reads.note(("static",), "*")
-                files.update(single_file_copy(site, theme, files, report, css, t))
-            unit_docs, unit_hidden = [], []
-            for path, data in files.items():
-                doc = search_entry(site, path, data, lang, t)
-                if doc:
-                    unit_docs.append(doc)
-                elif path.endswith(".html") and noindex(data):
-                    unit_hidden.append(path)
-        if cjk:  # every page's spaces, once its content is right
-            spaces += _cjk_space_problems(files)
-        if pairs is not None:  # mainland usage on a Taiwan page: kept with the unit (reuse says it)
-            problems += usage.page_problems(files, pairs, usage.unit_sources(site, key, lang), rel)
-        docs += unit_docs
-        hidden += unit_hidden
-        shas = _keep_or_write(files, lang, kept, destination, mine=unit_key[1] == "data")
-        shas.update((path, sha(data)) for path, data in files.items() if path not in shas)
-        written.update((path, digest) for path, digest in shas.items() if path not in kept)
-        units[unit_key] = (Unit(shas, reads, unit_docs, unit_hidden, problems[said:]), True)
+            take_reused(work, unit_key, old)
+        else:
+            make_unit(work, unit_key, report, make)
     bodies.cache.flush()
-    if unchanged:
-        written.update(link_files(unchanged, destination.staging, destination.out))
-    problems += spaces
+    if work.unchanged and destination is not None:
+        work.written.update(link_files(work.unchanged, destination.staging, destination.out))
+    work.problems += work.spaces
     try:
-        if part == PAGES and (not problems or all(problem.warning for problem in problems)):
-            written.update(
-                _keep_or_write(language_end_files(site, model, lang, docs, t), lang, kept, destination)
-            )
-        missing_strings([t])
+        if part == PAGES and all(problem.warning for problem in work.problems):
+            end_files = language_end_files(site, model, lang, work.docs, work.t)
+            work.written.update(keep_or_write(end_files, lang, work.kept, destination))
+        missing_strings([work.t])
     except ContentError as exc:
-        problems += exc.problems
-    if any(not problem.warning for problem in problems):
-        return LanguageResult({}, {}, [], problems)
+        work.problems += exc.problems
+    if any(not problem.warning for problem in work.problems):
+        return LanguageResult({}, {}, [], work.problems)
     return LanguageResult(
-        kept, written, hidden, problems, bodies.cache.hits, bodies.cache.misses, units, linked
+        work.kept,
+        work.written,
+        work.hidden,
+        work.problems,
+        bodies.cache.hits,
+        bodies.cache.misses,
+        work.units,
+        work.linked,
     )
 
 
@@ -296,14 +279,14 @@ def preview_reports(
             continue
         problems: list = []
         t = Strings(site, lang)
-        for key, _report, make in _language_units(theme, site, model, lang, t, bodies, problems):
+        for key, _report, make in language_units(KINDS, theme, Run(site, model, lang, bodies, problems), t):
             if key[0] == "report" and key[1] in slugs:
                 files.update(make())
                 slugs.discard(key[1])
                 if not slugs:
                     break
         if any(not problem.warning for problem in problems) or (
-            languages.get(lang).cjk and _cjk_space_problems(files)
+            languages.get(lang).cjk and cjk_space_problems(files)
         ):
             return None
     bodies.cache.flush()  # the build that follows takes the bodies from the cache
@@ -326,77 +309,6 @@ def _verify_reuse(site, unit_key, old: Unit, make, report, theme, css, t) -> Non
         raise RuntimeError(f"reused unit {unit_key} differs from a fresh rendering: {differ}")
 
 
-def _cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:
-    """An ASCII space between two CJK characters on a Chinese (Japanese, Korean) page is an
-    error naming the page and the place (generated text included)."""
-    problems = []
-    for path, data in files.items():
-        if path.endswith(".html"):
-            found = cjk_spaces(data.decode("utf-8"))
-            if found:
-                more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-                problems.append(
-                    Problem(
-                        f"output/{path}",
-                        None,
-                        f"ASCII space between two CJK characters: '{found[0]}'{more}; remove it",
-                    )
-                )
-    return problems
-
-
-def _keep_or_write(
-    files: dict[str, bytes], lang: str, kept: dict, destination, mine: bool = False
-) -> dict[str, str]:
-    """Write the files in this language's own folders, and all of them when they are `mine`
-    (the record's downloads, made by one language only); keep the rest (files every language
-    makes, such as scripts, go back to the one process that writes them)."""
-    if destination is None:
-        kept.update(files)
-        return {}
-    own = files if mine else {path: data for path, data in files.items() if lang in path.split("/")[:-1]}
-    merge_same(kept, {path: data for path, data in files.items() if path not in own})
-    return put_files(own, destination.staging, destination.out, destination.previous)
-
-
-def _language_units(theme, site, model, lang, t, bodies, problems):
-    """(key, report or None, function making {path: bytes} of one page and the files made
-    with it), unit by unit; nothing is made until the function is called."""
-
-    def unit(key, function, *args, report=None):
-        def make():
-            return function(theme, site, lang, t, *args)
-
-        return key, report, make
-
-    yield unit(("home",), pages.home_page, model)
-    yield unit(("reports",), pages.reports_index, model)
-    for report in site.reports_in(lang):
-        yield unit(("report", report.slug), pages.report_page, report, model, bodies, problems, report=report)
-    for page in (p for p in site.pages if p.lang == lang):
-        yield unit(("page", page.slug), pages.plain_page, page, model, bodies, problems)
-    yield unit(("systems",), record_systems.systems_index, model)
-    for system in site.table("systems"):
-        yield unit(("system", system["id"]), pages.system_page, system, model)
-    yield unit(("benchmarks",), pages.benchmarks_index, model)
-    for benchmark in site.table("benchmarks"):
-        yield unit(("benchmark", benchmark["id"]), pages.benchmark_page, benchmark, model)
-    for benchmark, scale in record_at_scale.at_scale_units(site, model):
-        yield unit(
-            ("at-scale", benchmark["id"], str(scale)), record_at_scale.at_scale_page, benchmark, scale, model
-        )
-    for key, make in record_pages.record_pages(theme, site, model, lang, t):
-        yield ("record", *key), None, make
-    if site.rounds:
-        yield unit(("downloads",), downloads_page, model)
-        yield unit(("explore",), record_explore.explore_page, model)
-    yield unit(("claims",), pages.claims_page, model)
-    yield unit(("sources",), pages.sources_page, model)
-    yield unit(("glossary",), pages.glossary_page, model)
-    yield unit(("404",), pages.not_found_page, model)
-    yield unit(("status",), _status_page, model)
-
-
 def _data_units(site, model):
     """The record's data files, unit by unit, as _language_units gives pages."""
     for round_id in site.rounds:
@@ -413,7 +325,3 @@ def _round_data(model, round_id: str) -> dict[str, bytes]:
         **record_lists.record_data_file(model, round_id),
         **record_explore.data_file(model, round_id),
     }
-
-
-def _status_page(theme, site, lang, t, model):
-    return pages.status_page(theme, site, lang, t, translation_gaps(site), model)

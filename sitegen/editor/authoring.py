@@ -6,7 +6,7 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from sitegen.assemble.rendering import render_site
+from sitegen.assemble.rendering import load_site_theme, render_site
 from sitegen.base.cache import READ_ONLY
 from sitegen.base.errors import ContentError, Problem
 from sitegen.content import record_lock
@@ -37,7 +37,7 @@ def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]
     try:
         with record_lock.reading(content, create=False):
             site = load_site(content, strict=strict)
-            files = render_site(site, templates)
+            files = render_site(site, load_site_theme(site, templates))
     finally:
         if before is None:
             os.environ.pop(READ_ONLY, None)

@@ -12,6 +12,7 @@ import datetime as dt
 import uuid
 
 from sitegen.base import languages, urls
+from sitegen.render.kinds import KINDS
 from sitegen.render.theme import absolute, base_url
 
 FEED_GENERATOR = "sitegen (Accelerator Ledger)"
@@ -42,11 +43,15 @@ def _feed_id(site, name: str) -> str:
 
 
 def feed_file(site, lang: str) -> dict[str, bytes]:
-    """The Atom feed of one language's reports."""
+    """The Atom feed of one language's pages of the kinds the feed lists (render/kinds.py:
+    the reports)."""
     from feedgen.feed import FeedGenerator
 
     feed_path = f"{lang}/feed.xml"
-    reports = [r for r in site.reports_in(lang) if not r.pending]
+    entries = [
+        (kind.path(lang=lang, slug=r.slug), r) for kind in KINDS if kind.feed for r in kind.feed(site, lang)
+    ]
+    reports = [report for _, report in entries]
 
     def href(target: str) -> str:
         return absolute(site, target) if base_url(site) else urls.relative(feed_path, target)
@@ -66,8 +71,7 @@ def feed_file(site, lang: str) -> dict[str, bytes]:
     fg.link(href=href(feed_path), rel="self", type="application/atom+xml")
     fg.generator(FEED_GENERATOR)
     fg.updated(updated)
-    for report in reports:  # newest first, as reports_in orders them
-        page = urls.report(lang, report.slug)
+    for page, report in entries:  # newest first, as reports_in orders them
         entry = fg.add_entry(order="append")
         entry.id(_feed_id(site, page))
         entry.title(report.title)

@@ -1,4 +1,6 @@
-"""One function per page kind. Each returns {output path: bytes} for one language."""
+"""The renderers of the site's own page kinds (render/kinds.py declares every kind and names its
+renderer; the record's are in render/record/). Each returns {output path: bytes} for one
+language."""
 
 from __future__ import annotations
 
@@ -207,7 +209,7 @@ def system_page(theme, site, lang, t, system: dict, model: Model):
     data/mlperf_systems.yaml says it is."""
     index = model.index
     descriptions, results = model.product(system["id"])
-    claims = [c for c in model.claims.values() if system["id"] in _claim_systems(model, c.claim)]
+    claims = [c for c in model.claims.values() if system["id"] in claim_systems(model, c.claim)]
     path = urls.system(lang, system["id"])
     return _page(
         theme,
@@ -231,7 +233,8 @@ def system_page(theme, site, lang, t, system: dict, model: Model):
     )
 
 
-def _claim_systems(model: Model, claim: dict) -> set[str]:
+def claim_systems(model: Model, claim: dict) -> set[str]:
+    """The systems a claim's check names: those of its results, and those it names itself."""
     check, found = claim["check"], set()
     for key in ("result", "baseline"):
         result = model.system_results.get(check.get(key, ""))
@@ -292,62 +295,6 @@ def benchmark_page(theme, site, lang, t, benchmark: dict, model: Model):
             model=model,
         )
         | files
-    )
-
-
-def claims_page(theme, site, lang, t, model: Model):
-    ordered = sorted(model.claims.values(), key=lambda c: (c.claim["source"], c.claim["id"]))
-    cited_by = {c.claim["id"]: site.reports_citing("claims", c.claim["id"], lang) for c in ordered}
-    rounds = [
-        model.system_results[c.claim["check"][k]]["round"]
-        for c in ordered
-        for k in ("result", "baseline")
-        if c.claim["check"].get(k) in model.system_results
-    ]
-    # filters (claims-filter.js; without JavaScript the form stays hidden, the page complete)
-    vendors = {
-        c.claim["id"]: sorted(
-            {
-                site.get("systems", s)["vendor"]
-                for s in _claim_systems(model, c.claim)
-                if s in site.tables["systems"]
-            }
-        )
-        for c in ordered
-    }
-    sources = {c.claim["source"] for c in ordered}
-    filters = [
-        (
-            "source",
-            "claims.source",
-            # a publisher's name as it writes it, marked as its language
-            [(s["id"], s["publisher"], s["language"]) for s in site.table("sources") if s["id"] in sources],
-        ),
-        (
-            "vendor",
-            "col.vendor",
-            [
-                (v, site.get("vendors", v)["name"][lang], "")
-                for v in sorted({v for vs in vendors.values() for v in vs})
-            ],
-        ),
-        ("verdict", "claims.filter.verdict", [(v, t("verdict." + v), "") for v in model.figures.verdicts]),
-    ]
-    return _page(
-        theme,
-        site,
-        lang,
-        t,
-        urls.claims(lang),
-        "claims.html",
-        t("nav.claims"),
-        [],
-        checks=sorted(ordered, key=lambda c: c.verdict != "differs"),  # the claims that differ first
-        cited_by=cited_by,
-        attribution=_attribution(site, rounds),
-        vendors=vendors,
-        filters=filters,
-        model=model,
     )
 
 

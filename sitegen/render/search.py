@@ -12,48 +12,7 @@ import re
 
 from sitegen.base import languages, npm, urls
 from sitegen.render.htmltree import collapse, drop, parse, shorten, text_of
-
-
-def page_kind(path: str) -> str | None:
-    """What kind of page an output path is; None for pages that are not searched (404)."""
-    parts = path.split("/")[1:]
-    if parts == ["index.html"]:
-        return "home"
-    if parts == ["404.html"]:
-        return None
-    if len(parts) == 2:
-        folder, name = parts
-        if folder == "results":
-            return "result"
-        if folder == "rounds":
-            return "list" if name == "index.html" else "round"
-        if folder in ("claims", "sources"):
-            return folder
-        if name == "index.html":
-            return "list"
-        return {
-            "reports": "report",
-            "systems": "system",
-            "benchmarks": "benchmark",
-            "submitters": "submitter",
-            "accelerators": "accelerator",
-        }.get(folder, "page")
-    if parts == ["glossary.html"]:
-        return "glossary"
-    if len(parts) == 3 and parts[0] == "benchmarks" and parts[2].startswith("at-"):
-        return "at_scale"
-    if len(parts) == 3 and parts[0] in ("benchmarks", "submitters", "accelerators"):
-        return "leaderboard"
-    return "page" if len(parts) == 1 else None
-
-
-# Thousands of these: the sitemap lists them, the search index has a compact row for each
-# result and benchmark leaderboard instead (record/search_rows.py).
-NOT_SEARCHED = {"result", "leaderboard"}
-# Pages that list the record's results by name: the first part of their text is searched (their
-# introduction); the names after it are the results' own rows. Characters kept, by kind.
-TEXT_KEPT = {"at_scale": 600, "accelerator": 600, "submitter": 600, "list": 600, "round": 1500}
-
+from sitegen.render.kinds import kind_of
 
 ROBOTS_NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noindex""", re.I)
 
@@ -79,8 +38,11 @@ def _not_searched(el) -> bool:
     )
 
 
-def search_document(path: str, doc, kind: str, label: str, tagline: str = "") -> dict:
-    """One page's entry in the search index; `doc` is the page parsed with lxml.etree."""
+def search_document(
+    path: str, doc, kind: str, label: str, tagline: str = "", kept: int | None = None
+) -> dict:
+    """One page's entry in the search index; `doc` is the page parsed with lxml.etree, `kind`
+    the kind of document it is, `kept` the characters of its text searched (None: all)."""
     main = doc.find(".//main")
     if main is None:
         main = doc.find(".//body")
@@ -108,8 +70,8 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
             None,
         )
         snippet = text_of(first) if first is not None else text or collapse(description)
-    if kind in TEXT_KEPT:
-        text = shorten(text, TEXT_KEPT[kind])
+    if kept is not None:
+        text = shorten(text, kept)
     return {
         "url": path,
         "title": title,
@@ -122,14 +84,13 @@ def search_document(path: str, doc, kind: str, label: str, tagline: str = "") ->
 
 
 def search_entry(site, path: str, data: bytes, lang: str, t) -> dict | None:
-    """One rendered page's search document; None for pages that are not searched (the 404
-    page, pages kept out of search engines)."""
-    if not path.startswith(f"{lang}/") or not path.endswith(".html"):
+    """One rendered page's search document; None for pages that are not searched (their kind
+    says so: render/kinds.py) and pages kept out of search engines."""
+    kind = kind_of(path) if path.startswith(f"{lang}/") else None
+    if kind is None or kind.search is None or noindex(data):
         return None
-    kind = page_kind(path)
-    if kind is None or kind in NOT_SEARCHED or noindex(data):
-        return None
-    doc = search_document(path, parse(data), kind, t(f"search.kind.{kind}"), site.config["tagline"][lang])
+    label, tagline = t(f"search.kind.{kind.search}"), site.config["tagline"][lang]
+    doc = search_document(path, parse(data), kind.search, label, tagline, kind.kept)
     doc["lang"] = lang
     return doc
 

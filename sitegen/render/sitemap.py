@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sitegen.base import languages, urls
 from sitegen.render.htmltree import etree
-from sitegen.render.search import page_kind
+from sitegen.render.kinds import kind_of
 from sitegen.render.theme import base_url
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -25,9 +25,11 @@ def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict
     if not root:
         return {"robots.txt": robots.encode("utf-8")}
     robots += f"Sitemap: {root}sitemap.xml\n"
-    listed = ["index.html"] if "index.html" in pages else []
+    # the pages whose kind the sitemap lists (render/kinds.py), those outside the language
+    # folders (the language chooser) first, then each language's
+    listed = [p for p in _page_paths(pages, None) if _listed(p, hidden)]
     for lang in site.languages:
-        listed += [p for p in _page_paths(pages, lang) if page_kind(p) is not None and p not in hidden]
+        listed += [p for p in _page_paths(pages, lang) if _listed(p, hidden)]
     known = _known_dates(site, record)
     entries = [_sitemap_url(site, root, path, pages, known) for path in listed]
     chunks: list[list[bytes]] = []
@@ -111,18 +113,16 @@ def _lastmod(site, path: str, known):
     (or a later change of the result in the data changelog); any other page: the newest of
     those dates on the site."""
     changes, newest, round_of = known
-    parts = path.split("/")
-    name = parts[-1].removesuffix(".html")
-    if len(parts) == 3 and parts[1] == "reports" and name != "index":
-        found = [r for r in site.reports if r.slug == name and r.lang == parts[0]]
+    kind = kind_of(path)
+    lang, name = path.split("/")[0], path.rsplit("/", 1)[-1].removesuffix(".html")
+    if kind is not None and kind.name == "report":
+        found = [r for r in site.reports if r.slug == name and r.lang == lang]
         if found and found[0].date:
             return found[0].date
     round_id = None
-    if len(parts) == 3 and parts[1] == "results" and name in round_of:
+    if kind is not None and kind.name == "result" and name in round_of:
         round_id = round_of[name]
-    elif len(parts) == 3 and parts[1] == "rounds" and name in site.rounds:
-        round_id = name
-    elif len(parts) == 4 and parts[1] == "benchmarks" and name in site.rounds:
+    elif kind is not None and kind.name in ("round", "leaderboard") and name in site.rounds:
         round_id = name
     if round_id is not None:
         committed = site.rounds[round_id]["commit_date"]
@@ -130,5 +130,13 @@ def _lastmod(site, path: str, known):
     return newest
 
 
-def _page_paths(pages, lang: str) -> list[str]:
+def _listed(path: str, hidden: set[str]) -> bool:
+    kind = kind_of(path)
+    return kind is not None and kind.sitemap and path not in hidden
+
+
+def _page_paths(pages, lang: str | None) -> list[str]:
+    """A language's pages, or (None) the pages at the root."""
+    if lang is None:
+        return sorted(p for p in pages if "/" not in p and p.endswith(".html"))
     return sorted(p for p in pages if p.startswith(f"{lang}/") and p.endswith(".html"))

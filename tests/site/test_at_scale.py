@@ -18,7 +18,7 @@ from lxml import html as lxml_html
 from sitegen.assemble.pipeline import build
 from sitegen.content.load import load_site
 from sitegen.derive import model as derive_model
-from sitegen.render.search import page_kind
+from sitegen.render.kinds import kind_of
 
 from project import BENCHMARKS, TEMPLATES, THREE
 from record_sample import RESNET, ROUNDS, V11, V11_LEVEL, _result, record_files, write_record_project
@@ -181,7 +181,7 @@ def test_the_page_s_address_holds_the_benchmark_and_the_count(out):
     assert not (out / "en" / "benchmarks" / "bert" / "at-8.html").exists()
     doc = page(out)
     assert text(doc.find(".//h1")) == "BERT-Large at 16 accelerators, round by round"
-    assert page_kind("en/benchmarks/bert/at-16.html") == "at_scale"
+    assert kind_of("en/benchmarks/bert/at-16.html").search == "at_scale"
     sitemap = (out / "sitemap.xml").read_text("utf-8")
     for lang in ("en", "zh", "zh-hant"):
         assert f"<loc>https://example.org/ledger/{lang}/benchmarks/bert/at-16.html</loc>" in sitemap

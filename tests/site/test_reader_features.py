@@ -204,7 +204,7 @@ def record_row(path: str) -> bool:
 
 def system_description(path: str) -> bool:
     """A page of one official system description (systems/<round>/<folder>.html): in neither
-    the sitemap nor the search index (render/search.py gives it no page kind)."""
+    the sitemap nor the search index (its kind says so: render/kinds.py)."""
     parts = path.split("/")
     return len(parts) == 4 and parts[1] == "systems"
 

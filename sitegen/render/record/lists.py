@@ -86,42 +86,12 @@ def entity_pages(theme, site: Site, lang, t, model: Model, kind: str, slug: str)
     """The entity's page (summary; every result unless there are many) and, for many, one
     page per round. The entity is looked up here, inside its unit, so that the unit depends
     on it (its results) and not only on the fields it reads of them."""
-    index = model.index
-    entity: Entity = getattr(index, kind)[slug]
-    list_url, page_url, label = KINDS[kind]
+    entity: Entity = getattr(model.index, kind)[slug]
+    list_url, page_url, _ = KINDS[kind]
     crumbs = [(t("nav.rounds"), urls.rounds(lang)), (t(f"nav.{kind}"), list_url(lang))]
-    rounds = [(r, model.count(entity.in_round(r))) for r in entity.rounds]  # copies once
-    first, last = entity.rounds[-1], entity.rounds[0]
-    fastest = entity.fastest(index.counts)
     chip = kind == "accelerators"  # a chip family's page: its figures (chip_page.py)
     title = shown_name(model, lang, kind, entity) or t("result.cpu_only")
-    context = dict(
-        # a company named in the language's own way: the record's spelling under the title
-        record_spelling=entity.name if entity.name and title != entity.name else None,
-        aliases=aliases(model, kind, entity),
-        kind=kind,
-        entity=entity,
-        index=index,
-        rounds=rounds,
-        round_counts=dict(rounds),
-        entity_url=page_url,
-        first=(first, entity.in_round(first)),
-        last=(last, entity.in_round(last)),
-        listed=LISTED,
-        unlisted={r: max(len(entity.in_round(r)) - LISTED, 0) for r in (first, last)},  # "and n more"
-        fold_at=FOLD_AT,
-        told_apart={
-            **told_apart(entity.in_round(first)[:LISTED], t, lang),
-            **told_apart(entity.in_round(last)[:LISTED], t, lang),
-        },
-        fastest=fastest,
-        # a chip page names level results by round instead (chip_figures.by_benchmark)
-        fastest_level=None if chip else model.level_with_fastest(entity, fastest),
-        label=label,
-        unscored=(unscored := model.unscored_of(entity)),
-        unscored_count=model.count(unscored),
-        unscored_unlisted=max(len(unscored) - 12, 0),  # the page names twelve
-    )
+    context = _entity_context(model, lang, t, kind, entity, title)
     files = _page(
         theme,
         site,
@@ -139,7 +109,7 @@ def entity_pages(theme, site: Site, lang, t, model: Model, kind: str, slug: str)
     )
     if entity.paged:
         crumbs = [*crumbs, (title, page_url(lang, entity.slug))]
-        for round_id, _ in rounds:
+        for round_id, _ in context["rounds"]:
             files.update(
                 _page(
                     theme,
@@ -158,6 +128,42 @@ def entity_pages(theme, site: Site, lang, t, model: Model, kind: str, slug: str)
                 )
             )
     return files
+
+
+def _entity_context(model: Model, lang: str, t, kind: str, entity: Entity, title: str) -> dict:
+    """What an entity's page and its pages by round show of it."""
+    index = model.index
+    rounds = [(r, model.count(entity.in_round(r))) for r in entity.rounds]  # copies once
+    first, last = entity.rounds[-1], entity.rounds[0]
+    fastest = entity.fastest(index.counts)
+    chip = kind == "accelerators"
+    return dict(
+        # a company named in the language's own way: the record's spelling under the title
+        record_spelling=entity.name if entity.name and title != entity.name else None,
+        aliases=aliases(model, kind, entity),
+        kind=kind,
+        entity=entity,
+        index=index,
+        rounds=rounds,
+        round_counts=dict(rounds),
+        entity_url=KINDS[kind][1],
+        first=(first, entity.in_round(first)),
+        last=(last, entity.in_round(last)),
+        listed=LISTED,
+        unlisted={r: max(len(entity.in_round(r)) - LISTED, 0) for r in (first, last)},  # "and n more"
+        fold_at=FOLD_AT,
+        told_apart={
+            **told_apart(entity.in_round(first)[:LISTED], t, lang),
+            **told_apart(entity.in_round(last)[:LISTED], t, lang),
+        },
+        fastest=fastest,
+        # a chip page names level results by round instead (chip_figures.by_benchmark)
+        fastest_level=None if chip else model.level_with_fastest(entity, fastest),
+        label=KINDS[kind][2],
+        unscored=(unscored := model.unscored_of(entity)),
+        unscored_count=model.count(unscored),
+        unscored_unlisted=max(len(unscored) - 12, 0),  # the page names twelve
+    )
 
 
 def shown_name(model: Model, lang: str, kind: str, entity: Entity) -> str:

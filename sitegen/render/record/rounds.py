@@ -5,7 +5,6 @@ Each function returns {output path: bytes} for one language, like those of `page
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 
 from markupsafe import Markup
 
@@ -18,8 +17,6 @@ from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
 from sitegen.render.record import citation as cite
 from sitegen.render.record import downloads
-from sitegen.render.record import lists as record_lists
-from sitegen.render.record import systems as record_systems
 
 # Leaderboards group results by the number of accelerators: (lowest, highest, label key).
 SCALES = (
@@ -286,34 +283,3 @@ def rounds_index(theme, site: Site, lang, t, model: Model):
         attribution=attribution(site, site.rounds),
         model=model,
     )
-
-
-def record_pages(theme, site: Site, model: Model, lang, t):
-    """Every page of the record, one unit at a time: (key, function that makes its files),
-    rounds, leaderboards, results. Nothing is made until the function is called."""
-    if not site.rounds:
-        return
-    index = model.index
-    yield ("rounds",), partial(rounds_index, theme, site, lang, t, model)
-    for round_id in site.rounds:
-        yield ("round", round_id), partial(round_page, theme, site, lang, t, round_id, model)
-    yield ("changes",), partial(record_lists.changes_page, theme, site, lang, t, model)
-    yield ("compare",), partial(record_lists.compare_page, theme, site, lang, t, model)
-    for kind in record_lists.KINDS:
-        yield (kind,), partial(record_lists.entity_index, theme, site, lang, t, model, kind)
-        for entity_slug in getattr(index, kind):
-            yield (
-                (kind, entity_slug),
-                partial(record_lists.entity_pages, theme, site, lang, t, model, kind, entity_slug),
-            )
-    for key in index.systems:
-        yield ("record-system", key), partial(record_systems.system_page, theme, site, lang, t, model, key)
-    for benchmark_id in sorted(model.benchmarks()):
-        benchmark = site.get("benchmarks", benchmark_id)
-        for round_id in model.rounds_of(benchmark_id):
-            yield (
-                ("leaderboard", benchmark_id, round_id),
-                partial(leaderboard_page, theme, site, lang, t, benchmark, round_id, model),
-            )
-    for ident in sorted(model.record):
-        yield ("result", ident), partial(result_page, theme, site, lang, t, model.record[ident], model)

@@ -17,6 +17,7 @@ from collections import Counter
 
 from sitegen.base import urls
 from sitegen.derive.model import Model
+from sitegen.render.kinds import KINDS
 
 
 def record_rows(model: Model, lang: str, t) -> dict | None:
@@ -43,31 +44,12 @@ def record_rows(model: Model, lang: str, t) -> dict | None:
         if index.copy_of(result):
             continue
         benchmark = site.get("benchmarks", result["benchmark"])
-        entity = index.submitters[index.submitter_of(result)]
-        if entity.slug not in shown:
-            company = model.names.of_entity(entity)
-            shown[entity.slug] = company[lang] if company else entity.name
-        submitter = shown[entity.slug]
-        accelerator = (
-            index.accelerators[index.accelerator_of(result)].name if result.get("accelerator_count") else ""
-        )
-        results.append(
-            [
-                result.get("system_name") or "",
-                result["id"],
-                at("rounds", result["round"]),
-                at("submitters", submitter),
-                at("benchmarks", benchmark["name"][lang]),
-                at("accelerators", accelerator),
-                result.get("accelerator_count") or 0,
-                int(result["division"] != "closed"),
-            ]
-        )
-        results[-1].append(result.get("framework") or "")  # dropped below unless needed
+        results.append(_result_row(model, lang, result, benchmark["name"][lang], shown, at))
         board = urls.leaderboard(lang, benchmark["id"], result["round"]).removeprefix(f"{lang}/")
         boards[board] = [at("benchmarks", benchmark["name"][lang]), at("rounds", result["round"]), board]
     return {
-        "labels": {"result": t("search.kind.result"), "leaderboard": t("search.kind.leaderboard")},
+        # the kinds of page searched as rows (render/kinds.py): results and leaderboards
+        "labels": {kind.name: t(f"search.kind.{kind.name}") for kind in KINDS if kind.rows},
         "templates": {
             "snippet": t("search.result_snippet"),
             "scale": t("ref.scale"),
@@ -80,6 +62,30 @@ def record_rows(model: Model, lang: str, t) -> dict | None:
         "results": _told_apart(results),
         "leaderboards": [boards[key] for key in sorted(boards)],
     }
+
+
+def _result_row(model: Model, lang: str, result: dict, benchmark: str, shown: dict, at) -> list:
+    """A result's row: its system, id, round, submitter, benchmark, chip, accelerator count,
+    division (0 closed, 1 open) and framework; names as indexes (`at`) into their lists."""
+    index = model.index
+    entity = index.submitters[index.submitter_of(result)]
+    if entity.slug not in shown:
+        company = model.names.of_entity(entity)
+        shown[entity.slug] = company[lang] if company else entity.name
+    accelerator = (
+        index.accelerators[index.accelerator_of(result)].name if result.get("accelerator_count") else ""
+    )
+    return [
+        result.get("system_name") or "",
+        result["id"],
+        at("rounds", result["round"]),
+        at("submitters", shown[entity.slug]),
+        at("benchmarks", benchmark),
+        at("accelerators", accelerator),
+        result.get("accelerator_count") or 0,
+        int(result["division"] != "closed"),
+        result.get("framework") or "",  # dropped by _told_apart unless needed
+    ]
 
 
 def _told_apart(rows: list[list]) -> list[list]:

@@ -1,0 +1,137 @@
+"""One unit of rendering: a page with the files made with it (a report's single-file copy, its
+charts), made now or taken as the last build left it, in one language's process
+(rendering.py). The units of a language are its page kinds' (render/kinds.py), in their order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from sitegen.assemble.state import Unit
+from sitegen.assemble.write import merge_same, put_files
+from sitegen.base import languages
+from sitegen.base.cache import sha
+from sitegen.base.errors import Problem
+from sitegen.content import usage
+from sitegen.content.model import Site
+from sitegen.content.textcheck import cjk_spaces
+from sitegen.render.kinds import Kind, Run
+from sitegen.render.search import noindex, search_entry
+from sitegen.render.single_file import single_file_copy
+from sitegen.render.theme import Strings, Theme
+
+
+@dataclass
+class Language:
+    """One job's work in progress: what it renders from, and what it has made so far."""
+
+    site: Site
+    theme: Theme
+    lang: str
+    t: Strings
+    destination: Any  # rendering.Destination, or None: the files are kept, not written
+    css: str = ""
+    rel: Callable[[Any], str] = str  # a source file's name in problems (errors.Problems.rel)
+    problems: list = field(default_factory=list)
+    kept: dict[str, bytes] = field(
+        default_factory=dict
+    )  # not written here: all, or those every language makes
+    written: dict[str, str] = field(default_factory=dict)
+    docs: list = field(default_factory=list)
+    hidden: list = field(default_factory=list)
+    units: dict = field(
+        default_factory=dict
+    )  # unit key -> (state.Unit, or None for a reused one, rendered now)
+    linked: dict[str, str] = field(default_factory=dict)
+    unchanged: dict[str, str] = field(default_factory=dict)  # own files of reused units, linked at the end
+    spaces: list = field(default_factory=list)
+
+
+def take_reused(work: Language, unit_key: tuple, old: Unit) -> None:
+    """A unit the last build made, taken as it is: its own files hard-linked at the end, the
+    files every language makes passed on, its search entries and problems as they were."""
+    own = {p: h for p, h in old.files.items() if work.lang in p.split("/")[:-1]}
+    work.unchanged.update(own)
+    work.linked.update((p, h) for p, h in old.files.items() if p not in own)
+    work.docs += old.docs
+    work.hidden += old.hidden
+    work.problems += old.problems
+    work.units[unit_key] = (None, False)  # the parent has it: destination.reuse
+
+
+def make_unit(work: Language, unit_key: tuple, report, make) -> None:
+    """A unit rendered now: its pages (and a report's single-file copy), their search entries,
+    their problems; written at once when there is a destination."""
+    site, lang, problems = work.site, work.lang, work.problems
+    said = len(problems)
+    with site.reads.collect() as reads:
+        files = make()
+        if any(not problem.warning for problem in problems):
+            return  # keep going only to find every problem
+        if report is not None:
+            site.reads.note(("static",), "*")
+            files.update(single_file_copy(site, work.theme, files, report, work.css, work.t))
+        unit_docs, unit_hidden = [], []
+        for path, data in files.items():
+            doc = search_entry(site, path, data, lang, work.t)
+            if doc:
+                unit_docs.append(doc)
+            elif path.endswith(".html") and noindex(data):
+                unit_hidden.append(path)
+    if languages.get(lang).cjk:  # every page's spaces, once its content is right
+        work.spaces += cjk_space_problems(files)
+    if languages.get(lang).lang.startswith("zh-Hant"):  # mainland usage on a Taiwan page
+        sources = usage.unit_sources(site, unit_key[1:], lang)
+        problems += usage.page_problems(files, site.usage, sources, work.rel)
+    work.docs += unit_docs
+    work.hidden += unit_hidden
+    shas = keep_or_write(files, lang, work.kept, work.destination, mine=unit_key[1] == "data")
+    shas.update((path, sha(data)) for path, data in files.items() if path not in shas)
+    work.written.update((path, digest) for path, digest in shas.items() if path not in work.kept)
+    work.units[unit_key] = (Unit(shas, reads, unit_docs, unit_hidden, problems[said:]), True)
+
+
+def cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:
+    """An ASCII space between two CJK characters on a Chinese (Japanese, Korean) page is an
+    error naming the page and the place (generated text included)."""
+    problems = []
+    for path, data in files.items():
+        if path.endswith(".html"):
+            found = cjk_spaces(data.decode("utf-8"))
+            if found:
+                more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+                problems.append(
+                    Problem(
+                        f"output/{path}",
+                        None,
+                        f"ASCII space between two CJK characters: '{found[0]}'{more}; remove it",
+                    )
+                )
+    return problems
+
+
+def keep_or_write(
+    files: dict[str, bytes], lang: str, kept: dict, destination, mine: bool = False
+) -> dict[str, str]:
+    """Write the files in this language's own folders, and all of them when they are `mine`
+    (the record's downloads, made by one language only); keep the rest (files every language
+    makes, such as scripts, go back to the one process that writes them)."""
+    if destination is None:
+        kept.update(files)
+        return {}
+    own = files if mine else {path: data for path, data in files.items() if lang in path.split("/")[:-1]}
+    merge_same(kept, {path: data for path, data in files.items() if path not in own})
+    return put_files(own, destination.staging, destination.out, destination.previous)
+
+
+def language_units(kinds: tuple[Kind, ...], theme: Theme, run: Run, t: Strings):
+    """(key, report or None, function making {path: bytes} of one page and the files made
+    with it), unit by unit, kind by kind (render/kinds.py); nothing is made until the function
+    is called."""
+    for kind in kinds:
+        if kind.units is None or kind.render is None:
+            continue  # made with another kind's page, or once for every language
+        for key, report, args in kind.units(run):
+            yield key, report, partial(kind.render, theme, run.site, run.lang, t, *args)
