@@ -17,7 +17,6 @@ from pathlib import Path
 from sitegen.assemble import forking
 from sitegen.assemble.state import State, Unit
 from sitegen.assemble.write import link_files, merge_same, put_files
-from sitegen.base import languages
 from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
 from sitegen.base.errors import ContentError, Problem, Problems
 from sitegen.content import usage
@@ -205,8 +204,8 @@ def _render_language(job) -> LanguageResult:
     units: dict = {}  # unit key -> (state.Unit, or None for a reused one, rendered now)
     linked: dict[str, str] = {}
     unchanged: dict[str, str] = {}  # own files of reused units, hard-linked together at the end
-    cjk, spaces = languages.get(lang).cjk, []
-    pairs = site.usage if languages.get(lang).lang.startswith("zh-Hant") else None
+    cjk, spaces = site.languages.get(lang).cjk, []
+    pairs = site.usage if site.languages.get(lang).lang.startswith("zh-Hant") else None
     rel = Problems(site.root).rel
     reuse = destination.reuse if destination is not None else None
     units_of = (
@@ -303,7 +302,7 @@ def preview_reports(
                 if not slugs:
                     break
         if any(not problem.warning for problem in problems) or (
-            languages.get(lang).cjk and _cjk_space_problems(files)
+            site.languages.get(lang).cjk and _cjk_space_problems(files)
         ):
             return None
     bodies.cache.flush()  # the build that follows takes the bodies from the cache

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sitegen.base.languages import Language
 from sitegen.content.chip_looks import look_of
 from sitegen.derive import figures as derive
 
@@ -43,6 +44,7 @@ class Plan:
     """Everything a chart needs, already in the page's language."""
 
     lang: str
+    language: Language  # the site's language `lang`: what fmt and the chart's font read
     metric: str
     kind: str
     rows: list[dict]  # the plotted data: the spec's values, the CSV, the JSON
@@ -356,6 +358,7 @@ def _plan(site, t, lang, params, metric, kind, per, baseline, points) -> Plan:
         caption = t("chart.caption.with_note", caption=caption, note=t("chart.note.both"))
     return Plan(
         lang=lang,
+        language=site.languages.get(lang),
         metric=metric,
         kind=kind,
         rows=rows,

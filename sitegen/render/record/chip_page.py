@@ -9,6 +9,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from sitegen.base import fmt
+from sitegen.base.languages import Language
 from sitegen.content.chip_facts import TABLE
 from sitegen.derive.model import Model
 from sitegen.render.charts import small_multiples
@@ -26,7 +27,7 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
     return {
         "specs": _specs(site, facts),
         "by_benchmark": figures.by_benchmark,
-        "progress": [_progress_row(lang, item) for item in figures.progress],
+        "progress": [_progress_row(t.language, item) for item in figures.progress],
         "progress_chart": Markup(
             _progress_chart(figures.progress, names, rounds, t, lang, model.look(entity.slug))
         ),
@@ -44,8 +45,8 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
         },
         "bench_names": names,
         "minutes": model.figures.minutes,
-        "ratio": lambda value: fmt.ratio(value, lang),
-        "percent": lambda value: fmt.percent(value * 100, lang),
+        "ratio": lambda value: fmt.ratio(value, t.language),
+        "percent": lambda value: fmt.percent(value * 100, t.language),
     }
 
 
@@ -57,7 +58,7 @@ def _specs(site, facts: dict | None) -> list[dict]:
     ]
 
 
-def _progress_row(lang: str, item: dict) -> dict:
+def _progress_row(lang: Language, item: dict) -> dict:
     """A progress series with its gain in words: `level` (the band, in the page's numbers)
     when the gain is within the benchmark's run-to-run variation (Model.chip)."""
     return {**item, "level": fmt.percent(item["level_band"] * 100, lang, 2) if item["level_band"] else None}
@@ -75,7 +76,7 @@ def _progress_chart(series: list[dict], names: dict, rounds: list[str], t, lang:
             "title": t(
                 "chip.progress.panel",
                 benchmark=names[item["benchmark"]],
-                n=fmt.number(item["scale"], lang, 0),
+                n=fmt.number(item["scale"], t.language, 0),
             ),
             "points": [
                 {
