@@ -1,11 +1,9 @@
-"""The languages of a site, as data: content/site.yaml's `languages` is the one place that
-defines them (code, `lang` attribute, Babel locale, name, direction, and whether editors write
-the text or it is converted from another language).
-
-Loading makes one immutable `Languages` value of a site's languages and its term list
-(content/load.py), and the Site carries it (site.languages); whatever needs a language's facts
-is given that value or one of its `Language`s. Nothing here changes after import: `KNOWN` is a
-read-only table, and two sites with different languages can be loaded in one process."""
+"""The languages of a site, as data: content/site.yaml's `languages` defines them (code, `lang`
+attribute, Babel locale, name, direction, and whether editors write the text or it is converted
+from another language). Loading makes one immutable `Languages` of a site's languages and term
+list (content/load.py), carried on the Site (site.languages): whatever needs a language's facts
+is given it or one of its `Language`s, never module state, so that two sites with different
+languages load in one process. `KNOWN` is a read-only table."""
 
 from __future__ import annotations
 
@@ -129,16 +127,6 @@ def _check_locale(locale: str) -> None:
         raise ValueError(f"unknown Babel locale '{locale}'") from None
 
 
-def _term_pairs(rows: Iterable[dict]) -> tuple[tuple[tuple[str, str], ...], ...]:
-    """The term list's rows as ((lang, term), ...): what the converter's fixes are made from."""
-    return tuple(
-        tuple(
-            sorted((k, str(v)) for k, v in row.items() if isinstance(k, str) and not k.startswith("_") and v)
-        )
-        for row in rows
-    )
-
-
 @dataclass(frozen=True)
 class Languages(Sequence[str]):
     """One site's languages, in site.yaml's order, and its reviewed term list (the converter's
@@ -151,7 +139,11 @@ class Languages(Sequence[str]):
     @classmethod
     def of(cls, found: Iterable[Language], rows: Iterable[dict] = ()) -> Languages:
         rows = tuple(rows)
-        return cls(tuple(found), _term_pairs(rows), rows)
+        pairs = (
+            sorted((k, str(v)) for k, v in row.items() if isinstance(k, str) and k[:1] != "_" and v)
+            for row in rows
+        )
+        return cls(tuple(found), tuple(tuple(pair) for pair in pairs), rows)
 
     @classmethod
     def default(cls) -> Languages:
@@ -165,13 +157,8 @@ class Languages(Sequence[str]):
         return len(self.all)
 
     def signature(self) -> str:
-        """What parsing localised text depends on: the languages and the term list. A parse
-        kept for one site's languages is not another's (parsecache.py keys by this)."""
+        """What parsing localised text depends on (parsecache.py keys a parse by it)."""
         return repr((self.all, self.terms))
-
-    def term_rows(self) -> list[dict]:
-        """The rows of the site's term list (data/terms.csv), as read."""
-        return list(self.rows)
 
     def get(self, code: str) -> Language:
         """The site's language `code` (else the known one: a built-in table's English)."""
@@ -187,7 +174,6 @@ class Languages(Sequence[str]):
         return tuple(language for language in self.all if language.source)
 
     def gap(self, code: str) -> str:
-        """The space between two sentences or a name and its note: none in CJK text."""
         return gap(self.get(code))
 
     def html_lang(self, code: str) -> str:

@@ -109,14 +109,12 @@ RULE = {
 }
 
 
-def load_taxonomy(
-    path: Path, vendors: dict, problems: Problems, sources: dict | None = None, langs: Languages | None = None
-) -> Taxonomy:
+def load_taxonomy(path: Path, vendors: dict, problems: Problems, sources=None, langs=None) -> Taxonomy:
     """chips.yaml as a Taxonomy; every mistake is reported with its line. A missing file is
     an empty taxonomy (every accelerator string is then reported as unmapped). `sources`
-    (data/sources.yaml) checks the sources of the families' specifications; `langs`: the
-    site's languages (the built-in default when none is loaded: the import report)."""
-    langs = langs or Languages.default()
+    (data/sources.yaml) checks the sources of the families' specifications; `langs`: the site's
+    languages (the built-in ones for the import report, which loads no site)."""
+    langs = langs if langs is not None else Languages.default()
     if not path.is_file():
         return Taxonomy({}, ())
     rows = cached(
@@ -162,8 +160,7 @@ def load_taxonomy(
 
 
 def _fields(row, fields: tuple, path: Path, problems: Problems, what: str) -> dict | None:
-    """The row's fields by `fields` (field_types.parse_record's fields and languages), each
-    error at its line."""
+    """The row's fields by `fields` (parse_record's fields and languages), each error at its line."""
     if not isinstance(row, dict):
         problems.add(path, None, f"expected {what} (a mapping), got {row!r}")
         return None
@@ -298,12 +295,7 @@ def chip_of(taxonomy: Taxonomy, variant: Variant) -> dict:
 
 
 def annotate(
-    content: Path,
-    record: dict,
-    vendors: dict,
-    problems: Problems,
-    langs: Languages,
-    sources: dict | None = None,
+    content: Path, record: dict, vendors: dict, problems: Problems, langs, sources=None
 ) -> tuple[dict, dict]:
     """The record with each result's `chip` (a new dict per result: the loaded ones are kept
     as read), and the families' facts (chip_facts.py: the table `chip_families`). Unmapped

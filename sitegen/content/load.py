@@ -22,9 +22,9 @@ from sitegen.content import (
     scores,
 )
 from sitegen.content import site_checks as checks
-from sitegen.content.model import Report, Site, SourceFile, track
+from sitegen.content.model import Site, track
 from sitegen.content.parsecache import ParseCache, cached
-from sitegen.content.readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
+from sitegen.content.readers import LINE, TABLE_READERS, key_line, read_csv, read_yaml
 from sitegen.content.record import (
     check_benchmarks,
     check_system_map,
@@ -36,22 +36,14 @@ from sitegen.content.record import (
     record_folder,
 )
 from sitegen.content.record_seal import check_leftovers, check_seal
+from sitegen.content.reports import RESERVED, load_reports
 from sitegen.content.scores import check_scores
 from sitegen.content.strings import load_strings
 from sitegen.content.termcheck import TERMS, check_terms
 from sitegen.content.usage import load_pairs
 from sitegen.content.written import check_written, mark_converted_prose
 
-REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
 FIELD = re.compile(r"field '(\w+)'")
-# Names whose page would overwrite one the generator makes: <lang>/reports/index.html for a
-# report, <lang>/index.html, glossary.html and 404.html for a plain page, the lists for ids.
-RESERVED = {
-    "reports": {"index"},
-    "pages": {"index", "glossary", "404", "editors"},
-    "systems": {"index"},
-    "benchmarks": {"index"},
-}
 NO_RECORD = (
     "missing the MLPerf record: import it with `python build.py import-record` "
     "(docs/importing.md), or start a new site with `python build.py init DIR`"
@@ -101,22 +93,15 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     companies.check(content, tables.get("companies") or {}, record, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}
-    site = Site(
-        content,
-        config,
-        strings,
-        {k: v or {} for k, v in tables.items()},
-        record=record,
-        rounds=rounds,
-        languages=langs,
-    )
+    shown = {k: v or {} for k, v in tables.items()}
+    site = Site(content, config, strings, shown, record=record, rounds=rounds, languages=langs)
     site.unreadable = unreadable
     site.changelog = load_changelog(content, problems, record)
     checks.check_references(site, problems)
     checks.check_claim_checks(site, problems)
     checks.check_text_refs(site, problems)
-    site.reports = _load_reports(content / "reports", langs, schema.FRONT_MATTER, problems)
-    site.pages = _load_reports(content / "pages", langs, schema.PAGE_FRONT_MATTER, problems)
+    site.reports = load_reports(content / "reports", langs, schema.FRONT_MATTER, problems)
+    site.pages = load_reports(content / "pages", langs, schema.PAGE_FRONT_MATTER, problems)
     checks.check_report_refs(site, problems)
     check_written(site, problems)
     site.usage = load_pairs(content, problems)
@@ -306,115 +291,3 @@ def _parse_rows(path: Path, rows: list, schema_of: tuple, problems: Problems) ->
         record["_lines"] = getattr(row, "lines", {})
         records[record["id"]] = record
     return records
-
-
-def _load_reports(folder: Path, langs: Languages, fields: dict, problems: Problems) -> list[Report]:
-    """Reports (and plain pages): one file per language, paired by slug."""
-    found: dict[str, dict[str, Report]] = {}
-    broken: set[tuple[str, str]] = set()  # files that exist but could not be read
-    for path in sorted(folder.glob("*")) if folder.is_dir() else []:
-        report = _load_report(path, langs, fields, problems)
-        if report:
-            found.setdefault(report.slug, {})[report.lang] = report
-        elif named := REPORT_NAME.match(path.name):
-            broken.add((named.group("slug"), named.group("lang")))
-    reports: list[Report] = []
-    for slug, by_lang in sorted(found.items()):
-        for language in langs.converted():
-            if (
-                language.code not in by_lang
-                and language.source in by_lang
-                and (slug, language.code) not in broken
-            ):
-                by_lang[language.code] = _converted(by_lang[language.source], language.code, langs)
-        reports += by_lang.values()
-        reports += _pending_twins(slug, by_lang, langs, problems, broken)
-    return reports
-
-
-def _load_report(path: Path, langs: Languages, fields: dict, problems: Problems) -> Report | None:
-    match = REPORT_NAME.match(path.name)
-    if not match or match.group("lang") not in langs:
-        problems.add(
-            path,
-            None,
-            "a report file is named <slug>.<lang>.md with a lowercase slug "
-            f"and a language among {', '.join(langs)}",
-        )
-        return None
-    if match.group("slug") in RESERVED[path.parent.name if path.parent.name in RESERVED else "reports"]:
-        target = (
-            f"{match.group('lang')}/reports/{match.group('slug')}.html"
-            if path.parent.name == "reports"
-            else f"{match.group('lang')}/{match.group('slug')}.html"
-        )
-        problems.add(
-            path,
-            None,
-            f"the slug '{match.group('slug')}' would overwrite the "
-            f"generator's own page {target}; rename the file",
-        )
-        return None
-    read = cached("markdown", path, problems, lambda: read_markdown(path, problems))
-    if read is None:
-        return None
-    front, body, body_line, lines = read
-    meta, errors = field_types.parse_record(front, fields, langs)
-    for message in errors:
-        field = re.search(r"field '(\w+)'", message)
-        problems.add(path, lines.get(field.group(1), 2) if field else 2, message)
-    if errors:
-        return None
-    meta["_lines"] = lines
-    source = SourceFile(path, problems.rel(path), match.group("slug"), match.group("lang"))
-    return Report(source.slug, source.lang, meta, body, body_line, source)
-
-
-def _converted(report: Report, lang: str, langs: Languages) -> Report:
-    """A report of a converted language, made from its source's text (an editor's own file
-    of that language takes its place; written.check_written warns of it)."""
-    meta = {
-        key: (
-            langs.convert(value, lang)
-            if key in ("title", "summary")
-            else [langs.convert(v, lang) for v in value]
-            if key in ("tags", "findings") and value
-            else value
-        )
-        for key, value in report.meta.items()
-    }
-    return Report(
-        report.slug,
-        lang,
-        meta,
-        langs.convert(report.body, lang),
-        report.body_line,
-        report.source,
-        pending=report.pending,
-        converted=True,
-    )
-
-
-def _pending_twins(slug, by_lang, langs: Languages, problems, broken=frozenset()) -> list[Report]:
-    """A missing language is an error unless the written one marks it as pending (then a
-    warning); a file that exists but could not be read has said so already."""
-    twins = []
-    for lang in langs:
-        if lang in by_lang or (slug, lang) in broken or (slug, langs.get(lang).source) in broken:
-            continue  # (a converted language's source that could not be read said so)
-        written = next(iter(by_lang.values()))
-        if lang in (written.meta.get("pending") or []):
-            twins.append(Report(slug, lang, dict(written.meta), "", 0, None, pending=True))
-            problems.warn(
-                written.source.path,
-                written.meta["_lines"].get("pending"),
-                f"report '{slug}' is not translated into {lang} yet (pending)",
-            )
-        else:
-            problems.add(
-                written.source.path,
-                None,
-                f"report '{slug}' has no {lang} version: "
-                f"write {slug}.{lang}.md, or add 'pending: [{lang}]' to the front matter",
-            )
-    return twins

@@ -35,7 +35,7 @@ def check_terms(site, problems: Problems) -> None:
     """Every language of the site: a form its column of the term list avoids is reported on
     its line, naming the term to use; written Simplified Chinese is an error (one term per
     concept), the rest a warning."""
-    rows = site.languages.term_rows()
+    rows = site.languages.rows  # the term list, as read
     for code in site.languages:
         language = site.languages.get(code)
         column = avoid_column(language)

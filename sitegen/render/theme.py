@@ -35,9 +35,11 @@ class Theme:
 
 class TrackingEnvironment(jinja2.Environment):
     """Notes every template a page uses (extended, included and imported ones too) in the
-    site's Reads, when one is set (content/tracking.py)."""
+    site's Reads, when one is given (content/tracking.py)."""
 
-    reads = None
+    def __init__(self, *args, reads=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reads = reads
 
     def _load_template(self, name, globals):  # noqa: A002 - jinja2's signature
         if self.reads is not None:
@@ -78,8 +80,8 @@ def load_theme(templates: Path, override: Path | None = None, reads=None) -> The
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no stat per page
         bytecode_cache=TemplateCache(cache.cache_root() / f"templates-{jinja2.__version__}"),
+        reads=reads,
     )
-    env.reads = reads
     return Theme(env, templates, folders)
 
 
