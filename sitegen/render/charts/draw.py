@@ -447,6 +447,7 @@ def svg_width(svg: str) -> float:
 # the plan's fields that build_spec reads (not the result records, the caption or the sources)
 SPEC_FIELDS = (
     "lang",
+    "language",
     "metric",
     "kind",
     "rows",
