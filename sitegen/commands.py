@@ -96,13 +96,13 @@ def run_status(args) -> str:
 
 
 def run_new(args) -> str:
-    from sitegen.base.languages import get
     from sitegen.content.load import load_config
     from sitegen.editor.authoring import SlugRefused, new_report
 
     # converted languages are made from their source; an editor adds their file by hand
-    every = tuple(load_config(args.content)["languages"])
-    languages = [code for code in every if not get(code).source]
+    site_languages = load_config(args.content)[1]
+    every = tuple(site_languages)
+    languages = list(site_languages.written())
     try:
         paths_made = new_report(args.content, args.slug, languages, _today(), every)
     except SlugRefused as exc:

@@ -25,7 +25,6 @@ from sitegen.assemble.units import (
     take_reused,
 )
 from sitegen.assemble.write import link_files, merge_same, put_files
-from sitegen.base import languages
 from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
 from sitegen.base.errors import ContentError, Problems
 from sitegen.content.model import Site
@@ -286,7 +285,7 @@ def preview_reports(
                 if not slugs:
                     break
         if any(not problem.warning for problem in problems) or (
-            languages.get(lang).cjk and cjk_space_problems(files)
+            site.languages.get(lang).cjk and cjk_space_problems(files)
         ):
             return None
     bodies.cache.flush()  # the build that follows takes the bodies from the cache

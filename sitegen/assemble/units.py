@@ -11,7 +11,6 @@ from typing import Any
 
 from sitegen.assemble.state import Unit
 from sitegen.assemble.write import merge_same, put_files
-from sitegen.base import languages
 from sitegen.base.cache import sha
 from sitegen.base.errors import Problem
 from sitegen.content import usage
@@ -80,9 +79,9 @@ def make_unit(work: Language, unit_key: tuple, report, make) -> None:
                 unit_docs.append(doc)
             elif path.endswith(".html") and noindex(data):
                 unit_hidden.append(path)
-    if languages.get(lang).cjk:  # every page's spaces, once its content is right
+    if site.languages.get(lang).cjk:  # every page's spaces, once its content is right
         work.spaces += cjk_space_problems(files)
-    if languages.get(lang).lang.startswith("zh-Hant"):  # mainland usage on a Taiwan page
+    if site.languages.get(lang).lang.startswith("zh-Hant"):  # mainland usage on a Taiwan page
         sources = usage.unit_sources(site, unit_key[1:], lang)
         problems += usage.page_problems(files, site.usage, sources, work.rel)
     work.docs += unit_docs

@@ -1,10 +1,9 @@
-"""The languages of a site, as data: content/site.yaml's `languages` is the one place that
-defines them (code, `lang` attribute, Babel locale, name, direction, and whether editors write
-the text or it is converted from another language). Everything else asks this module.
-
-A site's languages are registered once per load (`use`), before any text is parsed: the
-localised-text parser needs to know which languages are written and which are converted.
-The pipeline's per-language processes are forked after loading and inherit them."""
+"""The languages of a site, as data: content/site.yaml's `languages` defines them (code, `lang`
+attribute, Babel locale, name, direction, and whether editors write the text or it is converted
+from another language). Loading makes one immutable `Languages` of a site's languages and term
+list (content/load.py), carried on the Site (site.languages): whatever needs a language's facts
+is given it or one of its `Language`s, never module state, so that two sites with different
+languages load in one process. `KNOWN` is a read-only table."""
 
 from __future__ import annotations
 
@@ -12,8 +11,10 @@ import functools
 import hashlib
 import pickle
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 # CJK ideographs, kana, CJK and full-width punctuation: no ASCII space between two of these.
@@ -53,17 +54,15 @@ class Language:
 
 
 # What `languages: [en, zh]` (the short form, in sites made before languages were data) means.
-KNOWN = {
-    "en": Language("en", "en", "en_US", "English"),
-    "zh": Language("zh", "zh-Hans", "zh_Hans_CN", "简体中文"),
-    "zh-hant": Language("zh-hant", "zh-Hant", "zh_Hant_TW", "繁體中文", source="zh", convert="s2twp"),
-}
+KNOWN = MappingProxyType(
+    {
+        "en": Language("en", "en", "en_US", "English"),
+        "zh": Language("zh", "zh-Hans", "zh_Hans_CN", "简体中文"),
+        "zh-hant": Language("zh-hant", "zh-Hant", "zh_Hant_TW", "繁體中文", source="zh", convert="s2twp"),
+    }
+)
 DEFAULT = ("en", "zh")
 FIELDS = {"code", "lang", "locale", "name", "dir", "from", "convert"}
-
-_active: dict[str, Language] = {code: KNOWN[code] for code in DEFAULT}
-_rows: list[dict] = []
-_terms: tuple[tuple[tuple[str, str], ...], ...] = ()  # the term list's rows: ((lang, term), ...)
 
 
 def parse(raw) -> list[Language]:
@@ -128,47 +127,92 @@ def _check_locale(locale: str) -> None:
         raise ValueError(f"unknown Babel locale '{locale}'") from None
 
 
-def use(languages: list[Language], terms: list[dict] | None = None) -> None:
-    """Make these the languages of the site being loaded (and the reviewed term list the
-    converter's results are corrected with)."""
-    global _terms, _rows
-    _rows = list(terms or [])
-    _active.clear()
-    _active.update((language.code, language) for language in languages)
-    KNOWN.update((language.code, language) for language in languages)
-    _terms = tuple(
-        tuple(
-            sorted((k, str(v)) for k, v in row.items() if isinstance(k, str) and not k.startswith("_") and v)
+@dataclass(frozen=True)
+class Languages(Sequence[str]):
+    """One site's languages, in site.yaml's order, and its reviewed term list (the converter's
+    results are corrected with it). As a sequence it is the languages' codes."""
+
+    all: tuple[Language, ...]
+    terms: tuple[tuple[tuple[str, str], ...], ...] = ()  # the term list's rows: ((lang, term), ...)
+    rows: tuple[dict, ...] = field(default=(), compare=False, repr=False)  # data/terms.csv, as read
+
+    @classmethod
+    def of(cls, found: Iterable[Language], rows: Iterable[dict] = ()) -> Languages:
+        rows = tuple(rows)
+        pairs = (
+            sorted((k, str(v)) for k, v in row.items() if isinstance(k, str) and k[:1] != "_" and v)
+            for row in rows
         )
-        for row in terms or []
-    )
+        return cls(tuple(found), tuple(tuple(pair) for pair in pairs), rows)
 
+    @classmethod
+    def default(cls) -> Languages:
+        """What a site without a readable site.yaml has (DEFAULT)."""
+        return cls.of(KNOWN[code] for code in DEFAULT)
 
-def signature() -> str:
-    """What parsing localised text depends on: the active languages and the term list. A
-    parse kept for one site's languages is not another's (parsecache.py keys by this)."""
-    return repr((tuple(_active.values()), _terms))
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.codes()[index]
 
+    def __len__(self) -> int:
+        return len(self.all)
 
-def term_rows() -> list[dict]:
-    """The rows of the site's term list (data/terms.csv), as read."""
-    return _rows
+    def signature(self) -> str:
+        """What parsing localised text depends on (parsecache.py keys a parse by it)."""
+        return repr((self.all, self.terms))
 
+    def get(self, code: str) -> Language:
+        """The site's language `code` (else the known one: a built-in table's English)."""
+        return next((language for language in self.all if language.code == code), None) or KNOWN[code]
 
-def get(code: str) -> Language:
-    return _active.get(code) or KNOWN[code]
+    def codes(self) -> tuple[str, ...]:
+        return tuple(language.code for language in self.all)
 
+    def written(self) -> tuple[str, ...]:
+        return tuple(language.code for language in self.all if not language.source)
 
-def codes() -> tuple[str, ...]:
-    return tuple(_active)
+    def converted(self) -> tuple[Language, ...]:
+        return tuple(language for language in self.all if language.source)
 
+    def gap(self, code: str) -> str:
+        return gap(self.get(code))
 
-def written() -> tuple[str, ...]:
-    return tuple(code for code, language in _active.items() if not language.source)
+    def html_lang(self, code: str) -> str:
+        return self.get(code).lang
 
+    def tidy(self, text: str, code: str) -> str:
+        return tidy(text, self.get(code))
 
-def converted() -> tuple[Language, ...]:
-    return tuple(language for language in _active.values() if language.source)
+    def quote_marks(self, text: str, code: str) -> tuple[str, str]:
+        return quote_marks(text, self.get(code))
+
+    def needs_script_fold(self) -> bool:
+        """Whether a site with these languages folds Chinese scripts in its search."""
+        return any(language.chinese for language in self.all)
+
+    def convert(self, text: str, code: str) -> str:
+        """`text` of the language `code` is converted from, in `code`'s script, with the
+        reviewed terms applied after the converter (and, for Traditional Chinese, its quotation
+        marks: traditional_quotes)."""
+        language = self.get(code)
+        assert language.source is not None, f"{code} is written, not converted"
+        key = (language.convert, self.get(language.source).lang, language.lang, self.terms)
+        kept = _kept(key)
+        out = kept.known.get(text)
+        if out is None:
+            out = _convert(text, language.convert, _fixes(*key))
+            out = traditional_quotes(out) if language.lang.startswith("zh-Hant") else out
+        kept.used[text] = out
+        return out
+
+    def pick(self, table: dict[str, str], code: str) -> str:
+        """A language's entry of a small built-in table ({"en": ..., "zh": ...}): its own, else
+        its source's converted, else the English one."""
+        if code in table:
+            return table[code]
+        language = self.get(code)
+        if language.source:
+            return self.convert(self.pick(table, language.source), code)
+        return table.get("en", next(iter(table.values())))
 
 
 ONE = "_one"  # the suffix of an interface string's singular form
@@ -182,39 +226,15 @@ def counted(table, key: str, values: dict) -> str:
     return key + ONE if count is not None and str(count) == "1" and key + ONE in table else key
 
 
-def gap(code: str) -> str:
+def gap(language: Language) -> str:
     """The space between two sentences or a name and its note: none in CJK text."""
-    return "" if get(code).cjk else " "
+    return "" if language.cjk else " "
 
 
-def html_lang(code: str) -> str:
-    return get(code).lang
-
-
-def locale(code: str) -> str:
-    return get(code).locale
-
-
-def tidy(text: str, code: str) -> str:
+def tidy(text: str, language: Language) -> str:
     """Text of a CJK language without the ASCII spaces YAML folding or a careless edit put
     between two CJK characters or after full-width punctuation."""
-    return QUOTE_SPACE.sub("", CJK_SPACE.sub("", text)) if get(code).cjk else text
-
-
-def convert(text: str, code: str) -> str:
-    """`text` of the language `code` is converted from, in `code`'s script, with the
-    reviewed terms applied after the converter (and, for Traditional Chinese, its quotation
-    marks: traditional_quotes)."""
-    language = get(code)
-    assert language.source is not None, f"{code} is written, not converted"
-    key = (language.convert, get(language.source).lang, language.lang, _terms)
-    kept = _kept(key)
-    out = kept.known.get(text)
-    if out is None:
-        out = _convert(text, language.convert, _fixes(*key))
-        out = traditional_quotes(out) if language.lang.startswith("zh-Hant") else out
-    kept.used[text] = out
-    return out
+    return QUOTE_SPACE.sub("", CJK_SPACE.sub("", text)) if language.cjk else text
 
 
 # --- converted text kept between builds ------------------------------------------------------
@@ -285,10 +305,10 @@ def english_quotation(content: str) -> bool:
     return bool(_ENGLISH_WORD.search(content)) and not _HAN.search(content)
 
 
-def quote_marks(text: str, code: str) -> tuple[str, str]:
-    """The marks the language `code` quotes `text` with: 「」 in Traditional Chinese (but “”
-    for a quotation of English text as written), “” otherwise."""
-    if get(code).lang.startswith("zh-Hant") and not english_quotation(text):
+def quote_marks(text: str, language: Language) -> tuple[str, str]:
+    """The marks `language` quotes `text` with: 「」 in Traditional Chinese (but “” for a
+    quotation of English text as written), “” otherwise."""
+    if language.lang.startswith("zh-Hant") and not english_quotation(text):
         return "「", "」"
     return "“", "”"
 
@@ -367,11 +387,6 @@ def _converter(config: str):
 FOLDED = ((0x4E00, 0xA000), (0xF900, 0xFB00))
 
 
-def needs_script_fold(codes) -> bool:
-    """Whether a site with these languages folds Chinese scripts in its search."""
-    return any(get(code).chinese for code in codes)
-
-
 @functools.lru_cache(maxsize=1)
 def script_fold() -> tuple[tuple[str, str], ...]:
     """(Traditional or Taiwan-variant character, its Simplified form) for every ideograph that
@@ -382,14 +397,3 @@ def script_fold() -> tuple[tuple[str, str], ...]:
     if len(simplified) != len(chars):  # the converter joined or split a line: go slowly
         simplified = [_converter("tw2s").convert(ch) for ch in chars]
     return tuple((ch, s) for ch, s in zip(chars, simplified) if s != ch and len(s) == 1)
-
-
-def pick(table: dict[str, str], code: str) -> str:
-    """A language's entry of a small built-in table ({"en": ..., "zh": ...}): its own, else
-    its source's converted, else the English one."""
-    if code in table:
-        return table[code]
-    language = get(code)
-    if language.source:
-        return convert(pick(table, language.source), code)
-    return table.get("en", next(iter(table.values())))

@@ -33,9 +33,10 @@ SPEC = {
 }
 
 
-def read_specs(item: dict, family: str, variants: set, sources, path: Path, problems: Problems) -> list:
+def read_specs(item: dict, family: str, variants: set, known: tuple, path: Path, problems: Problems) -> list:
     """A family's `specs`: [{name, value, unit, date, variant, note, source, line}]; each
-    mistake at its line. `sources` None: source ids are not checked (no sources table read)."""
+    mistake at its line. `known`: (the sources table, the site's languages); sources None:
+    source ids are not checked (no sources table read)."""
     rows = item.get("specs")
     if rows is None:
         return []
@@ -45,18 +46,19 @@ def read_specs(item: dict, family: str, variants: set, sources, path: Path, prob
         return []
     found = []
     for row in rows:
-        spec = _spec(row, family, variants, sources, path, problems, line)
+        spec = _spec(row, family, variants, known, path, problems, line)
         if spec is not None:
             found.append(spec)
     return found
 
 
-def _spec(row, family: str, variants: set, sources, path: Path, problems: Problems, line):
+def _spec(row, family: str, variants: set, known: tuple, path: Path, problems: Problems, line):
+    sources, langs = known
     where = row.get(LINE, line) if isinstance(row, dict) else line
     if not isinstance(row, dict):
         problems.add(path, where, f"family '{family}': a figure is a mapping with 'name', got {row!r}")
         return None
-    clean, errors = field_types.parse_record(row, SPEC)
+    clean, errors = field_types.parse_record(row, SPEC, langs)
     errors += _spec_errors(clean, variants, sources) if not errors else []
     for message in errors:
         problems.add(path, where, f"family '{family}', figure '{row.get('name')}': {message}")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.base.errors import Problems
+from sitegen.base.languages import Languages
 from sitegen.content import chip_facts, field_types, patterns
 from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
@@ -108,10 +109,12 @@ RULE = {
 }
 
 
-def load_taxonomy(path: Path, vendors: dict, problems: Problems, sources: dict | None = None) -> Taxonomy:
+def load_taxonomy(path: Path, vendors: dict, problems: Problems, sources=None, langs=None) -> Taxonomy:
     """chips.yaml as a Taxonomy; every mistake is reported with its line. A missing file is
     an empty taxonomy (every accelerator string is then reported as unmapped). `sources`
-    (data/sources.yaml) checks the sources of the families' specifications."""
+    (data/sources.yaml) checks the sources of the families' specifications; `langs`: the site's
+    languages (the built-in ones for the import report, which loads no site)."""
+    langs = langs if langs is not None else Languages.default()
     if not path.is_file():
         return Taxonomy({}, ())
     rows = cached(
@@ -126,12 +129,12 @@ def load_taxonomy(path: Path, vendors: dict, problems: Problems, sources: dict |
     variants: list[Variant] = []
     facts: dict[str, dict] = {}
     for v_rank, row in enumerate(rows):
-        vendor = _fields(row, VENDOR, path, problems, "a vendor")
+        vendor = _fields(row, (VENDOR, langs), path, problems, "a vendor")
         if vendor is None:
             continue
         name = _vendor_name(row, vendor, vendors, path, problems)
         for f_rank, item in enumerate(_items(row, "families", path, problems)):
-            family = _fields(item, FAMILY, path, problems, "a family")
+            family = _fields(item, (FAMILY, langs), path, problems, "a family")
             if family is None:
                 continue
             key = slug(f"{vendor['vendor']} {family['family']}")
@@ -148,7 +151,7 @@ def load_taxonomy(path: Path, vendors: dict, problems: Problems, sources: dict |
             mine = _variants(item, key, (v_rank, f_rank), path, problems)
             variants += mine
             specs = chip_facts.read_specs(
-                item, family["family"], {v.name for v in mine}, sources, path, problems
+                item, family["family"], {v.name for v in mine}, (sources, langs), path, problems
             )
             facts[key] = chip_facts.new_fact(key, family["family"], vendor["vendor"], item, specs, SHOWN)
     _check_names(variants, families, path, problems)
@@ -156,12 +159,12 @@ def load_taxonomy(path: Path, vendors: dict, problems: Problems, sources: dict |
     return Taxonomy(families, tuple(variants), facts)
 
 
-def _fields(row, fields: dict, path: Path, problems: Problems, what: str) -> dict | None:
-    """The row's fields by `fields` (field_types.parse_record), each error at its line."""
+def _fields(row, fields: tuple, path: Path, problems: Problems, what: str) -> dict | None:
+    """The row's fields by `fields` (parse_record's fields and languages), each error at its line."""
     if not isinstance(row, dict):
         problems.add(path, None, f"expected {what} (a mapping), got {row!r}")
         return None
-    clean, errors = field_types.parse_record(row, fields)
+    clean, errors = field_types.parse_record(row, *fields)
     for message in errors:
         found = re.search(r"field '(\w+)'", message)
         problems.add(
@@ -206,7 +209,7 @@ def _vendor_name(row: dict, vendor: dict, vendors: dict, path: Path, problems: P
 def _variants(item: dict, family: str, rank: tuple, path: Path, problems: Problems) -> list[Variant]:
     found = []
     for n, row in enumerate(_items(item, "variants", path, problems)):
-        variant = _fields(row, VARIANT, path, problems, "a variant")
+        variant = _fields(row, (VARIANT,), path, problems, "a variant")
         if variant is None:
             continue
         line = key_line(row, "match", row.get(LINE))
@@ -220,7 +223,7 @@ def _variants(item: dict, family: str, rank: tuple, path: Path, problems: Proble
 def _rule(rule, line: int | None, variant: str, path: Path, problems: Problems) -> Rule | None:
     """A rule: a pattern (the whole official string), or {accelerator, system, rounds}."""
     if isinstance(rule, dict):
-        fields = _fields(rule, RULE, path, problems, f"a rule of variant '{variant}'")
+        fields = _fields(rule, (RULE,), path, problems, f"a rule of variant '{variant}'")
         if fields is None:
             return None
         line = rule.get(LINE, line)
@@ -292,13 +295,13 @@ def chip_of(taxonomy: Taxonomy, variant: Variant) -> dict:
 
 
 def annotate(
-    content: Path, record: dict, vendors: dict, problems: Problems, sources: dict | None = None
+    content: Path, record: dict, vendors: dict, problems: Problems, langs, sources=None
 ) -> tuple[dict, dict]:
     """The record with each result's `chip` (a new dict per result: the loaded ones are kept
     as read), and the families' facts (chip_facts.py: the table `chip_families`). Unmapped
     strings are warned about once each, at their first result."""
     known = len(problems.errors)
-    taxonomy = load_taxonomy(chips_path(content), vendors, problems, sources)
+    taxonomy = load_taxonomy(chips_path(content), vendors, problems, sources, langs)
     broken = len(problems.errors) > known  # said once: no warning for every string
     seen: dict[tuple, list] = {}
     said: set = set()

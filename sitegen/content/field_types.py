@@ -1,7 +1,8 @@
 """Field types: one parser per kind of field, and parse_record to apply a table's.
 
 A parser takes a raw value and returns the clean value or raises `Invalid` with a message an
-editor can act on."""
+editor can act on. A parser of localised text (`localised`) is given the site's languages too:
+parse_record passes them on."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import unicodedata
 import webcolors
 
 from sitegen.base import languages
+from sitegen.base.languages import Languages
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
@@ -83,9 +85,23 @@ def name(value):
     return value
 
 
-def lname(value):
+def localised(parser):
+    """Mark a parser that reads the site's languages: it is called with (value, languages)."""
+    parser.localised = True
+    return parser
+
+
+def apply(parser, value, langs: Languages | None):
+    """parser(value), with the site's languages for a localised parser."""
+    if getattr(parser, "localised", False):  # (a list's or mapping's: whatever its items need)
+        return parser(value, langs)
+    return parser(value)
+
+
+@localised
+def lname(value, langs: Languages):
     """A localised name: ltext() whose every language is a name()."""
-    out = ltext(value)
+    out = ltext(value, langs)
     for lang, shown in out.items():
         bad = invisible(shown, f"the {lang} name")
         if bad:
@@ -117,31 +133,33 @@ def suggest(name: str, known) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def ltext(value):
+@localised
+def ltext(value, langs: Languages):
     """Localised text: a mapping with one entry per written language of the site; a converted
     language's text is made from its source (an entry of its own wins). Text of a
     CJK language loses the spaces YAML folding puts between two CJK characters."""
-    written = languages.written()
+    written = langs.written()
     if not isinstance(value, dict):
         raise Invalid(f"expected a mapping with {' and '.join(written)} text")
     missing = [lang for lang in written if lang not in value or value[lang] in (None, "")]
     if missing:
         raise Invalid(f"missing the {', '.join(missing)} text")
-    out = {lang: languages.tidy(text(value[lang]), lang) for lang in written}
-    for language in languages.converted():
+    out = {lang: langs.tidy(text(value[lang]), lang) for lang in written}
+    for language in langs.converted():
         own = value.get(language.code)
         out[language.code] = (
-            languages.tidy(text(own), language.code)
+            languages.tidy(text(own), language)
             if own not in (None, "")
-            else languages.convert(out[language.source], language.code)
+            else langs.convert(out[str(language.source)], language.code)
         )
     return out
 
 
-def language(value):
+@localised
+def language(value, langs: Languages):
     """A language code of the site (site.yaml's `languages`)."""
-    if value not in languages.codes():
-        raise Invalid(f"{value!r} is not one of: {', '.join(languages.codes())}")
+    if value not in langs.codes():
+        raise Invalid(f"{value!r} is not one of: {', '.join(langs.codes())}")
     return value
 
 
@@ -210,8 +228,9 @@ def whole(value):
 def maybe(parser):
     """A list element that may be null (a run with no time)."""
 
-    def parse(value):
-        return None if value is None else parser(value)
+    @localised
+    def parse(value, langs=None):
+        return None if value is None else apply(parser, value, langs)
 
     return parse
 
@@ -236,12 +255,13 @@ def one_of(*choices):
 
 
 def list_of(item):
-    def parse(value):
+    @localised
+    def parse(value, langs=None):
         if isinstance(value, str):
             value = [v.strip() for v in value.split(";") if v.strip()]  # CSV cells: a;b;c
         if not isinstance(value, list):
             raise Invalid("expected a list")
-        return [item(v) for v in value]
+        return [apply(item, v, langs) for v in value]
 
     return parse
 
@@ -249,10 +269,11 @@ def list_of(item):
 def mapping(fields):
     """A nested record, checked with the same field table as a top-level one."""
 
-    def parse(value):
+    @localised
+    def parse(value, langs=None):
         if not isinstance(value, dict):
             raise Invalid("expected a mapping")
-        clean, errors = parse_record(value, fields)
+        clean, errors = parse_record(value, fields, langs)
         if errors:
             raise Invalid("; ".join(errors))
         return clean
@@ -308,8 +329,9 @@ def opt(parser):
     return (False, parser)
 
 
-def parse_record(raw: dict, fields: dict) -> tuple[dict, list[str]]:
-    """Clean a record by its field table; return (record, error messages)."""
+def parse_record(raw: dict, fields: dict, langs: Languages | None = None) -> tuple[dict, list[str]]:
+    """Clean a record by its field table; return (record, error messages). `langs`: the site's
+    languages, which a table with localised fields needs."""
     clean: dict = {}
     errors: list[str] = []
     for name, (required, parser) in fields.items():
@@ -320,7 +342,7 @@ def parse_record(raw: dict, fields: dict) -> tuple[dict, list[str]]:
             clean[name] = None  # every record has every field, so templates need no guards
             continue
         try:
-            clean[name] = parser(value)
+            clean[name] = apply(parser, value, langs)
         except Invalid as exc:
             errors.append(f"field '{name}': {exc}")
     unknown = sorted(str(k) for k in raw if k not in fields and k != "__line__")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
+from sitegen.base.languages import Languages
 from sitegen.content import (
     chip_facts,
     chip_looks,
@@ -21,9 +22,9 @@ from sitegen.content import (
     scores,
 )
 from sitegen.content import site_checks as checks
-from sitegen.content.model import Report, Site, SourceFile, track
+from sitegen.content.model import Site, track
 from sitegen.content.parsecache import ParseCache, cached
-from sitegen.content.readers import LINE, TABLE_READERS, key_line, read_csv, read_markdown, read_yaml
+from sitegen.content.readers import LINE, TABLE_READERS, key_line, read_csv, read_yaml
 from sitegen.content.record import (
     check_benchmarks,
     check_system_map,
@@ -35,22 +36,14 @@ from sitegen.content.record import (
     record_folder,
 )
 from sitegen.content.record_seal import check_leftovers, check_seal
+from sitegen.content.reports import RESERVED, load_reports
 from sitegen.content.scores import check_scores
 from sitegen.content.strings import load_strings
 from sitegen.content.termcheck import TERMS, check_terms
 from sitegen.content.usage import load_pairs
 from sitegen.content.written import check_written, mark_converted_prose
 
-REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
 FIELD = re.compile(r"field '(\w+)'")
-# Names whose page would overwrite one the generator makes: <lang>/reports/index.html for a
-# report, <lang>/index.html, glossary.html and 404.html for a plain page, the lists for ids.
-RESERVED = {
-    "reports": {"index"},
-    "pages": {"index", "glossary", "404", "editors"},
-    "systems": {"index"},
-    "benchmarks": {"index"},
-}
 NO_RECORD = (
     "missing the MLPerf record: import it with `python build.py import-record` "
     "(docs/importing.md), or start a new site with `python build.py init DIR`"
@@ -69,13 +62,13 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     caller, which runs them beside the build; they still run here when another problem stops
     the load, so that every problem is said at once."""
     problems = Problems(content)
-    config = _load_config(content, problems)
-    strings = load_strings(content, config, problems)
+    config, langs = _load_config(content, problems)
+    strings = load_strings(content, langs, problems)
     known = len(problems.errors)
     rounds, record = _load_record(content, problems)
     record_broken = len(problems.errors) > known  # said once: nothing derived from it
-    tables = _load_tables(content, problems)
-    curated = read_curated(content, problems)
+    tables = _load_tables(content, langs, problems)
+    curated = read_curated(content, problems, langs)
     # corrected counts and chips (record_counts.py, chips.py)
     record = record_counts.apply(record, curated, tables.get("sources") or {}, problems)
     record_counts.warn_uncorrected(content, record, problems)
@@ -84,6 +77,7 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
         record,
         companies.as_vendors(tables.get("companies") or {}, tables.get("vendors") or {}),
         problems,
+        langs,
         tables.get("sources"),
     )
     tables[chip_looks.TABLE] = chip_looks.read_looks(content, tables[chip_facts.TABLE] or {}, problems)
@@ -99,16 +93,15 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     companies.check(content, tables.get("companies") or {}, record, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}
-    site = Site(
-        content, config, strings, {k: v or {} for k, v in tables.items()}, record=record, rounds=rounds
-    )
+    shown = {k: v or {} for k, v in tables.items()}
+    site = Site(content, config, strings, shown, record=record, rounds=rounds, languages=langs)
     site.unreadable = unreadable
     site.changelog = load_changelog(content, problems, record)
     checks.check_references(site, problems)
     checks.check_claim_checks(site, problems)
     checks.check_text_refs(site, problems)
-    site.reports = _load_reports(content / "reports", config, schema.FRONT_MATTER, problems)
-    site.pages = _load_reports(content / "pages", config, schema.PAGE_FRONT_MATTER, problems)
+    site.reports = load_reports(content / "reports", langs, schema.FRONT_MATTER, problems)
+    site.pages = load_reports(content / "pages", langs, schema.PAGE_FRONT_MATTER, problems)
     checks.check_report_refs(site, problems)
     check_written(site, problems)
     site.usage = load_pairs(content, problems)
@@ -122,12 +115,12 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     return track(site)
 
 
-def _load_tables(content: Path, problems: Problems) -> dict[str, dict[str, dict] | None]:
+def _load_tables(content: Path, langs: Languages, problems: Problems) -> dict[str, dict[str, dict] | None]:
     """The curated data tables (schema.TABLES) and the compatibility table; None for a table
     that could not be read (said once)."""
     parsed = ParseCache(filter(None, (_table_path(content, name) for name in schema.TABLES)))
     tables = {
-        name: _cached_table(parsed, content, name, fields, problems)
+        name: _cached_table(parsed, content, (name, fields, langs), problems)
         for name, fields in schema.TABLES.items()
         if fields
     }
@@ -174,40 +167,38 @@ def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:
     return load_record(content, problems)
 
 
-def load_config(content: Path) -> dict:
-    """site.yaml alone, for commands that need the languages before the content is whole."""
+def load_config(content: Path) -> tuple[dict, Languages]:
+    """site.yaml alone and the site's languages, for commands that need the languages before
+    the content is whole."""
     problems = Problems(content)
-    config = _load_config(content, problems)
+    found = _load_config(content, problems)
     problems.raise_if_any()
-    return config
+    return found
 
 
-def _load_config(content: Path, problems: Problems) -> dict:
-    """site.yaml; its languages are registered first, since localised text needs them."""
+def _load_config(content: Path, problems: Problems) -> tuple[dict, Languages]:
+    """site.yaml and the site's languages (with the term list): localised text needs them."""
     path = content / "site.yaml"
     default = {"languages": list(languages.DEFAULT), "default_language": "en"}
+    raw = cached("yaml", path, problems, lambda: read_yaml(path, problems)) if path.exists() else None
     if not path.exists():
         problems.add(path, None, "missing site configuration: create content/site.yaml")
-        languages.use([languages.KNOWN[code] for code in languages.DEFAULT])
-        return default
-    raw = cached("yaml", path, problems, lambda: read_yaml(path, problems), localised=False)
+    elif not isinstance(raw, dict) and raw is not None:
+        problems.add(path, 1, "site.yaml must be a mapping of 'field: value' lines")
     if not isinstance(raw, dict):
-        if raw is not None:
-            problems.add(path, 1, "site.yaml must be a mapping of 'field: value' lines")
-        languages.use([languages.KNOWN[code] for code in languages.DEFAULT])
-        return default
+        return default, Languages.default()
     try:
         found = languages.parse(raw.get("languages", list(languages.DEFAULT)))
     except ValueError as exc:
         problems.add(path, key_line(raw, "languages", raw.get(LINE)), str(exc))
-        found = [languages.KNOWN[code] for code in languages.DEFAULT]
-    languages.use(found, _load_terms(content, problems))
-    config, errors = field_types.parse_record(raw, schema.SITE)
+        found = list(Languages.default().all)
+    langs = Languages.of(found, _load_terms(content, problems))
+    config, errors = field_types.parse_record(raw, schema.SITE, langs)
     for message in errors:
         problems.add(path, field_line(raw, message, raw.get(LINE)), message)
-    config["languages"] = [language.code for language in found]
+    config["languages"] = list(langs.codes())
     config.setdefault("default_language", "en")
-    return config
+    return config, langs
 
 
 def _load_terms(content: Path, problems: Problems) -> list[dict]:
@@ -216,7 +207,7 @@ def _load_terms(content: Path, problems: Problems) -> list[dict]:
     path = content / TERMS
     if not path.exists():
         return []
-    rows = cached("csv", path, problems, lambda: read_csv(path, problems), localised=False) or []
+    rows = cached("csv", path, problems, lambda: read_csv(path, problems)) or []
     for row in rows:
         row["_file"] = path
     return rows
@@ -234,16 +225,22 @@ OPTIONAL_TABLES = ("companies",)  # a project without one writes its names in ve
 
 
 def _cached_table(
-    parsed: ParseCache, content: Path, name: str, fields: dict, problems: Problems
+    parsed: ParseCache, content: Path, table: tuple, problems: Problems
 ) -> dict[str, dict] | None:
-    """_load_table, from the cache when the table's file did not change (parsecache.py)."""
+    """_load_table, from the cache when the table's file did not change (parsecache.py);
+    `table`: its name, fields and the site's languages."""
+    name, fields, langs = table
     path = _table_path(content, name)
     if path is None:
-        return _load_table(content, name, fields, problems)
-    return parsed.parse(f"table-{name}", path, problems, lambda: _load_table(content, name, fields, problems))
+        return _load_table(content, name, fields, langs, problems)
+    return parsed.parse(
+        f"table-{name}", path, problems, lambda: _load_table(content, name, fields, langs, problems), langs
+    )
 
 
-def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> dict[str, dict] | None:
+def _load_table(
+    content: Path, name: str, fields: dict, langs: Languages, problems: Problems
+) -> dict[str, dict] | None:
     path = _table_path(content, name)
     if path is None and name in OPTIONAL_TABLES:
         return {}
@@ -256,19 +253,20 @@ def _load_table(content: Path, name: str, fields: dict, problems: Problems) -> d
     if not isinstance(rows, list):
         problems.add(path, 1, "a data table must be a YAML list of records ('- id: ...')")
         return None
-    records = _parse_rows(path, rows, fields, problems)
-    mark_converted_prose(name, rows, records, path, problems)
+    records = _parse_rows(path, rows, (fields, langs), problems)
+    mark_converted_prose(name, rows, records, (path, langs), problems)
     return records
 
 
-def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dict[str, dict]:
+def _parse_rows(path: Path, rows: list, schema_of: tuple, problems: Problems) -> dict[str, dict]:
+    """The rows by `schema_of`: (their fields, the site's languages)."""
     records: dict[str, dict] = {}
     for row in rows:
         if not isinstance(row, dict):
             problems.add(path, None, f"expected a record, got {row!r}")
             continue
         line = row.get(LINE)
-        record, errors = field_types.parse_record(row, fields)
+        record, errors = field_types.parse_record(row, *schema_of)
         for message in errors:
             label = f"record '{row['id']}': " if isinstance(row.get("id"), str) else ""
             problems.add(path, field_line(row, message, line), label + message)
@@ -293,115 +291,3 @@ def _parse_rows(path: Path, rows: list, fields: dict, problems: Problems) -> dic
         record["_lines"] = getattr(row, "lines", {})
         records[record["id"]] = record
     return records
-
-
-def _load_reports(folder: Path, config: dict, fields: dict, problems: Problems) -> list[Report]:
-    """Reports (and plain pages): one file per language, paired by slug."""
-    found: dict[str, dict[str, Report]] = {}
-    broken: set[tuple[str, str]] = set()  # files that exist but could not be read
-    for path in sorted(folder.glob("*")) if folder.is_dir() else []:
-        report = _load_report(path, config, fields, problems)
-        if report:
-            found.setdefault(report.slug, {})[report.lang] = report
-        elif named := REPORT_NAME.match(path.name):
-            broken.add((named.group("slug"), named.group("lang")))
-    reports: list[Report] = []
-    for slug, by_lang in sorted(found.items()):
-        for language in languages.converted():
-            if (
-                language.code not in by_lang
-                and language.source in by_lang
-                and (slug, language.code) not in broken
-            ):
-                by_lang[language.code] = _converted(by_lang[language.source], language.code)
-        reports += by_lang.values()
-        reports += _pending_twins(slug, by_lang, config, problems, broken)
-    return reports
-
-
-def _load_report(path: Path, config: dict, fields: dict, problems: Problems) -> Report | None:
-    match = REPORT_NAME.match(path.name)
-    if not match or match.group("lang") not in config["languages"]:
-        problems.add(
-            path,
-            None,
-            "a report file is named <slug>.<lang>.md with a lowercase slug "
-            f"and a language among {', '.join(config['languages'])}",
-        )
-        return None
-    if match.group("slug") in RESERVED[path.parent.name if path.parent.name in RESERVED else "reports"]:
-        target = (
-            f"{match.group('lang')}/reports/{match.group('slug')}.html"
-            if path.parent.name == "reports"
-            else f"{match.group('lang')}/{match.group('slug')}.html"
-        )
-        problems.add(
-            path,
-            None,
-            f"the slug '{match.group('slug')}' would overwrite the "
-            f"generator's own page {target}; rename the file",
-        )
-        return None
-    read = cached("markdown", path, problems, lambda: read_markdown(path, problems))
-    if read is None:
-        return None
-    front, body, body_line, lines = read
-    meta, errors = field_types.parse_record(front, fields)
-    for message in errors:
-        field = re.search(r"field '(\w+)'", message)
-        problems.add(path, lines.get(field.group(1), 2) if field else 2, message)
-    if errors:
-        return None
-    meta["_lines"] = lines
-    source = SourceFile(path, problems.rel(path), match.group("slug"), match.group("lang"))
-    return Report(source.slug, source.lang, meta, body, body_line, source)
-
-
-def _converted(report: Report, lang: str) -> Report:
-    """A report of a converted language, made from its source's text (an editor's own file
-    of that language takes its place; written.check_written warns of it)."""
-    meta = {
-        key: (
-            languages.convert(value, lang)
-            if key in ("title", "summary")
-            else [languages.convert(v, lang) for v in value]
-            if key in ("tags", "findings") and value
-            else value
-        )
-        for key, value in report.meta.items()
-    }
-    return Report(
-        report.slug,
-        lang,
-        meta,
-        languages.convert(report.body, lang),
-        report.body_line,
-        report.source,
-        pending=report.pending,
-        converted=True,
-    )
-
-
-def _pending_twins(slug, by_lang, config, problems, broken=frozenset()) -> list[Report]:
-    """A missing language is an error unless the written one marks it as pending (then a
-    warning); a file that exists but could not be read has said so already."""
-    twins = []
-    for lang in config["languages"]:
-        if lang in by_lang or (slug, lang) in broken or (slug, languages.get(lang).source) in broken:
-            continue  # (a converted language's source that could not be read said so)
-        written = next(iter(by_lang.values()))
-        if lang in (written.meta.get("pending") or []):
-            twins.append(Report(slug, lang, dict(written.meta), "", 0, None, pending=True))
-            problems.warn(
-                written.source.path,
-                written.meta["_lines"].get("pending"),
-                f"report '{slug}' is not translated into {lang} yet (pending)",
-            )
-        else:
-            problems.add(
-                written.source.path,
-                None,
-                f"report '{slug}' has no {lang} version: "
-                f"write {slug}.{lang}.md, or add 'pending: [{lang}]' to the front matter",
-            )
-    return twins

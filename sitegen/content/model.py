@@ -9,6 +9,7 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sitegen.base.languages import Languages
 from sitegen.content.tracking import Reads, Tracked, TrackedList
 
 # What a page may read of a report besides its front matter (each noted when read:
@@ -72,10 +73,8 @@ class Site:
     reads: Reads = field(default_factory=Reads)  # what the page being made reads
     derived: dict = field(default_factory=dict)  # derive's entities of this site, made once (derive/)
     usage: tuple = ()  # mainland usage to find on Taiwan pages (usage.py)
-
-    @property
-    def languages(self) -> list[str]:
-        return self.config["languages"]
+    # its languages and term list, in site.yaml's order (iterating gives their codes)
+    languages: Languages = field(default_factory=Languages.default)
 
     def other_languages(self, lang: str) -> list[str]:
         return [other for other in self.languages if other != lang]

@@ -8,20 +8,19 @@ cannot be read or written, only means the file is parsed again."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 from pathlib import Path
 
-from sitegen.base import cache, languages
+from sitegen.base import cache
+from sitegen.base.languages import Languages
 
-_code: str | None = None  # the generator's code digest: the code of a process never changes
 
-
+@functools.cache
 def code_key() -> str:
-    global _code
-    if _code is None:
-        _code = cache.code_digest()
-    return _code
+    """The generator's code digest: the code of a process never changes."""
+    return cache.code_digest()
 
 
 class ParseCache:
@@ -40,16 +39,15 @@ class ParseCache:
         name = hashlib.sha256(f"{kind}\0{rel}".encode()).hexdigest()[:32]
         return cache.cache_root() / "parsed" / f"{name}.pickle"
 
-    def parse(self, kind: str, path: Path, problems, parse, localised: bool = True):
+    def parse(self, kind: str, path: Path, problems, parse, languages: Languages | None = None):
         """parse()'s value; parse reads `path` and reports its problems to `problems`. From the
         cache, the same value and the same problems (and broken records) as a parse gives.
-        `localised=False`: a file read before the languages are known (site.yaml, the term
-        list), whose parse does not depend on them."""
+        `languages`: the site's, when the parse reads them (localised text)."""
         digest = self.digests.get(path)
         if digest is None or not self.code:
             return parse()
         rel = problems.rel(path)
-        langs = languages.signature() if localised else ""
+        langs = languages.signature() if languages is not None else ""
         key = hashlib.sha256("\0".join((kind, rel, digest, self.code, langs)).encode()).hexdigest()
         entry = self.entry_path(kind, rel)
         try:
@@ -81,6 +79,6 @@ class ParseCache:
         return value
 
 
-def cached(kind: str, path: Path, problems, parse, localised: bool = True):
+def cached(kind: str, path: Path, problems, parse, languages: Languages | None = None):
     """ParseCache.parse for one file."""
-    return ParseCache([path]).parse(kind, path, problems, parse, localised)
+    return ParseCache([path]).parse(kind, path, problems, parse, languages)

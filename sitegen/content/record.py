@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from sitegen.base.errors import Problems
+from sitegen.base.languages import Languages
 from sitegen.content import field_types, schema
 from sitegen.content.parsecache import ParseCache, cached
 from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
@@ -267,14 +268,11 @@ def _by_folder(record: dict) -> dict[str, list[dict]]:
     return found
 
 
-def derive_results(
-    content: Path, record: dict, problems: Problems, curated: dict | None = None
-) -> dict[str, dict]:
+def derive_results(content: Path, record: dict, problems: Problems, curated: dict) -> dict[str, dict]:
     """The `results` table: every record result of a mapped system folder that has a score.
-    `curated`: read_curated's entries, when the caller has read them already."""
+    `curated`: read_curated's entries."""
     map_path = content / "data" / "mlperf_systems.yaml"
     by_folder = _by_folder(record)
-    curated = read_curated(content, problems) if curated is None else curated
     table: dict[str, dict] = {}
     for key, system, line in read_system_map(map_path, problems):
         if key not in by_folder:
@@ -332,7 +330,7 @@ def site_result(record: dict, system: str, curated: dict | None) -> dict:
     }
 
 
-def read_curated(content: Path, problems: Problems) -> dict[str, dict]:
+def read_curated(content: Path, problems: Problems, langs: Languages) -> dict[str, dict]:
     path = content / "data" / "results_curated.yaml"
     if not path.is_file():
         return {}
@@ -343,7 +341,7 @@ def read_curated(content: Path, problems: Problems) -> dict[str, dict]:
     found = {}
     for row in rows:
         record, errors = (
-            field_types.parse_record(row, schema.CURATED)
+            field_types.parse_record(row, schema.CURATED, langs)
             if isinstance(row, dict)
             else ({}, ["expected a record"])
         )

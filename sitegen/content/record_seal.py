@@ -186,7 +186,7 @@ def check_seal(content: Path, problems: Problems) -> None:
             f"record files (git diff {problems.rel(folder)}) and run {RESEAL} to write it",
         )
         return
-    sealed = cached("record-seal", path, problems, lambda: read_seal(path, problems), localised=False)
+    sealed = cached("record-seal", path, problems, lambda: read_seal(path, problems))
     if sealed is None:
         return
     listed = listed_rounds(folder / ROUNDS)

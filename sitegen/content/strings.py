@@ -8,6 +8,7 @@ from string import Formatter
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
+from sitegen.base.languages import Languages
 from sitegen.content import field_types
 from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, key_line, read_yaml
@@ -65,15 +66,15 @@ def _check_characters(raw: dict, path: Path, problems: Problems) -> None:
             problems.add(path, key_line(raw, key), f"string '{key}': {why}")
 
 
-def load_strings(content: Path, config: dict, problems: Problems) -> dict[str, dict[str, str]]:
+def load_strings(content: Path, langs: Languages, problems: Problems) -> dict[str, dict[str, str]]:
     """Every language's interface strings (i18n/<lang>.yaml; a converted language's from its
     source, its own file's keys winning): each key in every language, with the same
     placeholders, of characters a page can show."""
     strings: dict[str, dict[str, str]] = {}
     raws: dict[str, dict] = {}
-    for lang in config["languages"]:
+    for lang in langs:
         path = content / "i18n" / f"{lang}.yaml"
-        source = languages.get(lang).source
+        source = langs.get(lang).source
         raw = (
             cached("yaml", path, problems, lambda path=path: read_yaml(path, problems))
             if path.exists()
@@ -86,9 +87,9 @@ def load_strings(content: Path, config: dict, problems: Problems) -> dict[str, d
         raw = raw if isinstance(raw, dict) else {}
         raws[lang] = raw
         _check_characters(raw, path, problems)
-        own = {k: languages.tidy(str(v), lang) for k, v in raw.items() if k != LINE and v is not None}
+        own = {k: langs.tidy(str(v), lang) for k, v in raw.items() if k != LINE and v is not None}
         if source is not None:  # converted from its source; its own file wins
-            own = {**{k: languages.convert(v, lang) for k, v in strings.get(source, {}).items()}, **own}
+            own = {**{k: langs.convert(v, lang) for k, v in strings.get(source, {}).items()}, **own}
         strings[lang] = own
     every = set().union(*(s.keys() for s in strings.values())) if strings else set()
     for lang, table in strings.items():

@@ -1,7 +1,7 @@
 """One term per concept, in every language (the term list, data/terms.csv).
 
 The list's columns: `en`, `zh-Hans`, `zh-Hant` (the term in each language; the converter's
-results are corrected to the zh-Hant one, languages.convert), and for each language the forms
+results are corrected to the zh-Hant one, Languages.convert), and for each language the forms
 to avoid: `avoid` (Simplified Chinese: a second term for one concept, an error where it is
 written), `avoid-en` and `avoid-zh-Hant` (a warning, an error with --strict); `note` says why.
 
@@ -35,9 +35,9 @@ def check_terms(site, problems: Problems) -> None:
     """Every language of the site: a form its column of the term list avoids is reported on
     its line, naming the term to use; written Simplified Chinese is an error (one term per
     concept), the rest a warning."""
-    rows = languages.term_rows()
+    rows = site.languages.rows  # the term list, as read
     for code in site.languages:
-        language = languages.get(code)
+        language = site.languages.get(code)
         column = avoid_column(language)
         avoid = {
             form.strip(): row.get(language.lang) or ""
@@ -104,10 +104,10 @@ def _string_texts(site, code: str):
     """Interface strings of `code`, each on the line of the file that gives it (the language's
     own file, else the file of the language it is converted from)."""
     chain = [code]
-    source = languages.get(code).source
+    source = site.languages.get(code).source
     while source:
         chain.append(source)
-        source = languages.get(source).source
+        source = site.languages.get(source).source
     files = {lang: site.root / "i18n" / f"{lang}.yaml" for lang in chain}
     keys = {lang: _key_lines(path) for lang, path in files.items()}
     for key, text in site.strings.get(code, {}).items():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sitegen.base import languages
 from sitegen.content import written
 from sitegen.content.model import Site
 
@@ -32,7 +31,7 @@ def translation_gaps(site: Site) -> list[Gap]:
     ]
 
     gaps += [_revision_gap(revision, site) for revision in written.revisions(site)]
-    cjk = [code for code in site.languages if languages.get(code).cjk and not languages.get(code).source]
+    cjk = [language.code for language in site.languages.all if language.cjk and not language.source]
     first = site.languages[0]
     for _table, records in sorted(site.tables.items()):
         for record in records.values():

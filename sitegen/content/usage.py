@@ -213,7 +213,5 @@ def unit_sources(site, key: tuple, lang: str) -> list[Path]:
     ]
     if key[0] in UNIT_FILES:
         found += sorted((site.root / "data").glob(UNIT_FILES[key[0]] + ".*"))
-    from sitegen.base import languages
-
-    chain = [lang, languages.get(lang).source]
+    chain = [lang, site.languages.get(lang).source]
     return found + [site.root / "i18n" / f"{code}.yaml" for code in chain if code] + [site.root / "site.yaml"]

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sitegen.base import languages
 from sitegen.base.errors import Problems
 from sitegen.content.readers import LINE, key_line
 
@@ -57,7 +56,7 @@ def revisions(site) -> list[Revision]:
     found = []
     for folder, items in (("reports", site.reports), ("pages", site.pages)):
         for report in items:
-            language = languages.get(report.lang)
+            language = site.languages.get(report.lang)
             if language.source is None or report.pending:
                 continue
             source = next(
@@ -87,13 +86,13 @@ def check_written(site, problems: Problems) -> None:
         if (
             report.meta.get(FIELD) is not None
             and not report.converted
-            and not languages.get(report.lang).source
+            and not site.languages.get(report.lang).source
         ):
             problems.add(
                 report.source.path,
                 (report.meta.get("_lines") or {}).get(FIELD, 2),
                 f"'{FIELD}' belongs in a file of a converted language "
-                f"({', '.join(c.code for c in languages.converted())}): this text is written, not converted",
+                f"({', '.join(c.code for c in site.languages.converted())}): this text is written, not converted",
             )
     for revision in revisions(site):
         path, line = revision.at
@@ -120,10 +119,12 @@ def message(revision: Revision, problems: Problems) -> str:
     )
 
 
-def mark_converted_prose(name: str, rows: list, records: dict, path, problems: Problems) -> None:
+def mark_converted_prose(name: str, rows: list, records: dict, where: tuple, problems: Problems) -> None:
     """Each prose field of a table's record (PROSE) that has no text of its own in a converted
     language: published converted, with a warning on its line; the record notes the fields
-    (`_converted`: [(field, language)]) for the translation status."""
+    (`_converted`: [(field, language)]) for the translation status. `where`: (the table's
+    file, the site's languages)."""
+    path, langs = where
     for row in rows:
         record = records.get(row.get("id")) if isinstance(row, dict) else None
         if record is None:
@@ -132,7 +133,7 @@ def mark_converted_prose(name: str, rows: list, records: dict, path, problems: P
             value = row.get(field)
             if not isinstance(value, dict):
                 continue
-            for language in languages.converted():
+            for language in langs.converted():
                 if value.get(language.code) in (None, ""):
                     record.setdefault("_converted", []).append((field, language.code))
                     problems.warn(

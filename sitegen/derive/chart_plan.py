@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sitegen.base.languages import Language
 from sitegen.content.chip_looks import look_of
 from sitegen.derive import chart_metrics
 from sitegen.derive.chart_select import SELECT_FIELDS, BadBlock, round_key, select
@@ -30,6 +31,7 @@ class Plan:
     """Everything a chart needs, already in the page's language."""
 
     lang: str
+    language: Language  # the site's language `lang`: what fmt and the chart's font read
     metric: str
     kind: str
     rows: list[dict]  # the plotted data: the spec's values, the CSV, the JSON
@@ -160,6 +162,7 @@ def _plan(site, t, lang, params, metric, kind, per, baseline, points) -> Plan:
         caption = t("chart.caption.with_note", caption=caption, note=t("chart.note.both"))
     return Plan(
         lang=lang,
+        language=site.languages.get(lang),
         metric=metric,
         kind=kind,
         rows=rows,

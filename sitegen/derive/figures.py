@@ -67,7 +67,7 @@ def agrees(value: float, figure: float) -> bool:
 
 def _time_text(site: Site, result_id: str, lang: str) -> str:
     found = result(site, result_id)
-    return fmt.duration(found["value"], found["unit"], lang)
+    return fmt.duration(found["value"], found["unit"], site.languages.get(lang))
 
 
 def _steps_ratio(site, check, lang, value, unit) -> list[str]:
@@ -75,13 +75,13 @@ def _steps_ratio(site, check, lang, value, unit) -> list[str]:
     percentage claim also the time reduction, so that the three are never confused."""
     r, b = check["result"], check["baseline"]
     say = site.strings.get(lang, {})
-    line = f"{_time_text(site, b, lang)} ÷ {_time_text(site, r, lang)} = {fmt.ratio(value, lang, 4)}"
+    line = f"{_time_text(site, b, lang)} ÷ {_time_text(site, r, lang)} = {fmt.ratio(value, site.languages.get(lang), 4)}"
     lines = [say.get("check.speedup", "{line}").format(line=line)]
     if unit == "percent":
-        gain = f"({fmt.figure(value, lang, 4)} − 1) × 100 = {fmt.percent((value - 1) * 100, lang)}"
+        gain = f"({fmt.figure(value, site.languages.get(lang), 4)} − 1) × 100 = {fmt.percent((value - 1) * 100, site.languages.get(lang))}"
         cut = (
             f"(1 − {_time_text(site, r, lang)} ÷ {_time_text(site, b, lang)}) × 100 = "
-            f"{fmt.percent(reduction(site, r, b), lang)}"
+            f"{fmt.percent(reduction(site, r, b), site.languages.get(lang))}"
         )
         lines += [
             say.get("check.gain", "{line}").format(line=gain),
@@ -131,9 +131,9 @@ def _price_perf_steps(site: Site, check: dict):
     steps = {}
     for lang in site.languages:
         steps[lang] = [
-            f"({_time_text(site, check['baseline'], lang)} × {fmt.usd(base['amount'], lang)})"
-            f" ÷ ({_time_text(site, check['result'], lang)} × {fmt.usd(price['amount'], lang)})"
-            f" = {fmt.ratio(value, lang, 4)}"
+            f"({_time_text(site, check['baseline'], lang)} × {fmt.usd(base['amount'], site.languages.get(lang))})"
+            f" ÷ ({_time_text(site, check['result'], lang)} × {fmt.usd(price['amount'], site.languages.get(lang))})"
+            f" = {fmt.ratio(value, site.languages.get(lang), 4)}"
         ]
     return value, steps
 
@@ -145,8 +145,8 @@ def _spec_steps(site: Site, check: dict):
     value = mine["value"] / theirs["value"]
     steps = {
         lang: [
-            f"{fmt.quantity(mine['value'], mine['unit'], lang)} ÷ "
-            f"{fmt.quantity(theirs['value'], theirs['unit'], lang)} = {fmt.ratio(value, lang, 4)}"
+            f"{fmt.quantity(mine['value'], mine['unit'], site.languages.get(lang))} ÷ "
+            f"{fmt.quantity(theirs['value'], theirs['unit'], site.languages.get(lang))} = {fmt.ratio(value, site.languages.get(lang), 4)}"
         ]
         for lang in site.languages
     }
@@ -176,15 +176,23 @@ def _scale_steps(site: Site, check: dict, kind: str):
     value = (cpus if kind == "host_servers" else count) / (over if kind == "host_servers" else cpus)
     top, bottom = (cpus, over) if kind == "host_servers" else (count, cpus)
     shown = (
-        (lambda lang: fmt.number(value, lang, 0) if value == int(value) else fmt.figure(value, lang))
+        (
+            lambda lang: (
+                fmt.number(value, site.languages.get(lang), 0)
+                if value == int(value)
+                else fmt.figure(value, site.languages.get(lang))
+            )
+        )
         if kind == "host_servers"
-        else (lambda lang: fmt.ratio(value, lang, 4))
+        else (lambda lang: fmt.ratio(value, site.languages.get(lang), 4))
     )
     steps = {
         lang: [
             site.strings.get(lang, {})
             .get(f"check.{kind}", "{line}")
-            .format(line=f"{fmt.number(top, lang, 0)} ÷ {fmt.number(bottom, lang, 0)} = {shown(lang)}")
+            .format(
+                line=f"{fmt.number(top, site.languages.get(lang), 0)} ÷ {fmt.number(bottom, site.languages.get(lang), 0)} = {shown(lang)}"
+            )
         ]
         for lang in site.languages
     }
@@ -218,7 +226,7 @@ def leaders(site: Site, check: dict) -> tuple[list[dict], list[dict], dict | Non
 def _ranked_line(site: Site, lang: str, r: dict) -> str:
     """A ranked result as the steps show it: who, which system, its scale and its time."""
     return (
-        f"{r['submitter']} {r['system_name']}, {fmt.number(r['accelerator_count'], lang, 0)}"
+        f"{r['submitter']} {r['system_name']}, {fmt.number(r['accelerator_count'], site.languages.get(lang), 0)}"
         f" × {r.get('accelerator_model') or ''}: {_time_text(site, r['id'], lang)}"
     )
 
@@ -239,13 +247,13 @@ def _fastest_steps(site: Site, claim: dict):
         say = site.strings.get(lang, {})
         line = partial(_ranked_line, site, lang)
         lines = [
-            say.get("check.fastest", "{n}").format(n=fmt.number(len(order), lang, 0)),
+            say.get("check.fastest", "{n}").format(n=fmt.number(len(order), site.languages.get(lang), 0)),
             say.get("check.fastest_first", "{line}").format(line=line(order[0])),
         ]
         if level:
             lines.append(
                 say.get("check.fastest_level", "{lines}").format(
-                    band=fmt.number(band * 100, lang, 1),
+                    band=fmt.number(band * 100, site.languages.get(lang), 1),
                     lines=say.get("check.list_separator", "; ").join(line(r) for r in level),
                 )
             )

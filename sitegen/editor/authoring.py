@@ -10,7 +10,8 @@ from sitegen.assemble.rendering import load_site_theme, render_site
 from sitegen.base.cache import READ_ONLY
 from sitegen.base.errors import ContentError, Problem
 from sitegen.content import record_lock
-from sitegen.content.load import REPORT_NAME, RESERVED, load_site
+from sitegen.content.load import load_site
+from sitegen.content.reports import REPORT_NAME, RESERVED
 from sitegen.editor.links import broken_links
 
 GUIDE = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from sitegen.base import fmt, languages, urls
+from sitegen.base.languages import Language
 from sitegen.render.page import Page
 
 
@@ -23,15 +24,15 @@ def selection_note(site, t, rows: list[dict], page: Page) -> str:
     text = escape(
         t(
             "block.selection",
-            n=fmt.number(len(rows), page.lang, 0),
-            total=fmt.number(total, page.lang, 0),
+            n=fmt.number(len(rows), page.language, 0),
+            total=fmt.number(total, page.language, 0),
             links=mark,
         )
     ).replace(mark, links)
     return f'<p class="note block-selection">{text}</p>'
 
 
-def _runs_cell(model, result: dict, lang: str) -> str:
+def _runs_cell(model, result: dict, lang: Language) -> str:
     """Runs in the logs, failed runs in brackets: the same for both sides of any comparison."""
     counted = model.statements.runs_of(model.record.get(result["id"]) or result)
     if counted is None:
@@ -46,7 +47,7 @@ def _carry_mark(model, result: dict, page: Page, t) -> str:
     if not origin:
         return ""
     target = page.link(urls.result(page.lang, origin["id"]))
-    return f'{languages.gap(page.lang)}<a class="carry" href="{escape(target)}">{escape(t("mark.carried", round=origin["round"]))}</a>'
+    return f'{languages.gap(page.language)}<a class="carry" href="{escape(target)}">{escape(t("mark.carried", round=origin["round"]))}</a>'
 
 
 def results_table(model, rows: list[dict], page: Page, t, caption: str = "") -> str:
@@ -73,11 +74,11 @@ def results_table(model, rows: list[dict], page: Page, t, caption: str = "") -> 
         link = page.link(urls.system(lang, r["system"]) + "#" + urls.anchor("result", r["id"]))
         body.append(
             f'<tr><th scope="row"><a href="{escape(link)}">{escape(system["name"][lang])}</a>{_carry_mark(model, r, page, t)}</th>'
-            f'<td class="num answer" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], lang))}</td>'
+            f'<td class="num answer" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], page.language))}</td>'
             f'<td>{escape(r.get("submitter") or "–")}</td><td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
             f'<td>{escape(r["framework"])}</td>'
-            f'<td class="num">{escape(fmt.number(r.get("accelerator_count") or system["accelerator_count"], lang, 0))}</td>'
-            f'<td class="num">{escape(_runs_cell(model, r, lang))}</td></tr>'
+            f'<td class="num">{escape(fmt.number(r.get("accelerator_count") or system["accelerator_count"], page.language, 0))}</td>'
+            f'<td class="num">{escape(_runs_cell(model, r, page.language))}</td></tr>'
         )
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
     return (

@@ -9,7 +9,6 @@ the same content give the same bytes.
 
 from __future__ import annotations
 
-from sitegen.base import languages
 from sitegen.render.feed import feed_file
 from sitegen.render.not_found import root_not_found
 from sitegen.render.search import search_fold_file, search_index
@@ -33,7 +32,7 @@ def site_files(site, model, theme, paths: set[str], hidden: set[str]) -> dict[st
     file; `hidden`: the pages that ask to stay out of search engines."""
     strings = {lang: Strings(site, lang) for lang in site.languages}
     files = {**sitemap_files(site, model.record, paths, hidden), **root_not_found(site, theme, strings)}
-    if languages.needs_script_fold(site.languages):
+    if site.languages.needs_script_fold():
         files.update(search_fold_file())
     missing_strings(list(strings.values()))
     return files

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
-from sitegen.base import languages, urls
+from sitegen.base import urls
 from sitegen.render.kinds import KINDS
 from sitegen.render.theme import absolute, base_url
 
@@ -65,9 +65,11 @@ def feed_file(site, lang: str) -> dict[str, bytes]:
     fg.id(_feed_id(site, feed_path))
     fg.title(site.config["title"][lang])
     fg.subtitle(site.config["tagline"][lang])
-    fg.language(languages.html_lang(lang))
+    fg.language(site.languages.html_lang(lang))
     fg.author(name=site.config["title"][lang])
-    fg.link(href=href(urls.home(lang)), rel="alternate", type="text/html", hreflang=languages.html_lang(lang))
+    fg.link(
+        href=href(urls.home(lang)), rel="alternate", type="text/html", hreflang=site.languages.html_lang(lang)
+    )
     fg.link(href=href(feed_path), rel="self", type="application/atom+xml")
     fg.generator(FEED_GENERATOR)
     fg.updated(updated)
@@ -76,7 +78,9 @@ def feed_file(site, lang: str) -> dict[str, bytes]:
         entry.id(_feed_id(site, page))
         entry.title(report.title)
         entry.summary(report.meta.get("summary") or report.title)
-        entry.link(href=href(page), rel="alternate", type="text/html", hreflang=languages.html_lang(lang))
+        entry.link(
+            href=href(page), rel="alternate", type="text/html", hreflang=site.languages.html_lang(lang)
+        )
         when = _midnight(report.date) if report.date else updated
         entry.published(when)
         entry.updated(when)

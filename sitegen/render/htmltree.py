@@ -5,14 +5,12 @@ from __future__ import annotations
 
 class _Etree:
     """lxml.etree, imported at its first use rather than with this module (a build that
-    finds nothing to do parses no page); each name looked up is kept on the object."""
+    finds nothing to do parses no page); nothing is kept on the object (Python keeps the import)."""
 
     def __getattr__(self, name):
         from lxml import etree as real
 
-        value = getattr(real, name)
-        setattr(self, name, value)
-        return value
+        return getattr(real, name)
 
 
 etree = _Etree()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from sitegen.base import languages, urls
+from sitegen.base import urls
 from sitegen.render.inline import data_uri, static_bytes, stylesheet
 from sitegen.render.theme import base_url
 
@@ -28,7 +28,7 @@ def root_not_found(site, theme, strings: dict) -> dict[str, bytes]:
     icon = static_bytes(theme, {}, urls.asset("favicon.svg"))
     sections = []
     for lang in site.languages:
-        t, code = strings[lang], languages.html_lang(lang)
+        t, code = strings[lang], site.languages.html_lang(lang)
         sections.append(
             f'<section lang="{code}" aria-labelledby="nf-{lang}">\n'
             f'<h1 id="nf-{lang}">{esc(t("404.title"))}</h1>\n'
@@ -39,7 +39,7 @@ def root_not_found(site, theme, strings: dict) -> dict[str, bytes]:
     titles = " · ".join(strings[lang]("404.title") for lang in site.languages)
     page = (
         "<!DOCTYPE html>\n"
-        f'<html lang="{languages.html_lang(default)}">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{site.languages.html_lang(default)}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(titles)}</title>\n"
         '<meta name="robots" content="noindex">\n'

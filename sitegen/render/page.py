@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from sitegen.base import languages, urls
 from sitegen.base.errors import Problem
+from sitegen.base.languages import Language
 from sitegen.content.field_types import suggest
 
 if TYPE_CHECKING:
@@ -36,6 +37,11 @@ class Page:
     cacheable: bool = True  # False when the body uses files outside the data (local images)
     named: set = field(default_factory=set)  # companies named with their Latin name (render/names.py)
     said: set = field(default_factory=set)  # asides written in the paragraph being drawn (ref.unscored)
+
+    @property
+    def language(self) -> Language:
+        """The page's language, as the site defines it (what fmt's functions take)."""
+        return self.site.languages.get(self.lang)
 
     @property
     def checks(self) -> dict:

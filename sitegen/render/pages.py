@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from sitegen.base import languages, npm, urls
+from sitegen.base import npm, urls
 from sitegen.content.model import Report, Site
 from sitegen.derive.model import Model
 from sitegen.render import blocks, home
@@ -341,7 +341,7 @@ def chooser_page(theme, site):
     choices = [
         (
             lang,
-            languages.html_lang(lang),
+            site.languages.html_lang(lang),
             site.config["title"][lang],
             site.config["tagline"][lang],
             urls.home(lang),
@@ -351,8 +351,8 @@ def chooser_page(theme, site):
     default = site.config["default_language"]
     context = {
         "choices": choices,
-        "html_lang": languages.html_lang(default),
-        "names": {code: languages.get(code).name for code in site.languages},
+        "html_lang": site.languages.html_lang(default),
+        "names": {language.code: language.name for language in site.languages.all},
         "title": site.config["title"][default],
         "path": "index.html",
         "link": lambda target: urls.relative("index.html", target),

@@ -17,7 +17,9 @@ def record_result(page, result: dict, with_scale: bool = True) -> str:
     """A record result as a reader checks it: its time linked to its page, who ran it, on how
     many of which accelerator, and its runs."""
     time = link(
-        page, urls.result(page.lang, result["id"]), fmt.duration(result["value"], result["unit"], page.lang)
+        page,
+        urls.result(page.lang, result["id"]),
+        fmt.duration(result["value"], result["unit"], page.language),
     )
     details = [company_html(page, result["submitter"], False), escape(result["system_name"])]
     if with_scale:
@@ -53,7 +55,10 @@ def scale_text(page, result: dict) -> str:
     count = result["accelerator_count"] or 0
     if count and result["accelerator_model"]:
         return say(
-            page, "ref.scale", count=fmt.number(count, page.lang, 0), accelerator=result["accelerator_model"]
+            page,
+            "ref.scale",
+            count=fmt.number(count, page.language, 0),
+            accelerator=result["accelerator_model"],
         )
     return say(page, "ref.cpu_only")
 
@@ -65,7 +70,7 @@ def runs_text(page, result: dict) -> str:
     runs, failed = counted
     key = "ref.runs_failed" if failed else "ref.runs_none_failed"
     return escape(
-        say(page, key, runs=fmt.number(runs, page.lang, 0), failed=fmt.number(failed, page.lang, 0))
+        say(page, key, runs=fmt.number(runs, page.language, 0), failed=fmt.number(failed, page.language, 0))
     )
 
 
@@ -135,7 +140,7 @@ def _level_text(page, benchmark: str, level: list[dict]) -> str:
     that the statement claims no clear lead (derived.level_with_first)."""
     if not level:
         return ""
-    band = fmt.number(page.model.statements.band_of(benchmark) * 100, page.lang, 1)
+    band = fmt.number(page.model.statements.band_of(benchmark) * 100, page.language, 1)
     listed = say(page, "ref.list_separator").join(record_result(page, r) for r in level)
     return say(page, "ref.level_with", band=band, results=listed)
 
@@ -152,12 +157,12 @@ def equal_scale_one(page, result: dict, who: str) -> str:
             page,
             "ref.equal_scale_unscored",
             submitter=company_html(page, who),
-            count=fmt.number(result["accelerator_count"] or 0, page.lang, 0),
+            count=fmt.number(result["accelerator_count"] or 0, page.language, 0),
             slot=escape(_slot_text(page, result["round"], result["benchmark"], result["division"])),
         )
         return f'<span class="derived record-ref">{text}{missing}</span>'
     if found is None:
-        count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
+        count = fmt.number(result["accelerator_count"] or 0, page.language, 0)
         text = say(
             page,
             "ref.no_equal_scale",
@@ -187,7 +192,7 @@ def _equal_scale_others(page, result: dict) -> str:
     found = page.model.statements.equal_scale_others(result)
     missing = unscored_at_scale(page, result, lambda r: r["submitter"].lower() != result["submitter"].lower())
     slot = _slot_text(page, result["round"], result["benchmark"], result["division"])
-    count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
+    count = fmt.number(result["accelerator_count"] or 0, page.language, 0)
     if not found:
         text = escape(
             say(

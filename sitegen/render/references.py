@@ -9,7 +9,7 @@ from html import escape
 
 from markupsafe import Markup
 
-from sitegen.base import fmt, languages, urls
+from sitegen.base import fmt, urls
 from sitegen.content.field_types import suggest
 from sitegen.content.references import SHORTCODE, parse_rounds, rounds_of
 from sitegen.render import scale_refs
@@ -27,7 +27,7 @@ def _result(page, arg, line):
     result = any_result(page, arg, line)
     if not result:
         return ""
-    value = fmt.duration(result["value"], result["unit"], page.lang)
+    value = fmt.duration(result["value"], result["unit"], page.language)
     if arg not in page.model.system_results:  # a record result without a site system
         return link(page, urls.result(page.lang, arg), value)
     target = urls.system(page.lang, result["system"]) + "#" + urls.anchor("result", arg)
@@ -55,7 +55,9 @@ def _claim(page, arg, line, recomputed=False):
     else:
         value = claim["figure"]
     stated = not recomputed or option == "as_stated"
-    text = fmt.quantity(value, claim["unit"], page.lang, fmt.decimals_of(claim["figure"]) if stated else None)
+    text = fmt.quantity(
+        value, claim["unit"], page.language, fmt.decimals_of(claim["figure"]) if stated else None
+    )
     return link(page, urls.claims(page.lang) + "#" + urls.anchor("claim", arg), text)
 
 
@@ -88,19 +90,15 @@ def _derived(page, arg, line, kind):
     if not a or not _comparable(page, a, b, kind, arg, flag, line):
         return ""
     # a CJK language brackets the note with full-width parentheses and no space before them
-    note = languages.pick(CROSS_DIVISION, page.lang)
-    note = (
-        f"<small{SMALL}>（{note}）</small>"
-        if languages.get(page.lang).cjk
-        else f" <small{SMALL}>({note})</small>"
-    )
+    note = page.site.languages.pick(CROSS_DIVISION, page.lang)
+    note = f"<small{SMALL}>（{note}）</small>" if page.language.cjk else f" <small{SMALL}>({note})</small>"
     label = note if a["division"] != b["division"] else ""
     if kind == "speedup":
-        text = fmt.ratio(page.model.figures.speedup(a["id"], b["id"]), page.lang)
+        text = fmt.ratio(page.model.figures.speedup(a["id"], b["id"]), page.language)
     elif kind == "improvement":
-        text = fmt.percent(page.model.figures.improvement(a["id"], b["id"]), page.lang)
+        text = fmt.percent(page.model.figures.improvement(a["id"], b["id"]), page.language)
     elif kind == "reduction":
-        text = fmt.percent(page.model.figures.reduction(a["id"], b["id"]), page.lang)
+        text = fmt.percent(page.model.figures.reduction(a["id"], b["id"]), page.language)
     else:
         price_a, _, price_b = prices.partition("/")
         if not (price_a or a.get("system")) or not (price_b or b.get("system")):
@@ -115,7 +113,7 @@ def _derived(page, arg, line, kind):
         value = page.model.figures.price_performance(a["id"], b["id"], price_a or None, price_b or None)
         if value is None:
             return page.fail(line, f"[[ppr:{arg}]]: both systems need a price")
-        text = fmt.ratio(value, page.lang)
+        text = fmt.ratio(value, page.language)
     return f'<span class="derived">{escape(text)}</span>{label}'
 
 
@@ -125,16 +123,16 @@ def _system_value(page, arg, line, kind):
     if not system:
         return ""
     if kind == "count":
-        return escape(fmt.number(system["accelerator_count"], page.lang, 0))
+        return escape(fmt.number(system["accelerator_count"], page.language, 0))
     if kind == "price":
         price = page.site.first_price(ident)
         if not price:
             return page.fail(line, f"system '{ident}' has no price")
-        return link(page, urls.system(page.lang, ident) + "#prices", fmt.usd(price["amount"], page.lang))
+        return link(page, urls.system(page.lang, ident) + "#prices", fmt.usd(price["amount"], page.language))
     spec = page.site.spec(ident, name)
     if not spec:
         return page.fail(line, f"system '{ident}' has no specification '{name}'")
-    return escape(fmt.quantity(spec["value"], spec["unit"], page.lang))
+    return escape(fmt.quantity(spec["value"], spec["unit"], page.language))
 
 
 def _named(page, arg, line, kind):
@@ -151,10 +149,12 @@ def _source(page, arg, line):
     if not source:
         return ""
     # the publisher's name as it is written, marked as its language (a Simplified name stays so)
-    label = source_name(source, languages.html_lang(page.lang))
+    label = source_name(source, page.language.lang)
     label = label if isinstance(label, Markup) else escape(label)
     if source.get("date"):
-        label = say(page, "ref.cite_dated", publisher=label, date=escape(fmt.date(source["date"], page.lang)))
+        label = say(
+            page, "ref.cite_dated", publisher=label, date=escape(fmt.date(source["date"], page.language))
+        )
     target = escape(page.link(urls.sources(page.lang) + "#" + urls.anchor("source", arg)))
     anchor = f'<a href="{target}" title="{escape(source["title"])}">{label}</a>'
     return f'<cite class="cite">{say(page, "ref.cite", source=anchor)}</cite>'
@@ -193,7 +193,7 @@ def _rounds(page, arg, line):
         listed = say(page, "ref.list_separator").join(links)
         key = "ref.rounds_of" if who else "ref.rounds_all"
         text = say(
-            page, key, submitter=escape(name), rounds=listed, count=fmt.number(len(found), page.lang, 0)
+            page, key, submitter=escape(name), rounds=listed, count=fmt.number(len(found), page.language, 0)
         )
     return f'<span class="derived record-ref">{text}</span>'
 

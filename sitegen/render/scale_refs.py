@@ -37,7 +37,7 @@ def acc_minutes(page: Page, arg: str, line: int) -> str:
     value = _model(page).work_value(result)
     if value is None:
         return page.fail(line, f"[[acc_minutes:{arg}]]: the result has no accelerators (CPU only)")
-    text = say(page, "ref.acc_minutes", value=fmt.figure(value, page.lang))
+    text = say(page, "ref.acc_minutes", value=fmt.figure(value, page.language))
     return _span(page, link(page, urls.result(page.lang, arg), text), "ref.acc_minutes_basis")
 
 
@@ -48,7 +48,7 @@ def accelerators(page: Page, arg: str, line: int) -> str:
         return ""
     if not result.get("accelerator_count"):
         return page.fail(line, f"[[accelerators:{arg}]]: the result has no accelerators (CPU only)")
-    text = fmt.number(result["accelerator_count"], page.lang, 0)
+    text = fmt.number(result["accelerator_count"], page.language, 0)
     return link(page, urls.result(page.lang, arg), text)
 
 
@@ -60,7 +60,9 @@ def _side(page: Page, result: dict, family: str) -> str:
     """'H100 in v4.1: 1.19 min, NVIDIA' (time linked), with its category when not available and
     the round it is carried over from."""
     time = link(
-        page, urls.result(page.lang, result["id"]), fmt.duration(result["value"], result["unit"], page.lang)
+        page,
+        urls.result(page.lang, result["id"]),
+        fmt.duration(result["value"], result["unit"], page.language),
     )
     extra = [company_html(page, result["submitter"], False)]
     if result.get("category") and result["category"] != "available":
@@ -110,20 +112,20 @@ def at_scale(page: Page, arg: str, line: int) -> str:
         "ref.at_scale_sides",
         after=_side(page, found.after, after[0]),
         before=_side(page, found.before, before[0]),
-        count=fmt.number(scale, page.lang, 0),
+        count=fmt.number(scale, page.language, 0),
     )
     band = _band(page, found.band)
     if found.level:
         text = say(page, "ref.at_scale_level", sides=sides, band=band)
     else:
         key = "ref.at_scale_faster" if found.speedup > 1 else "ref.at_scale_slower"
-        text = say(page, key, ratio=fmt.ratio(found.speedup, page.lang), sides=sides)
+        text = say(page, key, ratio=fmt.ratio(found.speedup, page.language), sides=sides)
     return _span(page, text, "ref.at_scale_basis")
 
 
 def _band(page: Page, band: float) -> str:
     """The noise band as the rules state it: 5%, 2.5%."""
-    return fmt.number(band * 100, page.lang, 1) + "%"
+    return fmt.number(band * 100, page.language, 1) + "%"
 
 
 def _slot_arg(page: Page, kind: str, arg: str, line: int) -> tuple[str, str] | None:
@@ -148,9 +150,9 @@ def tally(page: Page, arg: str, line: int) -> str:
     text = say(
         page,
         "ref.tally",
-        results=fmt.number(results, page.lang, 0),
-        submitters=fmt.number(submitters, page.lang, 0),
-        families=fmt.number(families, page.lang, 0),
+        results=fmt.number(results, page.language, 0),
+        submitters=fmt.number(submitters, page.language, 0),
+        families=fmt.number(families, page.language, 0),
     )
     return f'<span class="derived record-ref">{link(page, target, text)}</span>'
 
@@ -163,7 +165,7 @@ def chips(page: Page, arg: str, line: int) -> str:
         link(
             page,
             urls.accelerator(page.lang, key),
-            say(page, "ref.chips_item", family=name, n=fmt.number(count, page.lang, 0)),
+            say(page, "ref.chips_item", family=name, n=fmt.number(count, page.language, 0)),
         )
         for key, name, count in _model(page).statements.chips_of(*found)
     ]

@@ -238,7 +238,7 @@ def _archive_note(site, report, page: str, root: str | None, t):
     strong = etree.SubElement(first, "strong")
     strong.text = t("single.archived")
     day = site_date(site) or report.date
-    strong.tail = _gap(strong.text) + t("single.as_of", date=fmt.date(day, report.lang)) if day else ""
+    strong.tail = _gap(strong.text) + t("single.as_of", date=fmt.date(day, t.language)) if day else ""
     second = etree.SubElement(note, "p")
     second.text = t("single.original") + _gap(t("single.original"))
     if root:

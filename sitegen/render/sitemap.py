@@ -5,7 +5,7 @@ always written and names the sitemap when there is one."""
 
 from __future__ import annotations
 
-from sitegen.base import languages, urls
+from sitegen.base import urls
 from sitegen.render.htmltree import etree
 from sitegen.render.kinds import kind_of
 from sitegen.render.theme import base_url
@@ -81,7 +81,7 @@ def _sitemap_url(site, root: str, path: str, pages: set[str], known) -> bytes:
                     url,
                     f"{{{XHTML_NS}}}link",
                     rel="alternate",
-                    hreflang=languages.html_lang(code),
+                    hreflang=site.languages.html_lang(code),
                     href=root + twin,
                 )
             fallback = urls.twin(path, site.config["default_language"])

@@ -55,7 +55,7 @@ def _found(page, result: dict, found: list[dict], who: str, first: bool) -> str:
     slot = escape(slots(page, [result]))
     if who == "all":
         listed = say(page, "ref.list_separator").join(one.record_result(page, r) for r in found)
-        count = fmt.number(result["accelerator_count"] or 0, page.lang, 0)
+        count = fmt.number(result["accelerator_count"] or 0, page.language, 0)
         if first:
             return say(page, "ref.equal_scale_others", count=count, slot=slot, results=listed)
         return say(page, "ref.in_slot", slot=slot, text=listed)
@@ -69,16 +69,19 @@ def _none(page, results: list[dict], who: str) -> str:
     for result in results:
         by_count.setdefault(result["accelerator_count"] or 0, []).append(result)
     (count, first), *others = by_count.items()
-    values = {"count": fmt.number(count, page.lang, 0), "slot": slots(page, first)}
+    values = {"count": fmt.number(count, page.language, 0), "slot": slots(page, first)}
     if who == "all":
         submitters = sorted({r["submitter"] for r in results})
-        submitter = fmt.listing([company(page, s) for s in submitters], page.lang)
+        submitter = fmt.listing([company(page, s) for s in submitters], page.language)
         text = say(page, "ref.no_equal_scale_others", submitter=submitter, **values)
     else:
         text = say(page, "ref.no_equal_scale", submitter=company(page, who), **values)
     for count, group in others:
         text += say(
-            page, "ref.no_equal_scale_more", count=fmt.number(count, page.lang, 0), slot=slots(page, group)
+            page,
+            "ref.no_equal_scale_more",
+            count=fmt.number(count, page.language, 0),
+            slot=slots(page, group),
         )
     return escape(text)
 
@@ -102,12 +105,12 @@ def slots(page, results: list[dict]) -> str:
             say(
                 page,
                 "ref.slot",
-                round=fmt.listing(list(in_rounds), page.lang, "or"),
-                benchmark=fmt.listing(names, page.lang, "or"),
+                round=fmt.listing(list(in_rounds), page.language, "or"),
+                benchmark=fmt.listing(names, page.language, "or"),
                 division=say(page, "division." + division).lower(),
             )
         )
-    return fmt.listing(phrases, page.lang, "or")
+    return fmt.listing(phrases, page.language, "or")
 
 
 def equal_scale(page, arg: str, line: int) -> str:
@@ -137,7 +140,7 @@ def rounds_by_benchmark(page, who: str | None, benchmarks: list[str], after: str
         groups.setdefault(held, []).append(one.benchmark_name(page, benchmark))
     phrases = []
     for held, names in groups.items():
-        listed = fmt.listing(names, page.lang)
+        listed = fmt.listing(names, page.language)
         if not held:
             phrases.append(escape(say(page, "ref.rounds_group_none", benchmarks=listed)))
             continue

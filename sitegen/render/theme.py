@@ -36,9 +36,11 @@ class Theme:
 
 class TrackingEnvironment(jinja2.Environment):
     """Notes every template a page uses (extended, included and imported ones too) in the
-    site's Reads, when one is set (content/tracking.py)."""
+    site's Reads, when one is given (content/tracking.py)."""
 
-    reads = None
+    def __init__(self, *args, reads=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reads = reads
 
     def _load_template(self, name, globals):  # noqa: A002 - jinja2's signature
         if self.reads is not None:
@@ -79,8 +81,8 @@ def load_theme(templates: Path, override: Path | None = None, reads=None) -> The
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no stat per page
         bytecode_cache=TemplateCache(cache.cache_root() / f"templates-{jinja2.__version__}"),
+        reads=reads,
     )
-    env.reads = reads
     return Theme(env, templates, folders)
 
 
@@ -108,7 +110,8 @@ class Strings:
         self.table = site.strings.get(lang, {})
         self.file = f"{site.root.name}/i18n/{lang}.yaml"
         self.missing: set[str] = set()
-        self.cjk = languages.get(lang).cjk
+        self.language = site.languages.get(lang)
+        self.cjk = self.language.cjk
         self.lang = lang
 
     def __call__(self, key: str, **values) -> str:
@@ -143,30 +146,29 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str, model
     """What every page template gets: language, links to its twins, navigation, and the model
     of the record (derive/model.py), the only place templates read results' figures from."""
     link = lambda target: urls.relative(path, target)  # noqa: E731 - one-line closure
+    langs = site.languages
     return {
         "lang": lang,
-        "html_lang": languages.html_lang(lang),
+        "html_lang": langs.html_lang(lang),
         "path": path,
         "t": t,
         "link": link,
-        "language": languages.get(lang),
-        "gap": languages.gap(lang),  # between two sentences
-        "site_languages": {code: languages.get(code) for code in site.languages},
-        "search_fold": languages.needs_script_fold(site.languages),
+        "language": langs.get(lang),
+        "gap": langs.gap(lang),  # between two sentences
+        "site_languages": {language.code: language for language in langs.all},
+        "search_fold": langs.needs_script_fold(),
         "title": title,
         "site": site,
         "site_title": site.config["title"][lang],
         "asset": lambda name: link(urls.asset(name)),
         "urls": urls,
-        "fmt": fmt,
+        "fmt": fmt.ForSite(langs),
         "model": model,
-        "source_name": lambda source, field="publisher": source_name(
-            source, languages.html_lang(lang), field
-        ),
+        "source_name": lambda source, field="publisher": source_name(source, langs.html_lang(lang), field),
         # a submitter as the page's language writes it (data/companies.yaml)
         "company": lambda spelling: model.names.submitter(spelling, lang) if model else spelling,
         "twins": [
-            (other, languages.html_lang(other), link(urls.twin(path, other)), languages.get(other).name)
+            (other, langs.html_lang(other), link(urls.twin(path, other)), langs.get(other).name)
             for other in site.other_languages(lang)
         ],
         "alternates": alternates(site, path),
@@ -179,7 +181,7 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str, model
         "attribution": [],  # rounds of the MLPerf record a page shows (the footer credits them)
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
         "rich": lambda text: rich_text(text, Page(site, lang, path, model)),
-        "quote_marks": lambda text: languages.quote_marks(text, lang),  # around a source's words
+        "quote_marks": lambda text: langs.quote_marks(text, lang),  # around a source's words
         "level_mark": level_mark,  # the results level with a fastest one, as a note names them
     }
 
@@ -206,7 +208,7 @@ def alternates(site: Site, path: str) -> list[tuple[str, str]]:
         else (lambda target: urls.relative(path, target))
     )
     default = urls.twin(path, site.config["default_language"])
-    return [(languages.html_lang(code), href(urls.twin(path, code))) for code in site.languages] + [
+    return [(site.languages.html_lang(code), href(urls.twin(path, code))) for code in site.languages] + [
         ("x-default", href(default))
     ]
 

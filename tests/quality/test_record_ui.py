@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from sitegen.base import fmt
+from sitegen.base.languages import KNOWN
 
 from .quality_tools import page_of_kind
 
@@ -229,9 +230,9 @@ def test_compare_figures_follow_the_site_rule(browser, site_roots):
         for lang, html_lang in (("en", "en"), ("zh", "zh-Hans"), ("zh-hant", "zh-Hant")):
             shown = page.evaluate(f"values => values.map(v => window.siteFigure(v, {html_lang!r}))", values)
             mismatches += [
-                (lang, v, js, fmt.time_number(v, lang))
+                (lang, v, js, fmt.time_number(v, KNOWN[lang]))
                 for v, js in zip(values, shown)
-                if js != fmt.time_number(v, lang)
+                if js != fmt.time_number(v, KNOWN[lang])
             ]
     finally:
         context.close()
@@ -274,7 +275,7 @@ def test_compare_three_results_fit_a_desktop(browser, site_roots, record):
     assert scroll <= client, f"the table is {scroll} px in a {client} px box"
     assert max(rights) <= 1280
     by_id = {r["id"]: r for r in record}
-    assert times == [fmt.time_number(by_id[i]["value"], "en") for i in ids]
+    assert times == [fmt.time_number(by_id[i]["value"], KNOWN["en"]) for i in ids]
     assert not errors, errors
 
 
@@ -368,9 +369,9 @@ def test_compare_accelerator_minutes_match_the_pages_on_every_result(browser, si
     for lang, figures in shown.items():
         assert len(figures) == len(record)
         wrong = [
-            (r["id"], figures[r["id"]], fmt.figure(r["value"] * r["accelerator_count"], lang))
+            (r["id"], figures[r["id"]], fmt.figure(r["value"] * r["accelerator_count"], KNOWN[lang]))
             for r in timed
-            if figures[r["id"]] != fmt.figure(r["value"] * r["accelerator_count"], lang)
+            if figures[r["id"]] != fmt.figure(r["value"] * r["accelerator_count"], KNOWN[lang])
         ]
         assert not wrong, f"{lang}: {len(wrong)} differ (id, JS, Python): {wrong[:5]}"
         untimed = [r["id"] for r in record if r["value"] is None or not r["accelerator_count"]]
@@ -403,7 +404,7 @@ def test_compare_labels_a_ratio_across_categories(browser, site_roots, record, l
         text, note = cell.inner_text(), cell.get_attribute("data-note")
     finally:
         context.close()
-    ratio = fmt.time_number(other["value"] / base["value"], lang)
+    ratio = fmt.time_number(other["value"] / base["value"], KNOWN[lang])
     assert text.startswith(ratio + "×"), text  # the ratio is shown
     assert note == "category"
     words = {"en": "Categories differ", "zh": "类别不同"}[lang]

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import build
+from sitegen.base.languages import KNOWN
 from sitegen.content.load import load_site
 from sitegen.derive import chart_plan as chart_data
 from sitegen.importer import small_record
@@ -605,6 +606,7 @@ def test_a_build_without_charts_imports_neither_altair_nor_vl_convert(tmp_path):
 def test_summary_lists_at_most_twelve_values():
     plan = chart_data.Plan(
         lang="en",
+        language=KNOWN["en"],
         metric="time",
         kind="bars",
         rows=[{"label": f"S{i}", "value": float(i)} for i in range(14)],

@@ -25,7 +25,7 @@ TERMS = (
 
 
 def _load(tmp_path, changes):
-    load_site(write_project(tmp_path, {"site.yaml": THREE, "data/terms.csv": TERMS, **changes}))
+    return load_site(write_project(tmp_path, {"site.yaml": THREE, "data/terms.csv": TERMS, **changes}))
 
 
 # --- the quotation pass ---------------------------------------------------------------------
@@ -42,8 +42,8 @@ def _load(tmp_path, changes):
     ],
 )
 def test_quotation_marks_become_taiwan_ones(tmp_path, simplified, traditional):
-    _load(tmp_path, {})
-    assert languages.convert(simplified, "zh-hant") == traditional
+    site = _load(tmp_path, {})
+    assert site.languages.convert(simplified, "zh-hant") == traditional
 
 
 @pytest.mark.parametrize(
@@ -65,19 +65,19 @@ def test_the_quotation_pass_leaves_code_urls_and_numbers(untouched):
 
 
 def test_quotation_marks_only_in_traditional_text(tmp_path):
-    _load(tmp_path, {})
-    assert languages.quote_marks("不相上下", "zh") == ("“", "”")
-    assert languages.quote_marks("不相上下", "zh-hant") == ("「", "」")
-    assert languages.quote_marks("half the price", "zh-hant") == ("“", "”")
-    assert languages.quote_marks("half", "en") == ("“", "”")
+    marks = _load(tmp_path, {}).languages.quote_marks
+    assert marks("不相上下", "zh") == ("“", "”")
+    assert marks("不相上下", "zh-hant") == ("「", "」")
+    assert marks("half the price", "zh-hant") == ("“", "”")
+    assert marks("half", "en") == ("“", "”")
 
 
 # --- the term list and its checks --------------------------------------------------------------
 
 
 def test_the_term_list_corrects_the_converter(tmp_path):
-    _load(tmp_path, {})
-    assert languages.convert("据EE Times报道", "zh-hant") == "據EE Times報導"  # OpenCC: 報道
+    site = _load(tmp_path, {})
+    assert site.languages.convert("据EE Times报道", "zh-hant") == "據EE Times報導"  # OpenCC: 報道
 
 
 def _warnings(tmp_path, changes, strict=False):

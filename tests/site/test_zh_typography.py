@@ -67,10 +67,12 @@ def test_chart_drawings_name_the_fonts_of_their_script():
     fonts of its page's script; the scale chart's drawing, one for every language, names none
     (it takes the page's)."""
     assert '"PingFang TC", "Microsoft JhengHei", "Noto Sans CJK TC", "WenQuanYi Micro Hei"' in draw.font(
-        "zh-hant"
+        "zh-Hant"
     )
-    assert '"PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei"' in draw.font("zh")
-    assert "TC" not in draw.font("zh") and "SC" not in draw.font("zh-hant")
+    assert '"PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Micro Hei"' in draw.font(
+        "zh-Hans"
+    )
+    assert "TC" not in draw.font("zh-Hans") and "SC" not in draw.font("zh-Hant")
     svg = scale_svg.draw(
         [{"n": 8, "t": 30.0, "g": 0, "h": 0}, {"n": 64, "t": 5.0, "g": 0, "h": 0}],
         240.0,

@@ -11,6 +11,7 @@ import pytest
 from sitegen.assemble.pipeline import build
 from sitegen.base import fmt, languages
 from sitegen.base.errors import ContentError
+from sitegen.base.languages import KNOWN
 from sitegen.content.load import load_site
 from sitegen.content.textcheck import cjk_spaces
 
@@ -40,8 +41,8 @@ def _html(out, rel):
 
 def test_conversion_s2twp_with_reviewed_terms(tmp_path):
     write_project(tmp_path, {"site.yaml": THREE, "data/terms.csv": TERMS})
-    load_site(tmp_path / "content")  # registers the languages and the term list
-    convert = lambda text: languages.convert(text, "zh-hant")  # noqa: E731
+    site = load_site(tmp_path / "content")  # its languages and the term list
+    convert = lambda text: site.languages.convert(text, "zh-hant")  # noqa: E731
     # OpenCC's Taiwan phrases
     assert convert("内存带宽与软件") == "記憶體頻寬與軟體"
     assert convert("服务器的网络与数据集") == "伺服器的網路與資料集"
@@ -58,10 +59,10 @@ def test_conversion_s2twp_with_reviewed_terms(tmp_path):
 def test_numbers_and_dates_in_zh_hant_tw():
     import datetime as dt
 
-    assert fmt.usd(149000, "zh-hant") == "14.9萬美元"
-    assert fmt.usd(149000, "zh") == "14.9万美元"
-    assert fmt.date(dt.date(2022, 7, 4), "zh-hant") == "2022年7月4日"
-    assert fmt.ratio(1.5, "zh-hant") == "1.50倍"
+    assert fmt.usd(149000, KNOWN["zh-hant"]) == "14.9萬美元"
+    assert fmt.usd(149000, KNOWN["zh"]) == "14.9万美元"
+    assert fmt.date(dt.date(2022, 7, 4), KNOWN["zh-hant"]) == "2022年7月4日"
+    assert fmt.ratio(1.5, KNOWN["zh-hant"]) == "1.50倍"
 
 
 def test_three_languages_lang_attributes_and_alternates(three):
@@ -230,9 +231,9 @@ def test_the_built_in_tables_write_traditional_chinese_as_the_converter_and_term
     from sitegen.content.load import load_config
     from sitegen.render.references import CROSS_DIVISION
 
-    load_config(Path(__file__).resolve().parents[2] / "content")  # its languages and terms
+    _, shipped = load_config(Path(__file__).resolve().parents[2] / "content")  # its languages and terms
     for table in (CROSS_DIVISION, MEGAJOULE):
-        assert table["zh-hant"] == languages.convert(table["zh"], "zh-hant")
+        assert table["zh-hant"] == shipped.convert(table["zh"], "zh-hant")
     assert MEGAJOULE["zh-hant"] == "百萬焦耳"  # the term list's, not the converter's 兆焦
 
 

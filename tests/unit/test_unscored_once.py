@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
+from sitegen.base.languages import Languages
 from sitegen.derive.questions import names_for, statements_for
 from sitegen.render.page import Page
 from sitegen.render.record_statements import _unscored_text
@@ -28,7 +29,7 @@ def _result(ident: str, submitter: str, count: int) -> dict:
 
 
 def _page() -> Page:
-    site = SimpleNamespace(strings={"en": STRINGS}, tables={})
+    site = SimpleNamespace(strings={"en": STRINGS}, tables={}, languages=Languages.default())
     return Page(
         site,
         "en",

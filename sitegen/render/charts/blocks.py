@@ -42,7 +42,7 @@ def figure(site, t, plan: Plan, page: Page) -> str:
     )
     page.has_charts = True
     caption = (
-        f'<span class="chart-caption">{escape(plan.caption)}</span>{languages.gap(page.lang)}'
+        f'<span class="chart-caption">{escape(plan.caption)}</span>{languages.gap(page.language)}'
         f'<span class="chart-source">{_sources(site, t, plan, page)}</span>'
     )
     return figure_html(
@@ -103,10 +103,10 @@ def data_json(rows: list[dict]) -> str:
 
 def value_text(plan: Plan, value: float) -> str:
     if plan.metric in ("time", "change"):
-        return fmt.duration(value, "min", plan.lang)
+        return fmt.duration(value, "min", plan.language)
     if plan.metric == "scaling":
-        return fmt.percent(value, plan.lang)
-    return fmt.ratio(value, plan.lang)
+        return fmt.percent(value, plan.language)
+    return fmt.ratio(value, plan.language)
 
 
 def _point_name(plan: Plan, row: dict) -> str:
@@ -168,11 +168,11 @@ def _head_class(name: str) -> str:
 
 def _number_cell(plan: Plan, name: str, value) -> str:
     if name == "time_min" or (name == "value" and plan.metric == "time"):
-        text = fmt.time_number(value, plan.lang)  # measured times: one rule everywhere
+        text = fmt.time_number(value, plan.language)  # measured times: one rule everywhere
     elif name in WHOLE_COLUMNS:
-        text = fmt.number(value, plan.lang, 0)
+        text = fmt.number(value, plan.language, 0)
     else:  # ratios, percentages: the same rule
-        text = fmt.figure(value, plan.lang)
+        text = fmt.figure(value, plan.language)
     answer = " answer" if name == "value" else ""  # the chart's measure: in view on a phone
     return f'<td class="num{answer}" data-value="{value}">{escape(text)}</td>'
 

@@ -6,6 +6,7 @@ deleting it changes nothing but the build time."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -13,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitegen.base import fmt, languages
+from sitegen.base import fmt
 from sitegen.base.cache import cache_root, code_digest, read_only, read_sealed, write_sealed
 
 INK = "#767676"  # axis and label colour in the spec; currentColor in the page (follows the theme)
@@ -63,14 +64,13 @@ def cache_dir() -> Path:
     return cache_root() / "charts"
 
 
-def font(lang: str) -> str:
-    """The font list of a chart in the language `lang` (a site language's code)."""
-    tag = languages.get(lang).lang
+def font(tag: str) -> str:
+    """The font list of a chart in the language of the HTML lang tag `tag` (Language.lang)."""
     return next((fonts for script, fonts in SCRIPT_FONTS.items() if tag.startswith(script)), FONT)
 
 
-def _config(size: Size = WIDE, lang: str = "en") -> dict:
-    family = font(lang)
+def _config(size: Size = WIDE, tag: str = "en") -> dict:
+    family = font(tag)
     text = {"labelColor": INK, "titleColor": INK, "labelFont": family, "titleFont": family}
     big = size.font
     return {
@@ -124,7 +124,7 @@ def build_spec(plan, validate: bool = False, size: Size = WIDE) -> dict:
     chart = chart.properties(background="transparent", padding=NARROW_PADDING if size.narrow else PADDING)
     chart.data = alt.Data(values=_with_value_text(plan))  # last: properties() copies the chart
     spec = chart.to_dict(validate=validate)
-    spec["config"] = _config(size, plan.lang)
+    spec["config"] = _config(size, plan.language.lang)
     return spec
 
 
@@ -134,9 +134,9 @@ def _with_value_text(plan) -> list[dict]:
     (never Vega's own number formats, which would round differently)."""
     texts = []
     for row in plan.rows:
-        value = (fmt.time_number if plan.metric == "time" else fmt.figure)(row["value"], plan.lang)
+        value = (fmt.time_number if plan.metric == "time" else fmt.figure)(row["value"], plan.language)
         extra = {
-            f"{name}_text": (fmt.time_number if name == "time_min" else fmt.figure)(row[name], plan.lang)
+            f"{name}_text": (fmt.time_number if name == "time_min" else fmt.figure)(row[name], plan.language)
             for name in TEXT_FIELDS
             if row.get(name) is not None
         }
@@ -447,6 +447,7 @@ def svg_width(svg: str) -> float:
 # the plan's fields that build_spec reads (not the result records, the caption or the sources)
 SPEC_FIELDS = (
     "lang",
+    "language",
     "metric",
     "kind",
     "rows",
@@ -473,6 +474,7 @@ PASSED_THROUGH = ("framework", "source", "result")
 def specs(plan) -> tuple[dict, dict]:
     """The wide and the narrow spec of a plan (from the cache when drawn before)."""
     made = {name: getattr(plan, name) for name in SPEC_FIELDS}
+    made["language"] = dataclasses.astuple(plan.language)  # its facts, not only its code
     made["rows"] = [{k: v for k, v in row.items() if k not in PASSED_THROUGH} for row in plan.rows]
     wide, narrow = cached_specs({"plan": made}, lambda: [build_spec(plan), narrow_spec(plan)])
     values = json.loads(json.dumps(_with_value_text(plan), ensure_ascii=False))

@@ -26,7 +26,7 @@ def _row(t, lang: str, point: dict, series: str) -> dict:
         "series": series,
         "line": f"{series} {point['version']}",  # a new version of the benchmark starts a new line
         "value": point["value"],
-        "value_text": fmt.time_number(point["value"], lang),
+        "value_text": fmt.time_number(point["value"], t.language),
         "result": point["id"],
         "carried": bool(carried),
         "note": t("chart.carried_tip", round=carried) if carried else t("chart.new_tip"),
@@ -56,7 +56,7 @@ def progress_text(t) -> dict:
         "round": t("col.round"),
         "time_col": t("leaderboard.col.time"),
         "note": t("chart.note_col"),
-        "lang": t.lang,  # the font of its script
+        "lang": t.language.lang,  # the font of its script (its HTML lang tag)
     }
 
 
@@ -215,7 +215,7 @@ def unscored_note(model: Model, t, lang: str, benchmarks) -> str:
     """'Not drawn: N closed results …' (a sentence to append to a caption) for the benchmarks'
     closed results without a time (logs missing, too few), or ''."""
     count = model.unscored_closed(benchmarks)
-    return t("chart.unscored", n=fmt.number(count, lang, 0)) if count else ""
+    return t("chart.unscored", n=fmt.number(count, t.language, 0)) if count else ""
 
 
 def carried_note(t, rows: list[dict]) -> str:

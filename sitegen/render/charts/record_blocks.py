@@ -131,7 +131,7 @@ def _figure(model: Model, t, params: dict, page: Page, points: list[tuple[str, d
     )
     page.has_charts = True
     label = _caption(t, params)
-    gap = languages.gap(page.lang)  # no space between CJK sentences
+    gap = languages.gap(page.language)  # no space between CJK sentences
     title = escape(t("chart.record.title", title=str(params["title"]))) if params.get("title") else ""
     title = f'<strong class="chart-title">{title}</strong>{gap}' if title else ""
     caption = f'{title}<span class="chart-caption">{escape(label + lines.carried_note(t, rows))}</span>'

@@ -82,7 +82,7 @@ def _what(t, lang: str, benchmark: dict, rounds: list[str]) -> str:
     return t(
         "chart.scale.caption_rounds",
         benchmark=name,
-        n=fmt.number(len(rounds), lang, 0),
+        n=fmt.number(len(rounds), t.language, 0),
         first=rounds[0],
         last=rounds[-1],
     )
@@ -95,9 +95,9 @@ def _caption(model: Model, t, lang, benchmark, rounds, data) -> str:
         "chart.scale.ideal",
         submitter=model.names.submitter(anchor["submitter"], lang),
         system=anchor["system_name"],
-        count=fmt.number(anchor["accelerator_count"], lang, 0),
+        count=fmt.number(anchor["accelerator_count"], t.language, 0),
         round=anchor["round"],
-        work=fmt.figure(data.work, lang),
+        work=fmt.figure(data.work, t.language),
     )
     if data.carried:
         text += t("chart.carried_caption")
@@ -108,7 +108,7 @@ def _caption(model: Model, t, lang, benchmark, rounds, data) -> str:
     )
     for key, count in counts:
         if count:
-            text += t(key, n=fmt.number(count, lang, 0))
+            text += t(key, n=fmt.number(count, t.language, 0))
     return text
 
 
@@ -160,10 +160,10 @@ def _table(t, lang: str, path: str, rows: list[dict]) -> str:
         cells.append(
             f'<tr><th scope="row" class="scale-system"><a href="{escape(link)}">{escape(row["system"])}</a>'
             f'{escape(note)}</th><td class="num answer" data-value="{row["time_min"]}">'
-            f"{escape(fmt.time_number(row['time_min'], lang))}</td><td>{escape(row['chip_family'])}</td>"
-            f'<td class="num" data-value="{row["accelerators"]}">{fmt.number(row["accelerators"], lang, 0)}</td>'
+            f"{escape(fmt.time_number(row['time_min'], t.language))}</td><td>{escape(row['chip_family'])}</td>"
+            f'<td class="num" data-value="{row["accelerators"]}">{fmt.number(row["accelerators"], t.language, 0)}</td>'
             f'<td class="num" data-value="{row["accelerator_minutes"]}">'
-            f"{escape(fmt.figure(row['accelerator_minutes'], lang))}</td></tr>"
+            f"{escape(fmt.figure(row['accelerator_minutes'], t.language))}</td></tr>"
         )
     heads = "".join(f'<th scope="col"{cls}>{escape(t(key))}</th>' for key, cls in head)
     return (

@@ -25,7 +25,7 @@ def change_text(t, lang: str, figure) -> str:
     if figure.value == 0:
         return t("scale.same")
     key = "scale.less" if figure.value < 0 else "scale.more"
-    return t(key, pct=fmt.percent(abs(figure.value) * 100, lang))
+    return t(key, pct=fmt.percent(abs(figure.value) * 100, t.language))
 
 
 def chart(view, t, lang: str, chart_id: str, model: Model) -> str:
@@ -48,7 +48,7 @@ def chart(view, t, lang: str, chart_id: str, model: Model) -> str:
         }
         for row in view.rows
     ]
-    caption = t("scale.caption", n=fmt.number(view.scale, lang, 0))
+    caption = t("scale.caption", n=fmt.number(view.scale, t.language, 0))
     return small_multiples.figure(panels, rounds, caption, chart_id)
 
 
@@ -65,7 +65,7 @@ def at_scale_page(theme, site, lang, t, benchmark: dict, scale: int, model: Mode
         t,
         path,
         "at_scale.html",
-        t("scale.title", benchmark=name, n=fmt.number(scale, lang, 0)),
+        t("scale.title", benchmark=name, n=fmt.number(scale, t.language, 0)),
         crumbs,
         benchmark=benchmark,
         view=view,

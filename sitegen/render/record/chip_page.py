@@ -9,6 +9,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from sitegen.base import fmt
+from sitegen.base.languages import Language
 from sitegen.content.chip_facts import TABLE
 from sitegen.derive.model import Model
 from sitegen.render.charts import small_multiples
@@ -26,7 +27,7 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
     return {
         "specs": _specs(site, facts),
         "by_benchmark": figures.by_benchmark,
-        "progress": [_progress_row(lang, item, model.index) for item in figures.progress],
+        "progress": [_progress_row(t.language, item, model.index) for item in figures.progress],
         "progress_chart": Markup(
             _progress_chart(figures.progress, names, rounds, t, lang, model.look(entity.slug))
         ),
@@ -45,8 +46,8 @@ def chip_context(model: Model, lang: str, t, entity) -> dict:
         },
         "bench_names": names,
         "minutes": model.figures.minutes,
-        "ratio": lambda value: fmt.ratio(value, lang),
-        "percent": lambda value: fmt.percent(value * 100, lang),
+        "ratio": lambda value: fmt.ratio(value, t.language),
+        "percent": lambda value: fmt.percent(value * 100, t.language),
     }
 
 
@@ -65,7 +66,7 @@ def _specs(site, facts: dict | None) -> list[dict]:
     ]
 
 
-def _progress_row(lang: str, item: dict, index) -> dict:
+def _progress_row(lang: Language, item: dict, index) -> dict:
     """A progress series with its gain in words: `level` (the band, in the page's numbers)
     when the gain is within the benchmark's run-to-run variation (Model.chip)."""
     level = fmt.percent(item["level_band"] * 100, lang, 2) if item["level_band"] else None
@@ -95,7 +96,7 @@ def _progress_chart(series: list[dict], names: dict, rounds: list[str], t, lang:
             "title": t(
                 "chip.progress.panel",
                 benchmark=names[item["benchmark"]],
-                n=fmt.number(item["scale"], lang, 0),
+                n=fmt.number(item["scale"], t.language, 0),
             ),
             "points": [
                 {

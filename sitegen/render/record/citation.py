@@ -21,7 +21,7 @@ def retrieved(folder: str, date, lang: str, t) -> str:
     """Where the text was retrieved from and, where the record says, when."""
     if date is None:
         return t("cite.source_undated", url=folder)
-    return t("cite.source", url=folder, date=fmt.date(date, lang))
+    return t("cite.source", url=folder, date=fmt.date(date, t.language))
 
 
 def result_text(model: Model, result: dict, lang: str, t) -> str:
@@ -33,10 +33,10 @@ def result_text(model: Model, result: dict, lang: str, t) -> str:
         system=cite.system,
     )
     if cite.accelerator_model:
-        count = fmt.number(cite.accelerator_count, lang, 0)
+        count = fmt.number(cite.accelerator_count, t.language, 0)
         who += t("cite.accelerators", count=count, accelerator=cite.accelerator_model)
     if cite.accelerator_model and cite.official_count is not None:  # corrected: both said
-        who += t("cite.official_count", count=fmt.number(cite.official_count, lang, 0))
+        who += t("cite.official_count", count=fmt.number(cite.official_count, t.language, 0))
     what = t(
         "cite.what",
         round=cite.round,
@@ -45,7 +45,7 @@ def result_text(model: Model, result: dict, lang: str, t) -> str:
         category=t(f"category.{cite.category}"),
         who=who,
     )
-    gap = languages.gap(lang)
+    gap = languages.gap(t.language)
     return gap.join((what, retrieved(cite.folder, cite.retrieved, lang, t), t("cite.legend")))
 
 
@@ -53,7 +53,7 @@ def round_text(rounds: list[dict], lang: str, t) -> str:
     """A citation of whole rounds (the downloads page): each round's repository at its commit,
     retrieved when the record says, and the legend; a result is cited from its own page."""
     sources = t("cite.list_separator").join(_round_source(rnd, lang, t) for rnd in rounds)
-    gap = languages.gap(lang)
+    gap = languages.gap(t.language)
     return gap.join((t("cite.rounds", sources=sources), t("cite.legend")))
 
 
@@ -61,4 +61,4 @@ def _round_source(rnd: dict, lang: str, t) -> str:
     facts = {"round": rnd["id"], "repository": rnd["repository"], "commit": rnd["commit"]}
     if not rnd.get("retrieved"):
         return t("cite.round_source_undated", **facts)
-    return t("cite.round_source", **facts, date=fmt.date(rnd["retrieved"], lang))
+    return t("cite.round_source", **facts, date=fmt.date(rnd["retrieved"], t.language))

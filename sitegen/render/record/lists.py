@@ -78,7 +78,7 @@ def _differences(r: dict, twins: list[dict], t, lang: str) -> list[str]:
     ]
     if len({x["accelerator_count"] for x in twins}) > 1:
         count = r["accelerator_count"]
-        parts.append(t("level.count", n=fmt.number(count, lang, 0)) if count else t("ref.cpu_only"))
+        parts.append(t("level.count", n=fmt.number(count, t.language, 0)) if count else t("ref.cpu_only"))
     return parts
 
 
