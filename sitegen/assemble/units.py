@@ -81,7 +81,7 @@ def make_unit(work: Language, unit_key: tuple, report, make) -> None:
                 unit_hidden.append(path)
     if site.languages.get(lang).cjk:  # every page's spaces, once its content is right
         work.spaces += cjk_space_problems(files)
-    if site.languages.get(lang).lang.startswith("zh-Hant"):  # mainland usage on a Taiwan page
+    if site.languages.get(lang).script == "Hant":  # mainland usage on a Taiwan page
         sources = usage.unit_sources(site, unit_key[1:], lang)
         problems += usage.page_problems(files, site.usage, sources, work.rel)
     work.docs += unit_docs

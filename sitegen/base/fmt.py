@@ -116,15 +116,11 @@ def percent(value: float, lang: Language, digits: int = 3) -> str:
     return f"{figure(value, lang, digits)}%"
 
 
-def megajoules(joules: float, lang: Language, site_languages: Languages) -> str:
+def megajoules(joules: float, lang: Language, unit: str) -> str:
     """Energy to train, kept in joules in the data, shown in megajoules by the figure rule
-    (16,384,268 J -> 16.4 MJ; 16.4兆焦 in Chinese)."""
-    return figure(joules / 1e6, lang) + site_languages.pick(MEGAJOULE, lang.code)
-
-
-# 兆 is 10^6 in the mainland and 10^12 in Taiwan: zh-Hant has the term list's 百萬焦耳, written
-# out (a converted entry would load the converter in each process that shows it).
-MEGAJOULE = {"en": " MJ", "zh": "兆焦", "zh-hant": "百萬焦耳"}
+    (16,384,268 J -> 16.4 MJ; 16.4兆焦 in Chinese); `unit`: the language's name of the unit
+    (the interface string unit.megajoule)."""
+    return figure(joules / 1e6, lang) + unit
 
 
 @functools.lru_cache(maxsize=8192)
@@ -225,5 +221,5 @@ class ForSite:
     def quantity(self, value: float, unit: str, code: str, decimals: int | None = None) -> str:
         return quantity(value, unit, self.languages.get(code), decimals)
 
-    def megajoules(self, joules: float, code: str) -> str:
-        return megajoules(joules, self.languages.get(code), self.languages)
+    def megajoules(self, joules: float, code: str, unit: str) -> str:
+        return megajoules(joules, self.languages.get(code), unit)

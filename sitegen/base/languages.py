@@ -39,6 +39,11 @@ class Language:
     convert: str | None = None  # the converter's configuration (OpenCC: s2twp)
 
     @property
+    def script(self) -> str:
+        """The script subtag of the HTML lang (zh-Hant -> Hant); "" when it names none."""
+        return next((part for part in self.lang.split("-")[1:] if len(part) == 4), "")
+
+    @property
     def chinese(self) -> bool:
         return self.locale.split("_")[0] == "zh"
 
@@ -62,6 +67,9 @@ KNOWN = MappingProxyType(
     }
 )
 DEFAULT = ("en", "zh")
+# English: the language data keys fall back to, messages to editors and the downloads' columns use.
+ENGLISH = "en"
+SOURCE_TAGS = ("en", "zh-Hans", "zh-Hant")  # what a cited source may be written in (sources.yaml)
 FIELDS = {"code", "lang", "locale", "name", "dir", "from", "convert"}
 
 
@@ -203,16 +211,6 @@ class Languages(Sequence[str]):
             out = traditional_quotes(out) if language.lang.startswith("zh-Hant") else out
         kept.used[text] = out
         return out
-
-    def pick(self, table: dict[str, str], code: str) -> str:
-        """A language's entry of a small built-in table ({"en": ..., "zh": ...}): its own, else
-        its source's converted, else the English one."""
-        if code in table:
-            return table[code]
-        language = self.get(code)
-        if language.source:
-            return self.convert(self.pick(table, language.source), code)
-        return table.get("en", next(iter(table.values())))
 
 
 ONE = "_one"  # the suffix of an interface string's singular form

@@ -179,7 +179,7 @@ def load_config(content: Path) -> tuple[dict, Languages]:
 def _load_config(content: Path, problems: Problems) -> tuple[dict, Languages]:
     """site.yaml and the site's languages (with the term list): localised text needs them."""
     path = content / "site.yaml"
-    default = {"languages": list(languages.DEFAULT), "default_language": "en"}
+    default = {"languages": list(languages.DEFAULT), "default_language": languages.ENGLISH}
     raw = cached("yaml", path, problems, lambda: read_yaml(path, problems)) if path.exists() else None
     if not path.exists():
         problems.add(path, None, "missing site configuration: create content/site.yaml")
@@ -197,7 +197,7 @@ def _load_config(content: Path, problems: Problems) -> tuple[dict, Languages]:
     for message in errors:
         problems.add(path, field_line(raw, message, raw.get(LINE)), message)
     config["languages"] = list(langs.codes())
-    config.setdefault("default_language", "en")
+    config.setdefault("default_language", languages.ENGLISH)
     return config, langs
 
 

@@ -5,6 +5,7 @@ site_checks.py."""
 
 from __future__ import annotations
 
+from sitegen.base import languages
 from sitegen.content.field_types import (
     boolean,
     color,
@@ -83,7 +84,7 @@ TABLES = {
         "publisher": req(name),
         "author": opt(name),
         "date": opt(date),
-        "language": req(one_of("en", "zh-Hans", "zh-Hant")),
+        "language": req(one_of(*languages.SOURCE_TAGS)),
         "url": opt(url),
         "no_url": opt(ltext),
         "takes": req(ltext),

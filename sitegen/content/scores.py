@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sitegen.base import fmt
 from sitegen.base.errors import Problems
-from sitegen.base.languages import KNOWN
+from sitegen.base.languages import ENGLISH, KNOWN
 from sitegen.content import round_rules as record_rules
 from sitegen.content.readers import LINE
 
@@ -39,7 +39,7 @@ def check_scores(records: dict, problems: Problems) -> None:
                 record["_file"],
                 line,
                 f"{where} disagrees with its runs: by the rules "
-                f"of {record['round']} they give {fmt.time_number(expected, KNOWN['en'])}",
+                f"of {record['round']} they give {fmt.time_number(expected, KNOWN[ENGLISH])}",
             )
 
 

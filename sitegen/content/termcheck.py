@@ -28,7 +28,7 @@ CHINESE_IN_CURLY = re.compile("“[^“”]*[\u3400-\u9fff][^“”]*”")
 def avoid_column(language) -> str:
     """The term list's column of forms a language avoids (`avoid` for Simplified Chinese,
     the column the list had first)."""
-    return "avoid" if language.lang == "zh-Hans" else f"avoid-{language.lang}"
+    return "avoid" if language.script == "Hans" else f"avoid-{language.lang}"
 
 
 def check_terms(site, problems: Problems) -> None:
@@ -45,14 +45,15 @@ def check_terms(site, problems: Problems) -> None:
             for form in (row.get(column) or "").split(";")
             if form.strip()
         }
-        curly = language.lang.startswith("zh-Hant")
+        curly = language.script == "Hant"
         if not avoid and not curly:
             continue
         pattern = (
             re.compile("|".join(sorted(map(re.escape, avoid), key=len, reverse=True))) if avoid else None
         )
-        report = problems.add if language.lang == "zh-Hans" else problems.warn
-        prefix = "" if language.lang == "zh-Hans" else f"{code}: "
+        written = language.script == "Hans"  # the language the others are checked against
+        report = problems.add if written else problems.warn
+        prefix = "" if written else f"{code}: "
         for text, path, line in site_texts(site, code):
             for at, message in _findings(text, pattern, avoid, curly):
                 where = line + text.count("\n", 0, at) if line else line
@@ -130,7 +131,7 @@ def _key_lines(path: Path) -> dict[str, int]:
 def _texts_of(value, code: str):
     """The `code` text of every localised text inside a record."""
     if isinstance(value, dict):
-        if isinstance(value.get(code), str) and "en" in value:
+        if isinstance(value.get(code), str) and languages.ENGLISH in value:
             yield value[code]
         for key, item in value.items():
             if key != code:

@@ -4,6 +4,7 @@ record spelling ("NVIDIA", "QCT") to its company's name in a language, or the sp
 
 from __future__ import annotations
 
+from sitegen.base import languages
 from sitegen.content.companies import by_spelling, spelling_key
 
 
@@ -21,7 +22,8 @@ def submitter_name(site, spelling: str, lang: str) -> str:
 def latin_name(site, spelling: str) -> str:
     """The submitter in Latin letters: its company's English name, else the spelling."""
     company = company_of(site, spelling)
-    return company["name"]["en"] if company and "en" in company["name"] else spelling.replace("_", " ")
+    english = languages.ENGLISH
+    return company["name"][english] if company and english in company["name"] else spelling.replace("_", " ")
 
 
 def entity_names(site, entity) -> dict | None:

@@ -6,29 +6,20 @@ import datetime as dt
 import os
 from pathlib import Path
 
+import yaml
+
 from sitegen.assemble.rendering import load_site_theme, render_site
 from sitegen.base.cache import READ_ONLY
 from sitegen.base.errors import ContentError, Problem
+from sitegen.base.languages import ENGLISH
 from sitegen.content import record_lock
 from sitegen.content.load import load_site
 from sitegen.content.reports import REPORT_NAME, RESERVED
 from sitegen.editor.links import broken_links
 
-GUIDE = {
-    "en": """<!--
-  Write the report in Markdown. Lead with the findings.
-  Figures never go in by hand: use [[result:ID]], [[speedup:A/B]], [[ppr:A/B]], [[price:SYSTEM]],
-  [[claim:ID]], [[source:ID]] ... and ```results blocks (see docs/content-format.md).
-  Ids are in content/data/*.yaml. Check your work with: python build.py check
--->""",
-    "zh": """<!--
-  用 Markdown 撰写报告，先写结论。
-  数字不要手工输入：请用 [[result:ID]]、[[speedup:A/B]]、[[ppr:A/B]]、[[price:SYSTEM]]、
-  [[claim:ID]]、[[source:ID]] 等引用，以及 ```results 表格（见 docs/content-format.md）。
-  编号见 content/data/*.yaml。用 python build.py check 检查。
--->""",
-}
-HEADINGS = {"en": ("Key findings", "Details"), "zh": ("主要发现", "详细分析")}
+# What `new report` writes in each language: the guide comment and the two headings
+# (a language not in the file gets the English ones).
+SCAFFOLDS = Path(__file__).with_name("new_report.yaml")
 
 
 def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]:
@@ -90,11 +81,12 @@ def new_report(
 
 
 def _scaffold(lang: str, today: dt.date) -> str:
-    findings, details = HEADINGS.get(lang, HEADINGS["en"])
+    scaffolds = yaml.safe_load(SCAFFOLDS.read_text("utf-8"))
+    text = scaffolds.get(lang) or scaffolds[ENGLISH]
     return (
         f"---\ntitle: \"\"\ndate: {today.isoformat()}\nsummary: \"\"\nsources: []\n"
-        f"systems: []\nbenchmarks: []\nclaims: []\n---\n{GUIDE.get(lang, GUIDE['en'])}\n\n"
-        f"## {findings}\n\n## {details}\n"
+        f"systems: []\nbenchmarks: []\nclaims: []\n---\n{text['guide'].rstrip()}\n\n"
+        f"## {text['findings']}\n\n## {text['details']}\n"
     )
 
 

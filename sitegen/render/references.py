@@ -18,8 +18,6 @@ from sitegen.render.page import Page, any_result, link, result_pair, say, source
 from sitegen.render.record_statements import fastest, runs_text
 from sitegen.render.statement_lists import equal_scale, rounds_by_benchmark
 
-# every language written out: a converted entry would load the converter in each process
-CROSS_DIVISION = {"en": "across divisions", "zh": "跨组别比较", "zh-hant": "跨組別比較"}
 SMALL = ' class="cross-division"'
 
 
@@ -90,7 +88,7 @@ def _derived(page, arg, line, kind):
     if not a or not _comparable(page, a, b, kind, arg, flag, line):
         return ""
     # a CJK language brackets the note with full-width parentheses and no space before them
-    note = page.site.languages.pick(CROSS_DIVISION, page.lang)
+    note = say(page, "ref.cross_division")
     note = f"<small{SMALL}>（{note}）</small>" if page.language.cjk else f" <small{SMALL}>({note})</small>"
     label = note if a["division"] != b["division"] else ""
     if kind == "speedup":

@@ -224,17 +224,20 @@ def test_shipped_zh_hant_pages_read_as_traditional(shipped_site):
     assert changed / total < 0.005, f"{changed} of {total} CJK characters are still Simplified"
 
 
-def test_the_built_in_tables_write_traditional_chinese_as_the_converter_and_term_list_make_it():
-    """CROSS_DIVISION and MEGAJOULE write their zh-Hant text out (so that no process loads the
-    converter for them): it is what the converter and the shipped term list make of the zh."""
-    from sitegen.base.fmt import MEGAJOULE
+def test_the_energy_unit_and_the_cross_division_note_read_as_taiwan_writes_them():
+    """unit.megajoule and ref.cross_division are converted for zh-Hant like every string: 兆 is
+    10^6 in the mainland and 10^12 in Taiwan, so the term list makes 兆焦 百萬焦耳 there."""
+    from sitegen.base.errors import Problems
     from sitegen.content.load import load_config
-    from sitegen.render.references import CROSS_DIVISION
+    from sitegen.content.strings import load_strings
 
-    _, shipped = load_config(Path(__file__).resolve().parents[2] / "content")  # its languages and terms
-    for table in (CROSS_DIVISION, MEGAJOULE):
-        assert table["zh-hant"] == shipped.convert(table["zh"], "zh-hant")
-    assert MEGAJOULE["zh-hant"] == "百萬焦耳"  # the term list's, not the converter's 兆焦
+    content = Path(__file__).resolve().parents[2] / "content"
+    _, shipped = load_config(content)  # its languages and terms
+    strings = load_strings(content, shipped, Problems(content))
+    assert strings["zh"]["unit.megajoule"] == "兆焦"
+    assert strings["zh-hant"]["unit.megajoule"] == "百萬焦耳"
+    assert strings["zh-hant"]["ref.cross_division"] == "跨組別比較"
+    assert strings["en"]["unit.megajoule"] == " MJ"
 
 
 # --- A count of one in the singular (`<key>_one`) --------------------------------------------

@@ -10,7 +10,7 @@ import csv
 import io
 import json
 
-from sitegen.base import urls
+from sitegen.base import languages, urls
 from sitegen.content.model import Site
 from sitegen.derive.model import Model
 from sitegen.render.record import citation as cite
@@ -83,7 +83,7 @@ def row(model: Model, result: dict) -> dict:
     rnd = model.site.rounds[result["round"]]
     flat = {name: result.get(name) for name in COLUMNS}
     chip = result.get("chip") or {}  # chips.py: the chip the site classifies
-    flat["chip_vendor"] = (chip.get("vendor_name") or {}).get("en")
+    flat["chip_vendor"] = (chip.get("vendor_name") or {}).get(languages.ENGLISH)
     flat["chip_family"], flat["chip_variant"] = chip.get("family_name"), chip.get("variant")
     energy = result.get("energy") or {}
     flat["energy_joules"] = energy.get("value") if energy.get("unit", "J") == "J" else None
