@@ -83,7 +83,7 @@ def make_unit(work: Language, unit_key: tuple, report, make) -> None:
         work.spaces += cjk_space_problems(files)
     if site.languages.get(lang).script == "Hant":  # mainland usage on a Taiwan page
         sources = usage.unit_sources(site, unit_key[1:], lang)
-        problems += usage.page_problems(files, site.usage, sources, work.rel)
+        problems += usage.page_problems(files, site.usage, sources, work.rel, lang)
     work.docs += unit_docs
     work.hidden += unit_hidden
     shas = keep_or_write(files, lang, work.kept, work.destination, mine=unit_key[1] == "data")

@@ -30,7 +30,7 @@ from sitegen.content.readers import LINE, read_csv
 USAGE = "data/zh_hant_usage.csv"
 GAP = "…"  # in a mainland form: up to twelve characters of one phrase
 GAP_PATTERN = "[^，。；：！？、「」『』（）\\s]{0,12}?"
-EXEMPT = "//script|//style|//code|//pre|//blockquote|//q|//*[@lang and not(starts-with(@lang, 'zh-Hant'))]"
+EXEMPT = "//script|//style|//code|//pre|//blockquote|//q|//*[@lang and not(contains(@lang, '-Hant'))]"  # Traditional Chinese: the page's script
 # 列 where only a table column can be meant (a row has no name, no header, no sort)
 COLUMN = re.compile(
     "列(?:名|標題|頭)"
@@ -142,11 +142,11 @@ def _excepted(text: str, match: re.Match, exceptions: tuple[str, ...]) -> bool:
 
 
 def page_problems(
-    files: dict[str, bytes], pairs: tuple[Pair, ...], sources: list[Path], rel
+    files: dict[str, bytes], pairs: tuple[Pair, ...], sources: list[Path], rel, code: str
 ) -> list[Problem]:
-    """A warning per hit and page of the zh-Hant pages among `files`: at the line of a source
-    file (`sources`: the files the page is made from; `rel` names one as messages do) that
-    holds the words around it, else at the page."""
+    """A warning per hit and page of the zh-Hant pages among `files` (of the language `code`,
+    which the message names): at the line of a source file (`sources`: the files the page is
+    made from; `rel` names one as messages do) that holds the words around it, else at the page."""
     problems = []
     texts = {path: path.read_text("utf-8-sig") for path in sources if path.is_file()}
     for path, data in sorted(files.items()):
@@ -160,7 +160,7 @@ def page_problems(
             found = _source_line(_words_around(text, match), texts)
             where, line = (rel(found[0]), found[1]) if found else (f"output/{path}", None)
             more = f" ({count} times on {path})" if count > 1 else f" (on {path})"
-            problems.append(Problem(where, line, f"zh-hant: {message}{more}", warning=True))
+            problems.append(Problem(where, line, f"{code}: {message}{more}", warning=True))
     return problems
 
 

@@ -753,6 +753,7 @@ def test_record_line_charts_tell_series_apart_by_shape_as_well_as_colour(size):
         "round": "Round",
         "time_col": "T",
         "note": "N",
+        "lang": "en",
     }
     spec = progress.progress_spec(_record_line_rows(series), ["v1.0", "v2.0"], text, size)
     lines, points = spec["layer"]

@@ -68,7 +68,7 @@ def headline_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
         ),
         stroke=alt.Color("series:N", scale=colours, legend=None),
     )
-    return progress.lines_spec(alt, base, points, rows, size, text.get("lang", "en"))
+    return progress.lines_spec(alt, base, points, rows, size, text["lang"])
 
 
 def headline_figure(model: Model, t, lang: str, path: str) -> str:

@@ -107,7 +107,7 @@ def progress_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
         detail="line:N",
     )
     points = _points(alt, base, scale, alt.Scale(domain=series, range=symbols), series_legend, text)
-    return lines_spec(alt, base, points, rows, size, text.get("lang", "en"))
+    return lines_spec(alt, base, points, rows, size, text["lang"])
 
 
 def lines_spec(alt, base, points, rows: list[dict], size, lang: str) -> dict:
