@@ -116,7 +116,7 @@ def render_site(
     Without a destination: {path: bytes}. With one, each process writes its own files into the
     staging folder as soon as they are made, and only {path: sha256} comes back: the files of a
     big site never pass between processes, and no process holds all of them."""
-    cache = cache or BodyCache(data_digest(site.root, code_digest()))
+    cache = cache or BodyCache(site.store, data_digest(site.root, code_digest(site.store), site.store))
     model = model or derive_model.build(site)  # once, before any process forks
     # each language's pages, then the record's data files (the same in every language) as a
     # job of their own: no language's process carries them, and the shortest job goes last
@@ -131,7 +131,7 @@ def render_site(
     if any(not problem.warning for problem in problems):
         raise ContentError([problem for problem in problems if not problem.warning])
     site.warnings = [*site.warnings, *problems]  # warnings found while rendering
-    theme = load_theme(templates, site.root / "templates")
+    theme = load_theme(templates, site.root / "templates", store=site.store)
     files = pages.chooser_page(theme, site)
     written, units, linked = {}, {}, {}
     for result in results:
@@ -193,9 +193,9 @@ def _render_language(job) -> LanguageResult:
     is a destination, written and dropped at once: memory holds one page, not the whole language.
     A unit the last build made from inputs that have not changed is hard-linked instead."""
     site, model, templates, lang, data_key, destination, part = job
-    theme = load_theme(templates, site.root / "templates", site.reads)
+    theme = load_theme(templates, site.root / "templates", site.reads, site.store)
     t = Strings(site, lang)
-    bodies = Bodies(BodyCache(data_key))
+    bodies = Bodies(BodyCache(site.store, data_key))
     css = stylesheet(theme)
     problems: list = []
     kept: dict[str, bytes] = {}  # not written here: all of them, or those every language makes
@@ -286,9 +286,9 @@ def preview_reports(
     sources = {r.source.path.resolve() for r in site.reports if r.source is not None}
     if not wanted or not changed <= sources:
         return None
-    theme = load_theme(templates, site.root / "templates")
+    theme = load_theme(templates, site.root / "templates", store=site.store)
     model = model or derive_model.build(site)
-    bodies = Bodies(BodyCache(data_digest(site.root, code_digest())))
+    bodies = Bodies(BodyCache(site.store, data_digest(site.root, code_digest(site.store), site.store)))
     files: dict[str, bytes] = {}
     for lang in site.languages:
         slugs = {slug for language, slug in wanted if language == lang}

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import pickle
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 # CJK ideographs, kana, CJK and full-width punctuation: no ASCII space between two of these.
@@ -219,47 +218,51 @@ def convert(text: str, code: str) -> str:
 
 # --- converted text kept between builds ------------------------------------------------------
 # Loading OpenCC's dictionaries takes 0.1 s: a build whose text was all converted before takes
-# the conversions from the cache instead, and never loads them.
+# the conversions from the store (table `conversions`) instead, and never loads them. A load
+# starts with recall_conversions(store) and ends with keep_conversions(store).
 
 
 @dataclass
 class _Kept:
-    path: Path  # the cache file
+    key: str  # the store's key
     known: dict  # text -> converted text, as the last load left them
     used: dict  # what this load converted (saved by keep_conversions)
 
 
 _kept_by_key: dict[tuple, _Kept] = {}
+# the store of the load that runs (set by recall_conversions): convert() is called deep in a
+# load, with no store in hand; the context that is to carry languages will carry it instead
+_load: dict[str, object] = {}
+
+
+def recall_conversions(store) -> None:
+    """Start a load: what `store` (None: nothing) kept is what _kept finds; nothing else."""
+    _kept_by_key.clear()
+    _load["store"] = store
 
 
 def _kept(key: tuple) -> _Kept:
     """The kept conversions of one converter configuration, term list and pair of languages
     (and this generator's code and libraries, OpenCC's dictionaries among them)."""
-    from sitegen.base import cache
-
-    root = cache.cache_root()  # a process may build sites with different caches (tests)
-    found = _kept_by_key.get((root, key))
+    found = _kept_by_key.get(key)
     if found is None:
-        digest = hashlib.sha256(repr((cache.code_digest(), key)).encode()).hexdigest()[:32]
-        path = root / "conversions" / f"{digest}.pickle"
-        try:
-            known = cache.unseal(path.read_bytes())
-        except OSError:  # none kept yet
-            known = None
-        found = _kept_by_key[root, key] = _Kept(path, known if isinstance(known, dict) else {}, {})
+        from sitegen.base import cache
+
+        store: Any = _load.get("store")
+        digest = hashlib.sha256(repr((cache.code_digest(store), key)).encode()).hexdigest()[:32]
+        known = store.get_value("conversions", digest) if store is not None else None
+        found = _kept_by_key[key] = _Kept(digest, known if isinstance(known, dict) else {}, {})
     return found
 
 
-def keep_conversions() -> None:
+def keep_conversions(store) -> None:
     """Save what this load converted (only that: text no longer converted is dropped), when it
     differs from what was kept; then start the next load's record afresh."""
-    from sitegen.base import cache
-
     for kept in _kept_by_key.values():
-        if not kept.used:  # not this load's (another cache, or no text of that language)
+        if not kept.used:  # no text of that language in this load
             continue
-        if kept.used != kept.known and not cache.read_only():
-            cache.write_sealed(kept.path, pickle.dumps(kept.used, protocol=pickle.HIGHEST_PROTOCOL))
+        if kept.used != kept.known and store is not None and not store.read_only:
+            store.put_value("conversions", kept.key, kept.used)
         kept.known, kept.used = kept.used, {}
 
 

@@ -63,12 +63,14 @@ def field_line(row, message: str, default: int | None) -> int | None:
     return key_line(row, found.group(1), default) if found else default
 
 
-def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
+def load_site(content: Path, strict: bool = False, words: bool = True, store=None) -> Site:
     """The site in `content`, every check passed (ContentError: each problem with its file
     and line). `words=False`: the checks of the editors' words (check_words) are left to the
     caller, which runs them beside the build; they still run here when another problem stops
-    the load, so that every problem is said at once."""
-    problems = Problems(content)
+    the load, so that every problem is said at once. `store` (base/store.py): where parses
+    and conversions are kept between loads, and the site's store for rendering; None: none."""
+    problems = Problems(content, store=store)
+    languages.recall_conversions(store)
     config = _load_config(content, problems)
     strings = load_strings(content, config, problems)
     known = len(problems.errors)
@@ -114,11 +116,12 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     site.usage = load_pairs(content, problems)
     checks.warn_unused_sources(site, problems)
     checks.warn_claims_without_page(site, problems)
-    languages.keep_conversions()  # every text is loaded: the next load needs no converter
+    languages.keep_conversions(store)  # every text is loaded: the next load needs no converter
     if words or strict or problems.errors:
         problems.items += check_words(site)
     problems.raise_if_any(strict)
     site.warnings = problems.warnings
+    site.store = store
     return track(site)
 
 

@@ -8,6 +8,7 @@ import datetime as dt
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sitegen.content.tracking import Reads, Tracked, TrackedList
 
@@ -72,6 +73,7 @@ class Site:
     reads: Reads = field(default_factory=Reads)  # what the page being made reads
     derived: dict = field(default_factory=dict)  # derive's entities of this site, made once (derive/)
     usage: tuple = ()  # mainland usage to find on Taiwan pages (usage.py)
+    store: Any = None  # the build's store (base/store.py) its pages are rendered with; None: none
 
     @property
     def languages(self) -> list[str]:

@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 from sitegen.assemble.rendering import render_site
-from sitegen.base.cache import READ_ONLY
 from sitegen.base.errors import ContentError, Problem
+from sitegen.base.store import opened
 from sitegen.content import record_lock
 from sitegen.content.load import REPORT_NAME, RESERVED, load_site
 from sitegen.editor.links import broken_links
@@ -30,19 +30,12 @@ GUIDE = {
 HEADINGS = {"en": ("Key findings", "Details"), "zh": ("主要发现", "详细分析")}
 
 
-def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]:
-    """Everything a build checks, plus every internal link, without writing anything."""
-    before = os.environ.get(READ_ONLY)
-    os.environ[READ_ONLY] = "1"  # the caches are read, never written
-    try:
-        with record_lock.reading(content, create=False):
-            site = load_site(content, strict=strict)
-            files = render_site(site, templates)
-    finally:
-        if before is None:
-            os.environ.pop(READ_ONLY, None)
-        else:
-            os.environ[READ_ONLY] = before
+def check(content: Path, templates: Path, cache: Path | None, strict: bool = False) -> list[Problem]:
+    """Everything a build checks, plus every internal link, without writing anything (the
+    store in `cache` is read, never written)."""
+    with record_lock.reading(content, create=False), opened(cache, read_only=True) as store:
+        site = load_site(content, strict=strict, store=store)
+        files = render_site(site, templates)
     problems = check_problems(site.warnings, files, strict)
     if problems:
         raise ContentError(problems)

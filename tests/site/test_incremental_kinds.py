@@ -9,13 +9,14 @@ the same tree."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from test_bad_input import tree_digest
 
 from sitegen.assemble.pipeline import build
 
-from project import TEMPLATES, seal_record
+from project import CACHE, TEMPLATES, seal_record
 from record_sample import ROUNDS, write_record_project
 
 V11_ROUND = ROUNDS[ROUNDS.index("- id: v1.1") :]
@@ -166,7 +167,7 @@ def project(tmp_path, monkeypatch):
     content = write_record_project(tmp_path / "p")
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "out"
-    first = build(content, TEMPLATES, out)
+    first = build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     assert first.units_rendered > 50 and first.units_reused == 0
     return content, out, first
 
@@ -174,7 +175,7 @@ def project(tmp_path, monkeypatch):
 def _cold(tmp_path, monkeypatch, content, name: str):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / f"cold-cache-{name}"))
     cold = tmp_path / f"cold-{name}"
-    build(content, TEMPLATES, cold)
+    build(content, TEMPLATES, cold, cache=tmp_path / f'cold-cache-{name}')
     return cold
 
 
@@ -188,7 +189,7 @@ def test_each_kind_of_change_matches_a_cold_build(project, tmp_path, monkeypatch
     change, marker, share = CHANGES[kind]
     change(content)
     seal_record(content)  # an edit of the record is sealed, as an editor does (seal-record)
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=CACHE)
     total = again.units_rendered + again.units_reused
     assert again.units_rendered >= 1
     assert again.units_rendered <= share * total, (again.units_rendered, total)
@@ -197,7 +198,9 @@ def test_each_kind_of_change_matches_a_cold_build(project, tmp_path, monkeypatch
     cache_of_incremental = str(tmp_path / "cache")
     assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "a"))
     monkeypatch.setenv("SITEGEN_CACHE", cache_of_incremental)
-    assert build(content, TEMPLATES, out).skipped  # and then nothing is left to do
+    assert build(
+        content, TEMPLATES, out, cache=Path(cache_of_incremental)
+    ).skipped  # and then nothing is left to do
 
 
 def test_a_new_round_after_its_deletion(project, tmp_path, monkeypatch):
@@ -208,11 +211,11 @@ def test_a_new_round_after_its_deletion(project, tmp_path, monkeypatch):
     }
     _drop_round_v11(content)
     seal_record(content)
-    dropped = build(content, TEMPLATES, out)
+    dropped = build(content, TEMPLATES, out, cache=CACHE)
     assert not (out / "en/rounds/v1.1.html").exists() or dropped.units_rendered > 0
     _add_round_v11(content, saved)
     seal_record(content)
-    added = build(content, TEMPLATES, out)
+    added = build(content, TEMPLATES, out, cache=CACHE)
     assert added.units_reused > 0 and added.units_rendered > 0
     assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "b"))
 
@@ -221,7 +224,7 @@ def test_a_report_edit_renders_only_its_page(project):
     """The narrowest edit: one sentence of one report's body, in one language."""
     content, out, first = project
     CHANGES["report text"][0](content)
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=CACHE)
     assert again.units_rendered == 1 and again.bodies_rendered == 1
 
 
@@ -234,7 +237,7 @@ def test_a_damaged_state_means_a_full_rendering(project, tmp_path):
     data[-5] ^= 0xFF
     states[0].write_bytes(bytes(data))
     CHANGES["report text"][0](content)
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=CACHE)
     assert again.units_reused == 0 and again.units_rendered == first.units_rendered
 
 
@@ -251,9 +254,9 @@ def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatc
     monkeypatch.setattr(deps, "_compacted", lambda *a: compacted.touch() or real(*a))
     content, out, first = project
     _template_override(content)  # new dependencies: a template of the site's own
-    assert build(content, TEMPLATES, out).units_reused > 0
+    assert build(content, TEMPLATES, out, cache=CACHE).units_reused > 0
     CHANGES["report text"][0](content)
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=CACHE)
     assert again.units_rendered == 1
     assert compacted.exists() == (compact_at < 1)
     assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "c"))
