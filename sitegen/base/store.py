@@ -29,7 +29,7 @@ APPLICATION_ID = 0x41584C47  # "AXLG": this program's databases say so in their 
 SCHEMA = 1  # PRAGMA user_version: a store of another layout is made again
 TABLES = (
     "parsed",  # a content file's parse (content/parsecache.py)
-    "charts",  # chart specs, drawings and narrow widths (render/charts/chart_store.py)
+    "charts",  # chart specs, drawings and narrow widths (render/charts/draw_convert.py)
     "templates",  # compiled templates (render/theme.py)
     "builds",  # each output folder's manifest (assemble/manifest.py)
     "units",  # each output folder's units and what they read (assemble/state.py)

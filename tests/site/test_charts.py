@@ -364,7 +364,7 @@ def test_svg_ids_are_prefixed_with_the_chart_id(monkeypatch, chart_cache):
     monkeypatch.setattr(
         chart_svg,
         "raw_svg",
-        lambda spec: (
+        lambda spec, store: (
             '<svg a="1"><clipPath id="clip1"/><g clip-path="url(#clip1)"/><use href="#clip1"/></svg>'
         ),
     )
