@@ -155,6 +155,33 @@ def test_a_process_forked_beside_an_open_connection_uses_none(tmp_path):
     assert store.get("charts", "a") == b"drawing a" and store.get("charts", "child") is None
 
 
+def test_processes_write_one_store_at_once(tmp_path):
+    """Four forked processes, each writing 200 entries one transaction at a time while reading
+    the others': every entry is there afterwards, whole."""
+    store = filled(tmp_path / "cache")
+    store.release()
+
+    def job(number: int) -> bool:
+        for entry in range(200):
+            if not store.put("bodies", f"{number}-{entry}", bytes([number]) * 500):
+                return False
+            store.get("bodies", f"{(number + 1) % 4}-{entry}")
+        return True
+
+    pids = []
+    for number in range(4):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if job(number) else 1)
+        pids.append(pid)
+    assert [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in pids] == [0, 0, 0, 0]
+    assert all(
+        store.get("bodies", f"{number}-{entry}") == bytes([number]) * 500
+        for number in range(4)
+        for entry in range(200)
+    )
+
+
 def test_after_a_build_the_cache_folder_holds_one_database(tmp_path, monkeypatch):
     """The command line passes its cache folder to the build (--cache, else $SITEGEN_CACHE),
     never writing it into the environment; the build leaves one database there (the locks
