@@ -1,15 +1,15 @@
 """The command line: `axledger` when installed, `python -m sitegen`, or `python build.py` in a
 checkout (which takes the checkout's content/, output/ and .cache/ as defaults).
 
-Run in a folder, the command builds ./content into ./output, with its cache in ./.cache or
-$SITEGEN_CACHE. Exit codes: 0 success, 1 content errors (each printed as file:line: message),
+Run in a folder, the command builds ./content into ./output, with its cache (one database) in
+--cache, else $SITEGEN_CACHE, else ./.cache; the folder is passed to the build, never set in
+the environment. Exit codes: 0 success, 1 content errors (each printed as file:line: message),
 2 usage errors (a bad option or port, a missing content or templates folder, a slug too long,
 a refused output folder, a busy port, a missing optional tool), 130 interrupted."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 from pathlib import Path
@@ -89,6 +89,13 @@ def _common(where: str) -> argparse.ArgumentParser:
         default=none,
         help="templates to use instead of the shipped ones "
         "(CONTENT/templates, if present, overrides single files of either)",
+    )
+    group.add_argument(
+        "--cache",
+        type=Path,
+        metavar="DIR",
+        default=none,
+        help=f"the build's cache folder (default: $SITEGEN_CACHE, else {where}.cache)",
     )
     group.add_argument("--strict", action="store_true", default=none, help="warnings fail")
     group.add_argument("-q", "--quiet", action="store_true", default=none, help="print only problems")
@@ -223,7 +230,8 @@ def parse_args(argv, root: Path | None = None, prog: str = "axledger") -> argpar
     if args.quiet and args.verbose:
         parser.error("-q and -v ask for opposite things: give one of them")
     args.templates = args.templates or paths.TEMPLATES
-    args.cache = Path(os.environ.get("SITEGEN_CACHE") or base / ".cache").absolute()
+    cache = getattr(args, "cache", None) or os.environ.get("SITEGEN_CACHE") or base / ".cache"
+    args.cache = Path(cache).absolute()
     return args
 
 
@@ -254,28 +262,13 @@ def _missing(exc: ModuleNotFoundError) -> str:
     return f"error: this command needs the Python package {top!r}, which is not installed: {fix}"
 
 
-@contextlib.contextmanager
-def _cache_env(cache: Path):
-    """$SITEGEN_CACHE for the run, so that every module and rendering process agrees on it."""
-    before = os.environ.get("SITEGEN_CACHE")
-    os.environ["SITEGEN_CACHE"] = str(cache)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("SITEGEN_CACHE", None)
-        else:
-            os.environ["SITEGEN_CACHE"] = before
-
-
 def main(argv=None, root: Path | None = None, prog: str = "axledger") -> int:
     args = parse_args(argv, root, prog)
     try:
         missing = usage.missing_folder(args.command, args.content, args.templates)
         if missing:
             raise UsageError(missing)
-        with _cache_env(args.cache):
-            message = COMMANDS[args.command](args)
+        message = COMMANDS[args.command](args)
     except (OutputRefused, UsageError, RecordBusy) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

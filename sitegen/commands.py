@@ -9,6 +9,8 @@ import os
 import sys
 from pathlib import Path
 
+from sitegen.base.store import opened
+
 
 class UsageError(Exception):
     """The command cannot run as asked (exit 2); the message says what to do instead."""
@@ -47,10 +49,19 @@ def run_build(args, processes: bool = True) -> str:
             file=sys.stderr,
         )
     if args.quiet or plain_output():
-        report = build(args.content, args.templates, args.out, strict=args.strict, processes=processes)
+        report = build(
+            args.content, args.templates, args.out, cache=args.cache, strict=args.strict, processes=processes
+        )
     else:
         with _status_line("building…"):
-            report = build(args.content, args.templates, args.out, strict=args.strict, processes=processes)
+            report = build(
+                args.content,
+                args.templates,
+                args.out,
+                cache=args.cache,
+                strict=args.strict,
+                processes=processes,
+            )
     for warning in report.warnings:
         print(warning, file=sys.stderr)
     if report.skipped:
@@ -65,7 +76,7 @@ def run_build(args, processes: bool = True) -> str:
 def run_check(args) -> str:
     from sitegen.editor.authoring import check
 
-    warnings = check(args.content, args.templates, strict=args.strict)
+    warnings = check(args.content, args.templates, args.cache, strict=args.strict)
     for warning in warnings:
         print(warning, file=sys.stderr)
     return f"content, translations and links are fine ({len(warnings)} warning(s)); nothing written"
@@ -85,7 +96,8 @@ def run_status(args) -> str:
     from sitegen.content.load import load_site
     from sitegen.content.translation import translation_gaps
 
-    gaps = translation_gaps(load_site(args.content))
+    with opened(args.cache) as store:
+        gaps = translation_gaps(load_site(args.content, store=store))
     lines = [
         f"{g.where}: "
         + STATUS_LINES.get(g.kind, STATUS_LINES["missing"]).format(g=g)
@@ -166,7 +178,10 @@ def preview_reports(args, changed) -> dict | None:
 
     if not changed or not all(Path(p).suffix == ".md" and "reports" in Path(p).parts for p in changed):
         return None  # not a report edit alone: nothing to load for it
-    return render_preview(load_site(args.content, strict=args.strict), args.templates, changed)
+    with opened(args.cache) as store:
+        return render_preview(
+            load_site(args.content, strict=args.strict, store=store), args.templates, changed
+        )
 
 
 def warm_preview(args) -> None:

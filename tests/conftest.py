@@ -11,7 +11,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from sitegen.assemble.pipeline import build  # noqa: E402
 
 import shared_sites  # noqa: E402
-from project import TEMPLATES, write_project  # noqa: E402
+from project import CACHE, TEMPLATES, write_project  # noqa: E402
 
 
 def pytest_addoption(parser):
@@ -62,9 +62,12 @@ def shipped_record() -> list[dict]:
 def shipped_content():
     """content/ loaded (load_site: the record and the curated data, checked), once per worker;
     only read."""
+    from sitegen.base.store import Store
     from sitegen.content.load import load_site
 
-    return load_site(ROOT / "content")
+    from project import CACHE
+
+    return load_site(ROOT / "content", store=Store(CACHE))
 
 
 # --- Pure work done once per test process ------------------------------------------------------
@@ -84,7 +87,7 @@ def shipped_content():
 def drawn_and_compiled_once():
     """Yields TemplateCache's own methods (for templates_compiled_here)."""
     from sitegen.render import theme
-    from sitegen.render.charts import draw
+    from sitegen.render.charts import draw_convert as draw
 
     real = {name: getattr(theme.TemplateCache, name) for name in ("load_bytecode", "dump_bytecode")}
     compiled: dict[tuple[str, str], object] = {}  # (bucket key, source checksum): code
@@ -199,7 +202,7 @@ def tiny_site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiny")
     content = write_project(folder)
     out = folder / "output"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     return out
 
 

@@ -9,6 +9,9 @@ from sitegen.importer import small_record
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
+# the store folder builds share when a test needs no store of its own (the checkout's cache, as
+# the command line's default)
+CACHE = ROOT / ".cache"
 
 SITE = """\
 title: {en: Test Ledger, zh: 测试账本}

@@ -56,7 +56,9 @@ def build_shipped(folder: Path) -> None:
     the tests meanwhile."""
     from sitegen.assemble.pipeline import build
 
-    report = build(ROOT / "content", ROOT / "templates", folder / "output", processes=False)
+    report = build(
+        ROOT / "content", ROOT / "templates", folder / "output", processes=False, cache=ROOT / ".cache"
+    )
     (folder / "warnings.json").write_text(json.dumps([str(w) for w in report.warnings]), "utf-8")
 
 

@@ -1,16 +1,17 @@
-"""What the last build of an output folder was made from and wrote (kept in the cache store,
-sealed), and the status of every file under an output folder: a build whose inputs and output
-are as the manifest says has nothing to do."""
+"""What the last build of an output folder was made from and wrote (kept in the build's store,
+table `builds`), and the status of every file under an output folder: a build whose inputs and
+output are as the manifest says has nothing to do."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitegen.base.cache import cache_root, read_sealed, write_sealed
+from sitegen.base.store import Store
 
 
 @dataclass
@@ -22,13 +23,13 @@ class Manifest:
     state: dict[str, list[int]]  # output path -> [size, mtime_ns, ctime_ns, inode] after writing
 
 
-def manifest_path(out: Path) -> Path:
-    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
-    return cache_root() / "builds" / f"{key}.json"
+def output_key(out: Path) -> str:
+    """The key of an output folder's entries in the store (its manifest, its units' state)."""
+    return hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
 
 
-def load_manifest(out: Path) -> Manifest | None:
-    blob = read_sealed(manifest_path(out))
+def load_manifest(store: Store, out: Path) -> Manifest | None:
+    blob = store.get("builds", output_key(out))
     try:
         data = json.loads(blob.decode("utf-8")) if blob is not None else None
         return Manifest(data["inputs"], data["files"], data["state"]) if data else None
@@ -36,10 +37,19 @@ def load_manifest(out: Path) -> Manifest | None:
         return None
 
 
-def save_manifest(out: Path, inputs: str, files: dict[str, str]) -> None:
-    """`files`: output path -> sha256 of the bytes written there."""
+def save_manifest(store: Store, out: Path, inputs: str, files: dict[str, str]) -> None:
+    """`files`: output path -> sha256 of the bytes written there. OSError when the store
+    could not keep it (the build then says so)."""
     manifest = {"inputs": inputs, "files": dict(sorted(files.items())), "state": output_state(out)}
-    write_sealed(manifest_path(out), json.dumps(manifest).encode("utf-8"))
+    if not store.put("builds", output_key(out), json.dumps(manifest).encode("utf-8")):
+        raise OSError(errno.EIO, "the build store could not be written", str(store.path))
+
+
+def forget(store: Store, out: Path) -> None:
+    """Remove what the store says of the last build of `out`, so that no later build trusts
+    a half-saved state."""
+    for table in ("builds", "units"):
+        store.delete(table, output_key(out))
 
 
 def output_state(out: Path) -> dict[str, list[int]]:

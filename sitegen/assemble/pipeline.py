@@ -17,10 +17,11 @@ from functools import partial
 from pathlib import Path
 
 from sitegen.assemble import outdir
-from sitegen.assemble.manifest import load_manifest, manifest_path, output_state, save_manifest
+from sitegen.assemble.manifest import forget, load_manifest, output_key, output_state, save_manifest
 from sitegen.assemble.state import current_values, load_state, next_state, save_state, stale_units
 from sitegen.base import paths
-from sitegen.base.cache import cache_root, code_digest, sha, tree_digest
+from sitegen.base.cache import code_digest, sha, tree_digest
+from sitegen.base.store import Store
 from sitegen.content import record_lock
 
 
@@ -50,21 +51,26 @@ def _unchanged_since(manifest, out: Path) -> dict[str, str]:
 
 
 def build(
-    content: Path, templates: Path, out: Path, strict: bool = False, processes: bool = True
+    content: Path, templates: Path, out: Path, *, cache: Path, strict: bool = False, processes: bool = True
 ) -> BuildReport:
     """Build `out` from `content`; when nothing that shapes the output changed since the last
     build of `out`, and `out` is as that build left it, do nothing. `processes=False`: render
-    in this process only (serve, whose threads run beside its builds).
+    in this process only (serve, whose threads run beside its builds). `cache`: the folder of
+    the build's store (base/store.py).
 
     `out` must be the generator's to replace (outdir.guard: checked before anything is made);
     one build at a time writes it, and staging folders of a killed build are removed first."""
     started = time.perf_counter()
     repos = [r for r in {*paths.protected(), outdir.repository_of(content)} if r is not None]
-    out = outdir.guard(out, content=content, templates=templates, repos=repos, cache=cache_root())
-    _cache_is_a_folder(cache_root())
+    out = outdir.guard(out, content=content, templates=templates, repos=repos, cache=cache)
+    _cache_is_a_folder(cache)
+    store = Store(cache)
     with outdir.BuildLock(out), record_lock.reading(content), _collected_after():
         outdir.remove_leftovers(out)
-        report = _build_locked(content, templates, out, strict, processes)
+        try:
+            report = _build_locked(store, content, templates, out, strict, processes)
+        finally:
+            store.close()
     report.seconds = time.perf_counter() - started
     return report
 
@@ -101,11 +107,11 @@ def _collected_after():
 
 
 def _build_locked(
-    content: Path, templates: Path, out: Path, strict: bool, processes: bool = True
+    store: Store, content: Path, templates: Path, out: Path, strict: bool, processes: bool = True
 ) -> BuildReport:
-    code = code_digest()
-    inputs = tree_digest(content, templates, extra=code + str(strict))
-    manifest = load_manifest(out)
+    code = code_digest(store)
+    inputs = tree_digest(content, templates, extra=code + str(strict), store=store)
+    manifest = load_manifest(store, out)
     if manifest and manifest.inputs == inputs and out.is_dir() and output_state(out) == manifest.state:
         return BuildReport(
             pages=sum(1 for p in manifest.files if p.endswith(".html")),
@@ -131,14 +137,14 @@ def _build_locked(
 
     # the editors' words are checked after the load (with --strict, by the load itself); on a
     # big site, in a forked process beside the rest of the build
-    site = load_site(content, strict=strict, words=strict)
+    site = load_site(content, strict=strict, words=strict, store=store)
     forks = processes and in_processes(site)
     model = derive_model.build(site)  # once, in this process: every forked language reads it
-    cache = BodyCache(data_digest(content, code))
+    cache = BodyCache(store, data_digest(content, code, store))
     theme = load_site_theme(site, templates)  # the build's one Jinja environment
     value = current_values(partial(resolve, site), partial(theme_dependency, theme))
     shared = _shared_inputs(content, templates, code, strict)
-    state = load_state(_state_path(out)) if manifest else None
+    state = load_state(store, output_key(out)) if manifest else None
     gc.freeze()  # until the build ends (_collected_after)
 
     def render(staging: Path) -> tuple[Reuse | None, dict, dict]:
@@ -151,6 +157,7 @@ def _build_locked(
         return reuse, files, destination.units
 
     loaded = len(site.warnings)
+    store.release()  # each forked process opens its own connection
     with staged(out) as staging:
         if forks and not strict:
             words, (reuse, files, units) = forking.beside(
@@ -172,7 +179,8 @@ def _build_locked(
     def save_units() -> list[str]:
         return _saved(
             lambda: save_state(
-                _state_path(out),
+                store,
+                output_key(out),
                 next_state(
                     shared,
                     reuse.state if reuse else None,
@@ -185,7 +193,7 @@ def _build_locked(
         )
 
     def save_manifest_now() -> list[str]:
-        return _saved(lambda: save_manifest(out, inputs, files))
+        return _saved(lambda: save_manifest(store, out, inputs, files))
 
     if forks:
 
@@ -193,6 +201,7 @@ def _build_locked(
             remove_previous(previous)
             return save_manifest_now()
 
+        store.release()
         units_unsaved, output_unsaved = forking.beside(save_units, remove_then_save)
         unsaved = [*units_unsaved, *output_unsaved]
     else:  # a small site, or serve's threads run: the removal overlaps saving the state
@@ -203,7 +212,7 @@ def _build_locked(
             removal.join()
         unsaved += save_manifest_now()
     if unsaved:
-        _forget(out)
+        forget(store, out)
     return BuildReport(
         pages=sum(1 for p in files if p.endswith(".html")),
         files=len(files),
@@ -229,27 +238,12 @@ def _saved(save) -> list[str]:
     try:
         save()
     except OSError as exc:
-        where = exc.filename if exc.filename is not None else cache_root()
+        where = exc.filename if exc.filename is not None else "?"
         return [
             f"warning: the build cache was not saved ({where}: {exc.strerror or exc}); "
             "the output is complete, and the next build renders every page again"
         ]
     return []
-
-
-def _forget(out: Path) -> None:
-    """Remove what the cache says of the last build of `out`, so that no later build trusts
-    a half-saved state."""
-    for path in (manifest_path(out), _state_path(out)):
-        try:
-            path.unlink()
-        except OSError:
-            pass
-
-
-def _state_path(out: Path) -> Path:
-    """What each unit of the last build of `out` read (state.State), beside its manifest."""
-    return manifest_path(out).with_suffix(".units")
 
 
 def _shared_inputs(content: Path, templates: Path, code: str, strict: bool) -> str:

@@ -120,7 +120,7 @@ def render_site(
     Without a destination: {path: bytes}. With one, each process writes its own files into the
     staging folder as soon as they are made, and only {path: sha256} comes back: the files of a
     big site never pass between processes, and no process holds all of them."""
-    cache = cache or BodyCache(data_digest(site.root, code_digest()))
+    cache = cache or BodyCache(site.store, data_digest(site.root, code_digest(site.store), site.store))
     model = model or derive_model.build(site)  # once, before any process forks
     # each language's pages, then the record's data files (the same in every language) as a
     # job of their own: no language's process carries them, and the shortest job goes last
@@ -175,7 +175,7 @@ def _put(destination: Destination, files: dict, written: dict, units: dict, link
 def load_site_theme(site: Site, templates: Path) -> Theme:
     """The build's one Jinja environment: the theme's templates, a content folder's own
     templates/ first, every template a page uses noted in the site's reads."""
-    return load_theme(templates, site.root / "templates", site.reads)
+    return load_theme(templates, site.root / "templates", site.reads, site.store)
 
 
 def _at_once(jobs: list, destination: Destination | None) -> int:
@@ -213,7 +213,7 @@ def _render_language(job) -> LanguageResult:
     site, model, theme, lang, data_key, destination, part, kinds = job
     rel = Problems(site.root).rel
     work = Language(site, theme, lang, Strings(site, lang), destination, stylesheet(theme), rel)
-    bodies = Bodies(BodyCache(data_key))
+    bodies = Bodies(BodyCache(site.store, data_key))
     reuse = destination.reuse if destination is not None else None
     units_of = (
         _data_units(site, model)
@@ -268,9 +268,9 @@ def preview_reports(
     sources = {r.source.path.resolve() for r in site.reports if r.source is not None}
     if not wanted or not changed <= sources:
         return None
-    theme = load_theme(templates, site.root / "templates")
+    theme = load_theme(templates, site.root / "templates", store=site.store)
     model = model or derive_model.build(site)
-    bodies = Bodies(BodyCache(data_digest(site.root, code_digest())))
+    bodies = Bodies(BodyCache(site.store, data_digest(site.root, code_digest(site.store), site.store)))
     files: dict[str, bytes] = {}
     for lang in site.languages:
         slugs = {slug for language, slug in wanted if language == lang}

@@ -3,11 +3,12 @@ last build of an output folder (its units and what they read), and what changed 
 
 content/tracking.py notes what a page reads while it renders; this module finds each noted
 dependency again in a newly loaded site (`resolve`, `value_of`), hashes it (`fingerprint`),
-saves and loads the state (sealed, in the cache store), and says which units are stale."""
+saves and loads the state (in the build's store, table `units`), and says which units are stale."""
 
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import marshal
 import pickle
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 
-from sitegen.base.cache import read_sealed, write_sealed
+from sitegen.base.store import Store
 from sitegen.content.model import Site, ViewMap, reports_by_identity
 from sitegen.content.tracking import ALL, KEYS, MISSING, Tracked
 from sitegen.derive.record_index import index_of
@@ -163,7 +164,7 @@ class State:
 STATE_FORMAT = 3  # a state saved in another layout is not read (all rendered)
 
 
-def save_state(path: Path, state: State) -> None:
+def save_state(store: Store, output: str, state: State) -> None:
     """The state, its units' dependency indexes packed into one array (7,700 small arrays
     pickled one by one took half of the time it takes to save and load a whole-record state)."""
     packed, ends, units = array("I"), array("I"), {}
@@ -175,12 +176,13 @@ def save_state(path: Path, state: State) -> None:
         (STATE_FORMAT, state.inputs, units, packed, ends, state.keys, state.hashes, state.whole, state.live),
         protocol=pickle.HIGHEST_PROTOCOL,
     )
-    write_sealed(path, blob)
+    if not store.put("units", output, blob):
+        raise OSError(errno.EIO, "the build store could not be written", str(store.path))
 
 
-def load_state(path: Path) -> State | None:
+def load_state(store: Store, output: str) -> State | None:
     """The state, or None when it is missing or damaged (then everything is rendered)."""
-    blob = read_sealed(path)
+    blob = store.get("units", output)
     if blob is None:
         return None
     try:

@@ -1,16 +1,12 @@
-"""The one cache store: skip work whose inputs did not change, without ever changing the output.
+"""Digests of the build's inputs, and the report bodies kept between builds: what lets a build
+skip work whose inputs did not change, without ever changing the output.
 
-Everything kept lives outside output/ (in .cache/, or $SITEGEN_CACHE) and is safe to delete: a
-missing or stale entry only means the work is done again. One integrity rule for every entry,
-`seal`: the sha256 of the bytes, then the bytes (a truncated or damaged entry is a miss, never
-used); one writer, `write_atomic`: whole or not at all, and a cache that cannot be written is no
-error. Entries are files under the store's folder (parsed/, charts/, templates-*/, builds/ with
-each output folder's manifest and build state, versions, stat-hashes) and one SQLite table of
-sealed report bodies (bodies.sqlite: BodyCache); locks/ holds the build locks, not entries."""
+What is kept lives in the store (store.py: one database in the cache folder, given by the
+caller) and is safe to delete. Here: the stat table (a file's sha256 by its size, mtime, ctime
+and inode), the versions of the libraries that shape the output, and BodyCache."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import pickle
@@ -19,10 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-from sitegen.base.paths import CHECKOUT
+from sitegen.base.store import Store
 
 # Imported where first used, not here: a build that finds nothing to do never needs them
-# (sqlite3 for report bodies, importlib.metadata for versions, npm for the vendored scripts).
+# (importlib.metadata for versions, npm for the vendored scripts).
 
 CODE = Path(__file__).resolve().parents[1]  # the sitegen package
 PACKAGES = (
@@ -40,34 +36,20 @@ PACKAGES = (
 )
 
 
-def cache_root() -> Path:
-    """$SITEGEN_CACHE, else .cache/ in the checkout, else .cache/ in the current folder (the
-    command line sets $SITEGEN_CACHE for its run, so that every module and process agrees)."""
-    return Path(os.environ.get("SITEGEN_CACHE") or (CHECKOUT or Path.cwd()) / ".cache")
-
-
-READ_ONLY = "SITEGEN_CACHE_READONLY"  # "1": read what the cache holds, write nothing (check)
-
-
-def read_only() -> bool:
-    return os.environ.get(READ_ONLY) == "1"
-
-
-def _versions() -> str:
+def _versions(store: Store | None) -> str:
     """The versions of PACKAGES. importlib.metadata costs about 0.5 s (its import and the
-    search), so the answer is remembered in the cache, keyed by every distribution's metadata
+    search), so the answer is remembered in the store, keyed by every distribution's metadata
     folder on sys.path (name, mtime, inode): an install, upgrade or removal changes the key."""
     key = _installed_key()
-    path = cache_root() / "versions"
-    try:
-        known = unseal(path.read_bytes())
-    except OSError:
-        known = None
-    if isinstance(known, tuple) and len(known) == 2 and known[0] == key and isinstance(known[1], str):
-        return known[1]
+    known = store.get(VERSIONS, key) if store is not None else None
+    if known is not None:
+        try:
+            return known.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
     found = _read_versions()
-    if not read_only():
-        write_atomic(path, seal(pickle.dumps((key, found), protocol=4)))
+    if store is not None:
+        store.put(VERSIONS, key, found.encode("utf-8"))
     return found
 
 
@@ -108,45 +90,23 @@ def _installed_key() -> str:
     return digest.hexdigest()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write a cache file whole or not at all; a cache that cannot be written is no error."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_bytes(data)
-        os.replace(temp, path)
-    except OSError:
-        try:
-            temp.unlink()
-        except OSError:
-            pass
-
-
 # Files whose status changed less than this long before they were hashed are not remembered:
 # a same-size rewrite within one tick of the file system's clock keeps mtime and ctime.
 RACY_NS = 100_000_000
-STAT_HASHES = "stat-hashes"
+STAT_HASHES = "stat_hashes"  # the store's table of it: one entry, TABLE
+TABLE = "table"
+VERSIONS = "versions"
 
 
-_stat_tables: dict = {}  # table file -> (its status, the table): read once while unchanged
-
-
-def _load_stat_table() -> dict:
-    path = cache_root() / STAT_HASHES
-    try:
-        with open(path, "rb") as file:
-            info = os.fstat(file.fileno())
-            status = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
-            known = _stat_tables.get(path)
-            if known and known[0] == status:
-                return dict(known[1])
-            table = unseal(file.read())
-    except OSError:
+def _load_stat_table(store: Store | None) -> dict:
+    """The stat table, read from the store once per store object (it holds what this process
+    wrote since: store.memo)."""
+    if store is None:
         return {}
-    table = table if isinstance(table, dict) else {}
-    _stat_tables.clear()
-    _stat_tables[path] = (status, table)
-    return dict(table)
+    if STAT_HASHES not in store.memo:
+        table = store.get_value(STAT_HASHES, TABLE)
+        store.memo[STAT_HASHES] = table if isinstance(table, dict) else {}
+    return dict(store.memo[STAT_HASHES])
 
 
 def _file_hash(path: str, info: os.stat_result, table: dict, seen: dict, now: int) -> bytes:
@@ -169,13 +129,13 @@ def _file_hash(path: str, info: os.stat_result, table: dict, seen: dict, now: in
     return digest
 
 
-def tree_digest(*folders: Path, extra: str = "") -> str:
+def tree_digest(*folders: Path, extra: str = "", store: Store | None = None) -> str:
     """One hash over every file's path and bytes under the folders, in a fixed order
     (`__pycache__` folders left out).
 
     A file's bytes are hashed only when its size, mtime, ctime or inode changed since they
-    were last hashed (the table is kept in the cache; a damaged table is only a miss)."""
-    table = _load_stat_table()
+    were last hashed (the table is kept in `store`; a damaged table is only a miss)."""
+    table = _load_stat_table(store)
     new: dict = {}
     now = time.time_ns()
     digest = hashlib.sha256(extra.encode())
@@ -201,14 +161,14 @@ def tree_digest(*folders: Path, extra: str = "") -> str:
         # says what is wrong with it; left out, adding one was "nothing changed"
         for path, kind in sorted(odd):
             digest.update(b"\1" + path.relative_to(folder).as_posix().encode() + b"\0" + kind.encode())
-    _save_stat_table(table, new)
+    _save_stat_table(store, table, new)
     return digest.hexdigest()
 
 
-def file_digests(paths) -> dict:
+def file_digests(paths, store: Store | None = None) -> dict:
     """path -> sha256 (hex) of the bytes of each path that is a readable file (the others are
     left out), hashed only when its status changed, as in tree_digest."""
-    table = _load_stat_table()
+    table = _load_stat_table(store)
     new: dict = {}
     now = time.time_ns()
     found = {}
@@ -219,34 +179,41 @@ def file_digests(paths) -> dict:
                 found[path] = _file_hash(os.path.abspath(path), info, table, new, now).hex()
         except (OSError, ValueError):
             continue
-    _save_stat_table(table, new)
+    _save_stat_table(store, table, new)
     return found
 
 
-def _save_stat_table(table: dict, new: dict) -> None:
-    if new and not read_only():
+def _save_stat_table(store: Store | None, table: dict, new: dict) -> None:
+    if new and store is not None and not store.read_only:
         if len(table) > 100_000:  # forget files long gone
             table = {}
         table.update(new)
-        write_atomic(cache_root() / STAT_HASHES, seal(pickle.dumps(table, protocol=4)))
+        store.memo[STAT_HASHES] = table
+        store.put_value(STAT_HASHES, TABLE, table)
 
 
-@functools.lru_cache(maxsize=1)
-def code_digest() -> str:
+def code_digest(store: Store | None = None) -> str:
     """The generator's own version: its code and the libraries that shape the output. Found
-    once per process: the code a process runs is the code it imported (each chart asked for
-    it again, 6 ms a time: 12 s of CPU in a cold build of 2,000 charts)."""
-    from sitegen.base import npm
+    once per process (`store` only makes the first time faster): the code a process runs is
+    the code it imported (each chart asked for it again, 6 ms a time: 12 s of CPU in a cold
+    build of 2,000 charts)."""
+    if "code" not in _PROCESS:
+        from sitegen.base import npm
 
-    return tree_digest(CODE, extra=_versions() + npm.versions())
+        _PROCESS["code"] = tree_digest(CODE, extra=_versions(store) + npm.versions(), store=store)
+    return _PROCESS["code"]
 
 
-def data_digest(content: Path, code: str) -> str:
+_PROCESS: dict[str, str] = {}  # code_digest's answer, found once: as an lru_cache, keyed by no store
+
+
+def data_digest(content: Path, code: str, store: Store | None = None) -> str:
     """Everything a report body can depend on besides its own text."""
     parts = [content / "data", content / "i18n"]
     return tree_digest(
         *[p for p in parts if p.is_dir()],
         extra=code + (content / "site.yaml").read_bytes().hex() if (content / "site.yaml").exists() else code,
+        store=store,
     )
 
 
@@ -254,87 +221,25 @@ def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def seal(blob: bytes) -> bytes:
-    """A cache entry: its own sha256, then the bytes, so damage is found before it is used."""
-    return hashlib.sha256(blob).digest() + blob
-
-
-def read_sealed(path: Path) -> bytes | None:
-    """The bytes of the sealed entry at `path`, or None when it is missing, truncated or corrupt."""
-    try:
-        return unseal_bytes(path.read_bytes())
-    except OSError:
-        return None
-
-
-def write_sealed(path: Path, blob: bytes) -> None:
-    """Store `blob` at `path`, sealed, atomically (best effort, as every cache write)."""
-    write_atomic(path, seal(blob))
-
-
-def unseal_bytes(entry) -> bytes | None:
-    """The bytes of a sealed entry, or None when it is truncated or corrupt."""
-    if not isinstance(entry, bytes) or len(entry) < 32:
-        return None
-    digest, blob = entry[:32], entry[32:]
-    return blob if hashlib.sha256(blob).digest() == digest else None
-
-
-def unseal(entry) -> object | None:
-    """The cached value, or None when the entry is truncated or corrupt (then made again)."""
-    blob = unseal_bytes(entry)
-    if blob is None:
-        return None
-    try:
-        return pickle.loads(blob)
-    except Exception:  # noqa: BLE001 - a damaged entry of any kind is only a cache miss
-        return None
-
-
 class BodyCache:
-    """Rendered report bodies, keyed by the body text, its page and all data.
-
-    One SQLite file rather than a file per body: on a cold build of a big site, creating
-    thousands of small files cost more than rendering them. New entries are written in
-    batches, one transaction each (flush); each process opens its own connection."""
+    """Rendered report bodies, keyed by the body text, its page and all data (the store's
+    table `bodies`). New entries are written in batches, one transaction each (flush); the
+    entries made from other data are dropped then (never read again)."""
 
     BATCH = 100  # entries held before they are written: bodies with charts are large
 
-    def __init__(self, data_key: str):
+    def __init__(self, store: Store | None, data_key: str):
+        self.store = store
         self.data_key = data_key
-        self.path = cache_root() / "bodies.sqlite"
         self.hits = self.misses = 0
         self.new: dict[str, bytes] = {}
-        self._db = None
 
     def key(self, *parts: str) -> str:
-        return sha("\0".join((self.data_key, *parts)).encode())
-
-    def _connect(self):
-        import sqlite3
-
-        if self._db is None and read_only():  # check: read the file if any, create nothing
-            if self.path.is_file():
-                self._db = sqlite3.connect(self.path.as_uri() + "?mode=ro", uri=True, timeout=60)
-            else:
-                self._db = sqlite3.connect(":memory:")
-                self._db.execute("CREATE TABLE bodies (key TEXT PRIMARY KEY, data_key TEXT, value BLOB)")
-        if self._db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=60)
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS bodies (key TEXT PRIMARY KEY, data_key TEXT, value BLOB)"
-            )
-        return self._db
+        # the data's key first: flush keeps only the entries whose key starts with it
+        return self.data_key[:16] + sha("\0".join((self.data_key, *parts)).encode())
 
     def get(self, key: str):
-        import sqlite3
-
-        try:
-            row = self._connect().execute("SELECT value FROM bodies WHERE key = ?", (key,)).fetchone()
-            value = unseal(row[0]) if row else None
-        except sqlite3.DatabaseError:
-            value = None
+        value = self.store.get_value("bodies", key) if self.store is not None else None
         if value is None:
             self.misses += 1
         else:
@@ -342,25 +247,14 @@ class BodyCache:
         return value
 
     def put(self, key: str, value) -> None:
-        if read_only():
+        if self.store is None or self.store.read_only:
             return
-        self.new[key] = seal(pickle.dumps(value, protocol=4))
+        self.new[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         if len(self.new) >= self.BATCH:
             self.flush()
 
     def flush(self) -> None:
-        """Write the new entries, and drop the ones made from other data (never read again)."""
-        if not self.new:
-            return
-        import sqlite3
-
-        try:
-            with self._connect() as db:
-                db.execute("DELETE FROM bodies WHERE data_key != ?", (self.data_key,))
-                db.executemany(
-                    "INSERT OR REPLACE INTO bodies VALUES (?, ?, ?)",
-                    [(k, self.data_key, v) for k, v in self.new.items()],
-                )
-        except sqlite3.Error:
-            pass  # a cache that cannot be written only means the work is done again next time
+        """Write the new entries, and drop the ones made from other data."""
+        if self.new and self.store is not None:
+            self.store.put_many("bodies", self.new, keep_prefix=self.data_key[:16])
         self.new.clear()

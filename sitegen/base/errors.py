@@ -35,6 +35,8 @@ class Problems:
     items: list[Problem] = field(default_factory=list)
     # (table, id) of records already reported as broken: references to them say nothing more
     broken: set = field(default_factory=set)
+    # the build's store (base/store.py) that parses are kept in; None: every file is parsed
+    store: object = field(default=None, repr=False, compare=False)
 
     def rel(self, path: Path | str) -> str:
         path = Path(path)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import pickle
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 # CJK ideographs, kana, CJK and full-width punctuation: no ASCII space between two of these.
@@ -26,6 +25,11 @@ QUOTE_SPACE = re.compile(
     f"(?<=[{CJK_CLASS}])[ \t\r\n]+(?=[“‘])|(?<=[”’])[ \t\r\n]+(?=[{CJK_CLASS}])"
     "|(?<=[，。、；：？！）」』】〕］])(?=[ \t\r\n])[ \t]*\r?\n?[ \t]*(?=\\S)"  # not a paragraph break
 )
+
+
+def script_of(tag: str) -> str:
+    """The script subtag of an HTML lang tag (zh-Hant -> Hant); "" when it names none."""
+    return next((part for part in tag.split("-")[1:] if len(part) == 4), "")
 
 
 @dataclass(frozen=True)
@@ -40,8 +44,7 @@ class Language:
 
     @property
     def script(self) -> str:
-        """The script subtag of the HTML lang (zh-Hant -> Hant); "" when it names none."""
-        return next((part for part in self.lang.split("-")[1:] if len(part) == 4), "")
+        return script_of(self.lang)
 
     @property
     def chinese(self) -> bool:
@@ -143,15 +146,18 @@ class Languages(Sequence[str]):
     all: tuple[Language, ...]
     terms: tuple[tuple[tuple[str, str], ...], ...] = ()  # the term list's rows: ((lang, term), ...)
     rows: tuple[dict, ...] = field(default=(), compare=False, repr=False)  # data/terms.csv, as read
+    # the load's converted text (its store's, and what it converts): made with the value
+    conversions: Conversions = field(default_factory=lambda: Conversions(), compare=False, repr=False)
 
     @classmethod
-    def of(cls, found: Iterable[Language], rows: Iterable[dict] = ()) -> Languages:
+    def of(cls, found: Iterable[Language], rows: Iterable[dict] = (), store=None) -> Languages:
+        """`store`: where conversions are kept between loads (None: nowhere)."""
         rows = tuple(rows)
         pairs = (
             sorted((k, str(v)) for k, v in row.items() if isinstance(k, str) and k[:1] != "_" and v)
             for row in rows
         )
-        return cls(tuple(found), tuple(tuple(pair) for pair in pairs), rows)
+        return cls(tuple(found), tuple(tuple(pair) for pair in pairs), rows, Conversions(store))
 
     @classmethod
     def default(cls) -> Languages:
@@ -204,7 +210,7 @@ class Languages(Sequence[str]):
         language = self.get(code)
         assert language.source is not None, f"{code} is written, not converted"
         key = (language.convert, self.get(language.source).lang, language.lang, self.terms)
-        kept = _kept(key)
+        kept = self.conversions.of(key)
         out = kept.known.get(text)
         if out is None:
             out = _convert(text, language.convert, _fixes(*key))
@@ -237,48 +243,46 @@ def tidy(text: str, language: Language) -> str:
 
 # --- converted text kept between builds ------------------------------------------------------
 # Loading OpenCC's dictionaries takes 0.1 s: a build whose text was all converted before takes
-# the conversions from the cache instead, and never loads them.
+# the conversions from the store (table `conversions`) instead, and never loads them: each
+# load's Languages carries its Conversions, saved when the load ends.
 
 
 @dataclass
 class _Kept:
-    path: Path  # the cache file
+    key: str  # the store's key
     known: dict  # text -> converted text, as the last load left them
-    used: dict  # what this load converted (saved by keep_conversions)
+    used: dict  # what this load converted (saved by Conversions.keep)
 
 
-_kept_by_key: dict[tuple, _Kept] = {}
+@dataclass
+class Conversions:
+    """One load's converted text: what `store` kept (None: nothing) and what the load converts;
+    `keep` saves the latter at the end of the load."""
 
+    store: Any = None
+    kept: dict[tuple, _Kept] = field(default_factory=dict)
 
-def _kept(key: tuple) -> _Kept:
-    """The kept conversions of one converter configuration, term list and pair of languages
-    (and this generator's code and libraries, OpenCC's dictionaries among them)."""
-    from sitegen.base import cache
+    def of(self, key: tuple) -> _Kept:
+        """The conversions of one converter configuration, term list and pair of languages
+        (and this generator's code and libraries, OpenCC's dictionaries among them)."""
+        found = self.kept.get(key)
+        if found is None:
+            from sitegen.base import cache
 
-    root = cache.cache_root()  # a process may build sites with different caches (tests)
-    found = _kept_by_key.get((root, key))
-    if found is None:
-        digest = hashlib.sha256(repr((cache.code_digest(), key)).encode()).hexdigest()[:32]
-        path = root / "conversions" / f"{digest}.pickle"
-        try:
-            known = cache.unseal(path.read_bytes())
-        except OSError:  # none kept yet
-            known = None
-        found = _kept_by_key[root, key] = _Kept(path, known if isinstance(known, dict) else {}, {})
-    return found
+            digest = hashlib.sha256(repr((cache.code_digest(self.store), key)).encode()).hexdigest()[:32]
+            known = self.store.get_value("conversions", digest) if self.store is not None else None
+            found = self.kept[key] = _Kept(digest, known if isinstance(known, dict) else {}, {})
+        return found
 
-
-def keep_conversions() -> None:
-    """Save what this load converted (only that: text no longer converted is dropped), when it
-    differs from what was kept; then start the next load's record afresh."""
-    from sitegen.base import cache
-
-    for kept in _kept_by_key.values():
-        if not kept.used:  # not this load's (another cache, or no text of that language)
-            continue
-        if kept.used != kept.known and not cache.read_only():
-            cache.write_sealed(kept.path, pickle.dumps(kept.used, protocol=pickle.HIGHEST_PROTOCOL))
-        kept.known, kept.used = kept.used, {}
+    def keep(self) -> None:
+        """Save what this load converted (only that: text no longer converted is dropped), when
+        it differs from what was kept; then start a next load's record afresh."""
+        for kept in self.kept.values():
+            if not kept.used:  # no text of that language in this load
+                continue
+            if kept.used != kept.known and self.store is not None and not self.store.read_only:
+                self.store.put_value("conversions", kept.key, kept.used)
+            kept.known, kept.used = kept.used, {}
 
 
 # What the quotation pass never looks inside: fenced and inline code, [[kind:id]] references,

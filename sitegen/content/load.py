@@ -56,12 +56,13 @@ def field_line(row, message: str, default: int | None) -> int | None:
     return key_line(row, found.group(1), default) if found else default
 
 
-def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
+def load_site(content: Path, strict: bool = False, words: bool = True, store=None) -> Site:
     """The site in `content`, every check passed (ContentError: each problem with its file
     and line). `words=False`: the checks of the editors' words (check_words) are left to the
     caller, which runs them beside the build; they still run here when another problem stops
-    the load, so that every problem is said at once."""
-    problems = Problems(content)
+    the load, so that every problem is said at once. `store` (base/store.py): where parses
+    and conversions are kept between loads, and the site's store for rendering; None: none."""
+    problems = Problems(content, store=store)
     config, langs = _load_config(content, problems)
     strings = load_strings(content, langs, problems)
     known = len(problems.errors)
@@ -107,11 +108,12 @@ def load_site(content: Path, strict: bool = False, words: bool = True) -> Site:
     site.usage = load_pairs(content, problems)
     checks.warn_unused_sources(site, problems)
     checks.warn_claims_without_page(site, problems)
-    languages.keep_conversions()  # every text is loaded: the next load needs no converter
+    langs.conversions.keep()  # every text is loaded: the next load needs no converter
     if words or strict or problems.errors:
         problems.items += check_words(site)
     problems.raise_if_any(strict)
     site.warnings = problems.warnings
+    site.store = store
     return track(site)
 
 
@@ -192,7 +194,7 @@ def _load_config(content: Path, problems: Problems) -> tuple[dict, Languages]:
     except ValueError as exc:
         problems.add(path, key_line(raw, "languages", raw.get(LINE)), str(exc))
         found = list(Languages.default().all)
-    langs = Languages.of(found, _load_terms(content, problems))
+    langs = Languages.of(found, _load_terms(content, problems), problems.store)
     config, errors = field_types.parse_record(raw, schema.SITE, langs)
     for message in errors:
         problems.add(path, field_line(raw, message, raw.get(LINE)), message)

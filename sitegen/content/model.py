@@ -8,6 +8,7 @@ import datetime as dt
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sitegen.base.languages import Languages
 from sitegen.content.tracking import Reads, Tracked, TrackedList
@@ -75,6 +76,7 @@ class Site:
     usage: tuple = ()  # mainland usage to find on Taiwan pages (usage.py)
     # its languages and term list, in site.yaml's order (iterating gives their codes)
     languages: Languages = field(default_factory=Languages.default)
+    store: Any = None  # the build's store (base/store.py) its pages are rendered with; None: none
 
     def other_languages(self, lang: str) -> list[str]:
         return [other for other in self.languages if other != lang]

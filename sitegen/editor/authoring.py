@@ -9,9 +9,9 @@ from pathlib import Path
 import yaml
 
 from sitegen.assemble.rendering import load_site_theme, render_site
-from sitegen.base.cache import READ_ONLY
 from sitegen.base.errors import ContentError, Problem
 from sitegen.base.languages import ENGLISH
+from sitegen.base.store import opened
 from sitegen.content import record_lock
 from sitegen.content.load import load_site
 from sitegen.content.reports import REPORT_NAME, RESERVED
@@ -22,19 +22,12 @@ from sitegen.editor.links import broken_links
 SCAFFOLDS = Path(__file__).with_name("new_report.yaml")
 
 
-def check(content: Path, templates: Path, strict: bool = False) -> list[Problem]:
-    """Everything a build checks, plus every internal link, without writing anything."""
-    before = os.environ.get(READ_ONLY)
-    os.environ[READ_ONLY] = "1"  # the caches are read, never written
-    try:
-        with record_lock.reading(content, create=False):
-            site = load_site(content, strict=strict)
-            files = render_site(site, load_site_theme(site, templates))
-    finally:
-        if before is None:
-            os.environ.pop(READ_ONLY, None)
-        else:
-            os.environ[READ_ONLY] = before
+def check(content: Path, templates: Path, cache: Path | None, strict: bool = False) -> list[Problem]:
+    """Everything a build checks, plus every internal link, without writing anything (the
+    store in `cache` is read, never written)."""
+    with record_lock.reading(content, create=False), opened(cache, read_only=True) as store:
+        site = load_site(content, strict=strict, store=store)
+        files = render_site(site, load_site_theme(site, templates))
     problems = check_problems(site.warnings, files, strict)
     if problems:
         raise ContentError(problems)

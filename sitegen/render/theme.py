@@ -12,8 +12,9 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
-from sitegen.base import cache, fmt, languages, urls
+from sitegen.base import fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
+from sitegen.base.store import Store
 from sitegen.content.model import Site
 from sitegen.render.level_mark import level_mark
 from sitegen.render.page import Page, source_name
@@ -49,28 +50,35 @@ class TrackingEnvironment(jinja2.Environment):
 
 
 class TemplateCache(jinja2.BytecodeCache):
-    """Compiled templates kept in the build's cache (jinja2's bytecode cache; a build that
-    renders a few pages spent a fifth of its time compiling them). jinja2 checks each entry
-    against its template's source; each file is also sealed with its own sha256, so that a
-    truncated or damaged one is compiled again, never run. A cache that cannot be written
-    (`check`'s read-only one, a full disk) only costs the compiling."""
+    """Compiled templates kept in the build's store (jinja2's bytecode cache, the store's table
+    `templates`; a build that renders a few pages spent a fifth of its time compiling them).
+    jinja2 checks each entry against its template's source; the store seals each entry, so
+    that a truncated or damaged one is compiled again, never run. A store that cannot be
+    written (`check`'s read-only one, a full disk) only costs the compiling."""
 
-    def __init__(self, folder: Path):
-        self.folder = folder
+    def __init__(self, store: Store | None):
+        self.store = store  # None: nothing kept
+
+    @staticmethod
+    def key(bucket: jinja2.bccache.Bucket) -> str:
+        return f"{jinja2.__version__}:{bucket.key}"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        blob = cache.read_sealed(self.folder / bucket.key)
+        blob = self.store.get("templates", self.key(bucket)) if self.store is not None else None
         if blob is not None:
             bucket.bytecode_from_string(blob)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if not cache.read_only():
-            cache.write_sealed(self.folder / bucket.key, bucket.bytecode_to_string())
+        if self.store is not None:
+            self.store.put("templates", self.key(bucket), bucket.bytecode_to_string())
 
 
-def load_theme(templates: Path, override: Path | None = None, reads=None) -> Theme:
+def load_theme(
+    templates: Path, override: Path | None = None, reads=None, store: Store | None = None
+) -> Theme:
     """The templates; `override` (a content folder's templates/) replaces single files of them.
-    With `reads` (a site's tracking.Reads), every template a page uses is noted as read."""
+    With `reads` (a site's tracking.Reads), every template a page uses is noted as read; with
+    `store`, compiled templates are kept there."""
     folders = tuple(f for f in (override, templates) if f is not None and f.is_dir()) or (templates,)
     env = TrackingEnvironment(
         loader=jinja2.FileSystemLoader([str(f) for f in folders]),
@@ -80,7 +88,7 @@ def load_theme(templates: Path, override: Path | None = None, reads=None) -> The
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no stat per page
-        bytecode_cache=TemplateCache(cache.cache_root() / f"templates-{jinja2.__version__}"),
+        bytecode_cache=TemplateCache(store),
         reads=reads,
     )
     return Theme(env, templates, folders)

@@ -20,7 +20,7 @@ from sitegen.content.load import load_site
 from sitegen.derive import model as derive_model
 from sitegen.render.kinds import kind_of
 
-from project import BENCHMARKS, TEMPLATES, THREE
+from project import BENCHMARKS, CACHE, TEMPLATES, THREE
 from record_sample import RESNET, ROUNDS, V11, V11_LEVEL, _result, record_files, write_record_project
 
 V20_ROUND = """\
@@ -105,7 +105,7 @@ def model(content):
 @pytest.fixture(scope="module")
 def out(content):
     folder = content.parent / "out"
-    build(content, TEMPLATES, folder)
+    build(content, TEMPLATES, folder, cache=CACHE)
     return folder
 
 
@@ -157,7 +157,7 @@ def test_no_change_is_computed_across_versions_mlcommons_keeps_apart(tmp_path):
     assert got["A1"][1][2] is None and got["Z1"][1][2] is None  # v1.0 → v1.1: two versions
     assert [c.apart for c in view.rows[0].cells] == [False, True, False]
     assert got["A1"][2][2] == pytest.approx((5.0 - 7.4) / 7.4)  # v1.1 → v2.0: one version
-    build(content, TEMPLATES, tmp_path / "out")
+    build(content, TEMPLATES, tmp_path / "out", cache=CACHE)
     said = [text(td) for td in page(tmp_path / "out").xpath("//tbody[@id='acme-a1']/tr[3]/td")]
     assert said[1] == "not computed: v1.0 and v1.1 are versions of the benchmark that MLCommons keeps apart"
     # the chart's line breaks there: a move, not a line, before the v1.1 point

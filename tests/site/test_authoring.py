@@ -64,7 +64,7 @@ def test_check_strict_says_a_builds_warnings_and_the_dead_links_of_its_output(
     no dead link (the next test), without rendering the whole record a second time."""
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content = write_project(tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + added})
-    report = build_site(content, TEMPLATES, tmp_path / "out")
+    report = build_site(content, TEMPLATES, tmp_path / "out", cache=tmp_path / "cache")
     expected = sorted(str(p) for p in check_problems(report.warnings, output_files(tmp_path / "out"), True))
     status, _, err = run(capsys, "--content", content, "check", "--strict")
     if added.startswith("\nA plain"):
@@ -158,7 +158,13 @@ def test_serve_rebuilds_reloads_and_survives_errors(tmp_path, monkeypatch):
     threading.Thread(
         target=serve,
         daemon=True,
-        args=(lambda: str(build_site(content, TEMPLATES, out)), out, [content], port, messages.append),
+        args=(
+            lambda: str(build_site(content, TEMPLATES, out, cache=tmp_path / "cache")),
+            out,
+            [content],
+            port,
+            messages.append,
+        ),
     ).start()
     base = f"http://127.0.0.1:{port}"
     page = wait_for(lambda: _try(get, f"{base}/zh/reports/acme-vs-zenith.html"))

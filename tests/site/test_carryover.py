@@ -20,7 +20,7 @@ from sitegen.content.record import load_record
 from sitegen.derive import carryover
 from sitegen.derive.record_index import index_of, progress
 
-from project import TEMPLATES, seal_record
+from project import CACHE, TEMPLATES, seal_record
 from record_sample import V10, V11, _result, write_record_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,7 +187,7 @@ def built(tmp_path_factory):
         folder, {"data/record/results-v1.0.yaml": V10_MORE, "data/record/results-v1.1.yaml": V11_MORE}
     )
     out = folder / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     return content, out
 
 
@@ -338,7 +338,7 @@ def test_editing_the_original_rebuilds_the_pages_it_was_carried_to(tmp_path, mon
         tmp_path / "p", {"data/record/results-v1.0.yaml": V10_MORE, "data/record/results-v1.1.yaml": V11_MORE}
     )
     out = tmp_path / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     assert "carry-note" in page(out, f"en/results/{CARRIED}.html")
     # v1.0's fastest run a hair slower: its score (fastest and slowest dropped) is unchanged,
     # but its runs are no longer those of the v1.1 result
@@ -347,10 +347,10 @@ def test_editing_the_original_rebuilds_the_pages_it_was_carried_to(tmp_path, mon
     assert path.read_text("utf-8").count(old) == 1
     path.write_text(path.read_text("utf-8").replace(old, old.replace("0.4,", "0.401,")), "utf-8")
     seal_record(content)  # a deliberate edit, sealed as an editor does (seal-record)
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     assert again.units_reused > 0
     assert "carry-note" not in page(out, f"en/results/{CARRIED}.html")
     assert "(carried over from v1.0)" not in page(out, "en/benchmarks/bert/v1.1.html")
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cold-cache"))
-    build(content, TEMPLATES, tmp_path / "cold")
+    build(content, TEMPLATES, tmp_path / "cold", cache=tmp_path / 'cold-cache')
     assert tree_digest(out) == tree_digest(tmp_path / "cold")

@@ -16,11 +16,13 @@ import pytest
 
 import build
 from sitegen.base.languages import KNOWN
+from sitegen.base.store import Store
 from sitegen.content.load import load_site
 from sitegen.derive import chart_plan as chart_data
 from sitegen.importer import small_record
 from sitegen.render.charts import blocks as charts
 from sitegen.render.charts import draw as chart_render
+from sitegen.render.charts import draw_convert as chart_svg
 from sitegen.render.theme import Strings
 
 from project import (
@@ -90,10 +92,12 @@ MORE_RESULTS = {
 
 @pytest.fixture(autouse=True)
 def chart_cache(tmp_path, monkeypatch):
-    """Every test gets its own, empty cache folder."""
+    """Every test gets its own, empty store (its builds from the command line too)."""
     folder = tmp_path / "cache"
     monkeypatch.setenv("SITEGEN_CACHE", str(folder))
-    return folder / "charts"
+    store = Store(folder)
+    yield store
+    store.close()
 
 
 def with_chart(extra: str = "", zh: bool = False) -> dict:
@@ -357,15 +361,15 @@ def test_two_charts_on_a_page_share_no_id(tmp_path):
     assert (out / "en/reports/charts/acme-vs-zenith-2.csv").exists()
 
 
-def test_svg_ids_are_prefixed_with_the_chart_id(monkeypatch):
+def test_svg_ids_are_prefixed_with_the_chart_id(monkeypatch, chart_cache):
     monkeypatch.setattr(
-        chart_render,
+        chart_svg,
         "raw_svg",
-        lambda spec: (
+        lambda spec, store: (
             '<svg a="1"><clipPath id="clip1"/><g clip-path="url(#clip1)"/><use href="#clip1"/></svg>'
         ),
     )
-    svg = chart_render.page_svg({}, "chart-2")
+    svg = chart_svg.page_svg({}, "chart-2", chart_cache)
     assert 'id="chart-2-clip1"' in svg and "url(#chart-2-clip1)" in svg and 'href="#chart-2-clip1"' in svg
 
 
@@ -458,15 +462,16 @@ def test_svg_is_rendered_once_then_read_from_the_cache(tmp_path, monkeypatch, ch
     _, plan = plan_for(tmp_path, {"benchmark": "bert"})
     spec = chart_render.build_spec(plan, validate=True)
     calls = []
-    real = chart_render._convert
-    monkeypatch.setattr(chart_render, "_convert", lambda s: calls.append(1) or real(s))
-    first = chart_render.page_svg(spec, "chart-1")
-    second = chart_render.page_svg(spec, "chart-1")
+    real = chart_svg._convert
+    monkeypatch.setattr(chart_svg, "_convert", lambda s: calls.append(1) or real(s))
+    first = chart_svg.page_svg(spec, "chart-1", chart_cache)
+    first_raw = chart_svg.raw_svg(spec, chart_cache).encode()
+    second = chart_svg.page_svg(spec, "chart-1", chart_cache)
     assert len(calls) == 1 and first == second
-    assert (chart_cache / (chart_render.spec_key(chart_render.static(spec)) + ".svg")).is_file()
+    assert chart_cache.get(chart_svg.TABLE, chart_svg.spec_key(chart_svg.static(spec)) + ".svg") == first_raw
     changed = json.loads(json.dumps(spec))
     changed["layer"][0]["mark"] = {"type": "bar", "opacity": 0.9}
-    chart_render.page_svg(changed, "chart-1")
+    chart_svg.page_svg(changed, "chart-1", chart_cache)
     assert len(calls) == 2  # a different spec is rendered again
 
 
@@ -490,11 +495,11 @@ class OnlyFields:
         {"benchmark": "bert", "division": "closed", "kind": "grouped_bars"},
     ],
 )
-def test_the_spec_cache_key_holds_everything_a_spec_is_made_of(tmp_path, params):
+def test_the_spec_cache_key_holds_everything_a_spec_is_made_of(tmp_path, params, chart_cache):
     _, plan = plan_for(tmp_path, params, lang="en", changes=MORE_RESULTS)
-    guarded = OnlyFields(plan, chart_render.SPEC_FIELDS)
+    guarded = OnlyFields(plan, chart_svg.SPEC_FIELDS)
     assert chart_render.build_spec(guarded) == chart_render.build_spec(plan)
-    assert chart_render.narrow_spec(guarded) == chart_render.narrow_spec(plan)
+    assert chart_svg.narrow_spec(guarded, chart_cache) == chart_svg.narrow_spec(plan, chart_cache)
 
 
 KINDS = [
@@ -514,58 +519,58 @@ def test_passed_through_fields_only_reach_the_spec_as_data(tmp_path, monkeypatch
     import dataclasses
 
     _, plan = plan_for(tmp_path, params, lang="en", changes=MORE_RESULTS)
-    assert all(set(chart_render.PASSED_THROUGH) <= set(row) for row in plan.rows)
-    before = [chart_render.page_svg(spec, "c") for spec in chart_render.specs(plan)]
+    assert all(set(chart_svg.PASSED_THROUGH) <= set(row) for row in plan.rows)
+    before = [chart_svg.page_svg(spec, "c", chart_cache) for spec in chart_svg.specs(plan, chart_cache)]
     rows = [
-        {**row, **{name: f"{row[name]} edited {i}" for name in chart_render.PASSED_THROUGH}}
+        {**row, **{name: f"{row[name]} edited {i}" for name in chart_svg.PASSED_THROUGH}}
         for i, row in enumerate(plan.rows)
     ]
     edited = dataclasses.replace(plan, rows=rows)
     built, drawn = [], []
-    real_build, real_convert = chart_render.build_spec, chart_render._convert
-    monkeypatch.setattr(chart_render, "build_spec", lambda p, **kw: built.append(1) or real_build(p, **kw))
-    monkeypatch.setattr(chart_render, "_convert", lambda s: drawn.append(1) or real_convert(s))
-    cached = chart_render.specs(edited)
-    svgs = [chart_render.page_svg(spec, "c") for spec in cached]
+    real_build, real_convert = chart_render.build_spec, chart_svg._convert
+    monkeypatch.setattr(chart_svg, "build_spec", lambda p, **kw: built.append(1) or real_build(p, **kw))
+    monkeypatch.setattr(chart_svg, "_convert", lambda s: drawn.append(1) or real_convert(s))
+    cached = chart_svg.specs(edited, chart_cache)
+    svgs = [chart_svg.page_svg(spec, "c", chart_cache) for spec in cached]
     assert built == [] and drawn == []
     assert "edited 0" in json.dumps(cached[0]) and "edited 0" in json.dumps(cached[1])
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "fresh"))
-    assert chart_render.specs(edited) == cached
-    assert [chart_render.page_svg(spec, "c") for spec in cached] == svgs == before
+    assert chart_svg.specs(edited, chart_cache) == cached
+    assert [chart_svg.page_svg(spec, "c", chart_cache) for spec in cached] == svgs == before
 
 
-def test_the_static_drawing_leaves_out_what_only_the_interactive_view_shows(tmp_path):
+def test_the_static_drawing_leaves_out_what_only_the_interactive_view_shows(tmp_path, chart_cache):
     """The SVG is drawn from static(spec): no tooltips, only the data fields the marks use, no
     ARIA texts (the page hides the SVG from screen readers; the figure's label says it)."""
     _, plan = plan_for(tmp_path, {"benchmark": "bert"}, lang="en")
     spec = chart_render.build_spec(plan)
-    drawn = chart_render.static(spec)
+    drawn = chart_svg.static(spec)
     assert "tooltip" in json.dumps(spec) and "tooltip" not in json.dumps(drawn)
     assert all(
         "framework" not in row and "label" in row and "value" in row for row in drawn["data"]["values"]
     )
     assert drawn["config"]["aria"] is False
-    svg = chart_render.raw_svg(spec)
+    svg = chart_svg.raw_svg(spec, chart_cache)
     assert "aria-label" not in svg and plan.rows[0]["framework"] not in svg
     assert plan.rows[0]["label"] in svg  # what the marks show is drawn
 
 
 def test_specs_are_built_once_then_read_from_the_cache(tmp_path, monkeypatch, chart_cache):
     _, plan = plan_for(tmp_path, {"benchmark": "bert"}, lang="en")
-    fresh = (chart_render.build_spec(plan), chart_render.narrow_spec(plan))
+    fresh = (chart_render.build_spec(plan), chart_svg.narrow_spec(plan, chart_cache))
     built = []
     real = chart_render.build_spec
-    monkeypatch.setattr(chart_render, "build_spec", lambda p, **kw: built.append(1) or real(p, **kw))
-    first = chart_render.specs(plan)
+    monkeypatch.setattr(chart_svg, "build_spec", lambda p, **kw: built.append(1) or real(p, **kw))
+    first = chart_svg.specs(plan, chart_cache)
     made = len(built)
     assert made >= 2  # the wide spec and the narrow one(s)
     assert first == fresh  # the same as built without the cache
-    assert chart_render.specs(plan) == first and len(built) == made  # from the cache
+    assert chart_svg.specs(plan, chart_cache) == first and len(built) == made  # from the cache
     plan.caption = "not drawn"  # a field the specs are not made of
-    chart_render.specs(plan)
+    chart_svg.specs(plan, chart_cache)
     assert len(built) == made
     plan.axis_title = "Another axis title"  # one they are made of
-    wide, _ = chart_render.specs(plan)
+    wide, _ = chart_svg.specs(plan, chart_cache)
     assert len(built) > made and "Another axis title" in json.dumps(wide)
 
 
@@ -592,7 +597,7 @@ def test_a_build_without_charts_imports_neither_altair_nor_vl_convert(tmp_path):
     code = (
         "import sys; from pathlib import Path; from sitegen.assemble.pipeline import build; "
         f"build(Path({str(content)!r}), Path({str(ROOT / 'templates')!r}), "
-        f"Path({str(tmp_path / 'out')!r})); "
+        f"Path({str(tmp_path / 'out')!r}), cache=Path({str(tmp_path / 'cache')!r})); "
         "print(sorted(m for m in ('altair', 'vl_convert') if m in sys.modules))"
     )
     env = {**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")}
@@ -700,23 +705,23 @@ def test_the_phone_layout_is_measured_once_per_drawing_shape(tmp_path, monkeypat
 
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "round": "v1.0"}, lang="en")
     drawn = []
-    real = chart_render._convert
-    monkeypatch.setattr(chart_render, "_convert", lambda spec: drawn.append(1) or real(spec))
-    chart_render.narrow_spec(plan)
+    real = chart_svg._convert
+    monkeypatch.setattr(chart_svg, "_convert", lambda spec: drawn.append(1) or real(spec))
+    chart_svg.narrow_spec(plan, chart_cache)
     assert drawn  # measured by drawing, the first time
     rows = [{**row, "framework": row["framework"] + " 2"} for row in plan.rows]
     edited = dataclasses.replace(plan, rows=rows)
     drawn.clear()
-    narrow = chart_render.narrow_spec(edited)
+    narrow = chart_svg.narrow_spec(edited, chart_cache)
     assert drawn == []  # the framework moves nothing
     assert [r["framework"] for r in narrow["data"]["values"]] == [r["framework"] for r in rows]
     # the same as measuring afresh
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "fresh"))
-    assert chart_render.narrow_spec(edited) == narrow
+    assert chart_svg.narrow_spec(edited, chart_cache) == narrow
     # a change that moves the marks (a time) is measured again
     moved = dataclasses.replace(plan, rows=[{**row, "value": row["value"] * 3} for row in plan.rows])
     drawn.clear()
-    chart_render.narrow_spec(moved)
+    chart_svg.narrow_spec(moved, chart_cache)
     assert drawn
 
 
@@ -739,7 +744,7 @@ def _record_line_rows(series: list[str]) -> list[dict]:
 
 
 @pytest.mark.parametrize("size", [None, chart_render.narrow_size(288)], ids=["wide", "narrow"])
-def test_record_line_charts_tell_series_apart_by_shape_as_well_as_colour(size):
+def test_record_line_charts_tell_series_apart_by_shape_as_well_as_colour(size, chart_cache):
     """The LLM report's five lines (and a benchmark page's progress chart): each series has its own
     point shape besides its colour, and one legend shows both, so no line is told by colour alone;
     a carried-over point keeps its shape, hollow. The same spec draws the SVG and the interactive view."""
@@ -764,7 +769,7 @@ def test_record_line_charts_tell_series_apart_by_shape_as_well_as_colour(size):
     assert len(set(shape["scale"]["range"])) == len(series)  # five shapes, none shared
     assert shape["legend"] == colour["legend"]  # one legend, merged: a swatch of colour and shape
     assert points["encoding"]["fill"]["condition"]["test"] == "datum.carried"
-    svg = chart_render.raw_svg(spec)
+    svg = chart_svg.raw_svg(spec, chart_cache)
     legend = svg[svg.index('class="mark-symbol role-legend-symbol') :]
     drawn = re.findall(r'<path transform="translate\([^)]*\)" d="([^"]+)"', legend)[: len(series)]
     assert len(set(drawn)) == len(series), drawn  # the legend's symbols differ in shape, not only colour

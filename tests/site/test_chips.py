@@ -24,7 +24,7 @@ from sitegen.importer import write as record_write
 from sitegen.render.record import downloads as record_download
 from sitegen.render.record import rounds as record_pages
 
-from project import TEMPLATES, seal_record
+from project import CACHE, TEMPLATES, seal_record
 from record_sample import CHIPS, CURATED, V10, write_record_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -299,7 +299,7 @@ def test_a_count_correction_is_used_everywhere_and_shown_beside_the_official_fig
     result = site.record["v1.0-bigco-giant-bert"]
     assert (result["accelerator_count"], result["accelerator_count_official"]) == (512, 1024)
     out = tmp_path / "out"
-    build_site(content, TEMPLATES, out)
+    build_site(content, TEMPLATES, out, cache=CACHE)
     page = (out / "en" / "results" / "v1.0-bigco-giant-bert.html").read_text("utf-8")
     assert "512 × <a" in page
     assert "512 (the official description says 1,024). Half of them were spares. Source: " in page

@@ -24,7 +24,7 @@ from site_claims import LEGEND
 from sitegen.assemble.pipeline import build
 from sitegen.importer.run import round_entry
 
-from project import TEMPLATES, THREE
+from project import CACHE, TEMPLATES, THREE
 from record_sample import ROUNDS, V10, V11, V11_LEVEL, _result, write_record_project
 
 # v1.0 was retrieved on a known date; v1.1's entry says nothing of it (an older record)
@@ -98,7 +98,7 @@ def out(tmp_path_factory):
         "data/record/results-v1.0.yaml": V10 + CPU,
         "data/record/results-v1.1.yaml": V11 + V11_LEVEL + EXTRA,
     }
-    build(write_record_project(folder, changes), TEMPLATES, folder / "out")
+    build(write_record_project(folder, changes), TEMPLATES, folder / "out", cache=CACHE)
     return folder / "out"
 
 

@@ -17,7 +17,7 @@ from sitegen.assemble.pipeline import build
 from sitegen.base.errors import ContentError
 from sitegen.content.load import load_site
 
-from project import SOURCES, TEMPLATES, THREE
+from project import CACHE, SOURCES, TEMPLATES, THREE
 from record_sample import SOURCES_EXTRA, write_record_project
 
 COMPANIES = """\
@@ -80,7 +80,7 @@ def _project(folder, changes=None):
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
     folder = tmp_path_factory.mktemp("companies")
-    build(_project(folder), TEMPLATES, folder / "out")
+    build(_project(folder), TEMPLATES, folder / "out", cache=CACHE)
     return folder / "out"
 
 

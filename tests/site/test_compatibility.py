@@ -20,7 +20,7 @@ from sitegen.derive import chip_figures, compatibility
 from sitegen.derive.record_index import index_of
 from sitegen.importer.compatibility import TableError, training_rows
 
-from project import BENCHMARKS, TEMPLATES
+from project import BENCHMARKS, CACHE, TEMPLATES
 from record_sample import RESNET, write_record_project
 
 # An excerpt of MLPerf_Compatibility_Table.adoc (mlcommons/policies, Apache License 2.0) with
@@ -139,7 +139,7 @@ def test_chip_progress_never_joins_two_versions(split, tmp_path):
 
 def test_the_home_glance_breaks_the_series_where_the_table_does(split):
     out = split.parent / "out"
-    build(split, TEMPLATES, out)
+    build(split, TEMPLATES, out, cache=CACHE)
     home = (out / "en" / "index.html").read_text("utf-8")
     glance = home[home.index('id="glance"') :]
     assert (

@@ -47,7 +47,7 @@ def test_a_new_system_and_result_get_their_pages(tmp_path, monkeypatch):
         },
     )
     out = tmp_path / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     for lang in ("en", "zh"):
         system = (out / lang / "systems" / "nova-4.html").read_text("utf-8")
         assert 'id="result-r-nova"' in system

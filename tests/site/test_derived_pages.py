@@ -16,7 +16,7 @@ import pytest
 
 from sitegen.assemble.pipeline import build
 
-from project import PAGE_EN, PAGE_ZH, TEMPLATES
+from project import CACHE, PAGE_EN, PAGE_ZH, TEMPLATES
 from record_sample import ROUNDS, V10, V11, V11_LEVEL, _result, write_record_project
 
 # a [[fastest:]] whose runner-up is level (in the methodology's section, as the shipped one)
@@ -32,7 +32,7 @@ METHODOLOGY = {
 def sample(tmp_path_factory):
     folder = tmp_path_factory.mktemp("derived")
     out = folder / "out"
-    build(write_record_project(folder, METHODOLOGY), TEMPLATES, out)
+    build(write_record_project(folder, METHODOLOGY), TEMPLATES, out, cache=CACHE)
     return out
 
 
@@ -140,7 +140,7 @@ def test_a_submitters_fastest_names_its_level_result(tmp_path):
             "data/record/rounds.yaml": ROUNDS.replace("results: 2", "results: 3"),
         },
     )
-    build(content, TEMPLATES, tmp_path / "out")
+    build(content, TEMPLATES, tmp_path / "out", cache=CACHE)
     page = text(tmp_path / "out", "en/submitters/acme.html")
     assert (
         "ACME16 system (level, within the ±5% run-to-run variation MLCommons states, with Acme · ACME16B system (16 accelerators))"
@@ -175,7 +175,7 @@ def repeats(tmp_path_factory):
             ),
         },
     )
-    build(content, TEMPLATES, folder / "out")
+    build(content, TEMPLATES, folder / "out", cache=CACHE)
     return folder / "out"
 
 
@@ -258,6 +258,7 @@ def scaled(tmp_path_factory):
         write_record_project(folder, {**METHODOLOGY, "data/record/results-v1.0.yaml": V10 + ZENITH16}),
         TEMPLATES,
         out,
+        cache=CACHE,
     )
     return out
 

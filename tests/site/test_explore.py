@@ -17,7 +17,7 @@ import yaml
 
 from sitegen.assemble.pipeline import build
 
-from project import SITE, TEMPLATES
+from project import CACHE, SITE, TEMPLATES
 from record_sample import V10, V11, V11_LEVEL, write_record_project
 
 PREFIX = re.compile(
@@ -34,7 +34,7 @@ def sites(tmp_path_factory):
         folder = tmp_path_factory.mktemp(f"explore-{name}")
         content = write_record_project(folder / "p", changes)
         out = folder / "out"
-        build(content, TEMPLATES, out)
+        build(content, TEMPLATES, out, cache=CACHE)
         outs.append(out)
     return outs
 

@@ -1,12 +1,14 @@
 """The fast paths of a rebuild give exactly what the slow ones give: the output folder's
 state, the stat-first tree digest, the remembered library versions and the parse cache of
-load_site (cold cache == warm cache, damaged or read-only cache == no cache)."""
+load_site (cold store == warm store, damaged or read-only store == no store)."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import os
+import pickle
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from sitegen.assemble import manifest
 from sitegen.base import cache
 from sitegen.base.errors import ContentError
+from sitegen.base.store import Store, seal
 from sitegen.content import parsecache
 from sitegen.content.load import load_site
 
@@ -49,12 +52,29 @@ def reference_digest(*folders: Path, extra: str = "") -> str:
 
 @pytest.fixture
 def own_cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SITEGEN_CACHE", str(folder))
-    monkeypatch.delenv(cache.READ_ONLY, raising=False)
+    """A store of the test's own (closed at the end)."""
     monkeypatch.setattr(cache, "RACY_NS", 0)  # remember files however new they are
-    cache._stat_tables.clear()
-    return folder
+    store = Store(tmp_path / "cache")
+    yield store
+    store.close()
+
+
+def keys(store: Store, table: str) -> list[str]:
+    """The keys of a table, read beside the store (a connection of the test's own)."""
+    with sqlite3.connect(store.path) as db:
+        return sorted(key for (key,) in db.execute(f"SELECT key FROM {table}"))
+
+
+def damage(store: Store, table: str, key: str, how: str) -> None:
+    """The entry's stored bytes truncated, one byte changed, or replaced."""
+    with sqlite3.connect(store.path) as db:
+        (data,) = db.execute(f"SELECT value FROM {table} WHERE key = ?", (key,)).fetchone()
+        changed = {
+            "truncated": data[: len(data) // 2],
+            "flipped": data[:40] + bytes([data[40] ^ 0xFF]) + data[41:],
+            "garbage": b"\0" * 100,
+        }.get(how, how)
+        db.execute(f"UPDATE {table} SET value = ? WHERE key = ?", (changed, key))
 
 
 def _tree(root: Path) -> Path:
@@ -91,22 +111,24 @@ def test_tree_digest_cold_and_warm_equal_the_reference(tmp_path, own_cache):
     tree = _tree(tmp_path / "tree")
     other = _tree(tmp_path / "other")
     expected = reference_digest(tree, other, extra="x")
-    assert cache.tree_digest(tree, other, extra="x") == expected  # cold table
-    assert (own_cache / cache.STAT_HASHES).is_file()
-    assert cache.tree_digest(tree, other, extra="x") == expected  # warm table
-    cache._stat_tables.clear()
-    assert cache.tree_digest(tree, other, extra="x") == expected  # read from the file
+    assert cache.tree_digest(tree, other, extra="x", store=own_cache) == expected  # cold table
+    assert keys(own_cache, cache.STAT_HASHES) == [cache.TABLE]
+    assert cache.tree_digest(tree, other, extra="x", store=own_cache) == expected  # warm table
+    again = Store(own_cache.folder)
+    assert cache.tree_digest(tree, other, extra="x", store=again) == expected  # read from the store
+    assert again.memo[cache.STAT_HASHES]  # (it was)
+    again.close()
 
 
 def test_same_size_edit_with_mtime_put_back_is_hashed_again(tmp_path, own_cache):
     tree = _tree(tmp_path / "tree")
-    before = cache.tree_digest(tree)
+    before = cache.tree_digest(tree, store=own_cache)
     path = tree / "b" / "c.txt"
     info = path.stat()
     path.write_text("dd", "utf-8")  # same size
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # same mtime; ctime moves on
     assert path.stat().st_size == info.st_size and path.stat().st_mtime_ns == info.st_mtime_ns
-    after = cache.tree_digest(tree)
+    after = cache.tree_digest(tree, store=own_cache)
     assert after != before
     assert after == reference_digest(tree)
 
@@ -114,50 +136,39 @@ def test_same_size_edit_with_mtime_put_back_is_hashed_again(tmp_path, own_cache)
 def test_recent_files_are_not_remembered(tmp_path, own_cache, monkeypatch):
     monkeypatch.setattr(cache, "RACY_NS", 10**18)  # everything counts as just written
     tree = _tree(tmp_path / "tree")
-    assert cache.tree_digest(tree) == reference_digest(tree)
-    assert not (own_cache / cache.STAT_HASHES).exists()
+    assert cache.tree_digest(tree, store=own_cache) == reference_digest(tree)
+    assert keys(own_cache, cache.STAT_HASHES) == []
 
 
-@pytest.mark.parametrize("damage", ["truncated", "flipped", "garbage", "not a table"])
-def test_damaged_stat_table_is_not_trusted(tmp_path, own_cache, damage):
+@pytest.mark.parametrize("how", ["truncated", "flipped", "garbage", "not a table"])
+def test_damaged_stat_table_is_not_trusted(tmp_path, own_cache, how):
     tree = _tree(tmp_path / "tree")
     expected = reference_digest(tree)
-    cache.tree_digest(tree)
-    table = own_cache / cache.STAT_HASHES
-    data = table.read_bytes()
-    if damage == "truncated":
-        table.write_bytes(data[: len(data) // 2])
-    elif damage == "flipped":
-        table.write_bytes(data[:-5] + bytes([data[-5] ^ 1]) + data[-4:])
-    elif damage == "garbage":
-        table.write_bytes(b"\0" * 100)
-    else:  # sealed, but wrong in every entry
-        import pickle
-
-        entries = cache.unseal(data)
+    cache.tree_digest(tree, store=own_cache)
+    if how == "not a table":  # sealed, but wrong in every entry
+        entries = own_cache.get_value(cache.STAT_HASHES, cache.TABLE)
         wrong = {path: (*entry[:4], b"\1" * 32) for path, entry in entries.items()}
-        table.write_bytes(cache.seal(pickle.dumps(["not", wrong])))
-    cache._stat_tables.clear()
-    assert cache.tree_digest(tree) == expected
+        how = seal(pickle.dumps(["not", wrong]))
+    damage(own_cache, cache.STAT_HASHES, cache.TABLE, how)
+    assert cache.tree_digest(tree, store=Store(own_cache.folder)) == expected
 
 
 def test_tree_digest_with_an_unusable_or_read_only_cache(tmp_path, own_cache, monkeypatch):
     tree = _tree(tmp_path / "tree")
     expected = reference_digest(tree)
-    monkeypatch.setenv(cache.READ_ONLY, "1")
-    assert cache.tree_digest(tree) == expected
-    assert not own_cache.exists()
-    monkeypatch.delenv(cache.READ_ONLY)
-    own_cache.write_text("a file, not a folder")
-    assert cache.tree_digest(tree) == expected
-    assert cache.code_digest() == cache.code_digest()
+    assert cache.tree_digest(tree, store=Store(own_cache.folder, read_only=True)) == expected
+    assert not own_cache.folder.exists()
+    own_cache.folder.write_text("a file, not a folder")
+    assert cache.tree_digest(tree, store=own_cache) == expected
+    assert cache.tree_digest(tree) == expected  # no store at all
+    assert cache.code_digest(own_cache) == cache.code_digest()
 
 
 def test_file_digests(tmp_path, own_cache):
     tree = _tree(tmp_path / "tree")
     paths = [tree / "a.txt", tree / "b", tree / "missing", tree / "link-to-file"]
     for _ in range(2):
-        assert cache.file_digests(paths) == {
+        assert cache.file_digests(paths, own_cache) == {
             tree / "a.txt": hashlib.sha256(b"a").hexdigest(),
             tree / "link-to-file": hashlib.sha256(b"a").hexdigest(),
         }
@@ -168,16 +179,16 @@ def test_file_digests(tmp_path, own_cache):
 
 def test_versions_are_remembered_and_damage_is_a_miss(own_cache):
     expected = cache._read_versions()
-    assert cache._versions() == expected
-    stored = own_cache / "versions"
-    assert stored.is_file()
-    assert cache._versions() == expected
-    stored.write_bytes(stored.read_bytes()[:-3])
-    assert cache._versions() == expected
-    import pickle
-
-    stored.write_bytes(cache.seal(pickle.dumps(("another key", "markdown=0"))))
-    assert cache._versions() == expected
+    assert cache._versions(own_cache) == expected
+    (key,) = keys(own_cache, cache.VERSIONS)
+    assert own_cache.get(cache.VERSIONS, key) == expected.encode()
+    assert cache._versions(own_cache) == expected
+    damage(own_cache, cache.VERSIONS, key, "truncated")
+    assert cache._versions(own_cache) == expected
+    damage(own_cache, cache.VERSIONS, key, seal(b"markdown=0"))  # sealed, of another install
+    with sqlite3.connect(own_cache.path) as db:
+        db.execute(f"UPDATE {cache.VERSIONS} SET key = 'another key'")
+    assert cache._versions(own_cache) == expected
 
 
 # --- the parse cache of load_site -----------------------------------------------------------------
@@ -195,7 +206,9 @@ def same(a, b) -> bool:
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
         return all(
-            same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a) if f.name != "reads"
+            same(getattr(a, f.name), getattr(b, f.name))
+            for f in dataclasses.fields(a)
+            if f.name not in ("reads", "store")
         )
     return a == b
 
@@ -216,9 +229,9 @@ def counted(monkeypatch):
     return counts
 
 
-def _load(content, strict=False):
+def _load(content, store, strict=False):
     try:
-        return load_site(content, strict=strict)
+        return load_site(content, strict=strict, store=store)
     except ContentError as exc:
         return exc.problems
 
@@ -227,16 +240,16 @@ def _load(content, strict=False):
 def test_warm_load_equals_cold_load(tmp_path, own_cache, counted, kind):
     write = write_project if kind == "project" else write_record_project
     content = write(tmp_path)
-    cold = _load(content)
+    cold = _load(content, own_cache)
     assert counted["misses"] and not counted["hits"]
     counted.update(hits=0, misses=0)
-    warm = _load(content)
+    warm = _load(content, own_cache)
     assert counted["hits"] and not counted["misses"]
     assert same(cold, warm)
     assert cold.warnings == warm.warnings
     for strict in (True, False):  # and with the cache left out altogether
         counted.update(hits=0)
-        assert same(_load(content, strict), _load(content, strict))
+        assert same(_load(content, own_cache, strict), _load(content, own_cache, strict))
 
 
 def test_warnings_are_replayed(tmp_path, own_cache, counted):
@@ -248,8 +261,8 @@ def test_warnings_are_replayed(tmp_path, own_cache, counted):
         "  takes: {en: Nothing., zh: 没有。}\n",
         "utf-8",
     )
-    cold = _load(content)
-    warm = _load(content)
+    cold = _load(content, own_cache)
+    warm = _load(content, own_cache)
     assert counted["hits"]
     assert same(cold, warm)
     assert any("never-cited" in p.message for p in cold.warnings)
@@ -267,69 +280,64 @@ def test_warnings_are_replayed(tmp_path, own_cache, counted):
 )
 def test_broken_file_is_never_cached_as_good(tmp_path, own_cache, counted, rel, text):
     content = write_record_project(tmp_path, {rel: text})
-    first = _load(content)
+    first = _load(content, own_cache)
     assert isinstance(first, list) and first, "expected errors"
     assert all(p.line or p.path for p in first)
-    again = _load(content)
+    again = _load(content, own_cache)
     assert again == first  # the same messages, files and lines
-    stored = [
-        parsecache.ParseCache.entry_path(kind, f"content/{rel}")
+    stored = {
+        parsecache.ParseCache.entry_key(kind, f"content/{rel}")
         for kind in ("record-results", "table-systems", "markdown")
-    ]
-    assert not any(path.exists() for path in stored)
+    }
+    assert not stored & set(keys(own_cache, parsecache.TABLE))
 
 
 def test_damaged_entries_are_parsed_again(tmp_path, own_cache, counted):
     content = write_record_project(tmp_path)
-    cold = _load(content)
-    entries = sorted((own_cache / "parsed").iterdir())
+    cold = _load(content, own_cache)
+    entries = keys(own_cache, parsecache.TABLE)
     assert entries
-    for number, path in enumerate(entries):
-        data = path.read_bytes()
-        path.write_bytes(
-            data[: len(data) // 2] if number % 2 else data[:40] + bytes([data[40] ^ 0xFF]) + data[41:]
-        )
+    for number, key in enumerate(entries):
+        damage(own_cache, parsecache.TABLE, key, "truncated" if number % 2 else "flipped")
     counted.update(hits=0, misses=0)
-    damaged = _load(content)
+    damaged = _load(content, own_cache)
     assert not counted["hits"] and counted["misses"]
     assert same(cold, damaged)
 
 
 def test_an_entry_of_other_bytes_is_not_used(tmp_path, own_cache, counted):
     content = write_record_project(tmp_path)
-    _load(content)
+    _load(content, own_cache)
     path = content / "data" / "record" / "results-v1.0.yaml"
     path.write_text(V10.replace("AcmeFlow 1.0", "AcmeFlow 2.0"), "utf-8")
     seal_record(content)
-    fresh = _load(content)
+    fresh = _load(content, own_cache)
     assert any(r["framework"] == "AcmeFlow 2.0" for r in fresh.record.values())
-    cache._stat_tables.clear()
-    assert same(fresh, _load(content))
+    assert same(fresh, _load(content, Store(own_cache.folder)))
 
 
-def test_read_only_and_unusable_caches(tmp_path, own_cache, monkeypatch, counted):
+def test_read_only_and_unusable_caches(tmp_path, own_cache, counted):
     content = write_record_project(tmp_path)
-    monkeypatch.setenv(cache.READ_ONLY, "1")
-    cold = _load(content)
-    assert not own_cache.exists()
-    monkeypatch.delenv(cache.READ_ONLY)
-    own_cache.write_text("a file")
-    assert same(cold, _load(content))
-    own_cache.unlink()
-    own_cache.mkdir()
-    (own_cache / "parsed").write_text("a file where the folder goes")
-    assert same(cold, _load(content))
+    cold = _load(content, Store(own_cache.folder, read_only=True))
+    assert not own_cache.folder.exists()
+    own_cache.folder.write_text("a file")
+    assert same(cold, _load(content, own_cache))
+    own_cache.folder.unlink()
+    own_cache.folder.mkdir()
+    own_cache.path.mkdir()  # a folder where the database goes
+    assert same(cold, _load(content, Store(own_cache.folder)))
+    assert same(cold, _load(content, None))  # no store at all
 
 
 def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_cache, counted):
     """site.yaml and the term list are read before the site's languages are known, so their
     cache key cannot hold the languages of whichever site this process loaded last (a
     three-language site, then a two-language one twice: the second load missed site.yaml)."""
-    _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
+    _load(write_project(tmp_path / "three", {"site.yaml": THREE}), own_cache)
     content = write_project(tmp_path / "two")
-    cold = _load(content)
+    cold = _load(content, own_cache)
     counted.update(hits=0, misses=0)
-    warm = _load(content)
+    warm = _load(content, own_cache)
     assert counted["hits"] and not counted["misses"]
     assert same(cold, warm)
 
@@ -337,8 +345,8 @@ def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_c
 def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
     """Two sites with byte-identical data files and the same displayed paths, one with a third
     (converted) language: the localised text parsed for the first is not the second's."""
-    two = _load(write_project(tmp_path / "two"))
-    three = _load(write_project(tmp_path / "three", {"site.yaml": THREE}))
+    two = _load(write_project(tmp_path / "two"), own_cache)
+    three = _load(write_project(tmp_path / "three", {"site.yaml": THREE}), own_cache)
     assert counted["misses"]
     assert "zh-hant" in three.table("claims")[0]["statement"], (
         "the three-language site got the two-language parse"
@@ -365,29 +373,25 @@ def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(
 
     names = ("base.html", "404.html", "home.html")
 
-    def get_all():
-        env = load_theme(templates).env
+    def get_all(store):
+        env = load_theme(templates, store=store).env
         for name in names:
             env.get_template(name)
 
-    get_all()
+    get_all(own_cache)
     first = len(compiled)
-    folder = next(own_cache.glob("templates-*"))
-    entries = sorted(folder.iterdir())
+    entries = keys(own_cache, "templates")
     assert first == len(names) == len(entries)  # each compiled template stored, sealed
     compiled.clear()
-    get_all()
-    assert not compiled  # all read back from the cache
-    for number, path in enumerate(entries):  # truncated, or one byte changed
-        data = path.read_bytes()
-        path.write_bytes(
-            data[: len(data) // 2] if number % 2 else data[:40] + bytes([data[40] ^ 0xFF]) + data[41:]
-        )
-    get_all()
+    get_all(own_cache)
+    assert not compiled  # all read back from the store
+    for number, key in enumerate(entries):  # truncated, or one byte changed
+        damage(own_cache, "templates", key, "truncated" if number % 2 else "flipped")
+    get_all(own_cache)
     assert len(compiled) == first  # none of the damaged ones was run
-    assert all(cache.unseal_bytes(path.read_bytes()) for path in entries)  # and stored again
-    monkeypatch.setenv(cache.READ_ONLY, "1")  # `check`: reads, never writes
-    for path in entries:
-        path.unlink()
-    get_all()
-    assert not any(folder.iterdir())
+    assert all(own_cache.get("templates", key) for key in entries)  # and stored again
+    own_cache.close()
+    with sqlite3.connect(own_cache.path) as db:
+        db.execute("DELETE FROM templates")
+    get_all(Store(own_cache.folder, read_only=True))  # `check`: reads, never writes
+    assert keys(own_cache, "templates") == []

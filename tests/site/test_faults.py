@@ -626,7 +626,7 @@ import errno  # noqa: E402
 import re  # noqa: E402
 
 import build  # noqa: E402
-from sitegen.assemble import manifest, pipeline, write  # noqa: E402
+from sitegen.assemble import pipeline, write  # noqa: E402
 
 FULL = "No space left on device"
 
@@ -693,7 +693,7 @@ def test_a_cache_that_cannot_be_saved_after_publishing_is_a_warning(site, capsys
     """The site is swapped in before the cache is saved: a full disk then must not say
     'output left as it was' (exit 1) of an output that was replaced."""
     content, out, _ = site
-    kept = manifest.manifest_path(out)
+    kept = out.parent / "cache" / "store.sqlite"
 
     def full(*args):
         raise OSError(errno.ENOSPC, FULL, str(kept))

@@ -18,7 +18,7 @@ from sitegen.assemble.pipeline import build
 from sitegen.content.load import load_site
 from sitegen.derive.references import headline
 
-from project import TEMPLATES
+from project import CACHE, TEMPLATES
 from record_sample import V11, V11_LEVEL, _result, write_record_project
 
 PREVIEW = _result(
@@ -40,7 +40,7 @@ def project(tmp_path_factory):
 @pytest.fixture(scope="module")
 def out(project):
     target = project.parent / "out"
-    build(project, TEMPLATES, target)
+    build(project, TEMPLATES, target, cache=CACHE)
     return target
 
 

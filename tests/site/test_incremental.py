@@ -10,13 +10,13 @@ from project import REPORT_EN, RESULTS_FILE, TEMPLATES, seal_record, write_proje
 def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
-    first = build(content, TEMPLATES, out)
+    first = build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     assert not first.skipped and first.bodies_rendered > 0
-    assert build(content, TEMPLATES, out).skipped
+    assert build(content, TEMPLATES, out, cache=tmp_path / 'cache').skipped
 
     report = content / "reports" / "acme-vs-zenith.en.md"
     report.write_text(REPORT_EN + "\nOne more sentence.\n", "utf-8")
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     assert not again.skipped
     # only the edited report's page is made again; every other page is taken as it was
     assert again.bodies_rendered == 1 and again.units_rendered == 1
@@ -24,31 +24,31 @@ def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch):
 
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cold-cache"))
     cold = tmp_path / "cold"
-    build(content, TEMPLATES, cold)
+    build(content, TEMPLATES, cold, cache=tmp_path / 'cold-cache')
     assert tree_digest(out) == tree_digest(cold)
 
 
 def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     before = tree_digest(out)
     (out / "en" / "index.html").unlink()
-    assert not build(content, TEMPLATES, out).skipped
+    assert not build(content, TEMPLATES, out, cache=tmp_path / 'cache').skipped
     assert tree_digest(out) == before
 
 
 def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     results = content / RESULTS_FILE  # r-acme's score and runs one minute slower, sealed again
     text = results.read_text("utf-8").replace("value: 30.0", "value: 31.0")
     results.write_text(
         text.replace("[29.0, 30.0, 30.0, 30.0, 31.0]", "[30.0, 31.0, 31.0, 31.0, 32.0]"), "utf-8"
     )
     seal_record(content)
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     assert "31.0分钟" in (out / "zh" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
 
 
@@ -59,21 +59,21 @@ def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_pat
 
     content = write_project(tmp_path / "a")
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache"))
-    build(content, TEMPLATES, tmp_path / "serial")
+    build(content, TEMPLATES, tmp_path / "serial", cache=tmp_path / 'serial-cache')
 
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_REPORTS", 1)
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "parallel-cache"))
-    parallel = build(content, TEMPLATES, tmp_path / "parallel")
+    parallel = build(content, TEMPLATES, tmp_path / "parallel", cache=tmp_path / 'parallel-cache')
     assert parallel.bodies_rendered > 0 and parallel.files > 40
     assert tree_digest(tmp_path / "parallel") == tree_digest(tmp_path / "serial")
 
     report = content / "reports" / "acme-vs-zenith.en.md"
     report.write_text(REPORT_EN + "\nOne more sentence.\n", "utf-8")
-    again = build(content, TEMPLATES, tmp_path / "parallel")
+    again = build(content, TEMPLATES, tmp_path / "parallel", cache=tmp_path / 'parallel-cache')
     assert again.bodies_rendered == 1
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_REPORTS", 10**9)
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache-2"))
-    build(content, TEMPLATES, tmp_path / "serial-2")
+    build(content, TEMPLATES, tmp_path / "serial-2", cache=tmp_path / 'serial-cache-2')
     assert tree_digest(tmp_path / "parallel") == tree_digest(tmp_path / "serial-2")
 
 

@@ -9,6 +9,8 @@ the same tree."""
 from __future__ import annotations
 
 import re
+import sqlite3
+from pathlib import Path
 
 import pytest
 from test_bad_input import tree_digest
@@ -166,7 +168,7 @@ def project(tmp_path, monkeypatch):
     content = write_record_project(tmp_path / "p")
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "out"
-    first = build(content, TEMPLATES, out)
+    first = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert first.units_rendered > 50 and first.units_reused == 0
     return content, out, first
 
@@ -174,7 +176,7 @@ def project(tmp_path, monkeypatch):
 def _cold(tmp_path, monkeypatch, content, name: str):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / f"cold-cache-{name}"))
     cold = tmp_path / f"cold-{name}"
-    build(content, TEMPLATES, cold)
+    build(content, TEMPLATES, cold, cache=tmp_path / f"cold-cache-{name}")
     return cold
 
 
@@ -188,7 +190,7 @@ def test_each_kind_of_change_matches_a_cold_build(project, tmp_path, monkeypatch
     change, marker, share = CHANGES[kind]
     change(content)
     seal_record(content)  # an edit of the record is sealed, as an editor does (seal-record)
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     total = again.units_rendered + again.units_reused
     assert again.units_rendered >= 1
     assert again.units_rendered <= share * total, (again.units_rendered, total)
@@ -197,7 +199,9 @@ def test_each_kind_of_change_matches_a_cold_build(project, tmp_path, monkeypatch
     cache_of_incremental = str(tmp_path / "cache")
     assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "a"))
     monkeypatch.setenv("SITEGEN_CACHE", cache_of_incremental)
-    assert build(content, TEMPLATES, out).skipped  # and then nothing is left to do
+    assert build(
+        content, TEMPLATES, out, cache=Path(cache_of_incremental)
+    ).skipped  # and then nothing is left to do
 
 
 def test_a_new_round_after_its_deletion(project, tmp_path, monkeypatch):
@@ -208,33 +212,35 @@ def test_a_new_round_after_its_deletion(project, tmp_path, monkeypatch):
     }
     _drop_round_v11(content)
     seal_record(content)
-    dropped = build(content, TEMPLATES, out)
+    dropped = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert not (out / "en/rounds/v1.1.html").exists() or dropped.units_rendered > 0
     _add_round_v11(content, saved)
     seal_record(content)
-    added = build(content, TEMPLATES, out)
+    added = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert added.units_reused > 0 and added.units_rendered > 0
     assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "b"))
 
 
-def test_a_report_edit_renders_only_its_page(project):
+def test_a_report_edit_renders_only_its_page(project, tmp_path):
     """The narrowest edit: one sentence of one report's body, in one language."""
     content, out, first = project
     CHANGES["report text"][0](content)
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert again.units_rendered == 1 and again.bodies_rendered == 1
 
 
 def test_a_damaged_state_means_a_full_rendering(project, tmp_path):
     """The record of what each page read is sealed: damaged, it is not used, never trusted."""
     content, out, first = project
-    states = list((tmp_path / "cache" / "builds").glob("*.units"))
-    assert len(states) == 1
-    data = bytearray(states[0].read_bytes())
-    data[-5] ^= 0xFF
-    states[0].write_bytes(bytes(data))
+    with sqlite3.connect(tmp_path / "cache" / "store.sqlite") as db:
+        states = db.execute("SELECT key, value FROM units").fetchall()
+        assert len(states) == 1
+        ((key, data),) = states
+        data = bytearray(data)
+        data[-5] ^= 0xFF
+        db.execute("UPDATE units SET value = ? WHERE key = ?", (bytes(data), key))
     CHANGES["report text"][0](content)
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert again.units_reused == 0 and again.units_rendered == first.units_rendered
 
 
@@ -251,9 +257,9 @@ def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatc
     monkeypatch.setattr(deps, "_compacted", lambda *a: compacted.touch() or real(*a))
     content, out, first = project
     _template_override(content)  # new dependencies: a template of the site's own
-    assert build(content, TEMPLATES, out).units_reused > 0
+    assert build(content, TEMPLATES, out, cache=tmp_path / "cache").units_reused > 0
     CHANGES["report text"][0](content)
-    again = build(content, TEMPLATES, out)
+    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert again.units_rendered == 1
     assert compacted.exists() == (compact_at < 1)
     assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "c"))

@@ -50,7 +50,7 @@ claims = len(load_site(content).table("claims"))
 forks = rendering.in_processes(load_site(content))
 for owner, name in ((record_index.RecordIndex, "__init__"), (model, "build"), (claim_checks, "check_claim")):
     counting(owner, name)
-report = build(content, templates, out)
+report = build(content, templates, out, cache=Path(os.environ["SITEGEN_CACHE"]))
 print(json.dumps({"claims": claims, "forks": forks, "pages": report.pages, "pid": os.getpid()}))
 """
 

@@ -12,7 +12,7 @@ import yaml
 from sitegen.assemble.pipeline import build
 from sitegen.base.errors import ContentError
 
-from project import TEMPLATES
+from project import CACHE, TEMPLATES
 from record_sample import SYSTEM_MAP, V10, V11, V11_LEVEL, write_record_project
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11 + V11_LEVEL)}
@@ -53,7 +53,7 @@ def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("one-model")
     content = write_record_project(folder)
     out = folder / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     pages = {str(p.relative_to(out)): p.read_text(encoding="utf-8") for p in out.rglob("*.html")}
     return content, out, pages
 
@@ -136,7 +136,7 @@ def test_a_block_on_a_record_site_names_its_systems(tmp_path):
     lines = report.read_text(encoding="utf-8").splitlines()
     line = len(lines) - lines[::-1].index("```results")  # the block just added
     with pytest.raises(ContentError) as failed:
-        build(content, TEMPLATES, tmp_path / "out")
+        build(content, TEMPLATES, tmp_path / "out", cache=CACHE)
     assert (
         f"content/reports/acme-vs-zenith.en.md:{line}: results block: needs 'systems: [<id>, ...]': "
         "with the MLPerf record, a block shows the systems it names; a round's every result is on "

@@ -17,7 +17,7 @@ from sitegen.assemble.pipeline import build
 from sitegen.base import npm
 from sitegen.base.errors import ContentError
 
-from project import SITE, write_project
+from project import CACHE, SITE, write_project
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -49,7 +49,7 @@ def based_site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("based")
     content = write_project(folder, {"site.yaml": SITE + f"base_url: {BASE_URL}\n"})
     out = folder / "output"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     return out
 
 
@@ -97,7 +97,7 @@ def test_a_missing_minisearch_is_a_content_error_naming_the_fix(tmp_path, monkey
     monkeypatch.setattr(npm, "MINISEARCH", (("minisearch", "dist/umd/moved.js"),))
     content = write_project(tmp_path)
     with pytest.raises(ContentError) as caught:
-        build(content, TEMPLATES, tmp_path / "output")
+        build(content, TEMPLATES, tmp_path / "output", cache=CACHE)
     assert "reinstall it" in str(caught.value) and "scripts/vendor_js.py" in str(caught.value)
     assert not (tmp_path / "output").exists()
 
@@ -170,7 +170,7 @@ def test_two_builds_give_the_same_bytes(tmp_path):
     content = write_project(tmp_path, {"site.yaml": SITE + f"base_url: {BASE_URL}\n"})
     outputs = []
     for name in ("one", "two"):
-        build(content, TEMPLATES, tmp_path / name)
+        build(content, TEMPLATES, tmp_path / name, cache=CACHE)
         outputs.append(
             {
                 p.relative_to(tmp_path / name).as_posix(): p.read_bytes()
@@ -259,7 +259,7 @@ def test_a_sitemap_past_the_protocols_limit_is_split_with_an_index(tmp_path, mon
     monkeypatch.setattr(sitemap, "SITEMAP_MAX_URLS", 5)
     content = write_project(tmp_path, {"site.yaml": SITE + f"base_url: {BASE_URL}\n"})
     out = tmp_path / "output"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     index = etree.fromstring((out / "sitemap.xml").read_bytes())
     assert index.tag == f"{SITEMAP}sitemapindex"
     parts = [e.findtext(f"{SITEMAP}loc") for e in index.findall(f"{SITEMAP}sitemap")]
@@ -393,7 +393,7 @@ def test_single_file_inlines_images_and_chart_files(tmp_path):
         tmp_path,
         {"reports/pictures.en.md": report, "reports/pictures.zh.md": report.replace("Pictures", "图片")},
     )
-    build(content, TEMPLATES, tmp_path / "out")
+    build(content, TEMPLATES, tmp_path / "out", cache=CACHE)
     single = (tmp_path / "out" / "single" / "en" / "pictures.html").read_text("utf-8")
     doc = lxml.html.document_fromstring(single)
     assert doc.xpath("//img/@src")[0].startswith("data:image/svg+xml;base64,")

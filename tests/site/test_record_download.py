@@ -11,7 +11,7 @@ import yaml
 
 from sitegen.assemble.pipeline import build
 
-from project import TEMPLATES
+from project import CACHE, TEMPLATES
 from record_sample import ROUNDS, V10, V11, V11_LEVEL, write_record_project
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11 + V11_LEVEL)}
@@ -22,7 +22,7 @@ ROUND_LIST = {r["id"]: r for r in yaml.safe_load(ROUNDS)}
 def out(tmp_path_factory):
     folder = tmp_path_factory.mktemp("downloads")
     target = folder / "out"
-    build(write_record_project(folder), TEMPLATES, target)
+    build(write_record_project(folder), TEMPLATES, target, cache=CACHE)
     return target
 
 

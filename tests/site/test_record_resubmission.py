@@ -14,7 +14,7 @@ from sitegen.assemble.pipeline import build
 from sitegen.base.errors import ContentError
 from sitegen.content.load import load_site
 
-from project import TEMPLATES
+from project import CACHE, TEMPLATES
 from record_sample import V11, write_record_project
 
 EARLIER = "v1.0-acme-acme16-bert"
@@ -49,7 +49,7 @@ def out(tmp_path_factory):
         folder, {"data/record/results-v1.1.yaml": V11_MORE, "data/record/changelog.yaml": CHANGELOG}
     )
     target = folder / "out"
-    build(content, TEMPLATES, target)
+    build(content, TEMPLATES, target, cache=CACHE)
     return target
 
 

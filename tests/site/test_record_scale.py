@@ -14,7 +14,7 @@ import pytest
 
 from sitegen.assemble.pipeline import build
 
-from project import TEMPLATES
+from project import CACHE, TEMPLATES
 from record_sample import CHIPS, ROUNDS, V10, V11, _result, write_record_project
 
 KB = 1024
@@ -87,7 +87,7 @@ def big_site(tmp_path_factory):
         )
     content = write_record_project(folder, files)
     out = folder / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     return out
 
 

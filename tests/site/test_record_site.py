@@ -15,7 +15,7 @@ from sitegen.assemble.pipeline import build
 from sitegen.base.errors import ContentError
 from sitegen.content.load import load_site
 
-from project import TEMPLATES, write_project
+from project import CACHE, TEMPLATES, write_project
 from record_sample import CURATED, ROUNDS, SYSTEM_MAP, V10, V11, V11_LEVEL, write_record_project
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11 + V11_LEVEL)}
@@ -38,7 +38,7 @@ def record_site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("record")
     content = write_record_project(folder)
     out = folder / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     return content, out
 
 
@@ -437,7 +437,7 @@ def energy_site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("energy")
     content = write_record_project(folder, {"data/record/results-v1.1.yaml": _energy_results()})
     out = folder / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     return content, out
 
 

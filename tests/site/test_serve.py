@@ -502,13 +502,13 @@ def test_the_preview_is_the_bytes_the_build_writes(tmp_path, monkeypatch):
 
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out = write_project(tmp_path), tmp_path / "out"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     zh = content / "reports" / "acme-vs-zenith.zh.md"
     zh.write_text(zh.read_text() + "\n新增一句。\n")
     files = preview_reports(load_site(content), TEMPLATES, [zh])
     assert files and all(path.startswith("zh/") for path in files)  # only the edited language
     assert "zh/reports/acme-vs-zenith.html" in files
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     for path, data in files.items():
         assert (out / path).read_bytes() == data, path
     # not a report's file, or a report with a mistake: nothing to preview (the build says why)

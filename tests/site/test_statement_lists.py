@@ -18,7 +18,7 @@ import pytest
 from sitegen.assemble.pipeline import build
 from sitegen.content.load import load_site
 
-from project import TEMPLATES, THREE
+from project import CACHE, TEMPLATES, THREE
 from record_sample import V10, V11, V11_LEVEL, _result, write_record_project
 from repeats import frames, repeats_in, scan_site
 
@@ -109,7 +109,7 @@ def built(tmp_path_factory):
             "reports/lists.zh.md": chinese(BODY.format(title="列表", summary="列表。", sep="和")),
         },
     )
-    build(content, TEMPLATES, folder / "out")
+    build(content, TEMPLATES, folder / "out", cache=CACHE)
     return content, folder / "out"
 
 

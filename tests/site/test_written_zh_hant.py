@@ -15,7 +15,7 @@ from sitegen.base.errors import ContentError
 from sitegen.cli import main
 from sitegen.content.load import load_site
 
-from project import COLUMN_TERMS, GLOSSARY, METHOD_ZH, REPORT_ZH, TEMPLATES, THREE, write_project
+from project import CACHE, COLUMN_TERMS, GLOSSARY, METHOD_ZH, REPORT_ZH, TEMPLATES, THREE, write_project
 
 
 def _digest(title, summary, body):
@@ -70,7 +70,7 @@ def test_written_text_with_the_current_digest_is_published_without_a_warning(tmp
     site = load_site(content, strict=True)
     report = next(r for r in site.reports if r.lang == "zh-hant")
     assert (report.converted, report.meta["title"]) == (False, "Acme 與 Zenith 比較")
-    build(content, TEMPLATES, tmp_path / "out", strict=True)
+    build(content, TEMPLATES, tmp_path / "out", strict=True, cache=CACHE)
     page = (tmp_path / "out/zh-hant/reports/acme-vs-zenith.html").read_text("utf-8")
     assert "需時" in page and "converted-note" not in page
 
@@ -123,7 +123,7 @@ def test_strict_fails_on_a_converted_report(tmp_path):
 
 def test_a_converted_page_still_says_it_is_converted(tmp_path):
     content = write_project(tmp_path, {**WRITTEN, "reports/acme-vs-zenith.zh-hant.md": None})
-    build(content, TEMPLATES, tmp_path / "out")
+    build(content, TEMPLATES, tmp_path / "out", cache=CACHE)
     page = (tmp_path / "out/zh-hant/reports/acme-vs-zenith.html").read_text("utf-8")
     assert "本頁由簡體中文版自動轉換而來" in page
 

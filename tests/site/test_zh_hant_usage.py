@@ -12,7 +12,7 @@ from sitegen.base.errors import ContentError
 from sitegen.content import usage
 from sitegen.content.load import load_site
 
-from project import COLUMN_TERMS, GLOSSARY, TEMPLATES, THREE, write_project
+from project import CACHE, COLUMN_TERMS, GLOSSARY, TEMPLATES, THREE, write_project
 
 # (the fixture's interface strings are the shipped ones, converted without the term list:
 # 對比 is on every page, so the project's list leaves it out)
@@ -122,7 +122,7 @@ def _project(tmp_path, usage_csv=USAGE):
 
 
 def test_a_written_page_with_mainland_usage_warns_at_its_lines(tmp_path):
-    report = build(_project(tmp_path), TEMPLATES, tmp_path / "out")
+    report = build(_project(tmp_path), TEMPLATES, tmp_path / "out", cache=CACHE)
     said = sorted(str(w) for w in report.warnings if w.path.endswith("acme-vs-zenith.zh-hant.md"))
     page = "zh-hant/reports/acme-vs-zenith.html"
     where = "content/reports/acme-vs-zenith.zh-hant.md"
@@ -143,7 +143,7 @@ def test_a_written_page_with_mainland_usage_warns_at_its_lines(tmp_path):
 def test_strict_fails_on_mainland_usage(tmp_path):
     content = _project(tmp_path)
     with pytest.raises(ContentError) as caught:
-        build(content, TEMPLATES, tmp_path / "out", strict=True)
+        build(content, TEMPLATES, tmp_path / "out", strict=True, cache=CACHE)
     assert len(caught.value.problems) == 6
     assert all(": warning: zh-hant: " in str(p) for p in caught.value.problems)
     assert not (tmp_path / "out").exists()  # nothing published
@@ -228,10 +228,10 @@ def test_shipped_zh_hant_pages_hold_no_mainland_usage(shipped_build):
 
 def test_a_rebuild_that_reuses_the_page_says_its_hits_again(tmp_path):
     content = _project(tmp_path)
-    first = build(content, TEMPLATES, tmp_path / "out")
+    first = build(content, TEMPLATES, tmp_path / "out", cache=CACHE)
     page = content / "pages" / "methodology.en.md"
     page.write_text(page.read_text("utf-8") + "\nMore.\n", "utf-8")  # the report's pages are reused
-    second = build(content, TEMPLATES, tmp_path / "out")
+    second = build(content, TEMPLATES, tmp_path / "out", cache=CACHE)
     assert second.units_reused > 0
 
     def hits(report):

@@ -235,7 +235,7 @@ def level(tmp_path_factory):
             + LEVEL_CLAIMS,
         },
     )
-    build(content, project.TEMPLATES, folder / "out")
+    build(content, project.TEMPLATES, folder / "out", cache=project.CACHE)
     return load_site(content), folder / "out"
 
 

@@ -274,10 +274,10 @@ def test_init_makes_a_site_that_builds_in_its_folder(tmp_path):
     built = command("-q", cwd=site)  # ./content into ./output, cache in ./.cache
     assert (built.returncode, built.stdout, built.stderr) == (0, "", "")
     assert (site / "output" / "zh" / "index.html").is_file()
-    assert (site / ".cache" / "builds").is_dir()
+    assert (site / ".cache" / "store.sqlite").is_file()
     elsewhere = command("-q", "--out", "other", cwd=site, env={"SITEGEN_CACHE": str(tmp_path / "c")})
     assert elsewhere.returncode == 0, elsewhere.stderr
-    assert (tmp_path / "c" / "builds").is_dir()
+    assert (tmp_path / "c" / "store.sqlite").is_file()
     again = command("init", "mysite", cwd=tmp_path)
     assert again.returncode == 2
     assert again.stderr == (

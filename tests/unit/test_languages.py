@@ -15,7 +15,7 @@ from sitegen.base.languages import KNOWN
 from sitegen.content.load import load_site
 from sitegen.content.textcheck import cjk_spaces
 
-from project import TEMPLATES, THREE, write_project
+from project import CACHE, TEMPLATES, THREE, write_project
 
 TERMS = (
     "en,zh-Hans,zh-Hant,avoid\n"
@@ -31,7 +31,7 @@ def three(tmp_path_factory):
     folder = tmp_path_factory.mktemp("three")
     content = write_project(folder, {"site.yaml": THREE, "data/terms.csv": TERMS})
     out = folder / "output"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     return out
 
 
@@ -121,7 +121,7 @@ def test_a_fourth_language_needs_only_data_and_its_i18n_file(tmp_path):
     )
     content = write_project(tmp_path, {"site.yaml": four, "i18n/zh-hk.yaml": "nav.home: 首頁（香港）\n"})
     out = tmp_path / "output"
-    build(content, TEMPLATES, out)
+    build(content, TEMPLATES, out, cache=CACHE)
     page = (out / "zh-hk/index.html").read_text("utf-8")
     assert '<html lang="zh-Hant-HK">' in page
     assert "首頁（香港）" in page  # its i18n file wins
@@ -156,7 +156,7 @@ def test_a_planted_space_on_a_chinese_page_fails_the_build(tmp_path, capsys):
         tmp_path, {"reports/acme-vs-zenith.zh.md": REPORT_ZH.rstrip("\n") + "\n\n这是 一个空格。\n"}
     )
     with pytest.raises(ContentError) as caught:
-        build(content, TEMPLATES, tmp_path / "output")
+        build(content, TEMPLATES, tmp_path / "output", cache=CACHE)
     messages = [str(p) for p in caught.value.problems]
     assert (
         "output/zh/reports/acme-vs-zenith.html: ASCII space between two CJK characters: "

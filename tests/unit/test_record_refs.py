@@ -12,7 +12,7 @@ import yaml
 
 from sitegen.assemble.pipeline import build
 
-from project import TEMPLATES
+from project import CACHE, TEMPLATES
 from record_sample import V10, V11, _result, write_record_project
 
 # Two published results without logs: BigCo at 2,048 accelerators (larger than any scored bert
@@ -130,7 +130,7 @@ def site(tmp_path_factory):
             "reports/refs.zh.md": REPORT.format(title="引用", summary="引用。", heading="引用"),
         },
     )
-    build(content, TEMPLATES, folder / "out")
+    build(content, TEMPLATES, folder / "out", cache=CACHE)
     return folder / "out"
 
 

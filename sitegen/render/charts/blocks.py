@@ -24,13 +24,13 @@ WHOLE_COLUMNS = ("price_usd", "accelerators")
 
 
 def figure(site, t, plan: Plan, page: Page) -> str:
-    from sitegen.render.charts import draw as chart_render
+    from sitegen.render.charts import draw_convert as chart_render
 
     number = 1 + sum(1 for name in page.files if name.startswith(_stem(page, "")) and name.endswith(".svg"))
     chart_id = f"chart-{number}"
-    spec, narrow = chart_render.specs(plan)
-    svg = chart_render.page_svg(spec, chart_id)
-    narrow_svg = chart_render.page_svg(narrow, chart_id + "-n")
+    spec, narrow = chart_render.specs(plan, site.store)
+    svg = chart_render.page_svg(spec, chart_id, site.store)
+    narrow_svg = chart_render.page_svg(narrow, chart_id + "-n", site.store)
     stem = _stem(page, str(number))
     page.files.update(
         {

@@ -74,7 +74,7 @@ def headline_spec(rows: list[dict], rounds: list[str], text: dict, size=None) ->
 def headline_figure(model: Model, t, lang: str, path: str) -> str:
     """The figure with its caption and data table, or '' when no current benchmark was held
     in two rounds."""
-    from sitegen.render.charts import draw
+    from sitegen.render.charts import draw_convert as draw
 
     site = model.site
     rows = headline_rows(model, t, lang)
@@ -83,10 +83,11 @@ def headline_figure(model: Model, t, lang: str, path: str) -> str:
     rounds = [r for r in site.rounds if any(row["round"] == r for row in rows)]
     text = progress.progress_text(t)
     wide, narrow = draw.cached_specs(
+        site.store,
         {"headline": rows, "rounds": rounds, "text": text},
         lambda: [
             headline_spec(rows, rounds, text),
-            draw.fitted(lambda size: headline_spec(rows, rounds, text, size)),
+            draw.fitted(site.store, lambda size: headline_spec(rows, rounds, text, size)),
         ],
     )
     chart_id = "chart-home"
@@ -96,8 +97,8 @@ def headline_figure(model: Model, t, lang: str, path: str) -> str:
     return (
         f'<div class="chart-block"><figure class="chart chart-static" id="{chart_id}" data-kind="lines">'
         f'<div class="chart-view" role="img" aria-label="{escape(label)}">'
-        f'<div class="chart-wide">{draw.page_svg(wide, chart_id)}</div>'
-        f'<div class="chart-narrow">{draw.page_svg(narrow, chart_id + "-n")}</div></div>'
+        f'<div class="chart-wide">{draw.page_svg(wide, chart_id, site.store)}</div>'
+        f'<div class="chart-narrow">{draw.page_svg(narrow, chart_id + "-n", site.store)}</div></div>'
         f'<figcaption><span class="chart-caption">{escape(label + note)}</span></figcaption></figure>'
         f'<details class="chart-data"><summary>{escape(t("home.chart.data"))}</summary>'
         f'<div class="table-wrap" tabindex="0" role="region" aria-label="{escape(label)}">'

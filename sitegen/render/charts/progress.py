@@ -60,21 +60,25 @@ def progress_text(t) -> dict:
     }
 
 
-def progress_specs(rows: list[dict], rounds: list[str], t, looks: dict) -> tuple[dict, dict]:
-    """The wide and the narrow spec (from the cache when drawn before); `looks`: family_looks."""
-    return wide_and_narrow("progress", progress_spec, rows, rounds, {**progress_text(t), "looks": looks})
+def progress_specs(rows: list[dict], rounds: list[str], t, looks: dict, store) -> tuple[dict, dict]:
+    """The wide and the narrow spec (from the store when drawn before); `looks`: family_looks."""
+    text = {**progress_text(t), "looks": looks}
+    return wide_and_narrow("progress", progress_spec, rows, rounds, text, store)
 
 
-def wide_and_narrow(kind: str, spec, rows: list[dict], rounds: list[str], text: dict) -> tuple[dict, dict]:
+def wide_and_narrow(
+    kind: str, spec, rows: list[dict], rounds: list[str], text: dict, store
+) -> tuple[dict, dict]:
     """A chart over rounds drawn by `spec(rows, rounds, text, size)`, wide and fitted to a
-    narrow screen; from the cache when drawn before (`kind` names the chart in its key)."""
-    from sitegen.render.charts import draw as chart_render
+    narrow screen; from the store when drawn before (`kind` names the chart in its key)."""
+    from sitegen.render.charts import draw_convert as chart_render
 
     wide, narrow = chart_render.cached_specs(
+        store,
         {kind: rows, "rounds": rounds, "text": text},
         lambda: [
             spec(rows, rounds, text),
-            chart_render.fitted(lambda size: spec(rows, rounds, text, size)),
+            chart_render.fitted(store, lambda size: spec(rows, rounds, text, size)),
         ],
     )
     return wide, narrow
@@ -180,7 +184,7 @@ def series_looks(series: list[str], looks: dict) -> tuple[list[str], list[str]]:
 def progress_figure(model: Model, t, lang: str, benchmark: dict, path: str) -> str:
     """The figure (static SVG, its spec for the interactive view, a data table), or '' when
     fewer than two rounds have a closed result."""
-    from sitegen.render.charts import draw as chart_render
+    from sitegen.render.charts import draw_convert as chart_render
 
     rows = progress_rows(model, t, lang, benchmark["id"])
     rounds = model.rounds_of(benchmark["id"])
@@ -188,7 +192,7 @@ def progress_figure(model: Model, t, lang: str, benchmark: dict, path: str) -> s
         return ""
     points = model.progress.get(benchmark["id"], [])
     looks = family_looks(model, [(row["series"], p["family"]) for row, p in zip(rows, points)])
-    wide, narrow = progress_specs(rows, rounds, t, looks)
+    wide, narrow = progress_specs(rows, rounds, t, looks, model.site.store)
     chart_id = "chart-progress"
     table = _table_rows(model, t, lang, path, rows)
     label = t("chart.progress.caption")
@@ -204,8 +208,8 @@ def progress_figure(model: Model, t, lang: str, benchmark: dict, path: str) -> s
         chart_id,
         "lines",
         label,
-        (wide, chart_render.page_svg(wide, chart_id)),
-        (narrow, chart_render.page_svg(narrow, chart_id + "-n")),
+        (wide, chart_render.page_svg(wide, chart_id, model.site.store)),
+        (narrow, chart_render.page_svg(narrow, chart_id + "-n", model.site.store)),
         f'<span class="chart-caption">{escape(label + unscored_note(model, t, lang, [benchmark["id"]]) + carried_note(t, rows))}</span>',
         data,
     )

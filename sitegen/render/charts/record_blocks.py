@@ -93,16 +93,18 @@ def _caption(t, params: dict) -> str:
 
 
 def _figure(model: Model, t, params: dict, page: Page, points: list[tuple[str, dict]], looks: dict) -> str:
-    from sitegen.render.charts import draw as chart_render
+    from sitegen.render.charts import draw_convert as chart_render
 
     rows = [lines._row(t, page.lang, point, name) for name, point in points]
     rounds = sorted({row["round"] for row in rows}, key=round_key)
     text = {**lines.progress_text(t), "accelerator": t("chart.record.series"), "looks": looks}
+    store = model.site.store
     wide, narrow = chart_render.cached_specs(
+        store,
         {"record_chart": rows, "rounds": rounds, "text": text},
         lambda: [
             lines.progress_spec(rows, rounds, text),
-            chart_render.fitted(lambda size: lines.progress_spec(rows, rounds, text, size)),
+            chart_render.fitted(store, lambda size: lines.progress_spec(rows, rounds, text, size)),
         ],
     )
     number = 1 + sum(
@@ -110,7 +112,7 @@ def _figure(model: Model, t, params: dict, page: Page, points: list[tuple[str, d
     )
     chart_id = f"chart-{number}"
     stem = charts._stem(page, str(number))
-    svg = chart_render.page_svg(wide, chart_id)
+    svg = chart_render.page_svg(wide, chart_id, store)
     data = [
         {
             "series": r["series"],
@@ -148,7 +150,7 @@ def _figure(model: Model, t, params: dict, page: Page, points: list[tuple[str, d
         "lines",
         label,
         (wide, svg),
-        (narrow, chart_render.page_svg(narrow, chart_id + "-n")),
+        (narrow, chart_render.page_svg(narrow, chart_id + "-n", store)),
         caption,
         table + charts._downloads(t, page, stem),
     )
