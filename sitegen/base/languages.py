@@ -8,12 +8,12 @@ languages load in one process. `KNOWN` is a read-only table."""
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+
+from sitegen.base.conversions import Conversions
 
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 # CJK ideographs, kana, CJK and full-width punctuation: no ASCII space between two of these.
@@ -239,50 +239,6 @@ def tidy(text: str, language: Language) -> str:
     """Text of a CJK language without the ASCII spaces YAML folding or a careless edit put
     between two CJK characters or after full-width punctuation."""
     return QUOTE_SPACE.sub("", CJK_SPACE.sub("", text)) if language.cjk else text
-
-
-# --- converted text kept between builds ------------------------------------------------------
-# Loading OpenCC's dictionaries takes 0.1 s: a build whose text was all converted before takes
-# the conversions from the store (table `conversions`) instead, and never loads them: each
-# load's Languages carries its Conversions, saved when the load ends.
-
-
-@dataclass
-class _Kept:
-    key: str  # the store's key
-    known: dict  # text -> converted text, as the last load left them
-    used: dict  # what this load converted (saved by Conversions.keep)
-
-
-@dataclass
-class Conversions:
-    """One load's converted text: what `store` kept (None: nothing) and what the load converts;
-    `keep` saves the latter at the end of the load."""
-
-    store: Any = None
-    kept: dict[tuple, _Kept] = field(default_factory=dict)
-
-    def of(self, key: tuple) -> _Kept:
-        """The conversions of one converter configuration, term list and pair of languages
-        (and this generator's code and libraries, OpenCC's dictionaries among them)."""
-        found = self.kept.get(key)
-        if found is None:
-            from sitegen.base import cache
-
-            digest = hashlib.sha256(repr((cache.code_digest(self.store), key)).encode()).hexdigest()[:32]
-            known = self.store.get_value("conversions", digest) if self.store is not None else None
-            found = self.kept[key] = _Kept(digest, known if isinstance(known, dict) else {}, {})
-        return found
-
-    def keep(self) -> None:
-        """Save what this load converted (only that: text no longer converted is dropped), when
-        it differs from what was kept; then start a next load's record afresh."""
-        for kept in self.kept.values():
-            if not kept.used:  # no text of that language in this load
-                continue
-            if kept.used != kept.known and self.store is not None and not self.store.read_only:
-                self.store.put_value("conversions", kept.key, kept.used)
-            kept.known, kept.used = kept.used, {}
 
 
 # What the quotation pass never looks inside: fenced and inline code, [[kind:id]] references,

@@ -78,7 +78,7 @@ def two_sites(tmp_path_factory):
     for name, site_yaml in (("mainland", SITE), ("taiwan", TAIWAN)):
         folder = tmp_path_factory.mktemp(name)
         content = write_project(folder, {"site.yaml": site_yaml})
-        build(content, TEMPLATES, folder / "out", processes=False)
+        build(content, TEMPLATES, folder / "out", cache=folder / "cache", processes=False)
         made[name] = (load_site(content), folder / "out")
     return before, _module_state(), made
 

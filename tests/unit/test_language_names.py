@@ -51,4 +51,4 @@ def test_no_module_but_languages_names_a_language():
 
 def test_the_check_finds_a_code_a_tag_inside_text_and_not_a_docstring():
     source = '"""Simplified (zh-Hans) text."""\nA = {"en": 1}\nB = "//*[@lang=\'zh-Hant\']"\nC = "english"\n'
-    assert language_names(source, "m.py") == ["m.py:2: 'en'", "m.py:3: \"//*[@lang='zh-Hant']\""]
+    assert language_names(source, "example") == ["example:2: 'en'", "example:3: \"//*[@lang='zh-Hant']\""]

@@ -92,6 +92,12 @@ def _caption(t, params: dict) -> str:
     return t("chart.record.family_caption", n=params["scale"])
 
 
+def _data_row(row: dict) -> dict:
+    """A plotted point as the chart's CSV and JSON downloads give it."""
+    keys = (("series", "series"), ("round", "round"), ("time_min", "value"), ("result", "result"))
+    return {**{name: row[key] for name, key in keys}, "carried_over": row["carried"]}
+
+
 def _figure(model: Model, t, params: dict, page: Page, points: list[tuple[str, dict]], looks: dict) -> str:
     from sitegen.render.charts import draw_convert as chart_render
 
@@ -113,16 +119,7 @@ def _figure(model: Model, t, params: dict, page: Page, points: list[tuple[str, d
     chart_id = f"chart-{number}"
     stem = charts._stem(page, str(number))
     svg = chart_render.page_svg(wide, chart_id, store)
-    data = [
-        {
-            "series": r["series"],
-            "round": r["round"],
-            "time_min": r["value"],
-            "result": r["result"],
-            "carried_over": r["carried"],
-        }
-        for r in rows
-    ]
+    data = [_data_row(r) for r in rows]
     page.files.update(
         {
             stem + ".csv": charts.data_csv(data).encode("utf-8"),
