@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sitegen.assemble import outdir
 from sitegen.assemble.manifest import load_manifest, manifest_path, output_state, save_manifest
@@ -23,6 +23,9 @@ from sitegen.assemble.state import current_values, load_state, next_state, save_
 from sitegen.base import paths
 from sitegen.base.cache import cache_root, code_digest, digest_of, scan_tree, sha
 from sitegen.content import record_lock
+
+if TYPE_CHECKING:
+    from sitegen.assemble.words import KnownClaims
 
 
 @dataclass
@@ -134,6 +137,7 @@ class _Loaded:
     shared: str  # what every page depends on (_shared_inputs)
     state: Any  # what each unit of the last build read (state.State), or None
     unchanged: dict[str, str]  # files of the last build still as it left them
+    claims: KnownClaims  # the claim words the last build found in each text
 
 
 @dataclass
@@ -141,12 +145,14 @@ class _Rendered:
     reuse: Any  # rendering.Reuse, or None when nothing was reused
     files: dict[str, str]  # output path -> sha256
     units: dict  # unit key -> (state.Unit, rendered now)
+    claims: tuple | None = None  # texts whose claim words were taken, and found now (words.py)
 
 
 def _load(content, templates, out, strict, processes, code, tree, manifest, before) -> _Loaded:
     """The site, loaded and checked (the editors' words after it: _publish), with its model."""
     from sitegen.assemble.rendering import BodyCache, data_digest, in_processes
     from sitegen.assemble.state import resolve
+    from sitegen.assemble.words import load_claims
     from sitegen.content.load import load_site  # what renders is imported only now
     from sitegen.derive import model as derive_model
     from sitegen.render.theme import load_theme, theme_dependency
@@ -166,6 +172,7 @@ def _load(content, templates, out, strict, processes, code, tree, manifest, befo
         _shared_inputs(content, templates, code, strict),
         load_state(_state_path(out)) if manifest else None,
         _unchanged_since(manifest, before),
+        load_claims(_claims_path(out), code),
     )
 
 
@@ -193,8 +200,9 @@ def _render(loaded: _Loaded, out: Path, staging: Path) -> _Rendered:
         else None
     )
     destination = Destination(staging, out, loaded.unchanged, reuse)
-    site, model = loaded.site, loaded.model
-    files = render_site(site, loaded.templates, model, loaded.cache, destination, processes=loaded.processes)
+    files = render_site(
+        loaded.site, loaded.templates, loaded.model, loaded.cache, destination, processes=loaded.processes
+    )
     return _Rendered(reuse, files, destination.units)
 
 
@@ -204,18 +212,19 @@ def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path 
     from sitegen.assemble import forking
     from sitegen.assemble.write import commit, staged
     from sitegen.base.errors import ContentError
-    from sitegen.content.load import check_words
 
     site = loaded.site
     said = len(site.warnings)
     with staged(out) as staging:
-        render = partial(_render, loaded, out, staging)
+        render, check = partial(_render, loaded, out, staging), partial(_words, site, loaded.claims)
         if loaded.forks and not strict:
-            words, rendered = forking.beside(partial(check_words, site), render)
+            (words, claims), rendered = forking.beside(check, render)
             _errors_raised(words)
         else:  # before rendering, as a load would say them (with --strict, the load did)
-            words = [] if strict else _errors_raised(check_words(site))
+            words, claims = ([], None) if strict else check()
+            _errors_raised(words)
             rendered = render()
+        rendered.claims = claims
         site.warnings = [*site.warnings[:said], *words, *site.warnings[said:]]  # as a load says them
         if strict and site.warnings:
             raise ContentError(site.warnings)
@@ -229,9 +238,12 @@ def _save(loaded: _Loaded, out: Path, inputs: str, rendered: _Rendered, previous
     manifest (after the removal: unlinking the previous tree's hard links changes the ctime
     of the files they share with this output, and the manifest records the output's state)."""
     from sitegen.assemble import forking
+    from sitegen.assemble.words import save_claims
     from sitegen.assemble.write import remove_previous, removing
 
     def save_units() -> list[str]:
+        if rendered.claims is not None:
+            save_claims(_claims_path(out), loaded.claims, *rendered.claims)  # never fails
         return _saved(lambda: save_state(_state_path(out), _next_state(loaded, rendered)))
 
     def remove_then_save() -> list[str]:
@@ -251,6 +263,14 @@ def _save(loaded: _Loaded, out: Path, inputs: str, rendered: _Rendered, previous
     if unsaved:
         _forget(out)
     return unsaved
+
+
+def _words(site, claims: KnownClaims) -> tuple[list, tuple]:
+    """(the problems of the editors' words, what the check took from the last build and found
+    now: KnownClaims.changes, sent back from a forked process)"""
+    from sitegen.content.load import check_words
+
+    return check_words(site, claims), claims.changes()
 
 
 def _next_state(loaded: _Loaded, rendered: _Rendered):
@@ -300,6 +320,11 @@ def _forget(out: Path) -> None:
 def _state_path(out: Path) -> Path:
     """What each unit of the last build of `out` read (state.State), beside its manifest."""
     return manifest_path(out).with_suffix(".units")
+
+
+def _claims_path(out: Path) -> Path:
+    """The claim words the last build of `out` found in each text (words.py)."""
+    return manifest_path(out).with_suffix(".claims")
 
 
 def _shared_inputs(content: Path, templates: Path, code: str, strict: bool) -> str:
