@@ -17,6 +17,7 @@ import pickle
 import stat
 import sys
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,14 +129,12 @@ def write_atomic(path: Path, data: bytes) -> None:
 RACY_NS = 100_000_000
 STAT_HASHES = "stat-hashes"
 
-
 _stat_tables: dict = {}  # table file -> (its status, the table): read once while unchanged
 
 
 def _load_stat_table() -> dict:
-    """The table (path -> status and sha256), read from its file once while the file is
-    unchanged; callers read it and never change it (each load copied the whole table: 2,000
-    copies in a load of 1,000 reports)."""
+    """The table (path -> status and sha256), read once while its file is unchanged; callers never
+    change it (each load copied the whole table: 2,000 copies in a load of 1,000 reports)."""
     path = cache_root() / STAT_HASHES
     try:
         with open(path, "rb") as file:
@@ -160,14 +159,9 @@ def _file_hash(path: str, info: os.stat_result, table: dict, seen: dict, now: in
     """sha256 of the file's bytes; taken from the table when its status is as recorded."""
     status = _status(info)
     known = table.get(path)
-    if (
-        isinstance(known, tuple)
-        and len(known) == 5
-        and known[:4] == status
-        and isinstance(known[4], bytes)
-        and len(known[4]) == 32
-    ):
-        return known[4]
+    if isinstance(known, tuple) and len(known) == 5 and known[:4] == status and isinstance(known[4], bytes):
+        if len(known[4]) == 32:
+            return known[4]
     with open(path, "rb") as file:
         data = file.read()
     digest = hashlib.sha256(data).digest()
@@ -178,8 +172,7 @@ def _file_hash(path: str, info: os.stat_result, table: dict, seen: dict, now: in
 
 @dataclass(frozen=True)
 class Tree:
-    """One pass over input folders (scan_tree): every file's sha256 and what is neither a
-    file nor a folder, each folder's entries in the order its digest takes them."""
+    """One pass over input folders (scan_tree): each folder's files and odd entries, in order."""
 
     folders: tuple[Path, ...]
     files: dict[Path, list[tuple[Path, bytes]]]  # folder -> [(path, sha256)], sorted by path
@@ -187,9 +180,8 @@ class Tree:
 
 
 def scan_tree(*folders: Path) -> Tree:
-    """Every file under the folders (`__pycache__` folders left out), hashed only when its
-    size, mtime, ctime or inode changed since it was last hashed (the table is kept in the
-    cache; a damaged table is only a miss). Read the table once, save it once."""
+    """Every file under the folders (not `__pycache__`), hashed only when its size, mtime, ctime
+    or inode changed since it was last hashed (the stat table: read once, saved once)."""
     table = _load_stat_table()
     new: dict = {}
     now = time.time_ns()
@@ -197,9 +189,7 @@ def scan_tree(*folders: Path) -> Tree:
     for folder in folders:
         found, odd[folder] = _walk(folder)
         found.sort(key=lambda item: item[0])
-        files[folder] = [
-            (path, _file_hash(os.path.abspath(path), info, table, new, now)) for path, info in found
-        ]
+        files[folder] = [(p, _file_hash(os.path.abspath(p), info, table, new, now)) for p, info in found]
     _save_stat_table(table, new)
     return Tree(tuple(folders), files, odd)
 
@@ -223,10 +213,9 @@ def _walk(folder: Path) -> tuple[list, list]:
 
 
 def digest_of(tree: Tree, extra: str = "", within: tuple[Path, ...] | None = None) -> str:
-    """One hash over every file's path and bytes under the tree's folders, in a fixed order;
-    what is neither a file nor a folder counts too (never opened here: the load says what is
-    wrong with it; left out, adding one was "nothing changed"). `within`: subfolders of the
-    tree's first folder, hashed as if they had been scanned alone (tree_digest(*within))."""
+    """One hash over every file's path and bytes under the tree's folders, and what is neither a
+    file nor a folder (the load says what is wrong with it; left out, adding one was "nothing
+    changed"). `within`: subfolders of the first folder, as tree_digest(*within) hashes them."""
     digest = hashlib.sha256(extra.encode())
     for folder in tree.folders if within is None else within:
         root, prefix = (folder if within is None else tree.folders[0]), str(folder) + "/"
@@ -269,11 +258,9 @@ def _save_stat_table(table: dict, new: dict) -> None:
         table = {**({} if len(table) > 100_000 else table), **new}  # past that, forget files long gone
         path = cache_root() / STAT_HASHES
         write_atomic(path, seal(pickle.dumps(table, protocol=4)))
-        try:
-            _stat_tables.clear()
+        _stat_tables.clear()
+        with suppress(OSError):  # if the write failed, still true of every file it names
             _stat_tables[path] = (_status(os.stat(path)), table)
-        except OSError:
-            pass
 
 
 @functools.lru_cache(maxsize=1)
