@@ -24,7 +24,10 @@ WORDING = (
 FASTEST = "Acme ran BERT.\n\nIt was the fastest system\nof the round.\n"
 FASTEST_FOUND = [(3, "'fastest' " + WORDING.format(kind="fastest"))]
 FIRST = "Its first round was its best.\n"
-FIRST_FOUND = [(1, "'best' " + WORDING.format(kind="claim")), (1, "'first' " + WORDING.format(kind="rounds"))]  # sorted
+FIRST_FOUND = [
+    (1, "'best' " + WORDING.format(kind="claim")),
+    (1, "'first' " + WORDING.format(kind="rounds")),
+]  # sorted
 
 
 @pytest.fixture
@@ -133,7 +136,9 @@ def test_the_data_key_from_the_builds_scan_is_the_data_key_of_its_own_walk(tmp_p
     (content / "data-old" / "a.yaml").write_text("changed", "utf-8")  # not data: the key stays
     assert cache.data_digest(content, "code", cache.scan_tree(content)) == cache.data_digest(content, "code")
     (content / "data" / "sub" / "b.yaml").write_text("changed", "utf-8")
-    assert cache.data_digest(content, "code", cache.scan_tree(content)) != cache.data_digest(content, "code", tree)
+    assert cache.data_digest(content, "code", cache.scan_tree(content)) != cache.data_digest(
+        content, "code", tree
+    )
 
 
 def test_the_stat_table_is_read_once(tmp_path, own_cache, monkeypatch):
