@@ -5,7 +5,7 @@ missing or stale entry only means the work is done again. One integrity rule for
 `seal`: the sha256 of the bytes, then the bytes (a truncated or damaged entry is a miss, never
 used); one writer, `write_atomic`: whole or not at all, and a cache that cannot be written is no
 error. Entries are files under the store's folder (parsed/, charts/, templates-*/, builds/ with
-each output folder's manifest and build state, versions, stat-hashes) and one SQLite table of
+each output folder's manifest, build state and claim words, versions, stat-hashes) and one SQLite table of
 sealed report bodies (bodies.sqlite: BodyCache); locks/ holds the build locks, not entries."""
 
 from __future__ import annotations
