@@ -459,7 +459,7 @@ def prepare_run(tools, settle: bool) -> None:
 
 RECORD_COLD_LIMIT = 60.0  # s (the scale issue, on a 2-core machine)
 RECORD_NOOP_LIMIT = 1.0  # s, and at most a tenth of the cold build
-RECORD_EDIT_LIMIT = 2.0  # s: one report edit, one result edit
+RECORD_EDIT_LIMIT = 1.0  # s: one report edit, one result edit (issue 47)
 RECORD_MEMORY_LIMIT = 1024.0  # MB
 SERVE_RELOAD_LIMIT = 0.5  # s from saving a report to the served page with the new text
 SERVE_POLL = 0.025  # s between the benchmark's requests to serve's /__build__
@@ -1115,9 +1115,9 @@ def synthetic_targets(res: dict) -> list[dict]:
             missing(our_time=edit, cold_time=cold_main),
         ),
         target(
-            f"N={n} data-record edit <= 1/10 of cold (s)",
+            f"N={n} result edit <= 1/20 of cold (s)",
             edit_data,
-            cold_main / 10 if cold_main else None,
+            cold_main / 20 if cold_main else None,
             " s",
             missing(our_time=edit_data, cold_time=cold_main),
         ),
@@ -1310,6 +1310,29 @@ def synthetic_markdown(res: dict) -> list[str]:
             )
             + f" | {'–' if peak is None else f'{peak:.0f}'} |"
         )
+    return lines + edit_ratios(res)
+
+
+def edit_ratios(res: dict) -> list[str]:
+    """Each edit's rebuild as a share of the cold build, in wall and in CPU time (the CPU
+    ratio is the steadier one on a shared machine)."""
+    lines = [
+        "",
+        "The edits as a share of the cold build (target: at most 1/20 = 0.05 each), wall time and CPU time:",
+        "",
+        "| site | edit one report / cold | edit one result / cold | CPU: report / cold | CPU: result / cold |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for n in sorted(res["ours"], key=int):
+        m = res["ours"][n].get("main", {})
+        if not m:
+            continue
+        cells = [
+            ratio(m.get(step, {}).get(measure), m.get("cold", {}).get(measure))
+            for measure in ("median_s", "median_cpu_s")
+            for step in ("edit_report", "edit_data")
+        ]
+        lines.append(f"| N={n} | " + " | ".join("–" if c is None else f"{c:.3f}" for c in cells) + " |")
     return lines
 
 

@@ -48,7 +48,7 @@ def save_manifest(store: Store, out: Path, inputs: str, files: dict[str, str]) -
 def forget(store: Store, out: Path) -> None:
     """Remove what the store says of the last build of `out`, so that no later build trusts
     a half-saved state."""
-    for table in ("builds", "units"):
+    for table in ("builds", "units", "claims"):
         store.delete(table, output_key(out))
 
 

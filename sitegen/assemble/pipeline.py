@@ -15,14 +15,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sitegen.assemble import outdir
 from sitegen.assemble.manifest import forget, load_manifest, output_key, output_state, save_manifest
 from sitegen.assemble.state import current_values, load_state, next_state, save_state, stale_units
 from sitegen.base import paths
-from sitegen.base.cache import code_digest, sha, tree_digest
+from sitegen.base.cache import code_digest, digest_of, scan_tree, sha
 from sitegen.base.store import Store
 from sitegen.content import record_lock
+
+if TYPE_CHECKING:
+    from sitegen.assemble.words import KnownClaims
 
 
 @dataclass
@@ -36,18 +40,6 @@ class BuildReport:
     bodies_rendered: int = 0
     units_reused: int = 0  # pages (with the files made with them) taken as they were
     units_rendered: int = 0
-
-
-def _unchanged_since(manifest, out: Path) -> dict[str, str]:
-    """Files of the last build still on disk exactly as it left them: only these may be reused."""
-    if not manifest or not out.is_dir():
-        return {}
-    state = output_state(out)
-    return {
-        path: sha
-        for path, sha in manifest.files.items()
-        if path in state and state[path] == manifest.state.get(path)
-    }
 
 
 def build(
@@ -109,98 +101,165 @@ def _collected_after():
 def _build_locked(
     store: Store, content: Path, templates: Path, out: Path, strict: bool, processes: bool = True
 ) -> BuildReport:
+    """The build, holding the output's lock: nothing at all when the inputs and the output are
+    as the last build left them; else load, render and publish, then save what it read."""
     code = code_digest(store)
-    inputs = tree_digest(content, templates, extra=code + str(strict), store=store)
+    tree = scan_tree(content, templates, store=store)  # the inputs, digested once for the whole build
+    inputs = digest_of(tree, extra=code + str(strict))
     manifest = load_manifest(store, out)
-    if manifest and manifest.inputs == inputs and out.is_dir() and output_state(out) == manifest.state:
+    before = output_state(out) if manifest and out.is_dir() else {}  # the output, scanned once
+    if manifest and manifest.inputs == inputs and out.is_dir() and before == manifest.state:
         return BuildReport(
             pages=sum(1 for p in manifest.files if p.endswith(".html")),
             files=len(manifest.files),
             skipped=True,
         )
-    from sitegen.assemble import forking
-    from sitegen.assemble.rendering import (
-        BodyCache,
-        Destination,
-        Reuse,
-        data_digest,
-        in_processes,
-        load_site_theme,
-        render_site,
+    loaded = _load(store, content, templates, out, strict, processes, code, tree, manifest, before)
+    gc.freeze()  # until the build ends (_collected_after)
+    store.release()  # each forked process opens its own connection
+    rendered, previous = _publish(loaded, out, strict)
+    unsaved = _save(store, loaded, out, inputs, rendered, previous)
+    return BuildReport(
+        pages=sum(1 for p in rendered.files if p.endswith(".html")),
+        files=len(rendered.files),
+        warnings=loaded.site.warnings + unsaved,
+        bodies_reused=loaded.cache.hits,
+        bodies_rendered=loaded.cache.misses,
+        units_reused=sum(1 for _, fresh in rendered.units.values() if not fresh),
+        units_rendered=sum(1 for _, fresh in rendered.units.values() if fresh),
     )
+
+
+@dataclass
+class _Loaded:
+    """What a build renders from: the site and its model, and what the last build left."""
+
+    site: Any
+    model: Any
+    theme: Any  # the build's one Jinja environment (render/theme.py Theme)
+    processes: bool  # render in processes of its own where the site is big enough
+    forks: bool  # and it is: the work beside the rendering forks too
+    cache: Any  # BodyCache: report bodies made from the same data
+    value: Any  # value(tag, key) of a dependency now (state.current_values)
+    shared: str  # what every page depends on (_shared_inputs)
+    state: Any  # what each unit of the last build read (state.State), or None
+    unchanged: dict[str, str]  # files of the last build still as it left them
+    claims: KnownClaims  # the claim words the last build found in each text
+
+
+@dataclass
+class _Rendered:
+    reuse: Any  # rendering.Reuse, or None when nothing was reused
+    files: dict[str, str]  # output path -> sha256
+    units: dict  # unit key -> (state.Unit, rendered now)
+    claims: tuple | None = None  # texts whose claim words were taken, and found now (words.py)
+
+
+def _load(store, content, templates, out, strict, processes, code, tree, manifest, before) -> _Loaded:
+    """The site, loaded and checked (the editors' words after it: _publish), with its model."""
+    from sitegen.assemble.rendering import BodyCache, data_digest, in_processes, load_site_theme
     from sitegen.assemble.state import resolve
-    from sitegen.assemble.write import commit, remove_previous, removing, staged
-    from sitegen.base.errors import ContentError  # what renders is imported only now
-    from sitegen.content.load import check_words, load_site
+    from sitegen.assemble.words import load_claims
+    from sitegen.content.load import load_site  # what renders is imported only now
     from sitegen.derive import model as derive_model
     from sitegen.render.theme import theme_dependency
 
-    # the editors' words are checked after the load (with --strict, by the load itself); on a
-    # big site, in a forked process beside the rest of the build
+    # the editors' words are checked after the load (with --strict, by the load itself)
     site = load_site(content, strict=strict, words=strict, store=store)
-    forks = processes and in_processes(site)
     model = derive_model.build(site)  # once, in this process: every forked language reads it
-    cache = BodyCache(store, data_digest(content, code, store))
     theme = load_site_theme(site, templates)  # the build's one Jinja environment
-    value = current_values(partial(resolve, site), partial(theme_dependency, theme))
-    shared = _shared_inputs(content, templates, code, strict)
-    state = load_state(store, output_key(out)) if manifest else None
-    gc.freeze()  # until the build ends (_collected_after)
+    return _Loaded(
+        site,
+        model,
+        theme,
+        processes,
+        processes and in_processes(site),
+        BodyCache(store, data_digest(content, code, store, tree)),
+        current_values(partial(resolve, site), partial(theme_dependency, theme)),
+        _shared_inputs(content, templates, code, strict),
+        load_state(store, output_key(out)) if manifest else None,
+        _unchanged_since(manifest, before),
+        load_claims(store, output_key(out), code),
+    )
 
-    def render(staging: Path) -> tuple[Reuse | None, dict, dict]:
-        """(what may be reused, the files, what each unit read), rendered into the staging folder."""
-        reuse = (
-            Reuse(state, *stale_units(state, value)) if state is not None and state.inputs == shared else None
-        )
-        destination = Destination(staging, out, _unchanged_since(manifest, out), reuse)
-        files = render_site(site, theme, model, cache, destination, processes=processes)
-        return reuse, files, destination.units
 
-    loaded = len(site.warnings)
-    store.release()  # each forked process opens its own connection
+def _unchanged_since(manifest, before: dict) -> dict[str, str]:
+    """Files of the last build still on disk exactly as it left them (`before`: the output's
+    state now): only these may be reused."""
+    if not manifest:
+        return {}
+    return {
+        path: sha
+        for path, sha in manifest.files.items()
+        if path in before and before[path] == manifest.state.get(path)
+    }
+
+
+def _render(loaded: _Loaded, out: Path, staging: Path) -> _Rendered:
+    """The site rendered into the staging folder, reusing the last build's units that read
+    nothing that changed since."""
+    from sitegen.assemble.rendering import Destination, Reuse, render_site
+
+    state = loaded.state
+    reuse = (
+        Reuse(state, *stale_units(state, loaded.value))
+        if state is not None and state.inputs == loaded.shared
+        else None
+    )
+    destination = Destination(staging, out, loaded.unchanged, reuse)
+    files = render_site(
+        loaded.site, loaded.theme, loaded.model, loaded.cache, destination, processes=loaded.processes
+    )
+    return _Rendered(reuse, files, destination.units)
+
+
+def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path | None]:
+    """Render, check the editors' words (on a big site, in a forked process beside the
+    rendering), and swap the new output in: (what was rendered, the previous tree to remove)."""
+    from sitegen.assemble import forking
+    from sitegen.assemble.write import commit, staged
+    from sitegen.base.errors import ContentError
+
+    site = loaded.site
+    said = len(site.warnings)
     with staged(out) as staging:
-        if forks and not strict:
-            words, (reuse, files, units) = forking.beside(
-                partial(check_words, site), partial(render, staging)
-            )
+        render, check = partial(_render, loaded, out, staging), partial(_words, site, loaded.claims)
+        if loaded.forks and not strict:
+            (words, claims), rendered = forking.beside(check, render)
             _errors_raised(words)
-        else:  # before rendering, as a load would say them
-            words = [] if strict else _errors_raised(check_words(site))
-            reuse, files, units = render(staging)
-        site.warnings = [*site.warnings[:loaded], *words, *site.warnings[loaded:]]  # as a load says them
+        else:  # before rendering, as a load would say them (with --strict, the load did)
+            words, claims = ([], None) if strict else check()
+            _errors_raised(words)
+            rendered = render()
+        rendered.claims = claims
+        site.warnings = [*site.warnings[:said], *words, *site.warnings[said:]]  # as a load says them
         if strict and site.warnings:
             raise ContentError(site.warnings)
-        previous = commit(staging, out)
-    # the site is published: the cache may fail now. The units' state is saved in a forked
-    # process while this one removes the previous tree and then saves the manifest (after the
-    # removal: unlinking the previous tree's hard links changes the ctime of the files they
-    # share with this output, and the manifest records the output's state)
+        return rendered, commit(staging, out)
+
+
+def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rendered, previous) -> list[str]:
+    """Remove the previous tree and save what this build read and wrote; warnings for what
+    could not be saved (the site is published: the cache may fail now). The units' state is
+    saved in a forked process while this one removes the previous tree and then saves the
+    manifest (after the removal: unlinking the previous tree's hard links changes the ctime
+    of the files they share with this output, and the manifest records the output's state)."""
+    from sitegen.assemble import forking
+    from sitegen.assemble.words import save_claims
+    from sitegen.assemble.write import remove_previous, removing
+
+    key = output_key(out)
 
     def save_units() -> list[str]:
-        return _saved(
-            lambda: save_state(
-                store,
-                output_key(out),
-                next_state(
-                    shared,
-                    reuse.state if reuse else None,
-                    reuse.hashes if reuse else None,
-                    reuse.whole if reuse else None,
-                    units,
-                    value,
-                ),
-            )
-        )
+        if rendered.claims is not None:
+            save_claims(store, key, loaded.claims, *rendered.claims)  # never fails
+        return _saved(lambda: save_state(store, key, _next_state(loaded, rendered)))
 
-    def save_manifest_now() -> list[str]:
-        return _saved(lambda: save_manifest(store, out, inputs, files))
+    def remove_then_save() -> list[str]:
+        remove_previous(previous)
+        return _saved(lambda: save_manifest(store, out, inputs, rendered.files))
 
-    if forks:
-
-        def remove_then_save() -> list[str]:
-            remove_previous(previous)
-            return save_manifest_now()
-
+    if loaded.forks:
         store.release()
         units_unsaved, output_unsaved = forking.beside(save_units, remove_then_save)
         unsaved = [*units_unsaved, *output_unsaved]
@@ -210,17 +269,29 @@ def _build_locked(
             unsaved = save_units()
         finally:
             removal.join()
-        unsaved += save_manifest_now()
+        unsaved += _saved(lambda: save_manifest(store, out, inputs, rendered.files))
     if unsaved:
         forget(store, out)
-    return BuildReport(
-        pages=sum(1 for p in files if p.endswith(".html")),
-        files=len(files),
-        warnings=site.warnings + unsaved,
-        bodies_reused=cache.hits,
-        bodies_rendered=cache.misses,
-        units_reused=sum(1 for _, fresh in units.values() if not fresh),
-        units_rendered=sum(1 for _, fresh in units.values() if fresh),
+    return unsaved
+
+
+def _words(site, claims: KnownClaims) -> tuple[list, tuple]:
+    """(the problems of the editors' words, what the check took from the last build and found
+    now: KnownClaims.changes, sent back from a forked process)"""
+    from sitegen.content.load import check_words
+
+    return check_words(site, claims), claims.changes()
+
+
+def _next_state(loaded: _Loaded, rendered: _Rendered):
+    reuse = rendered.reuse
+    return next_state(
+        loaded.shared,
+        reuse.state if reuse else None,
+        reuse.hashes if reuse else None,
+        reuse.whole if reuse else None,
+        rendered.units,
+        loaded.value,
     )
 
 

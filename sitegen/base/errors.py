@@ -39,6 +39,12 @@ class Problems:
     store: object = field(default=None, repr=False, compare=False)
 
     def rel(self, path: Path | str) -> str:
+        known = self.__dict__.setdefault("_relative", {})  # a file named by thousands of warnings
+        if path not in known:
+            known[path] = self._rel(path)
+        return known[path]
+
+    def _rel(self, path: Path | str) -> str:
         path = Path(path)
         # Folders are resolved once per collector (a load names thousands of records in a few
         # files); the file itself is not resolved: it may be a link to a device, or a loop.

@@ -26,14 +26,15 @@ from pathlib import Path
 
 FILE = "store.sqlite"
 APPLICATION_ID = 0x41584C47  # "AXLG": this program's databases say so in their header
-SCHEMA = 1  # PRAGMA user_version: a store of another layout is made again
+SCHEMA = 2  # PRAGMA user_version: a store of another layout is made again
 TABLES = (
     "parsed",  # a content file's parse (content/parsecache.py)
     "charts",  # chart specs, drawings and narrow widths (render/charts/draw_convert.py)
     "templates",  # compiled templates (render/theme.py)
     "builds",  # each output folder's manifest (assemble/manifest.py)
     "units",  # each output folder's units and what they read (assemble/state.py)
-    "conversions",  # text converted to a converted language (base/languages.py)
+    "conversions",  # text converted to a converted language (base/conversions.py)
+    "claims",  # each output folder's claim words found in each text (assemble/words.py)
     "versions",  # the versions of the libraries that shape the output (base/cache.py)
     "stat_hashes",  # files' sha256 by their status (base/cache.py)
     "bodies",  # rendered report bodies (base/cache.py BodyCache)

@@ -137,12 +137,12 @@ def _load_tables(content: Path, langs: Languages, problems: Problems) -> dict[st
     return tables
 
 
-def check_words(site: Site) -> list:
-    """The problems of the editors' words: claim words outside a reference, and forms the
-    term list avoids (errors in written Simplified Chinese, warnings otherwise). They read the
-    loaded site and change nothing (a build runs them in a process of their own)."""
+def check_words(site: Site, claims=None) -> list:
+    """The problems of the editors' words: claim words outside a reference (`claims`), and forms
+    the term list avoids (errors in written Simplified Chinese, warnings otherwise). They read
+    the loaded site and change nothing (a build runs them in a process of their own)."""
     problems = Problems(site.root)
-    checks.check_claim_words(site, problems)
+    checks.check_claim_words(site, problems, claims)
     check_terms(site, problems)
     return problems.items
 

@@ -146,11 +146,12 @@ def check_text_refs(site: Site, problems: Problems) -> None:
                             )
 
 
-def check_claim_words(site: Site, problems: Problems) -> None:
+def check_claim_words(site: Site, problems: Problems, claims=None) -> None:
     """Each report's and page's own text (title, summary, findings, body): a superlative,
     negative or comparison about the record outside a reference, or MLPerf without its ®, is a
-    warning where it is written (textcheck.unreferenced_claims). Converted text is not the
-    editor's: its source file is checked."""
+    warning where it is written (`claims`: textcheck.unreferenced_claims, or the same answers
+    kept from the last build). Converted text is not the editor's: its source file is checked."""
+    claims = claims or unreferenced_claims
     for report in site.reports + site.pages:
         if report.pending or report.converted or report.source is None:
             continue
@@ -158,9 +159,9 @@ def check_claim_words(site: Site, problems: Problems) -> None:
         texts = [(report.meta.get(key) or "", lines.get(key, 2)) for key in ("title", "summary")]
         texts += [(finding, lines.get("findings", 2)) for finding in report.meta.get("findings") or []]
         for text, first in texts:
-            for _, message in unreferenced_claims(text):
+            for _, message in claims(text):
                 problems.warn(report.source.path, first, message)
-        for line, message in unreferenced_claims(report.body):
+        for line, message in claims(report.body):
             problems.warn(report.source.path, report.body_line + line - 1, message)
 
 

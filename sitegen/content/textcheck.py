@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from bisect import bisect_right
 
 # Strings known from the scraped sources that must never come back (spam and boilerplate).
 NOISE = ("91视频APP", "boonoor.blogspot", "facebook.com/tr")
@@ -175,12 +176,12 @@ def unreferenced_claims(text: str) -> list[tuple[int, str]]:
     """(line, message) for each superlative, negative or comparison in an editor's text that
     no reference in its sentence computes (see CLAIM_WORDS)."""
     masked = _REFERENCE.sub(lambda m: "\x00" * len(m.group(0)), text)
-    ends = [m.end() for m in _SENTENCE_END.finditer(masked)] + [len(text)]
+    ends = [m.end() for m in _SENTENCE_END.finditer(masked)] + [len(text)]  # ascending
     found = []
     for pattern, kinds in CLAIM_WORDS:
         for match in pattern.finditer(masked):
-            start = max((e for e in ends if e <= match.start()), default=0)
-            end = next(e for e in ends if e > match.start())
+            at = bisect_right(ends, match.start())  # the sentence around the match
+            start, end = (ends[at - 1] if at else 0), ends[at]
             if _kinds_between(text, start, end) & set(kinds):
                 continue
             found.append(

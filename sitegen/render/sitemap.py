@@ -95,16 +95,20 @@ def _sitemap_url(site, root: str, path: str, pages: set[str], known) -> bytes:
     return ("  " + text.replace("\n<", "\n  <")).rstrip(" ").encode()
 
 
-def _known_dates(site, record: dict) -> tuple[dict, object, dict]:
+def _known_dates(site, record: dict) -> tuple[dict, object, dict, dict]:
     """(result id -> its latest change in the data changelog, the newest date on the site,
-    result id -> its round; `record`: the model's, by id)."""
+    result id -> its round; `record`: the model's, by id; (language, slug) -> the date of
+    the first report of that slug, found once rather than once a page)."""
     changes: dict = {}
     for change in getattr(site, "changelog", None) or []:
         if change.get("id") and change.get("date"):
             changes[change["id"]] = max(change["date"], changes.get(change["id"], change["date"]))
     dates = [r.date for r in site.reports if r.date]
     dates += [rnd["commit_date"] for rnd in site.rounds.values() if rnd.get("commit_date")]
-    return changes, max(dates, default=None), {ident: r["round"] for ident, r in record.items()}
+    report_dates: dict = {}
+    for report in site.reports:
+        report_dates.setdefault((report.lang, report.slug), report.date)
+    return changes, max(dates, default=None), {ident: r["round"] for ident, r in record.items()}, report_dates
 
 
 def _lastmod(site, path: str, known):
@@ -112,13 +116,11 @@ def _lastmod(site, path: str, known):
     build): a report's date; a result, leaderboard or round page: its round's commit date
     (or a later change of the result in the data changelog); any other page: the newest of
     those dates on the site."""
-    changes, newest, round_of = known
+    changes, newest, round_of, report_dates = known
     kind = kind_of(path)
     lang, name = path.split("/")[0], path.rsplit("/", 1)[-1].removesuffix(".html")
-    if kind is not None and kind.name == "report":
-        found = [r for r in site.reports if r.slug == name and r.lang == lang]
-        if found and found[0].date:
-            return found[0].date
+    if kind is not None and kind.name == "report" and report_dates.get((lang, name)):
+        return report_dates[(lang, name)]
     round_id = None
     if kind is not None and kind.name == "result" and name in round_of:
         round_id = round_of[name]

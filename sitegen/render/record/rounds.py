@@ -120,8 +120,8 @@ def leaderboard_filters(results: list[dict], index: RecordIndex, t, company=lamb
     rows carry the same values as data-f-<field>; `company` names a submitter in the page's
     language (derive/names.py)."""
 
-    def options(values):
-        return sorted(set(values), key=lambda kv: str(kv[1]).casefold())
+    def options(values):  # equal labels (two vendors' "A1") in the order of their values, not the set's
+        return sorted(set(values), key=lambda kv: (str(kv[1]).casefold(), str(kv[0])))
 
     scales = [s[2] for s in SCALES if any(scale_of(r["accelerator_count"]) == s[2] for r in results)]
     return [
