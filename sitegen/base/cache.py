@@ -7,6 +7,7 @@ and inode), the versions of the libraries that shape the output, and BodyCache."
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -54,6 +55,7 @@ def _versions(store: Store | None) -> str:
     return found
 
 
+@functools.cache
 def _read_versions() -> str:
     from importlib import metadata
 
@@ -66,6 +68,7 @@ def _read_versions() -> str:
     return ";".join(found)
 
 
+@functools.cache
 def _installed_key() -> str:
     """A digest of where importlib.metadata looks: each sys.path entry, and in each folder the
     .dist-info / .egg-info entries with their mtime, ctime and inode."""
@@ -223,18 +226,18 @@ def _save_stat_table(store: Store | None, table: dict, new: dict) -> None:
 
 
 def code_digest(store: Store | None = None) -> str:
-    """The generator's own version: its code and the libraries that shape the output. Found
-    once per process (`store` only makes the first time faster): the code a process runs is
-    the code it imported (each chart asked for it again, 6 ms a time: 12 s of CPU in a cold
-    build of 2,000 charts)."""
-    if "code" not in _PROCESS:
-        from sitegen.base import npm
+    """The generator's own version: its code and the libraries that shape the output, found
+    once per process (the code a process runs is the code it imported; each chart asked for it
+    again, 6 ms a time: 12 s of CPU in a cold build of 2,000 charts). `store` only keeps the
+    libraries' versions between processes."""
+    from sitegen.base import npm
 
-        _PROCESS["code"] = tree_digest(CODE, extra=_versions(store) + npm.versions(), store=store)
-    return _PROCESS["code"]
+    return _code_digest(_versions(store) + npm.versions())
 
 
-_PROCESS: dict[str, str] = {}  # code_digest's answer, found once: as an lru_cache, keyed by no store
+@functools.lru_cache(maxsize=4)
+def _code_digest(versions: str) -> str:
+    return tree_digest(CODE, extra=versions)
 
 
 def data_digest(content: Path, code: str, store: Store | None = None, tree: Tree | None = None) -> str:

@@ -200,7 +200,7 @@ def test_pip_install_gives_a_command_that_starts_and_builds_a_site(tmp_path):
     built = _run([axledger, "-q"], site, {**env, "NO_COLOR": "1"}, timeout=400)
     assert (built.returncode, built.stdout) == (0, ""), built.stderr[-3000:]  # warnings may show
     assert (site / "output" / "en" / "index.html").is_file()
-    assert (site / ".cache" / "builds").is_dir()  # the cache in ./.cache
+    assert (site / ".cache" / "store.sqlite").is_file()  # the store in ./.cache
     assert not (site / "node_modules").exists()
     for name, rel in npm.MINISEARCH + npm.VEGA:
         copied = (package / "vendor" / name / rel).read_bytes()

@@ -148,5 +148,5 @@ def test_a_build_makes_one_jinja_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content = write_record_project(tmp_path / "sample")
     monkeypatch.setattr(jinja2.Environment, "__init__", counted)
-    build(content, TEMPLATES, tmp_path / "output", processes=False)
+    build(content, TEMPLATES, tmp_path / "output", cache=tmp_path / "cache", processes=False)
     assert len(made) == 1

@@ -5,6 +5,7 @@ each of them afresh."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from sitegen.assemble import pipeline
 from sitegen.assemble.words import load_claims, save_claims
 from sitegen.base import cache
+from sitegen.base.store import Store
 
 from project import REPORT_EN, TEMPLATES, write_project
 
@@ -31,78 +33,84 @@ FIRST_FOUND = [
 
 
 @pytest.fixture
-def own_cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SITEGEN_CACHE", str(folder))
-    monkeypatch.delenv(cache.READ_ONLY, raising=False)
+def store(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "RACY_NS", 0)  # remember files however new they are
-    cache._stat_tables.clear()
-    return folder
+    made = Store(tmp_path / "cache")
+    yield made
+    made.close()
+
+
+def _counted(store: Store, method: str, table: str) -> list:
+    """The calls of the store's `method` on `table` from now on (the store works as before)."""
+    calls: list = []
+    real = getattr(store, method)
+
+    def counting(name, *args, **kwargs):
+        if name == table:
+            calls.append(args)
+        return real(name, *args, **kwargs)
+
+    setattr(store, method, counting)
+    return calls
 
 
 # --- the claim words of a text, found once ---------------------------------------------------
 
 
-def test_claim_words_are_found_then_taken_from_the_last_build(tmp_path):
-    path = tmp_path / "claims"
-    first = load_claims(path, "code-1")
+def test_claim_words_are_found_then_taken_from_the_last_build(store):
+    first = load_claims(store, "out", "code-1")
     assert first(FASTEST) == FASTEST_FOUND
     used, new = first.changes()
     assert used == set() and list(new.values()) == [FASTEST_FOUND]
-    save_claims(path, first, used, new)
+    save_claims(store, "out", first, used, new)
 
-    again = load_claims(path, "code-1")
+    again = load_claims(store, "out", "code-1")
     assert again(FASTEST) == FASTEST_FOUND
     used, new = again.changes()
     assert len(used) == 1 and new == {}  # taken, not searched again
 
 
-def test_claim_words_of_other_code_or_a_damaged_file_are_found_again(tmp_path):
-    path = tmp_path / "claims"
-    first = load_claims(path, "code-1")
+def test_claim_words_of_other_code_or_a_damaged_file_are_found_again(store):
+    first = load_claims(store, "out", "code-1")
     first(FASTEST)
-    save_claims(path, first, *first.changes())
-    other = load_claims(path, "code-2")
+    save_claims(store, "out", first, *first.changes())
+    other = load_claims(store, "out", "code-2")
     assert other(FASTEST) == FASTEST_FOUND and other.changes()[1] != {}
-    path.write_bytes(path.read_bytes()[:-3])
-    damaged = load_claims(path, "code-1")
+    store.put("claims", "out", b"not a pickle")  # a damaged entry
+    damaged = load_claims(store, "out", "code-1")
     assert damaged.known == {}
     assert damaged(FASTEST) == FASTEST_FOUND
 
 
-def test_claim_words_keep_only_the_texts_of_the_last_build(tmp_path):
-    path = tmp_path / "claims"
-    first = load_claims(path, "code")
+def test_claim_words_keep_only_the_texts_of_the_last_build(store):
+    first = load_claims(store, "out", "code")
     first(FASTEST)
-    save_claims(path, first, *first.changes())
-    second = load_claims(path, "code")
+    save_claims(store, "out", first, *first.changes())
+    second = load_claims(store, "out", "code")
     assert second(FIRST) == FIRST_FOUND  # FASTEST is no longer in any text
-    save_claims(path, second, *second.changes())
-    third = load_claims(path, "code")
+    save_claims(store, "out", second, *second.changes())
+    third = load_claims(store, "out", "code")
     assert list(third.known.values()) == [FIRST_FOUND]
 
 
-def test_claim_words_unchanged_are_not_written_again(tmp_path):
-    path = tmp_path / "claims"
-    first = load_claims(path, "code")
+def test_claim_words_unchanged_are_not_written_again(store):
+    first = load_claims(store, "out", "code")
     first(FASTEST)
-    save_claims(path, first, *first.changes())
-    before = path.stat()
-    again = load_claims(path, "code")
+    save_claims(store, "out", first, *first.changes())
+    writes = _counted(store, "put", "claims")
+    again = load_claims(store, "out", "code")
     again(FASTEST)
-    save_claims(path, again, *again.changes())
-    assert (path.stat().st_ino, path.stat().st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    save_claims(store, "out", again, *again.changes())
+    assert writes == []
 
 
-def test_a_rebuild_says_the_warnings_of_a_cold_build(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_a_rebuild_says_the_warnings_of_a_cold_build(tmp_path):
     report = "reports/acme-vs-zenith.en.md"
     content = write_project(tmp_path / "a", {report: REPORT_EN + "\nIt was the fastest system.\n"})
-    pipeline.build(content, TEMPLATES, tmp_path / "out")
+    pipeline.build(content, TEMPLATES, tmp_path / "out", cache=tmp_path / "cache")
     (content / report).write_text(REPORT_EN + "\nIt was the first system.\n", "utf-8")
-    again = pipeline.build(content, TEMPLATES, tmp_path / "out")
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cold-cache"))
-    cold = pipeline.build(content, TEMPLATES, tmp_path / "cold")
+    again = pipeline.build(content, TEMPLATES, tmp_path / "out", cache=tmp_path / "cache")
+    cold = pipeline.build(content, TEMPLATES, tmp_path / "cold", cache=tmp_path / "cold-cache")
     said = [str(w) for w in again.warnings]
     assert said == [str(w) for w in cold.warnings]
     assert [w for w in said if "'first'" in w and report in w] and not [w for w in said if "'fastest'" in w]
@@ -126,44 +134,51 @@ def _content(root: Path) -> Path:
     return root
 
 
-def test_the_data_key_from_the_builds_scan_is_the_data_key_of_its_own_walk(tmp_path, own_cache):
+def test_the_data_key_from_the_builds_scan_is_the_data_key_of_its_own_walk(tmp_path, store):
     content = _content(tmp_path / "content")
-    tree = cache.scan_tree(content, tmp_path / "content" / "reports")
+    tree = cache.scan_tree(content, tmp_path / "content" / "reports", store=store)
     subfolders = (content / "data", content / "i18n")
     assert cache.digest_of(tree, "x", within=subfolders) == cache.tree_digest(*subfolders, extra="x")
-    assert cache.data_digest(content, "code", tree) == cache.data_digest(content, "code")
+    assert cache.data_digest(content, "code", store, tree) == cache.data_digest(content, "code")
     assert cache.digest_of(tree, "x") == cache.tree_digest(content, content / "reports", extra="x")
     (content / "data-old" / "a.yaml").write_text("changed", "utf-8")  # not data: the key stays
-    assert cache.data_digest(content, "code", cache.scan_tree(content)) == cache.data_digest(content, "code")
+    assert cache.data_digest(content, "code", None, cache.scan_tree(content)) == cache.data_digest(
+        content, "code"
+    )
     (content / "data" / "sub" / "b.yaml").write_text("changed", "utf-8")
-    assert cache.data_digest(content, "code", cache.scan_tree(content)) != cache.data_digest(
-        content, "code", tree
+    assert cache.data_digest(content, "code", None, cache.scan_tree(content)) != cache.data_digest(
+        content, "code", None, tree
     )
 
 
-def test_the_stat_table_is_read_once(tmp_path, own_cache, monkeypatch):
+def test_the_stat_table_is_read_once(tmp_path, store):
     content = _content(tmp_path / "content")
-    cache.tree_digest(content)  # writes the table
-    cache._stat_tables.clear()
-    reads = []
-    unseal = cache.unseal
-    monkeypatch.setattr(cache, "unseal", lambda entry: reads.append(1) or unseal(entry))
-    cache.scan_tree(content)
+    cache.tree_digest(content, store=store)  # writes the table
+    store.close()
+    again = Store(tmp_path / "cache")  # a new build's store: it has read nothing yet
+    reads, writes = (
+        _counted(again, "get_value", cache.STAT_HASHES),
+        _counted(again, "put_value", cache.STAT_HASHES),
+    )
+    cache.scan_tree(content, store=again)
     (content / "reports" / "new.md").write_text("new", "utf-8")  # the table is written again
-    cache.scan_tree(content)
+    cache.scan_tree(content, store=again)
     for _ in range(3):
-        cache.file_digests([content / "site.yaml", content / "reports" / "new.md"])
-    assert len(reads) == 1
+        cache.file_digests([content / "site.yaml", content / "reports" / "new.md"], again)
+    assert len(reads) == 1 and len(writes) == 1
+    assert cache.file_digests([content / "reports" / "new.md"], again) == {
+        content / "reports" / "new.md": hashlib.sha256(b"new").hexdigest()
+    }
+    again.close()
 
 
 def test_a_rebuild_scans_the_old_output_once(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
-    pipeline.build(content, TEMPLATES, out)
+    pipeline.build(content, TEMPLATES, out, cache=tmp_path / "cache")
     (content / "reports" / "acme-vs-zenith.en.md").write_text(REPORT_EN + "\nOne more.\n", "utf-8")
     scans = []
     state = pipeline.output_state
     monkeypatch.setattr(pipeline, "output_state", lambda folder: scans.append(folder) or state(folder))
-    assert not pipeline.build(content, TEMPLATES, out).skipped
+    assert not pipeline.build(content, TEMPLATES, out, cache=tmp_path / "cache").skipped
     assert scans == [out.resolve()]
     assert os.listdir(out)

@@ -478,6 +478,7 @@ def test_results_listed_under_one_name_are_told_apart():
     """A submitter's first and latest round name each result by benchmark and system; two of
     one name get what differs between them (division, category, scale, else the official system
     folder), and no others."""
+    from sitegen.base.languages import KNOWN
     from sitegen.render.record.lists import told_apart
 
     def t(key, **values):
@@ -485,6 +486,7 @@ def test_results_listed_under_one_name_are_told_apart():
             key, key
         ).format(**values)
 
+    t.language = KNOWN["en"]  # the page's language, as Strings carries it
     base = {"benchmark": "bert", "system_name": "Pod64", "division": "closed", "category": "available"}
     rows = [
         {**base, "id": "a", "accelerator_count": 64, "system_folder": "pod64-a"},

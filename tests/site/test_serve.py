@@ -367,7 +367,7 @@ def _raises(exception):
             raise exception
 
         # the page being edited is always made again (a page not read again may be reused)
-        mp.setattr("sitegen.render.pages.plain_page", broken)
+        mp.setattr("sitegen.render.pages.body_html", broken)  # what a plain page is drawn with
         (content / "pages" / "methodology.en.md").write_text(METHODOLOGY.format("Being edited."))
 
     return page_fails
