@@ -27,6 +27,19 @@ def project(tmp_path):
     return write_project(tmp_path)
 
 
+@pytest.fixture
+def own_store(tmp_path, monkeypatch):
+    """A store of the test's own in tmp_path/cache, closed at the end; files are remembered in
+    its stat table however new they are."""
+    from sitegen.base import cache
+    from sitegen.base.store import Store
+
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    store = Store(tmp_path / "cache")
+    yield store
+    store.close()
+
+
 def shared_folder(tmp_path_factory, name: str, make) -> Path:
     """A folder made once per test run by make(folder) and shared by its pytest-xdist workers
     (which run the tests in parallel); for what tests only read, such as a built site."""

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitegen.base.store import Store
+from sitegen.base.store import Store, kept_text
 
 # Imported where first used, not here: a build that finds nothing to do never needs them
 # (importlib.metadata for versions, npm for the vendored scripts).
@@ -42,17 +42,7 @@ def _versions(store: Store | None) -> str:
     """The versions of PACKAGES. importlib.metadata costs about 0.5 s (its import and the
     search), so the answer is remembered in the store, keyed by every distribution's metadata
     folder on sys.path (name, mtime, inode): an install, upgrade or removal changes the key."""
-    key = _installed_key()
-    known = store.get(VERSIONS, key) if store is not None else None
-    if known is not None:
-        try:
-            return known.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-    found = _read_versions()
-    if store is not None:
-        store.put(VERSIONS, key, found.encode("utf-8"))
-    return found
+    return kept_text(store, VERSIONS, _installed_key(), _read_versions)
 
 
 @functools.cache

@@ -231,6 +231,21 @@ class Store:
         _remove(self.path)
 
 
+def kept_text(store: Store | None, table: str, key: str, make) -> str:
+    """The text `store` keeps in `table` under `key`, else make()'s, kept there (an entry that
+    is not UTF-8 is made again; None or a read-only store keeps nothing)."""
+    kept = store.get(table, key) if store is not None else None
+    if kept is not None:
+        try:
+            return kept.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    text = make()
+    if store is not None:
+        store.put(table, key, text.encode("utf-8"))
+    return text
+
+
 @contextmanager
 def opened(folder: Path | None, read_only: bool = False) -> Iterator[Store]:
     """The store of `folder`, closed (and kept within its limit) when the block ends."""

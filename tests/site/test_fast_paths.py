@@ -50,15 +50,6 @@ def reference_digest(*folders: Path, extra: str = "") -> str:
     return digest.hexdigest()
 
 
-@pytest.fixture
-def own_cache(tmp_path, monkeypatch):
-    """A store of the test's own (closed at the end)."""
-    monkeypatch.setattr(cache, "RACY_NS", 0)  # remember files however new they are
-    store = Store(tmp_path / "cache")
-    yield store
-    store.close()
-
-
 def keys(store: Store, table: str) -> list[str]:
     """The keys of a table, read beside the store (a connection of the test's own)."""
     with sqlite3.connect(store.path) as db:
@@ -107,68 +98,68 @@ def test_output_state_is_the_walk(tmp_path):
 # --- tree_digest ----------------------------------------------------------------------------------
 
 
-def test_tree_digest_cold_and_warm_equal_the_reference(tmp_path, own_cache):
+def test_tree_digest_cold_and_warm_equal_the_reference(tmp_path, own_store):
     tree = _tree(tmp_path / "tree")
     other = _tree(tmp_path / "other")
     expected = reference_digest(tree, other, extra="x")
-    assert cache.tree_digest(tree, other, extra="x", store=own_cache) == expected  # cold table
-    assert keys(own_cache, cache.STAT_HASHES) == [cache.TABLE]
-    assert cache.tree_digest(tree, other, extra="x", store=own_cache) == expected  # warm table
-    again = Store(own_cache.folder)
+    assert cache.tree_digest(tree, other, extra="x", store=own_store) == expected  # cold table
+    assert keys(own_store, cache.STAT_HASHES) == [cache.TABLE]
+    assert cache.tree_digest(tree, other, extra="x", store=own_store) == expected  # warm table
+    again = Store(own_store.folder)
     assert cache.tree_digest(tree, other, extra="x", store=again) == expected  # read from the store
     assert again.memo[cache.STAT_HASHES]  # (it was)
     again.close()
 
 
-def test_same_size_edit_with_mtime_put_back_is_hashed_again(tmp_path, own_cache):
+def test_same_size_edit_with_mtime_put_back_is_hashed_again(tmp_path, own_store):
     tree = _tree(tmp_path / "tree")
-    before = cache.tree_digest(tree, store=own_cache)
+    before = cache.tree_digest(tree, store=own_store)
     path = tree / "b" / "c.txt"
     info = path.stat()
     path.write_text("dd", "utf-8")  # same size
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # same mtime; ctime moves on
     assert path.stat().st_size == info.st_size and path.stat().st_mtime_ns == info.st_mtime_ns
-    after = cache.tree_digest(tree, store=own_cache)
+    after = cache.tree_digest(tree, store=own_store)
     assert after != before
     assert after == reference_digest(tree)
 
 
-def test_recent_files_are_not_remembered(tmp_path, own_cache, monkeypatch):
+def test_recent_files_are_not_remembered(tmp_path, own_store, monkeypatch):
     monkeypatch.setattr(cache, "RACY_NS", 10**18)  # everything counts as just written
     tree = _tree(tmp_path / "tree")
-    assert cache.tree_digest(tree, store=own_cache) == reference_digest(tree)
-    assert keys(own_cache, cache.STAT_HASHES) == []
+    assert cache.tree_digest(tree, store=own_store) == reference_digest(tree)
+    assert keys(own_store, cache.STAT_HASHES) == []
 
 
 @pytest.mark.parametrize("how", ["truncated", "flipped", "garbage", "not a table"])
-def test_damaged_stat_table_is_not_trusted(tmp_path, own_cache, how):
+def test_damaged_stat_table_is_not_trusted(tmp_path, own_store, how):
     tree = _tree(tmp_path / "tree")
     expected = reference_digest(tree)
-    cache.tree_digest(tree, store=own_cache)
+    cache.tree_digest(tree, store=own_store)
     if how == "not a table":  # sealed, but wrong in every entry
-        entries = own_cache.get_value(cache.STAT_HASHES, cache.TABLE)
+        entries = own_store.get_value(cache.STAT_HASHES, cache.TABLE)
         wrong = {path: (*entry[:4], b"\1" * 32) for path, entry in entries.items()}
         how = seal(pickle.dumps(["not", wrong]))
-    damage(own_cache, cache.STAT_HASHES, cache.TABLE, how)
-    assert cache.tree_digest(tree, store=Store(own_cache.folder)) == expected
+    damage(own_store, cache.STAT_HASHES, cache.TABLE, how)
+    assert cache.tree_digest(tree, store=Store(own_store.folder)) == expected
 
 
-def test_tree_digest_with_an_unusable_or_read_only_cache(tmp_path, own_cache, monkeypatch):
+def test_tree_digest_with_an_unusable_or_read_only_cache(tmp_path, own_store, monkeypatch):
     tree = _tree(tmp_path / "tree")
     expected = reference_digest(tree)
-    assert cache.tree_digest(tree, store=Store(own_cache.folder, read_only=True)) == expected
-    assert not own_cache.folder.exists()
-    own_cache.folder.write_text("a file, not a folder")
-    assert cache.tree_digest(tree, store=own_cache) == expected
+    assert cache.tree_digest(tree, store=Store(own_store.folder, read_only=True)) == expected
+    assert not own_store.folder.exists()
+    own_store.folder.write_text("a file, not a folder")
+    assert cache.tree_digest(tree, store=own_store) == expected
     assert cache.tree_digest(tree) == expected  # no store at all
-    assert cache.code_digest(own_cache) == cache.code_digest()
+    assert cache.code_digest(own_store) == cache.code_digest()
 
 
-def test_file_digests(tmp_path, own_cache):
+def test_file_digests(tmp_path, own_store):
     tree = _tree(tmp_path / "tree")
     paths = [tree / "a.txt", tree / "b", tree / "missing", tree / "link-to-file"]
     for _ in range(2):
-        assert cache.file_digests(paths, own_cache) == {
+        assert cache.file_digests(paths, own_store) == {
             tree / "a.txt": hashlib.sha256(b"a").hexdigest(),
             tree / "link-to-file": hashlib.sha256(b"a").hexdigest(),
         }
@@ -177,18 +168,18 @@ def test_file_digests(tmp_path, own_cache):
 # --- the libraries' versions ----------------------------------------------------------------------
 
 
-def test_versions_are_remembered_and_damage_is_a_miss(own_cache):
+def test_versions_are_remembered_and_damage_is_a_miss(own_store):
     expected = cache._read_versions()
-    assert cache._versions(own_cache) == expected
-    (key,) = keys(own_cache, cache.VERSIONS)
-    assert own_cache.get(cache.VERSIONS, key) == expected.encode()
-    assert cache._versions(own_cache) == expected
-    damage(own_cache, cache.VERSIONS, key, "truncated")
-    assert cache._versions(own_cache) == expected
-    damage(own_cache, cache.VERSIONS, key, seal(b"markdown=0"))  # sealed, of another install
-    with sqlite3.connect(own_cache.path) as db:
+    assert cache._versions(own_store) == expected
+    (key,) = keys(own_store, cache.VERSIONS)
+    assert own_store.get(cache.VERSIONS, key) == expected.encode()
+    assert cache._versions(own_store) == expected
+    damage(own_store, cache.VERSIONS, key, "truncated")
+    assert cache._versions(own_store) == expected
+    damage(own_store, cache.VERSIONS, key, seal(b"markdown=0"))  # sealed, of another install
+    with sqlite3.connect(own_store.path) as db:
         db.execute(f"UPDATE {cache.VERSIONS} SET key = 'another key'")
-    assert cache._versions(own_cache) == expected
+    assert cache._versions(own_store) == expected
 
 
 # --- the parse cache of load_site -----------------------------------------------------------------
@@ -237,22 +228,22 @@ def _load(content, store, strict=False):
 
 
 @pytest.mark.parametrize("kind", ["project", "record"])
-def test_warm_load_equals_cold_load(tmp_path, own_cache, counted, kind):
+def test_warm_load_equals_cold_load(tmp_path, own_store, counted, kind):
     write = write_project if kind == "project" else write_record_project
     content = write(tmp_path)
-    cold = _load(content, own_cache)
+    cold = _load(content, own_store)
     assert counted["misses"] and not counted["hits"]
     counted.update(hits=0, misses=0)
-    warm = _load(content, own_cache)
+    warm = _load(content, own_store)
     assert counted["hits"] and not counted["misses"]
     assert same(cold, warm)
     assert cold.warnings == warm.warnings
     for strict in (True, False):  # and with the cache left out altogether
         counted.update(hits=0)
-        assert same(_load(content, own_cache, strict), _load(content, own_cache, strict))
+        assert same(_load(content, own_store, strict), _load(content, own_store, strict))
 
 
-def test_warnings_are_replayed(tmp_path, own_cache, counted):
+def test_warnings_are_replayed(tmp_path, own_store, counted):
     content = write_record_project(tmp_path)
     (content / "data" / "sources.yaml").write_text(
         (content / "data" / "sources.yaml").read_text("utf-8")
@@ -261,8 +252,8 @@ def test_warnings_are_replayed(tmp_path, own_cache, counted):
         "  takes: {en: Nothing., zh: 没有。}\n",
         "utf-8",
     )
-    cold = _load(content, own_cache)
-    warm = _load(content, own_cache)
+    cold = _load(content, own_store)
+    warm = _load(content, own_store)
     assert counted["hits"]
     assert same(cold, warm)
     assert any("never-cited" in p.message for p in cold.warnings)
@@ -278,75 +269,75 @@ def test_warnings_are_replayed(tmp_path, own_cache, counted):
         ("reports/acme-vs-zenith.en.md", "no front matter\n"),
     ],
 )
-def test_broken_file_is_never_cached_as_good(tmp_path, own_cache, counted, rel, text):
+def test_broken_file_is_never_cached_as_good(tmp_path, own_store, counted, rel, text):
     content = write_record_project(tmp_path, {rel: text})
-    first = _load(content, own_cache)
+    first = _load(content, own_store)
     assert isinstance(first, list) and first, "expected errors"
     assert all(p.line or p.path for p in first)
-    again = _load(content, own_cache)
+    again = _load(content, own_store)
     assert again == first  # the same messages, files and lines
     stored = {
         parsecache.ParseCache.entry_key(kind, f"content/{rel}")
         for kind in ("record-results", "table-systems", "markdown")
     }
-    assert not stored & set(keys(own_cache, parsecache.TABLE))
+    assert not stored & set(keys(own_store, parsecache.TABLE))
 
 
-def test_damaged_entries_are_parsed_again(tmp_path, own_cache, counted):
+def test_damaged_entries_are_parsed_again(tmp_path, own_store, counted):
     content = write_record_project(tmp_path)
-    cold = _load(content, own_cache)
-    entries = keys(own_cache, parsecache.TABLE)
+    cold = _load(content, own_store)
+    entries = keys(own_store, parsecache.TABLE)
     assert entries
     for number, key in enumerate(entries):
-        damage(own_cache, parsecache.TABLE, key, "truncated" if number % 2 else "flipped")
+        damage(own_store, parsecache.TABLE, key, "truncated" if number % 2 else "flipped")
     counted.update(hits=0, misses=0)
-    damaged = _load(content, own_cache)
+    damaged = _load(content, own_store)
     assert not counted["hits"] and counted["misses"]
     assert same(cold, damaged)
 
 
-def test_an_entry_of_other_bytes_is_not_used(tmp_path, own_cache, counted):
+def test_an_entry_of_other_bytes_is_not_used(tmp_path, own_store, counted):
     content = write_record_project(tmp_path)
-    _load(content, own_cache)
+    _load(content, own_store)
     path = content / "data" / "record" / "results-v1.0.yaml"
     path.write_text(V10.replace("AcmeFlow 1.0", "AcmeFlow 2.0"), "utf-8")
     seal_record(content)
-    fresh = _load(content, own_cache)
+    fresh = _load(content, own_store)
     assert any(r["framework"] == "AcmeFlow 2.0" for r in fresh.record.values())
-    assert same(fresh, _load(content, Store(own_cache.folder)))
+    assert same(fresh, _load(content, Store(own_store.folder)))
 
 
-def test_read_only_and_unusable_caches(tmp_path, own_cache, counted):
+def test_read_only_and_unusable_caches(tmp_path, own_store, counted):
     content = write_record_project(tmp_path)
-    cold = _load(content, Store(own_cache.folder, read_only=True))
-    assert not own_cache.folder.exists()
-    own_cache.folder.write_text("a file")
-    assert same(cold, _load(content, own_cache))
-    own_cache.folder.unlink()
-    own_cache.folder.mkdir()
-    own_cache.path.mkdir()  # a folder where the database goes
-    assert same(cold, _load(content, Store(own_cache.folder)))
+    cold = _load(content, Store(own_store.folder, read_only=True))
+    assert not own_store.folder.exists()
+    own_store.folder.write_text("a file")
+    assert same(cold, _load(content, own_store))
+    own_store.folder.unlink()
+    own_store.folder.mkdir()
+    own_store.path.mkdir()  # a folder where the database goes
+    assert same(cold, _load(content, Store(own_store.folder)))
     assert same(cold, _load(content, None))  # no store at all
 
 
-def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_cache, counted):
+def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_store, counted):
     """site.yaml and the term list are read before the site's languages are known, so their
     cache key cannot hold the languages of whichever site this process loaded last (a
     three-language site, then a two-language one twice: the second load missed site.yaml)."""
-    _load(write_project(tmp_path / "three", {"site.yaml": THREE}), own_cache)
+    _load(write_project(tmp_path / "three", {"site.yaml": THREE}), own_store)
     content = write_project(tmp_path / "two")
-    cold = _load(content, own_cache)
+    cold = _load(content, own_store)
     counted.update(hits=0, misses=0)
-    warm = _load(content, own_cache)
+    warm = _load(content, own_store)
     assert counted["hits"] and not counted["misses"]
     assert same(cold, warm)
 
 
-def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
+def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_store, counted):
     """Two sites with byte-identical data files and the same displayed paths, one with a third
     (converted) language: the localised text parsed for the first is not the second's."""
-    two = _load(write_project(tmp_path / "two"), own_cache)
-    three = _load(write_project(tmp_path / "three", {"site.yaml": THREE}), own_cache)
+    two = _load(write_project(tmp_path / "two"), own_store)
+    three = _load(write_project(tmp_path / "three", {"site.yaml": THREE}), own_store)
     assert counted["misses"]
     assert "zh-hant" in three.table("claims")[0]["statement"], (
         "the three-language site got the two-language parse"
@@ -358,7 +349,7 @@ def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_cache, counted):
 
 
 def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(
-    tmp_path, own_cache, monkeypatch, templates_compiled_here
+    tmp_path, own_store, monkeypatch, templates_compiled_here
 ):
     import jinja2
 
@@ -378,20 +369,20 @@ def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(
         for name in names:
             env.get_template(name)
 
-    get_all(own_cache)
+    get_all(own_store)
     first = len(compiled)
-    entries = keys(own_cache, "templates")
+    entries = keys(own_store, "templates")
     assert first == len(names) == len(entries)  # each compiled template stored, sealed
     compiled.clear()
-    get_all(own_cache)
+    get_all(own_store)
     assert not compiled  # all read back from the store
     for number, key in enumerate(entries):  # truncated, or one byte changed
-        damage(own_cache, "templates", key, "truncated" if number % 2 else "flipped")
-    get_all(own_cache)
+        damage(own_store, "templates", key, "truncated" if number % 2 else "flipped")
+    get_all(own_store)
     assert len(compiled) == first  # none of the damaged ones was run
-    assert all(own_cache.get("templates", key) for key in entries)  # and stored again
-    own_cache.close()
-    with sqlite3.connect(own_cache.path) as db:
+    assert all(own_store.get("templates", key) for key in entries)  # and stored again
+    own_store.close()
+    with sqlite3.connect(own_store.path) as db:
         db.execute("DELETE FROM templates")
-    get_all(Store(own_cache.folder, read_only=True))  # `check`: reads, never writes
-    assert keys(own_cache, "templates") == []
+    get_all(Store(own_store.folder, read_only=True))  # `check`: reads, never writes
+    assert keys(own_store, "templates") == []

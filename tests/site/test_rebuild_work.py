@@ -9,8 +9,6 @@ import hashlib
 import os
 from pathlib import Path
 
-import pytest
-
 from sitegen.assemble import pipeline
 from sitegen.assemble.words import load_claims, save_claims
 from sitegen.base import cache
@@ -32,14 +30,6 @@ FIRST_FOUND = [
 ]  # sorted
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch):
-    monkeypatch.setattr(cache, "RACY_NS", 0)  # remember files however new they are
-    made = Store(tmp_path / "cache")
-    yield made
-    made.close()
-
-
 def _counted(store: Store, method: str, table: str) -> list:
     """The calls of the store's `method` on `table` from now on (the store works as before)."""
     calls: list = []
@@ -57,50 +47,50 @@ def _counted(store: Store, method: str, table: str) -> list:
 # --- the claim words of a text, found once ---------------------------------------------------
 
 
-def test_claim_words_are_found_then_taken_from_the_last_build(store):
-    first = load_claims(store, "out", "code-1")
+def test_claim_words_are_found_then_taken_from_the_last_build(own_store):
+    first = load_claims(own_store, "out", "code-1")
     assert first(FASTEST) == FASTEST_FOUND
     used, new = first.changes()
     assert used == set() and list(new.values()) == [FASTEST_FOUND]
-    save_claims(store, "out", first, used, new)
+    save_claims(own_store, "out", first, used, new)
 
-    again = load_claims(store, "out", "code-1")
+    again = load_claims(own_store, "out", "code-1")
     assert again(FASTEST) == FASTEST_FOUND
     used, new = again.changes()
     assert len(used) == 1 and new == {}  # taken, not searched again
 
 
-def test_claim_words_of_other_code_or_a_damaged_file_are_found_again(store):
-    first = load_claims(store, "out", "code-1")
+def test_claim_words_of_other_code_or_a_damaged_file_are_found_again(own_store):
+    first = load_claims(own_store, "out", "code-1")
     first(FASTEST)
-    save_claims(store, "out", first, *first.changes())
-    other = load_claims(store, "out", "code-2")
+    save_claims(own_store, "out", first, *first.changes())
+    other = load_claims(own_store, "out", "code-2")
     assert other(FASTEST) == FASTEST_FOUND and other.changes()[1] != {}
-    store.put("claims", "out", b"not a pickle")  # a damaged entry
-    damaged = load_claims(store, "out", "code-1")
+    own_store.put("claims", "out", b"not a pickle")  # a damaged entry
+    damaged = load_claims(own_store, "out", "code-1")
     assert damaged.known == {}
     assert damaged(FASTEST) == FASTEST_FOUND
 
 
-def test_claim_words_keep_only_the_texts_of_the_last_build(store):
-    first = load_claims(store, "out", "code")
+def test_claim_words_keep_only_the_texts_of_the_last_build(own_store):
+    first = load_claims(own_store, "out", "code")
     first(FASTEST)
-    save_claims(store, "out", first, *first.changes())
-    second = load_claims(store, "out", "code")
+    save_claims(own_store, "out", first, *first.changes())
+    second = load_claims(own_store, "out", "code")
     assert second(FIRST) == FIRST_FOUND  # FASTEST is no longer in any text
-    save_claims(store, "out", second, *second.changes())
-    third = load_claims(store, "out", "code")
+    save_claims(own_store, "out", second, *second.changes())
+    third = load_claims(own_store, "out", "code")
     assert list(third.known.values()) == [FIRST_FOUND]
 
 
-def test_claim_words_unchanged_are_not_written_again(store):
-    first = load_claims(store, "out", "code")
+def test_claim_words_unchanged_are_not_written_again(own_store):
+    first = load_claims(own_store, "out", "code")
     first(FASTEST)
-    save_claims(store, "out", first, *first.changes())
-    writes = _counted(store, "put", "claims")
-    again = load_claims(store, "out", "code")
+    save_claims(own_store, "out", first, *first.changes())
+    writes = _counted(own_store, "put", "claims")
+    again = load_claims(own_store, "out", "code")
     again(FASTEST)
-    save_claims(store, "out", again, *again.changes())
+    save_claims(own_store, "out", again, *again.changes())
     assert writes == []
 
 
@@ -134,12 +124,12 @@ def _content(root: Path) -> Path:
     return root
 
 
-def test_the_data_key_from_the_builds_scan_is_the_data_key_of_its_own_walk(tmp_path, store):
+def test_the_data_key_from_the_builds_scan_is_the_data_key_of_its_own_walk(tmp_path, own_store):
     content = _content(tmp_path / "content")
-    tree = cache.scan_tree(content, tmp_path / "content" / "reports", store=store)
+    tree = cache.scan_tree(content, tmp_path / "content" / "reports", store=own_store)
     subfolders = (content / "data", content / "i18n")
     assert cache.digest_of(tree, "x", within=subfolders) == cache.tree_digest(*subfolders, extra="x")
-    assert cache.data_digest(content, "code", store, tree) == cache.data_digest(content, "code")
+    assert cache.data_digest(content, "code", own_store, tree) == cache.data_digest(content, "code")
     assert cache.digest_of(tree, "x") == cache.tree_digest(content, content / "reports", extra="x")
     (content / "data-old" / "a.yaml").write_text("changed", "utf-8")  # not data: the key stays
     assert cache.data_digest(content, "code", None, cache.scan_tree(content)) == cache.data_digest(
@@ -151,10 +141,10 @@ def test_the_data_key_from_the_builds_scan_is_the_data_key_of_its_own_walk(tmp_p
     )
 
 
-def test_the_stat_table_is_read_once(tmp_path, store):
+def test_the_stat_table_is_read_once(tmp_path, own_store):
     content = _content(tmp_path / "content")
-    cache.tree_digest(content, store=store)  # writes the table
-    store.close()
+    cache.tree_digest(content, store=own_store)  # writes the table
+    own_store.close()
     again = Store(tmp_path / "cache")  # a new build's store: it has read nothing yet
     reads, writes = (
         _counted(again, "get_value", cache.STAT_HASHES),

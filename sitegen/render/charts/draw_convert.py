@@ -14,7 +14,7 @@ import json
 import re
 
 from sitegen.base.cache import code_digest
-from sitegen.base.store import Store
+from sitegen.base.store import Store, kept_text
 from sitegen.render.charts.draw import INK, NARROW_FIT, _with_value_text, build_spec, narrow_size
 
 TABLE = "charts"
@@ -48,16 +48,7 @@ def _vl_convert_version() -> str:
 def _cached(store: Store | None, name: str, make) -> str:
     """Text from the store, or made and stored there (a damaged entry is made again, never
     published; `check`'s read-only store keeps nothing)."""
-    cached = store.get(TABLE, name) if store is not None else None
-    if cached is not None:
-        try:
-            return cached.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-    text = make()
-    if store is not None:
-        store.put(TABLE, name, text.encode("utf-8"))
-    return text
+    return kept_text(store, TABLE, name, make)
 
 
 def svg_width(svg: str) -> float:
