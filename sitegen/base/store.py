@@ -64,8 +64,8 @@ class Store:
     """One cache folder's database. `folder=None`: no store at all (every read a miss)."""
 
     def __init__(self, folder: Path | None, read_only: bool = False, limit: int = LIMIT):
-        self.folder = folder
-        self.path = folder / FILE if folder is not None else None
+        self.folder = Path(folder).absolute() if folder is not None else None  # a file: URI needs it
+        self.path = self.folder / FILE if self.folder is not None else None
         self.read_only = read_only
         self.limit = limit
         self.memo: dict = {}  # what this process read once and keeps (the stat table)

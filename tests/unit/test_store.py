@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -202,3 +203,15 @@ def test_after_a_build_the_cache_folder_holds_one_database(tmp_path, monkeypatch
     assert sorted(os.listdir(tmp_path / "from-env")) == [FILE]
     assert os.environ["SITEGEN_CACHE"] == str(tmp_path / "from-env")
     assert not CACHE.samefile(given) and TEMPLATES.is_dir()
+
+
+def test_a_store_in_a_relative_folder_opens(tmp_path, monkeypatch):
+    """A cache folder given relative to the current folder (as an API caller may give it)."""
+    monkeypatch.chdir(tmp_path)
+    store = Store(Path("cache"))
+    assert store.put("versions", "k", b"v")
+    store.close()
+    again = Store(Path("cache"))  # the database is there now: checked as this program's, then read
+    assert again.get("versions", "k") == b"v"
+    again.close()
+    assert (tmp_path / "cache" / "store.sqlite").is_file()
