@@ -15,8 +15,6 @@ import math
 import re
 from pathlib import Path
 
-from coloraide import Color
-
 from sitegen.base.errors import Problems
 from sitegen.content.field_types import suggest
 from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
@@ -34,6 +32,8 @@ HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 def contrast(one: str, other: str) -> float:
     """WCAG 2.1's contrast ratio of two colours (1 to 21)."""
+    from coloraide import Color  # 0.2 s to import: only a load whose chip looks are read again needs it
+
     return float(Color(one).contrast(Color(other), method="wcag21"))
 
 
