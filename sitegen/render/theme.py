@@ -1,6 +1,6 @@
 """Stage 3: turn the model into files. Returns {output path: bytes}; writes nothing.
 
-One jinja2 environment per build; each page kind is one function in `pages.py`."""
+One jinja2 environment per build (load_site_theme); each page kind is declared in `kinds.py`."""
 
 from __future__ import annotations
 
