@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sitegen.base.errors import Problems
 from sitegen.content.field_types import suggest
+from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
 
 TABLE = "chip_looks"
@@ -56,7 +57,8 @@ def read_looks(content: Path, families: dict, problems: Problems) -> dict:
     if not isinstance(data, dict) or not all(isinstance(data.get(k), dict) for k in ("colours", "looks")):
         problems.add(path, 1, "chip_looks.yaml must be a mapping with 'backgrounds', 'colours' and 'looks'")
         return {}
-    palette = _palette(data, path, problems)
+    # a function of the file alone, kept with its parse (measuring contrast imports coloraide)
+    palette = cached("chip_looks_palette", path, problems, lambda: _palette(data, path, problems))
     found = _looks(data["looks"], families, palette, path, problems)
     return _completed(found, families, palette)
 
