@@ -41,8 +41,13 @@ PACKAGES = (
 def _versions(store: Store | None) -> str:
     """The versions of PACKAGES. importlib.metadata costs about 0.5 s (its import and the
     search), so the answer is remembered in the store, keyed by every distribution's metadata
-    folder on sys.path (name, mtime, inode): an install, upgrade or removal changes the key."""
-    return kept_text(store, VERSIONS, _installed_key(), _read_versions)
+    folder on sys.path (name, mtime, inode): an install, upgrade or removal changes the key.
+    Read from the store once per store object (store.memo: each parse and chart asks)."""
+    if store is None:
+        return _read_versions()
+    if VERSIONS not in store.memo:
+        store.memo[VERSIONS] = kept_text(store, VERSIONS, _installed_key(), _read_versions)
+    return store.memo[VERSIONS]
 
 
 @functools.cache

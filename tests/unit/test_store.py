@@ -215,3 +215,16 @@ def test_a_store_in_a_relative_folder_opens(tmp_path, monkeypatch):
     assert again.get("versions", "k") == b"v"
     again.close()
     assert (tmp_path / "cache" / "store.sqlite").is_file()
+
+
+def test_the_code_digest_reads_the_library_versions_once_per_store(tmp_path):
+    """Every parse and chart asks for the code digest: the versions come from the store once."""
+    from sitegen.base import cache
+
+    store = Store(tmp_path / "cache")
+    asked: list = []
+    real = store.get
+    store.get = lambda table, key: asked.append(table) or real(table, key)  # type: ignore[method-assign]
+    digests = {cache.code_digest(store) for _ in range(50)}
+    assert digests == {cache.code_digest(None)} and asked.count(cache.VERSIONS) == 1
+    store.close()
