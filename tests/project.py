@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 from pathlib import Path
 
@@ -260,3 +262,17 @@ def seal_record(content: Path) -> None:
     folder = content / "data" / "record"
     if (folder / "rounds.yaml").is_file():
         swap.replace_record(folder, {})
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file and folder under `folder` (hidden ones too) with a digest of its bytes."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found[rel] = "link:" + os.readlink(path)
+        elif path.is_dir():
+            found[rel] = "dir"
+        else:
+            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found

@@ -3,7 +3,6 @@ the output and the content before and after."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
@@ -16,23 +15,9 @@ import yaml
 
 from sitegen.assemble.outdir import MARKER
 
-from project import TEMPLATES, write_project
+from project import TEMPLATES, snapshot, write_project
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def snapshot(folder: Path) -> dict[str, str]:
-    """Every file and folder under `folder` (hidden ones too) with a digest of its bytes."""
-    found = {}
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder).as_posix()
-        if path.is_symlink():
-            found[rel] = "link:" + os.readlink(path)
-        elif path.is_dir():
-            found[rel] = "dir"
-        else:
-            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return found
 
 
 def command(content: Path, out: Path) -> list[str]:

@@ -4,7 +4,6 @@ code, and that every file around is byte-for-byte as it was (nothing created, no
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import signal
@@ -19,23 +18,9 @@ import build
 from sitegen.assemble import outdir
 from sitegen.assemble.outdir import MARKER, BuildLock, OutputRefused
 
-from project import TEMPLATES, write_project
+from project import TEMPLATES, snapshot, write_project
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def snapshot(folder: Path) -> dict[str, str]:
-    """Every file and folder under `folder` (hidden ones too) with a digest of its bytes."""
-    found = {}
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder).as_posix()
-        if path.is_symlink():
-            found[rel] = "link:" + os.readlink(path)
-        elif path.is_dir():
-            found[rel] = "dir"
-        else:
-            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return found
 
 
 @pytest.fixture
