@@ -68,7 +68,7 @@ class Store:
         self.path = self.folder / FILE if self.folder is not None else None
         self.read_only = read_only
         self.limit = limit
-        self.memo: dict = {}  # what this process read once and keeps (the stat table)
+        self.memo: dict = {}  # what this process read once and keeps (the stat table, versions)
         self._db: sqlite3.Connection | None = None
         self._pid = 0  # the process that opened _db; minus a forked process's own: none there
         self._inherited: list = []  # a parent's connection, never used nor closed in a child
