@@ -76,6 +76,7 @@ class BuildState:
     building: bool = False  # a build after a change is running
     builds: int = 0  # builds ended (succeeded or failed): each may change `errors`
     closing: bool = False  # the server is stopping: held requests answer at once
+    held: int = 0  # held /__build__ requests not yet answered (close() waits for their answers)
     # guards the fields above; held /__build__ requests wait on it (changing() wakes them)
     lock: threading.Condition = field(default_factory=threading.Condition)
 
@@ -110,10 +111,23 @@ class BuildState:
                 timeout,
             )
 
-    def close(self) -> None:
-        """Answer every held request now: the server is stopping."""
+    @contextmanager
+    def holding(self):
+        """A held request, from its wait to its answer written (counted in `held`)."""
+        with self.changing():
+            self.held += 1
+        try:
+            yield
+        finally:
+            with self.changing():
+                self.held -= 1
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Answer every held request now, and wait (at most `timeout` seconds) until each answer
+        is written: the server is stopping, and the process may exit right after."""
         with self.changing():
             self.closing = True
+            self.lock.wait_for(lambda: self.held == 0, timeout)
 
 
 class PortBusy(Exception):
@@ -146,9 +160,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 return self._send(
                     b"Bad query: after and builds are integers\n", "text/plain; charset=utf-8", head, 400
                 )
-            if isinstance(held, tuple):
+            if not isinstance(held, tuple):
+                return self._send(self.state.as_json(), "application/json", head)
+            with self.state.holding():
                 self.state.wait_for_change(*held, timeout=self.hold)
-            return self._send(self.state.as_json(), "application/json", head)
+                return self._send(self.state.as_json(), "application/json", head)
         with self.state.lock:
             # read before the page: a build published after this reloads the page, once
             version = self.state.version
