@@ -157,10 +157,12 @@ class _Rendered:
 
 def _load(store, content, templates, out, strict, processes, code, tree, manifest, before) -> _Loaded:
     """The site, loaded and checked (the editors' words after it: _publish), with its model."""
+    # what renders (Markdown, nh3, lxml, feedgen with it) is imported only now, and here, before
+    # any process forks: each language's process imported them again (0.3 s of CPU each)
     from sitegen.assemble.rendering import BodyCache, data_digest, in_processes, load_site_theme
     from sitegen.assemble.state import resolve
     from sitegen.assemble.words import load_claims
-    from sitegen.content.load import load_site  # what renders is imported only now
+    from sitegen.content.load import load_site
     from sitegen.derive import model as derive_model
     from sitegen.render.theme import theme_dependency
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
+from feedgen.feed import FeedGenerator
+
 from sitegen.base import urls
 from sitegen.render.kinds import KINDS
 from sitegen.render.theme import absolute, base_url
@@ -45,8 +47,6 @@ def _feed_id(site, name: str) -> str:
 def feed_file(site, lang: str) -> dict[str, bytes]:
     """The Atom feed of one language's pages of the kinds the feed lists (render/kinds.py:
     the reports)."""
-    from feedgen.feed import FeedGenerator
-
     feed_path = f"{lang}/feed.xml"
     entries = [
         (kind.path(lang=lang, slug=r.slug), r) for kind in KINDS if kind.feed for r in kind.feed(site, lang)

@@ -2,18 +2,7 @@
 
 from __future__ import annotations
 
-
-class _Etree:
-    """lxml.etree, imported at its first use rather than with this module (a build that
-    finds nothing to do parses no page); nothing is kept on the object (Python keeps the import)."""
-
-    def __getattr__(self, name):
-        from lxml import etree as real
-
-        return getattr(real, name)
-
-
-etree = _Etree()
+from lxml import etree
 
 
 def collapse(text: str) -> str:

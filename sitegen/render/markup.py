@@ -12,7 +12,10 @@ from dataclasses import replace
 from html import escape
 from html import unescape as html_unescape
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import markdown
+import nh3
+from markdown.extensions import attr_list, fenced_code, footnotes, sane_lists, tables, toc
 
 from sitegen.base import urls
 from sitegen.content.field_types import bad_character
@@ -21,9 +24,6 @@ from sitegen.content.references import SHORTCODE
 from sitegen.render import images
 from sitegen.render.page import Page
 from sitegen.render.references import shortcode
-
-if TYPE_CHECKING:
-    import markdown  # imported where first used (new_markdown)
 
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 # [[equal_scale:…]] references one after another, joined only by punctuation or "and" (each
@@ -104,9 +104,6 @@ def new_markdown() -> markdown.Markdown:
     """The Markdown converter of report bodies. Its extensions are given as objects: by name,
     Markdown looks them up among every installed package's entry points (0.04 s in each
     language process that renders a body)."""
-    import markdown  # here, not with the module: a build with nothing to do needs no Markdown
-    from markdown.extensions import attr_list, fenced_code, footnotes, sane_lists, tables, toc
-
     return markdown.Markdown(
         extensions=[
             tables.TableExtension(),
@@ -164,8 +161,6 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
             "lists thousands of levels deep); simplify it",
         )
         return "", []
-    import nh3
-
     html = nh3.clean(
         converted,
         tags=ALLOWED_TAGS,
