@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
-from sitegen.base import urls
+from markupsafe import Markup, escape
+
+from sitegen.base import fmt, urls
 from sitegen.derive.model import Model
+from sitegen.render.page import Page, source_name
 from sitegen.render.pages import _attribution, _page, claim_systems
+from sitegen.render.references import rich_text
 
 
 def claims_page(theme, site, lang, t, model: Model):
@@ -60,5 +64,44 @@ def claims_page(theme, site, lang, t, model: Model):
         attribution=_attribution(site, rounds),
         vendors=vendors,
         filters=filters,
+        unchecked={c.claim["id"]: unchecked_parts(site, lang, t, model, c.unchecked_parts) for c in ordered},
         model=model,
     )
+
+
+def unchecked_parts(site, lang: str, t, model: Model, parts: list[dict]) -> Markup:
+    """What a claim's check could not take as independent evidence, one line each: the part's
+    kind says which sentence (derive/claims.py)."""
+    return Markup("<br>").join(_unchecked_part(site, lang, t, model, part) for part in parts)
+
+
+def _unchecked_part(site, lang: str, t, model: Model, part: dict) -> Markup:
+    what, path = part["what"], urls.claims(lang)
+    source = source_name(
+        site.get("sources", part["source"]) if part.get("source") else None, site.languages.html_lang(lang)
+    )
+    if what == "statement":
+        return escape(rich_text(part["text"][lang], Page(site, lang, path, model)))
+    if what == "unscored":
+        target = urls.relative(path, urls.result(lang, part["id"]))
+        return Markup('<a href="{}">{}</a>').format(
+            target, t("claims.weak.unscored", result=_named(site, part["id"]))
+        )
+    if what == "level":
+        names = t("ref.list_separator").join(_named(site, other) for other in part["others"])
+        band = fmt.ForSite(site.languages).number(part["band"] * 100, lang, 1)
+        return escape(t("claims.weak.level", results=names, band=band))
+    if what == "submission_id":
+        return escape(t("claims.weak.submission_id", ids=part["id"], source=source))
+    if what == "cpus_per_server":
+        count = fmt.ForSite(site.languages).number(part["count"], lang, 0)
+        return escape(t("claims.weak.cpus_per_server", count=count, source=source))
+    basis = t("claims.basis." + (part.get("basis") or "estimate"))
+    system = site.get("systems", part["id"])["name"][lang]
+    return escape(t("claims.weak." + what, system=system, basis=basis, source=source))
+
+
+def _named(site, result_id: str) -> str:
+    """A result as the claims page names it: its submitter and system."""
+    result = site.record[result_id]
+    return result["submitter"] + " " + result["system_name"]

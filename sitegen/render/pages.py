@@ -119,6 +119,7 @@ def report_page(theme, site, lang, t, report: Report, model: Model, bodies, prob
         claims=[model.claims[c] for c in report.meta.get("claims") or []],
         sources=[site.get("sources", s) for s in report.meta.get("sources") or []],
         model=model,
+        **_shared_as(site, lang, report.meta.get("summary"), article=True, date=report.date),
     )
     return {**page.files, **files}
 
@@ -140,8 +141,19 @@ def plain_page(theme, site, lang, t, report: Report, model: Model, bodies, probl
         toc=toc,
         has_charts=page.has_charts,
         model=model,
+        **_shared_as(site, lang, report.meta.get("summary")),
     )
     return {**page.files, **files}
+
+
+def _shared_as(site: Site, lang: str, description: str | None, article: bool = False, date=None) -> dict:
+    """What a link to the page shows when it is shared (templates/_meta.html): the page's own
+    description, else the site's tagline; a report is an article, with its date."""
+    return {
+        "share_description": description or site.config["tagline"][lang],
+        "og_type": "article" if article else "website",
+        "published": date.isoformat() if article and date else None,
+    }
 
 
 def _findings(site, report: Report, path: str, model: Model, problems: list | None = None) -> list[Markup]:
@@ -221,6 +233,7 @@ def system_page(theme, site, lang, t, system: dict, model: Model):
         system["name"][lang],
         [(t("nav.systems"), urls.systems(lang))],
         system=system,
+        **_shared_as(site, lang, system["description"][lang] if system.get("description") else None),
         results=results,
         descriptions=descriptions,
         index=index,

@@ -187,11 +187,23 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str, model
         "has_charts": False,
         "noindex": False,
         "attribution": [],  # rounds of the MLPerf record a page shows (the footer credits them)
+        # what a shared link to the page shows (templates/_meta.html; pages.py _shared_as)
+        "share_description": site.config["tagline"][lang],
+        "og_type": "website",
+        "published": None,
         # data text may hold [[...]] figures; their ids are checked when the data is loaded
         "rich": lambda text: rich_text(text, Page(site, lang, path, model)),
         "quote_marks": lambda text: langs.quote_marks(text, lang),  # around a source's words
         "level_mark": level_mark,  # the results level with a fastest one, as a note names them
+        "derived_unexplained": lambda main: site.has_record() and derived_unexplained(main),
     }
+
+
+def derived_unexplained(main_html: str) -> bool:
+    """Whether a page's main part shows a figure the site derives (class "derived") and no link
+    to the methodology's section on how (#derived-figures): base.html then adds the label and the
+    link, once."""
+    return 'class="derived' in main_html and urls.DERIVED_ANCHOR not in main_html
 
 
 def base_url(site) -> str | None:
