@@ -120,8 +120,9 @@ def new_markdown() -> markdown.Markdown:
     )
 
 
-def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) -> tuple[str, list]:
-    """(safe HTML, table-of-contents tokens). Problems go to page.problems."""
+def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer, kept=None) -> tuple[str, list]:
+    """(safe HTML, table-of-contents tokens). Problems go to page.problems. `kept`: where
+    conversions are kept between builds (cache.BodyCache), or None."""
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
     marker = _marker(text)
@@ -151,10 +152,35 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
 
     text = PIECE.sub(piece, text)
     _check_raw(source, spans, page, line_at)
+    if _too_many_brackets(source, page):
+        return "", []
+    converted = _converted(md, text, page, kept)
+    if converted is None:
+        return "", []
+    html, toc = converted
+    html = IMG_SRC.sub(lambda m: _image(m, page, source, line_at), html)
+    # the editor's own tables scroll on a phone instead of widening the page
+    html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
+        "</table>", "</table></div>"
+    )
+    return _stackable(_fill(html, marker, parts)), toc
+
+
+def _converted(md: markdown.Markdown, text: str, page: Page, kept) -> tuple[str, list] | None:
+    """(sanitised HTML, table-of-contents tokens) of `text`, whose figures are placeholders: it
+    depends on the text alone, so `kept` keeps it between builds (a damaged entry is a miss);
+    None after saying why the text cannot be converted."""
+    key = kept.conversion_key(text) if kept is not None else ""
+    found = kept.conversion(key) if kept is not None else None
+    if (
+        isinstance(found, tuple)
+        and len(found) == 2
+        and isinstance(found[0], str)
+        and isinstance(found[1], list)
+    ):
+        return found
     md.reset()
     try:
-        if _too_many_brackets(source, page):
-            return "", []
         converted = md.convert(text)
     except RecursionError:  # emphasis, quotes or lists nested thousands deep
         md.reset()
@@ -163,7 +189,7 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
             "the text nests too deeply for Markdown (emphasis, quotes or "
             "lists thousands of levels deep); simplify it",
         )
-        return "", []
+        return None
     import nh3
 
     html = nh3.clean(
@@ -173,12 +199,9 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
         url_schemes={"http", "https", "mailto"},
         link_rel=None,
     )
-    html = IMG_SRC.sub(lambda m: _image(m, page, source, line_at), html)
-    # the editor's own tables scroll on a phone instead of widening the page
-    html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
-        "</table>", "</table></div>"
-    )
-    return _stackable(_fill(html, marker, parts)), md.toc_tokens
+    if kept is not None:
+        kept.keep_conversion(key, (html, md.toc_tokens))
+    return html, md.toc_tokens
 
 
 def _run(text: str, start: int, page: Page, keep, line_at) -> str:
