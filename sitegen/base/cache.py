@@ -267,6 +267,7 @@ class BodyCache:
         self.new: dict[str, bytes] = {}
         self.new_conversions: dict[str, bytes] = {}
         self._code_key = ""
+        self.drawn: dict = {}  # data references drawn in this job (render/drawn.py), never kept
 
     def key(self, *parts: str) -> str:
         # the data's key first: flush keeps only the entries whose key starts with it

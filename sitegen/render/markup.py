@@ -9,6 +9,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import replace
+from functools import partial
 from html import escape
 from html import unescape as html_unescape
 from pathlib import Path
@@ -19,8 +20,8 @@ from sitegen.content.field_types import bad_character
 from sitegen.content.readers import YamlProblem, load_yaml
 from sitegen.content.references import SHORTCODE
 from sitegen.render import images
+from sitegen.render.drawn import drawn
 from sitegen.render.page import Page
-from sitegen.render.references import shortcode
 
 if TYPE_CHECKING:
     import markdown  # imported where first used (new_markdown)
@@ -126,6 +127,7 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer, ke
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
     marker = _marker(text)
+    draw = partial(drawn, kept.drawn if kept is not None else None)
     source = text
 
     def line_at(offset: int) -> int:  # an offset in the editor's own text
@@ -147,8 +149,8 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer, ke
             _to_field_lines(page, known, params, line)
             return "\n\n" + keep(html) + "\n\n"
         if match.group("run"):
-            return _run(match.group("run"), match.start(), page, keep, line_at)
-        return keep(shortcode(match.group("kind"), match.group("arg"), page, line))
+            return _run(match.group("run"), match.start(), page, keep, line_at, draw)
+        return keep(draw(match.group("kind"), match.group("arg"), page, line))
 
     text = PIECE.sub(piece, text)
     _check_raw(source, spans, page, line_at)
@@ -204,16 +206,16 @@ def _converted(md: markdown.Markdown, text: str, page: Page, kept) -> tuple[str,
     return html, md.toc_tokens
 
 
-def _run(text: str, start: int, page: Page, keep, line_at) -> str:
+def _run(text: str, start: int, page: Page, keep, line_at, draw) -> str:
     """Adjacent [[equal_scale:…]] references: one statement when they ask about one submitter
     (or all), else each drawn where it stands."""
     refs = list(SHORTCODE.finditer(text))
     whos = {m.group("arg").partition("/")[2] for m in refs}
     if len(whos) == 1:
         idents = ",".join(m.group("arg").partition("/")[0] for m in refs)
-        return keep(shortcode("equal_scale", f"{idents}/{whos.pop()}", page, line_at(start)))
+        return keep(draw("equal_scale", f"{idents}/{whos.pop()}", page, line_at(start)))
     return SHORTCODE.sub(
-        lambda m: keep(shortcode(m.group("kind"), m.group("arg"), page, line_at(start + m.start()))), text
+        lambda m: keep(draw(m.group("kind"), m.group("arg"), page, line_at(start + m.start()))), text
     )
 
 

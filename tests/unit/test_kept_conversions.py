@@ -1,5 +1,6 @@
 """A report text's Markdown conversion is kept between builds (its figures left as
-placeholders, drawn again each time): it may never show anything stale."""
+placeholders, drawn again each time), and a data reference drawn once per job: neither may
+show anything stale."""
 
 from sitegen.base.cache import CONVERTED, BodyCache
 from sitegen.base.store import Store
@@ -7,6 +8,8 @@ from sitegen.content.load import load_site
 from sitegen.derive.model import build as build_model
 from sitegen.render.markup import new_markdown, render_body
 from sitegen.render.page import Page
+
+from project import write_project
 
 
 class NoMarkdown:
@@ -65,3 +68,23 @@ def test_a_damaged_conversion_is_a_miss(project, tmp_path):
     store.put_value(CONVERTED, kept.conversion_key(text), ("<p>stale</p>", "not a list"))
     html, _, _, _ = render(site, model, text, kept)
     assert html == "<p>Some <em>words</em>.</p>"
+
+
+def test_a_reference_drawn_once_is_the_same_and_reads_the_same_on_every_page(tmp_path):
+    companies = "- id: acme\n  spellings: [Acme]\n  name: {en: Acme, zh: 艾克米, zh-hant: 艾克米}\n"
+    vendors = (
+        '- id: acme\n  color: "#0072B2"\n- id: zenith\n  name: {en: Zenith, zh: 天顶}\n  color: "#009E73"\n'
+    )
+    changes = {"data/companies.yaml": companies, "data/vendors.yaml": vendors}
+    site = load_site(write_project(tmp_path / "site", changes))
+    model = build_model(site)
+    # the first mention of a company on a page gives its Latin name too (艾克米（Acme）), once a page
+    text = "[[rounds:Acme]]\n\n[[rounds:Acme]] [[result:r-acme]]\n"
+    alone = [render(site, model, text, None, lang="zh", slug=slug) for slug in ("a", "b")]
+    kept = BodyCache(Store(tmp_path / "cache"), "a" * 64)
+    shared = [render(site, model, text, kept, lang="zh", slug=slug) for slug in ("a", "b")]
+    for (html, _, _, reads), (html_kept, _, page, reads_kept) in zip(alone, shared, strict=True):
+        assert html_kept == html and page.problems == []
+        assert reads_kept == reads and reads
+    assert html.count("艾克米（Acme）") == 1  # the second mention without it
+    assert len(kept.drawn) == 3  # the first mention, the second, the result
