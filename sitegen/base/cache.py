@@ -95,6 +95,7 @@ RACY_NS = 100_000_000
 STAT_HASHES = "stat_hashes"  # the store's table of it: one entry, TABLE
 TABLE = "table"
 VERSIONS = "versions"
+CONVERTED = "converted"  # the store's table of report texts converted from Markdown
 
 
 def _load_stat_table(store: Store | None) -> dict:
@@ -252,8 +253,10 @@ def sha(data: bytes) -> str:
 
 class BodyCache:
     """Rendered report bodies, keyed by the body text, its page and all data (the store's
-    table `bodies`). New entries are written in batches, one transaction each (flush); the
-    entries made from other data are dropped then (never read again)."""
+    table `bodies`), and the Markdown conversions of body texts, keyed by the text with its
+    figures left as placeholders and the code (table `converted`: a data change draws the
+    figures again but converts no text). New entries are written in batches, one transaction
+    each (flush); the entries made from other data, or other code, are dropped then."""
 
     BATCH = 100  # entries held before they are written: bodies with charts are large
 
@@ -262,6 +265,9 @@ class BodyCache:
         self.data_key = data_key
         self.hits = self.misses = 0
         self.new: dict[str, bytes] = {}
+        self.new_conversions: dict[str, bytes] = {}
+        self._code_key = ""
+        self.drawn: dict = {}  # data references drawn in this job (render/drawn.py), never kept
 
     def key(self, *parts: str) -> str:
         # the data's key first: flush keeps only the entries whose key starts with it
@@ -282,8 +288,30 @@ class BodyCache:
         if len(self.new) >= self.BATCH:
             self.flush()
 
+    def conversion_key(self, text: str) -> str:
+        """The key of a text's conversion: the code's key first (flush keeps only the entries
+        whose key starts with it), then the text's. The code holds the Markdown settings
+        (markup.new_markdown) and its digest the versions of Markdown and nh3."""
+        if not self._code_key:
+            self._code_key = sha(code_digest(self.store).encode())
+        return self._code_key[:16] + sha(f"{self._code_key}\0{text}".encode())
+
+    def conversion(self, key: str):
+        """A text's kept conversion (what markup.render_body made of it), or None."""
+        return self.store.get_value(CONVERTED, key) if self.store is not None else None
+
+    def keep_conversion(self, key: str, value) -> None:
+        if self.store is None or self.store.read_only:
+            return
+        self.new_conversions[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        if len(self.new_conversions) >= self.BATCH:
+            self.flush()
+
     def flush(self) -> None:
-        """Write the new entries, and drop the ones made from other data."""
+        """Write the new entries, and drop the ones made from other data (or other code)."""
         if self.new and self.store is not None:
             self.store.put_many("bodies", self.new, keep_prefix=self.data_key[:16])
+        if self.new_conversions and self.store is not None:
+            self.store.put_many(CONVERTED, self.new_conversions, keep_prefix=self._code_key[:16])
         self.new.clear()
+        self.new_conversions.clear()

@@ -38,6 +38,7 @@ TABLES = (
     "versions",  # the versions of the libraries that shape the output (base/cache.py)
     "stat_hashes",  # files' sha256 by their status (base/cache.py)
     "bodies",  # rendered report bodies (base/cache.py BodyCache)
+    "converted",  # report texts converted from Markdown (base/cache.py BodyCache)
 )
 # 1 GiB: a build of the shipped site keeps about 200 MB (its units' state 26 MB, manifest,
 # 7,000 chart entries, bodies), so a few output folders (build, serve, a check) stay warm,

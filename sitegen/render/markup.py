@@ -9,6 +9,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import replace
+from functools import partial
 from html import escape
 from html import unescape as html_unescape
 from pathlib import Path
@@ -22,8 +23,8 @@ from sitegen.content.field_types import bad_character
 from sitegen.content.readers import YamlProblem, load_yaml
 from sitegen.content.references import SHORTCODE
 from sitegen.render import images
+from sitegen.render.drawn import drawn
 from sitegen.render.page import Page
-from sitegen.render.references import shortcode
 
 BLOCK = re.compile(r"^```(?P<kind>results|chart)[ \t]*\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 # [[equal_scale:…]] references one after another, joined only by punctuation or "and" (each
@@ -117,11 +118,13 @@ def new_markdown() -> markdown.Markdown:
     )
 
 
-def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) -> tuple[str, list]:
-    """(safe HTML, table-of-contents tokens). Problems go to page.problems."""
+def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer, kept=None) -> tuple[str, list]:
+    """(safe HTML, table-of-contents tokens). Problems go to page.problems. `kept`: where
+    conversions are kept between builds (cache.BodyCache), or None."""
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
     marker = _marker(text)
+    draw = partial(drawn, kept.drawn if kept is not None else None)
     source = text
 
     def line_at(offset: int) -> int:  # an offset in the editor's own text
@@ -143,15 +146,40 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
             _to_field_lines(page, known, params, line)
             return "\n\n" + keep(html) + "\n\n"
         if match.group("run"):
-            return _run(match.group("run"), match.start(), page, keep, line_at)
-        return keep(shortcode(match.group("kind"), match.group("arg"), page, line))
+            return _run(match.group("run"), match.start(), page, keep, line_at, draw)
+        return keep(draw(match.group("kind"), match.group("arg"), page, line))
 
     text = PIECE.sub(piece, text)
     _check_raw(source, spans, page, line_at)
+    if _too_many_brackets(source, page):
+        return "", []
+    converted = _converted(md, text, page, kept)
+    if converted is None:
+        return "", []
+    html, toc = converted
+    html = IMG_SRC.sub(lambda m: _image(m, page, source, line_at), html)
+    # the editor's own tables scroll on a phone instead of widening the page
+    html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
+        "</table>", "</table></div>"
+    )
+    return _stackable(_fill(html, marker, parts)), toc
+
+
+def _converted(md: markdown.Markdown, text: str, page: Page, kept) -> tuple[str, list] | None:
+    """(sanitised HTML, table-of-contents tokens) of `text`, whose figures are placeholders: it
+    depends on the text alone, so `kept` keeps it between builds (a damaged entry is a miss);
+    None after saying why the text cannot be converted."""
+    key = kept.conversion_key(text) if kept is not None else ""
+    found = kept.conversion(key) if kept is not None else None
+    if (
+        isinstance(found, tuple)
+        and len(found) == 2
+        and isinstance(found[0], str)
+        and isinstance(found[1], list)
+    ):
+        return found
     md.reset()
     try:
-        if _too_many_brackets(source, page):
-            return "", []
         converted = md.convert(text)
     except RecursionError:  # emphasis, quotes or lists nested thousands deep
         md.reset()
@@ -160,7 +188,7 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
             "the text nests too deeply for Markdown (emphasis, quotes or "
             "lists thousands of levels deep); simplify it",
         )
-        return "", []
+        return None
     html = nh3.clean(
         converted,
         tags=ALLOWED_TAGS,
@@ -168,24 +196,21 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer) ->
         url_schemes={"http", "https", "mailto"},
         link_rel=None,
     )
-    html = IMG_SRC.sub(lambda m: _image(m, page, source, line_at), html)
-    # the editor's own tables scroll on a phone instead of widening the page
-    html = html.replace("<table>", '<div class="table-wrap" tabindex="0"><table>').replace(
-        "</table>", "</table></div>"
-    )
-    return _stackable(_fill(html, marker, parts)), md.toc_tokens
+    if kept is not None:
+        kept.keep_conversion(key, (html, md.toc_tokens))
+    return html, md.toc_tokens
 
 
-def _run(text: str, start: int, page: Page, keep, line_at) -> str:
+def _run(text: str, start: int, page: Page, keep, line_at, draw) -> str:
     """Adjacent [[equal_scale:…]] references: one statement when they ask about one submitter
     (or all), else each drawn where it stands."""
     refs = list(SHORTCODE.finditer(text))
     whos = {m.group("arg").partition("/")[2] for m in refs}
     if len(whos) == 1:
         idents = ",".join(m.group("arg").partition("/")[0] for m in refs)
-        return keep(shortcode("equal_scale", f"{idents}/{whos.pop()}", page, line_at(start)))
+        return keep(draw("equal_scale", f"{idents}/{whos.pop()}", page, line_at(start)))
     return SHORTCODE.sub(
-        lambda m: keep(shortcode(m.group("kind"), m.group("arg"), page, line_at(start + m.start()))), text
+        lambda m: keep(draw(m.group("kind"), m.group("arg"), page, line_at(start + m.start()))), text
     )
 
 

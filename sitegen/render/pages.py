@@ -85,7 +85,7 @@ def body_html(
     cached = bodies.cache.get(key)
     if cached is None or len(cached) != 5:
         with site.reads.collect() as reads:  # what the body read, said again on a hit
-            html, toc = render_body(bodies.md, report.body, page, block_renderer(site, t))
+            html, toc = render_body(bodies.md, report.body, page, block_renderer(site, t), bodies.cache)
         cached = (html, toc, page.files, page.has_charts, frozenset(reads))
         if not page.problems and page.cacheable:  # warnings are said again on every build
             bodies.cache.put(key, cached)

@@ -1,0 +1,90 @@
+"""A report text's Markdown conversion is kept between builds (its figures left as
+placeholders, drawn again each time), and a data reference drawn once per job: neither may
+show anything stale."""
+
+from sitegen.base.cache import CONVERTED, BodyCache
+from sitegen.base.store import Store
+from sitegen.content.load import load_site
+from sitegen.derive.model import build as build_model
+from sitegen.render.markup import new_markdown, render_body
+from sitegen.render.page import Page
+
+from project import write_project
+
+
+class NoMarkdown:
+    """A converter that must not be used: the conversion has to come from the store."""
+
+    toc_tokens: list = []
+
+    def reset(self):
+        pass
+
+    def convert(self, text):
+        raise AssertionError(f"converted again: {text!r}")
+
+
+def render(site, model, text, kept, md=None, drawing="", lang="en", slug="x"):
+    page = Page(site, lang, f"{lang}/reports/{slug}.html", model, f"content/reports/{slug}.{lang}.md", 5)
+    with site.reads.collect() as reads:
+        html, toc = render_body(md or new_markdown(), text, page, lambda *a: drawing, kept)
+    return html, toc, page, reads
+
+
+BODY = "## Findings\n\nAcme took [[result:r-acme]].\n\n```results\nbenchmark: bert\n```\n\nThe end.\n"
+
+
+def test_a_kept_conversion_is_used_and_the_figures_are_drawn_again(project, tmp_path):
+    site, model, store = load_site(project), build_model(load_site(project)), Store(tmp_path / "cache")
+    first = BodyCache(store, "a" * 64)
+    html, toc, _, _ = render(site, model, BODY, first, drawing="<p>block one</p>")
+    first.flush()
+    assert "block one" in html and [item["id"] for item in toc] == ["findings"]
+    # other data (another data key): the same text, its block drawn anew, Markdown never run
+    again, toc_again, page, _ = render(
+        site, model, BODY, BodyCache(store, "b" * 64), NoMarkdown(), drawing="<p>block two</p>"
+    )
+    assert again == html.replace("block one", "block two") and "block one" not in again
+    assert toc_again == toc and page.problems == []
+    # r-acme's score in the project is 30.0 minutes
+    assert "30.0 min</a>" in again
+
+
+def test_an_edited_text_is_converted_again(project, tmp_path):
+    site, store = load_site(project), Store(tmp_path / "cache")
+    model = build_model(site)
+    kept = BodyCache(store, "a" * 64)
+    render(site, model, "Old words here.\n", kept)
+    kept.flush()
+    html, _, _, _ = render(site, model, "New words here.\n", BodyCache(store, "a" * 64))
+    assert html == "<p>New words here.</p>"
+
+
+def test_a_damaged_conversion_is_a_miss(project, tmp_path):
+    site, store = load_site(project), Store(tmp_path / "cache")
+    model = build_model(site)
+    kept = BodyCache(store, "a" * 64)
+    text = "Some *words*.\n"
+    store.put_value(CONVERTED, kept.conversion_key(text), ("<p>stale</p>", "not a list"))
+    html, _, _, _ = render(site, model, text, kept)
+    assert html == "<p>Some <em>words</em>.</p>"
+
+
+def test_a_reference_drawn_once_is_the_same_and_reads_the_same_on_every_page(tmp_path):
+    companies = "- id: acme\n  spellings: [Acme]\n  name: {en: Acme, zh: 艾克米, zh-hant: 艾克米}\n"
+    vendors = (
+        '- id: acme\n  color: "#0072B2"\n- id: zenith\n  name: {en: Zenith, zh: 天顶}\n  color: "#009E73"\n'
+    )
+    changes = {"data/companies.yaml": companies, "data/vendors.yaml": vendors}
+    site = load_site(write_project(tmp_path / "site", changes))
+    model = build_model(site)
+    # the first mention of a company on a page gives its Latin name too (艾克米（Acme）), once a page
+    text = "[[rounds:Acme]]\n\n[[rounds:Acme]] [[result:r-acme]]\n"
+    alone = [render(site, model, text, None, lang="zh", slug=slug) for slug in ("a", "b")]
+    kept = BodyCache(Store(tmp_path / "cache"), "a" * 64)
+    shared = [render(site, model, text, kept, lang="zh", slug=slug) for slug in ("a", "b")]
+    for (html, _, _, reads), (html_kept, _, page, reads_kept) in zip(alone, shared, strict=True):
+        assert html_kept == html and page.problems == []
+        assert reads_kept == reads and reads
+    assert html.count("艾克米（Acme）") == 1  # the second mention without it
+    assert len(kept.drawn) == 3  # the first mention, the second, the result
