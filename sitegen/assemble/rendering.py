@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain
 from pathlib import Path
 
 from sitegen.assemble import forking
@@ -31,7 +32,7 @@ from sitegen.content.model import Site
 from sitegen.derive import model as derive_model
 from sitegen.derive.model import Model
 from sitegen.render import pages
-from sitegen.render.end_files import language_end_files, site_files
+from sitegen.render.end_files import language_end_files, language_end_units, search_rows, site_files
 from sitegen.render.inline import stylesheet
 from sitegen.render.kinds import KINDS, Kind, Run, unclaimed
 from sitegen.render.markup import new_markdown
@@ -218,7 +219,10 @@ def _render_language(job) -> LanguageResult:
     units_of = (
         _data_units(site, model)
         if part == DATA
-        else language_units(kinds, theme, Run(site, model, lang, bodies, work.problems), work.t)
+        else chain(
+            language_units(kinds, theme, Run(site, model, lang, bodies, work.problems), work.t),
+            language_end_units(site, lang),
+        )
     )
     for key, report, make in units_of:
         unit_key = (lang, *key)
@@ -235,7 +239,8 @@ def _render_language(job) -> LanguageResult:
     work.problems += work.spaces
     try:
         if part == PAGES and all(problem.warning for problem in work.problems):
-            end_files = language_end_files(site, model, lang, work.docs, work.t)
+            rows = _search_rows(work, model, reuse)
+            end_files = language_end_files(lang, work.docs, rows)
             work.written.update(keep_or_write(end_files, lang, work.kept, destination))
         missing_strings([work.t])
     except ContentError as exc:
@@ -306,6 +311,26 @@ def _verify_reuse(site, unit_key, old: Unit, make, report, theme, css, t) -> Non
     if now != old.files:
         differ = sorted(p for p in {*now, *old.files} if now.get(p) != old.files.get(p))
         raise RuntimeError(f"reused unit {unit_key} differs from a fresh rendering: {differ}")
+
+
+def _search_rows(work: Language, model: Model, reuse: Reuse | None) -> str | None:
+    """The record's search rows of one language (end_files.search_rows), a unit of their own
+    that makes no file: its `docs` hold them. Taken from the last build when nothing they read
+    changed, else made now, noting what they read."""
+    key = (work.lang, "search-rows")
+    old = reuse.unit(key, {}) if reuse is not None else None
+    if old is not None:
+        kept = old.docs[0] if old.docs else None
+        if os.environ.get(VERIFY_REUSE) == "1":
+            with work.site.reads.paused():
+                if search_rows(model, work.lang, work.t) != kept:
+                    raise RuntimeError(f"reused unit {key} differs from a fresh rendering")
+        work.units[key] = (None, False)  # the parent has it: destination.reuse
+        return kept
+    with work.site.reads.collect() as reads:
+        rows = search_rows(model, work.lang, work.t)
+    work.units[key] = (Unit({}, reads, [] if rows is None else [rows]), True)
+    return rows
 
 
 def _data_units(site, model):

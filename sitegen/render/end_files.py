@@ -1,7 +1,10 @@
 """The files made once every page is: search indexes, feeds, sitemap, robots.txt, root 404.
 
 Each language's search index and feed need its pages; the sitemap, robots.txt, the root 404
-page and the search's script fold need every language.
+page and the search's script fold need every language. A rebuild pays for what changed: each
+page's search document is kept with its unit, and the feed and the record's search rows are
+units of their own (assemble/rendering.py), taken from the last build unless what they read
+changed.
 
 All of them come from the rendered pages and the model, never from the clock, so two builds of
 the same content give the same bytes.
@@ -9,22 +12,38 @@ the same content give the same bytes.
 
 from __future__ import annotations
 
+from functools import partial
+
 from sitegen.render.feed import feed_file
 from sitegen.render.not_found import root_not_found
-from sitegen.render.search import search_fold_file, search_index
+from sitegen.render.search import rows_text, search_fold_file, search_index
 from sitegen.render.sitemap import sitemap_files
 from sitegen.render.theme import Strings, missing_strings
 
 
-def language_end_files(site, model, lang: str, docs: list[dict], t=None) -> dict[str, bytes]:
-    """What one language's pages determine once all are made: its search index and feed.
-    `docs` are their search entries (search_entry), in any order; the record's results and
-    leaderboards are added as compact rows (record/search_rows.py: their pages are not
-    searched as pages)."""
+def language_end_units(site, lang: str):
+    """The end files of one language made as units of their own, as language_units gives
+    pages (key, None, function making {path: bytes}): its feed, which reads only the
+    reports' titles, summaries and dates, so that it is taken from the last build unless one
+    of them changed."""
+    yield ("feed",), None, partial(feed_file, site, lang)
+
+
+def search_rows(model, lang: str, t) -> str | None:
+    """The record's part of one language's search index, as the index writes it (a unit of
+    its own in a build: assemble/rendering.py); None for a site without a record."""
     from sitegen.render.record.search_rows import record_rows
 
-    t = t or Strings(site, lang)
-    return {**search_index(lang, docs, record_rows(model, lang, t)), **feed_file(site, lang)}
+    rows = record_rows(model, lang, t)
+    return rows_text(rows) if rows else None
+
+
+def language_end_files(lang: str, docs: list[tuple[str, str]], rows: str | None) -> dict[str, bytes]:
+    """What one language's pages determine once all are made: its search index, from their
+    search entries (`docs`: search.doc_text, kept with each page's unit, in any order) and the
+    record's results and leaderboards as compact rows (`rows`: search_rows; their pages are
+    not searched as pages)."""
+    return search_index(lang, docs, rows)
 
 
 def site_files(site, model, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from operator import itemgetter
 
 from sitegen.base import languages, npm, urls
 from sitegen.render.htmltree import collapse, drop, parse, shorten, text_of
@@ -95,26 +96,38 @@ def search_entry(site, path: str, data: bytes, lang: str, t) -> dict | None:
     return doc
 
 
+def rows_text(value) -> str:
+    """A value as the index writes it (the record's rows: record/search_rows.py)."""
+    return _json(value)
+
+
 def _json(value) -> str:
     payload = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def search_index(lang: str, docs: list[dict], record: dict | None = None) -> dict[str, bytes]:
-    """The search index script of one language (MiniSearch builds the index in the browser);
-    `record`, the record's results and leaderboards (record/search_rows.py), are compact
-    rows beside the documents."""
-    docs = sorted(docs, key=lambda doc: doc["url"])
+def doc_text(doc: dict) -> tuple[str, str]:
+    """A search document as the index writes it: (its url, its JSON). Made with its page and
+    kept with the page's unit, so that an index is joined from kept texts."""
+    return doc["url"], _json(doc)
+
+
+def search_index(lang: str, docs: list[tuple[str, str]], record: str | None = None) -> dict[str, bytes]:
+    """The search index script of one language (MiniSearch builds the index in the browser):
+    its pages' documents (doc_text, in any order) by url, as one JSON list; `record`, the
+    record's results and leaderboards as compact rows beside them (record/search_rows.py,
+    rows_text)."""
+    docs = sorted(docs, key=itemgetter(0))
     script = (
         f"/* Search index of the {lang} pages, written by sitegen/render/search.py. */\n"
-        f"window.SEARCH_DOCS = {_json(docs)};\n"
+        f"window.SEARCH_DOCS = [{','.join(text for _, text in docs)}];\n"
         "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
         f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n"
     )
     if record:
         script += (
             "window.SEARCH_RECORD_BY_LANG = window.SEARCH_RECORD_BY_LANG || {};\n"
-            f"window.SEARCH_RECORD_BY_LANG[{json.dumps(lang)}] = {_json(record)};\n"
+            f"window.SEARCH_RECORD_BY_LANG[{json.dumps(lang)}] = {record};\n"
         )
     return {
         urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
