@@ -16,6 +16,7 @@ from itertools import chain
 from pathlib import Path
 
 from sitegen.assemble import forking
+from sitegen.assemble.end_units import record_search_rows
 from sitegen.assemble.state import State, Unit
 from sitegen.assemble.units import (
     Language,
@@ -32,7 +33,7 @@ from sitegen.content.model import Site
 from sitegen.derive import model as derive_model
 from sitegen.derive.model import Model
 from sitegen.render import pages
-from sitegen.render.end_files import language_end_files, language_end_units, search_rows, site_files
+from sitegen.render.end_files import language_end_files, language_end_units, site_files
 from sitegen.render.inline import stylesheet
 from sitegen.render.kinds import KINDS, Kind, Run, unclaimed
 from sitegen.render.markup import new_markdown
@@ -239,7 +240,7 @@ def _render_language(job) -> LanguageResult:
     work.problems += work.spaces
     try:
         if part == PAGES and all(problem.warning for problem in work.problems):
-            rows = _search_rows(work, model, reuse)
+            rows = record_search_rows(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1")
             end_files = language_end_files(lang, work.docs, rows)
             work.written.update(keep_or_write(end_files, lang, work.kept, destination))
         missing_strings([work.t])
@@ -311,26 +312,6 @@ def _verify_reuse(site, unit_key, old: Unit, make, report, theme, css, t) -> Non
     if now != old.files:
         differ = sorted(p for p in {*now, *old.files} if now.get(p) != old.files.get(p))
         raise RuntimeError(f"reused unit {unit_key} differs from a fresh rendering: {differ}")
-
-
-def _search_rows(work: Language, model: Model, reuse: Reuse | None) -> str | None:
-    """The record's search rows of one language (end_files.search_rows), a unit of their own
-    that makes no file: its `docs` hold them. Taken from the last build when nothing they read
-    changed, else made now, noting what they read."""
-    key = (work.lang, "search-rows")
-    old = reuse.unit(key, {}) if reuse is not None else None
-    if old is not None:
-        kept = old.docs[0] if old.docs else None
-        if os.environ.get(VERIFY_REUSE) == "1":
-            with work.site.reads.paused():
-                if search_rows(model, work.lang, work.t) != kept:
-                    raise RuntimeError(f"reused unit {key} differs from a fresh rendering")
-        work.units[key] = (None, False)  # the parent has it: destination.reuse
-        return kept
-    with work.site.reads.collect() as reads:
-        rows = search_rows(model, work.lang, work.t)
-    work.units[key] = (Unit({}, reads, [] if rows is None else [rows]), True)
-    return rows
 
 
 def _data_units(site, model):

@@ -3,8 +3,8 @@
 Each language's search index and feed need its pages; the sitemap, robots.txt, the root 404
 page and the search's script fold need every language. A rebuild pays for what changed: each
 page's search document is kept with its unit, and the feed and the record's search rows are
-units of their own (assemble/rendering.py), taken from the last build unless what they read
-changed.
+units of their own (assemble/rendering.py, end_units.py), taken from the last build unless
+what they read changed.
 
 All of them come from the rendered pages and the model, never from the clock, so two builds of
 the same content give the same bytes.
@@ -12,6 +12,7 @@ the same content give the same bytes.
 
 from __future__ import annotations
 
+import json
 from functools import partial
 
 from sitegen.render.feed import feed_file
@@ -29,16 +30,26 @@ def language_end_units(site, lang: str):
     yield ("feed",), None, partial(feed_file, site, lang)
 
 
-def search_rows(model, lang: str, t) -> str | None:
-    """The record's part of one language's search index, as the index writes it (a unit of
-    its own in a build: assemble/rendering.py); None for a site without a record."""
+def rows_chunk(model, lang: str, start: int, end: int) -> bytes:
+    """The search rows of the results from `start` to `end` in the order of their ids, their
+    names as the language writes them (record/search_rows.py result_rows), as JSON: a part
+    of search_rows that a build keeps (assemble/end_units.py)."""
+    from sitegen.render.record.search_rows import result_rows
+
+    return json.dumps(result_rows(model, lang, sorted(model.record)[start:end]), ensure_ascii=False).encode()
+
+
+def search_rows(model, lang: str, t, chunks: list[bytes]) -> bytes | None:
+    """The record's part of one language's search index, as the index writes it, from the
+    rows of all its results (`chunks`: rows_chunk, in order); None for a site without a
+    record."""
     from sitegen.render.record.search_rows import record_rows
 
-    rows = record_rows(model, lang, t)
+    rows = record_rows(model, lang, t, [row for chunk in chunks for row in json.loads(chunk)])
     return rows_text(rows) if rows else None
 
 
-def language_end_files(lang: str, docs: list[tuple[str, str]], rows: str | None) -> dict[str, bytes]:
+def language_end_files(lang: str, docs: list[tuple[str, bytes]], rows: bytes | None) -> dict[str, bytes]:
     """What one language's pages determine once all are made: its search index, from their
     search entries (`docs`: search.doc_text, kept with each page's unit, in any order) and the
     record's results and leaderboards as compact rows (`rows`: search_rows; their pages are
