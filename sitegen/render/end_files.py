@@ -1,10 +1,10 @@
 """The files made once every page is: search indexes, feeds, sitemap, robots.txt, root 404.
 
-Each language's search index and feed need its pages; the sitemap, robots.txt, the root 404
-page and the search's script fold need every language. A rebuild pays for what changed: each
-page's search document is kept with its unit, and the feed and the record's search rows are
-units of their own (assemble/rendering.py, end_units.py), taken from the last build unless
-what they read changed.
+Each language's search index and feed need its pages; the sitemap, robots.txt and the root
+404 page need every language; the search's script fold is one file for all of them. A rebuild
+pays for what changed: each page's search document is kept with its unit, and the feed, the
+script fold and the record's search rows are units of their own (assemble/rendering.py,
+end_units.py), taken from the last build unless what they read changed.
 
 All of them come from the rendered pages and the model, never from the clock, so two builds of
 the same content give the same bytes.
@@ -24,10 +24,12 @@ from sitegen.render.theme import Strings, missing_strings
 
 def language_end_units(site, lang: str):
     """The end files of one language made as units of their own, as language_units gives
-    pages (key, None, function making {path: bytes}): its feed, which reads only the
-    reports' titles, summaries and dates, so that it is taken from the last build unless one
-    of them changed."""
+    pages (key, None, function making {path: bytes}), each taken from the last build unless
+    what it read changed: its feed, which reads the reports' titles, summaries and dates; and,
+    with the first language, the search's script fold, which reads nothing of the content."""
     yield ("feed",), None, partial(feed_file, site, lang)
+    if lang == site.languages[0] and site.languages.needs_script_fold():
+        yield ("search-fold",), None, search_fold_file
 
 
 def rows_chunk(model, lang: str, start: int, end: int) -> bytes:
@@ -62,7 +64,5 @@ def site_files(site, model, theme, paths: set[str], hidden: set[str]) -> dict[st
     file; `hidden`: the pages that ask to stay out of search engines."""
     strings = {lang: Strings(site, lang) for lang in site.languages}
     files = {**sitemap_files(site, model.record, paths, hidden), **root_not_found(site, theme, strings)}
-    if site.languages.needs_script_fold():
-        files.update(search_fold_file())
     missing_strings(list(strings.values()))
     return files

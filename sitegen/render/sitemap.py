@@ -33,7 +33,10 @@ def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict
     for lang in site.languages:
         listed += [p for p in _page_paths(pages, lang) if _listed(p, hidden)]
     known = _known_dates(site, record)
-    entries = [_sitemap_url(site, root, path, pages, known) for path in listed]
+    # each language's hreflang and each page's address as attributes, escaped once
+    langs = {code: _attr(site.languages.html_lang(code)) for code in site.languages}
+    links: dict[str, str] = {}
+    entries = [_sitemap_url(site, root, path, pages, known, (langs, links)) for path in listed]
     chunks: list[list[bytes]] = []
     chunk: list[bytes] = []
     size = 0
@@ -67,23 +70,25 @@ def _urlset(entries: list[bytes]) -> bytes:
     return head + b"".join(entries) + b"</urlset>\n"
 
 
-def _sitemap_url(site, root: str, path: str, pages: set[str], known) -> bytes:
+def _sitemap_url(site, root: str, path: str, pages: set[str], known, attrs) -> bytes:
     """One <url> of the sitemap: the page, its last change, its language twins. Written as
-    text, as lxml writes the element alone (a tree per page took most of a rebuild's sitemap)."""
+    text, as lxml writes the element alone (a tree per page took most of a rebuild's sitemap);
+    `attrs`: ({language: its hreflang}, {page: its address}) as attributes, the second filled
+    as pages are met."""
     lines = ["<url>", f"  <loc>{_text(root + path)}</loc>"]
     changed = _lastmod(site, path, known)
     if changed:
         lines.append(f"  <lastmod>{changed.isoformat()}</lastmod>")
     if path != "index.html":
+        langs, links = attrs
         twins = [(code, urls.twin(path, code)) for code in site.languages]
-        twins = [(site.languages.html_lang(code), twin) for code, twin in twins if twin in pages]
+        twins = [(langs[code], twin) for code, twin in twins if twin in pages]
         fallback = urls.twin(path, site.config["default_language"])
         if len(twins) >= 2:
-            twins += [("x-default", fallback)] if fallback in pages else []
-            lines += [
-                f'  <xhtml:link rel="alternate" hreflang={_attr(lang)} href={_attr(root + twin)}/>'
-                for lang, twin in twins
-            ]
+            twins += [('"x-default"', fallback)] if fallback in pages else []
+            for lang, twin in twins:
+                href = links.get(twin) or links.setdefault(twin, _attr(root + twin))
+                lines.append(f'  <xhtml:link rel="alternate" hreflang={lang} href={href}/>')
     text = "\n".join([*lines, "</url>\n"])
     return ("  " + text.replace("\n<", "\n  <")).rstrip(" ").encode()
 
