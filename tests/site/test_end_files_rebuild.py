@@ -57,7 +57,9 @@ def test_a_report_title_and_summary_edit_shows_in_search_and_feed(tmp_path, monk
 
 def test_a_result_edit_shows_in_the_search_rows(tmp_path, monkeypatch):
     content, out = _built(tmp_path, monkeypatch)
-    _edit(content / "data/record/results-v1.1.yaml", "system_name: ACME16 system", "system_name: Acme Sixteen")
+    _edit(
+        content / "data/record/results-v1.1.yaml", "system_name: ACME16 system", "system_name: Acme Sixteen"
+    )
     seal_record(content)
     build(content, TEMPLATES, out, cache=tmp_path / "cache")
     for lang in ("en", "zh"):
