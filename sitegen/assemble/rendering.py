@@ -12,9 +12,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain
 from pathlib import Path
 
 from sitegen.assemble import forking
+from sitegen.assemble.end_units import record_search_rows
 from sitegen.assemble.state import State, Unit
 from sitegen.assemble.units import (
     Language,
@@ -31,7 +33,7 @@ from sitegen.content.model import Site
 from sitegen.derive import model as derive_model
 from sitegen.derive.model import Model
 from sitegen.render import pages
-from sitegen.render.end_files import language_end_files, site_files
+from sitegen.render.end_files import language_end_files, language_end_units, site_files
 from sitegen.render.inline import stylesheet
 from sitegen.render.kinds import KINDS, Kind, Run, unclaimed
 from sitegen.render.markup import new_markdown
@@ -218,7 +220,10 @@ def _render_language(job) -> LanguageResult:
     units_of = (
         _data_units(site, model)
         if part == DATA
-        else language_units(kinds, theme, Run(site, model, lang, bodies, work.problems), work.t)
+        else chain(
+            language_units(kinds, theme, Run(site, model, lang, bodies, work.problems), work.t),
+            language_end_units(site, lang),
+        )
     )
     for key, report, make in units_of:
         unit_key = (lang, *key)
@@ -235,7 +240,8 @@ def _render_language(job) -> LanguageResult:
     work.problems += work.spaces
     try:
         if part == PAGES and all(problem.warning for problem in work.problems):
-            end_files = language_end_files(site, model, lang, work.docs, work.t)
+            rows = record_search_rows(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1")
+            end_files = language_end_files(lang, work.docs, rows)
             work.written.update(keep_or_write(end_files, lang, work.kept, destination))
         missing_strings([work.t])
     except ContentError as exc:

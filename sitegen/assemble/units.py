@@ -17,7 +17,7 @@ from sitegen.content import usage
 from sitegen.content.model import Site
 from sitegen.content.textcheck import cjk_spaces
 from sitegen.render.kinds import Kind, Run
-from sitegen.render.search import noindex, search_entry
+from sitegen.render.search import doc_text, noindex, search_entry
 from sitegen.render.single_file import single_file_copy
 from sitegen.render.theme import Strings, Theme
 
@@ -76,7 +76,7 @@ def make_unit(work: Language, unit_key: tuple, report, make) -> None:
         for path, data in files.items():
             doc = search_entry(site, path, data, lang, work.t)
             if doc:
-                unit_docs.append(doc)
+                unit_docs.append(doc_text(doc))  # as the index writes it (end_files.py)
             elif path.endswith(".html") and noindex(data):
                 unit_hidden.append(path)
     if site.languages.get(lang).cjk:  # every page's spaces, once its content is right

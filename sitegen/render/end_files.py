@@ -1,7 +1,10 @@
 """The files made once every page is: search indexes, feeds, sitemap, robots.txt, root 404.
 
-Each language's search index and feed need its pages; the sitemap, robots.txt, the root 404
-page and the search's script fold need every language.
+Each language's search index and feed need its pages; the sitemap, robots.txt and the root
+404 page need every language; the search's script fold is one file for all of them. A rebuild
+pays for what changed: each page's search document is kept with its unit, and the feed, the
+script fold and the record's search rows are units of their own (assemble/rendering.py,
+end_units.py), taken from the last build unless what they read changed.
 
 All of them come from the rendered pages and the model, never from the clock, so two builds of
 the same content give the same bytes.
@@ -9,22 +12,51 @@ the same content give the same bytes.
 
 from __future__ import annotations
 
+import json
+from functools import partial
+
 from sitegen.render.feed import feed_file
 from sitegen.render.not_found import root_not_found
-from sitegen.render.search import search_fold_file, search_index
+from sitegen.render.search import rows_text, search_fold_file, search_index
 from sitegen.render.sitemap import sitemap_files
 from sitegen.render.theme import Strings, missing_strings
 
 
-def language_end_files(site, model, lang: str, docs: list[dict], t=None) -> dict[str, bytes]:
-    """What one language's pages determine once all are made: its search index and feed.
-    `docs` are their search entries (search_entry), in any order; the record's results and
-    leaderboards are added as compact rows (record/search_rows.py: their pages are not
-    searched as pages)."""
+def language_end_units(site, lang: str):
+    """The end files of one language made as units of their own, as language_units gives
+    pages (key, None, function making {path: bytes}), each taken from the last build unless
+    what it read changed: its feed, which reads the reports' titles, summaries and dates; and,
+    with the first language, the search's script fold, which reads nothing of the content."""
+    yield ("feed",), None, partial(feed_file, site, lang)
+    if lang == site.languages[0] and site.languages.needs_script_fold():
+        yield ("search-fold",), None, search_fold_file
+
+
+def rows_chunk(model, lang: str, start: int, end: int) -> bytes:
+    """The search rows of the results from `start` to `end` in the order of their ids, their
+    names as the language writes them (record/search_rows.py result_rows), as JSON: a part
+    of search_rows that a build keeps (assemble/end_units.py)."""
+    from sitegen.render.record.search_rows import result_rows
+
+    return json.dumps(result_rows(model, lang, sorted(model.record)[start:end]), ensure_ascii=False).encode()
+
+
+def search_rows(model, lang: str, t, chunks: list[bytes]) -> bytes | None:
+    """The record's part of one language's search index, as the index writes it, from the
+    rows of all its results (`chunks`: rows_chunk, in order); None for a site without a
+    record."""
     from sitegen.render.record.search_rows import record_rows
 
-    t = t or Strings(site, lang)
-    return {**search_index(lang, docs, record_rows(model, lang, t)), **feed_file(site, lang)}
+    rows = record_rows(model, lang, t, [row for chunk in chunks for row in json.loads(chunk)])
+    return rows_text(rows) if rows else None
+
+
+def language_end_files(lang: str, docs: list[tuple[str, bytes]], rows: bytes | None) -> dict[str, bytes]:
+    """What one language's pages determine once all are made: its search index, from their
+    search entries (`docs`: search.doc_text, kept with each page's unit, in any order) and the
+    record's results and leaderboards as compact rows (`rows`: search_rows; their pages are
+    not searched as pages)."""
+    return search_index(lang, docs, rows)
 
 
 def site_files(site, model, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:
@@ -32,7 +64,5 @@ def site_files(site, model, theme, paths: set[str], hidden: set[str]) -> dict[st
     file; `hidden`: the pages that ask to stay out of search engines."""
     strings = {lang: Strings(site, lang) for lang in site.languages}
     files = {**sitemap_files(site, model.record, paths, hidden), **root_not_found(site, theme, strings)}
-    if site.languages.needs_script_fold():
-        files.update(search_fold_file())
     missing_strings(list(strings.values()))
     return files

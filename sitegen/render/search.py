@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from operator import itemgetter
 
 from sitegen.base import languages, npm, urls
 from sitegen.render.htmltree import collapse, drop, parse, shorten, text_of
@@ -100,25 +101,44 @@ def _json(value) -> str:
     return payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def search_index(lang: str, docs: list[dict], record: dict | None = None) -> dict[str, bytes]:
-    """The search index script of one language (MiniSearch builds the index in the browser);
-    `record`, the record's results and leaderboards (record/search_rows.py), are compact
-    rows beside the documents."""
-    docs = sorted(docs, key=lambda doc: doc["url"])
+def doc_text(doc: dict) -> tuple[str, bytes]:
+    """A search document as the index writes it: (its url, its JSON in UTF-8). Made with its
+    page and kept with the page's unit, so that an index is joined from kept texts."""
+    return doc["url"], _json(doc).encode("utf-8")
+
+
+def rows_text(rows: dict) -> bytes:
+    """The record's rows (record/search_rows.py) as the index writes them."""
+    return _json(rows).encode("utf-8")
+
+
+def search_index(lang: str, docs: list[tuple[str, bytes]], record: bytes | None = None) -> dict[str, bytes]:
+    """The search index script of one language (MiniSearch builds the index in the browser):
+    its pages' documents (doc_text, in any order) by url, as one JSON list; `record`, the
+    record's results and leaderboards as compact rows beside them (rows_text)."""
+    docs = sorted(docs, key=itemgetter(0))
     script = (
-        f"/* Search index of the {lang} pages, written by sitegen/render/search.py. */\n"
-        f"window.SEARCH_DOCS = {_json(docs)};\n"
-        "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
-        f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n"
+        f"/* Search index of the {lang} pages, written by sitegen/render/search.py. */\n".encode()
+        + b"window.SEARCH_DOCS = ["
+        + b",".join(text for _, text in docs)
+        + b"];\n"
+        + (
+            "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
+            f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n"
+        ).encode()
     )
     if record:
         script += (
-            "window.SEARCH_RECORD_BY_LANG = window.SEARCH_RECORD_BY_LANG || {};\n"
-            f"window.SEARCH_RECORD_BY_LANG[{json.dumps(lang)}] = {_json(record)};\n"
+            (
+                "window.SEARCH_RECORD_BY_LANG = window.SEARCH_RECORD_BY_LANG || {};\n"
+                f"window.SEARCH_RECORD_BY_LANG[{json.dumps(lang)}] = "
+            ).encode()
+            + record
+            + b";\n"
         )
     return {
         urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
-        urls.asset(f"search-{lang}.js"): script.encode("utf-8"),
+        urls.asset(f"search-{lang}.js"): script,
     }
 
 

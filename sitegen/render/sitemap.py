@@ -5,6 +5,8 @@ always written and names the sitemap when there is one."""
 
 from __future__ import annotations
 
+from xml.sax.saxutils import escape
+
 from sitegen.base import urls
 from sitegen.render.htmltree import etree
 from sitegen.render.kinds import kind_of
@@ -31,7 +33,10 @@ def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict
     for lang in site.languages:
         listed += [p for p in _page_paths(pages, lang) if _listed(p, hidden)]
     known = _known_dates(site, record)
-    entries = [_sitemap_url(site, root, path, pages, known) for path in listed]
+    # each language's hreflang and each page's address as attributes, escaped once
+    langs = {code: _attr(site.languages.html_lang(code)) for code in site.languages}
+    links: dict[str, str] = {}
+    entries = [_sitemap_url(site, root, path, pages, known, (langs, links)) for path in listed]
     chunks: list[list[bytes]] = []
     chunk: list[bytes] = []
     size = 0
@@ -65,34 +70,40 @@ def _urlset(entries: list[bytes]) -> bytes:
     return head + b"".join(entries) + b"</urlset>\n"
 
 
-def _sitemap_url(site, root: str, path: str, pages: set[str], known) -> bytes:
-    """One <url> of the sitemap: the page, its last change, its language twins."""
-    url = etree.Element(f"{{{SITEMAP_NS}}}url", nsmap={None: SITEMAP_NS, "xhtml": XHTML_NS})
-    etree.SubElement(url, f"{{{SITEMAP_NS}}}loc").text = root + path
+def _sitemap_url(site, root: str, path: str, pages: set[str], known, attrs) -> bytes:
+    """One <url> of the sitemap: the page, its last change, its language twins. Written as
+    text, as lxml writes the element alone (a tree per page took most of a rebuild's sitemap);
+    `attrs`: ({language: its hreflang}, {page: its address}) as attributes, the second filled
+    as pages are met."""
+    lines = ["<url>", f"  <loc>{_text(root + path)}</loc>"]
     changed = _lastmod(site, path, known)
     if changed:
-        etree.SubElement(url, f"{{{SITEMAP_NS}}}lastmod").text = changed.isoformat()
+        lines.append(f"  <lastmod>{changed.isoformat()}</lastmod>")
     if path != "index.html":
+        langs, links = attrs
         twins = [(code, urls.twin(path, code)) for code in site.languages]
-        twins = [(code, twin) for code, twin in twins if twin in pages]
+        twins = [(langs[code], twin) for code, twin in twins if twin in pages]
+        fallback = urls.twin(path, site.config["default_language"])
         if len(twins) >= 2:
-            for code, twin in twins:
-                etree.SubElement(
-                    url,
-                    f"{{{XHTML_NS}}}link",
-                    rel="alternate",
-                    hreflang=site.languages.html_lang(code),
-                    href=root + twin,
-                )
-            fallback = urls.twin(path, site.config["default_language"])
-            if fallback in pages:
-                etree.SubElement(
-                    url, f"{{{XHTML_NS}}}link", rel="alternate", hreflang="x-default", href=root + fallback
-                )
-    text = etree.tostring(url, pretty_print=True, encoding="UTF-8").decode()
-    # each <url> carries its own namespace declarations when serialised alone: drop them
-    text = text.replace(f' xmlns="{SITEMAP_NS}"', "").replace(f' xmlns:xhtml="{XHTML_NS}"', "")
+            twins += [('"x-default"', fallback)] if fallback in pages else []
+            for lang, twin in twins:
+                href = links.get(twin) or links.setdefault(twin, _attr(root + twin))
+                lines.append(f'  <xhtml:link rel="alternate" hreflang={lang} href={href}/>')
+    text = "\n".join([*lines, "</url>\n"])
     return ("  " + text.replace("\n<", "\n  <")).rstrip(" ").encode()
+
+
+# What lxml escapes in text and in attribute values
+TEXT_ESCAPES = {"\r": "&#13;"}
+ATTR_ESCAPES = {'"': "&quot;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;"}
+
+
+def _text(value: str) -> str:
+    return escape(value, TEXT_ESCAPES)
+
+
+def _attr(value: str) -> str:
+    return '"' + escape(value, ATTR_ESCAPES) + '"'
 
 
 def _known_dates(site, record: dict) -> tuple[dict, object, dict, dict]:

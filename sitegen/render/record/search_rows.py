@@ -20,13 +20,14 @@ from sitegen.derive.model import Model
 from sitegen.render.kinds import KINDS
 
 
-def record_rows(model: Model, lang: str, t) -> dict | None:
+def record_rows(model: Model, lang: str, t, found: list[list] | None = None) -> dict | None:
     """The record's part of one language's search index: {labels, templates, names, results,
-    leaderboards}; None for a site without a record."""
+    leaderboards}; None for a site without a record. `found`: result_rows of every result, in
+    the order of their ids (made here when None)."""
     site = model.site
     if not model.record:
         return None
-    index = model.index
+    found = result_rows(model, lang, sorted(model.record)) if found is None else found
     names: dict[str, dict[str, int]] = {
         "rounds": {r: at for at, r in enumerate(site.rounds)},
         "submitters": {},
@@ -38,15 +39,11 @@ def record_rows(model: Model, lang: str, t) -> dict | None:
         return names[kind].setdefault(name, len(names[kind]))
 
     results, boards = [], {}
-    shown: dict[str, str] = {}  # a submitter as the language writes it (companies.yaml)
-    for ident in sorted(model.record):
-        result = model.record[ident]
-        if index.copy_of(result):
-            continue
-        benchmark = site.get("benchmarks", result["benchmark"])
-        results.append(_result_row(model, lang, result, benchmark["name"][lang], shown, at))
-        board = urls.leaderboard(lang, benchmark["id"], result["round"]).removeprefix(f"{lang}/")
-        boards[board] = [at("benchmarks", benchmark["name"][lang]), at("rounds", result["round"]), board]
+    for system, ident, round_id, submitter, benchmark, accelerator, *rest, board in found:
+        in_round = at("rounds", round_id)
+        by, of = at("submitters", submitter), at("benchmarks", benchmark)
+        results.append([system, ident, in_round, by, of, at("accelerators", accelerator), *rest])
+        boards[board] = [of, in_round, board]
     return {
         # the kinds of page searched as rows (render/kinds.py): results and leaderboards
         "labels": {kind.name: t(f"search.kind.{kind.name}") for kind in KINDS if kind.rows},
@@ -58,15 +55,31 @@ def record_rows(model: Model, lang: str, t) -> dict | None:
             "leaderboard": t("leaderboard.title"),
             "divisions": [t("division.closed"), t("division.open")],
         },
-        **{kind: list(found) for kind, found in names.items()},
+        **{kind: list(listed) for kind, listed in names.items()},
         "results": _told_apart(results),
         "leaderboards": [boards[key] for key in sorted(boards)],
     }
 
 
-def _result_row(model: Model, lang: str, result: dict, benchmark: str, shown: dict, at) -> list:
+def result_rows(model: Model, lang: str, idents: list[str]) -> list[list]:
+    """The rows of the results `idents` (a copy of another result left out), each with its
+    names as the language writes them (record_rows makes them indexes) and its leaderboard's
+    address last."""
+    site, rows = model.site, []
+    shown: dict[str, str] = {}  # a submitter as the language writes it (companies.yaml)
+    for ident in idents:
+        result = model.record[ident]
+        if model.index.copy_of(result):
+            continue
+        benchmark = site.get("benchmarks", result["benchmark"])
+        board = urls.leaderboard(lang, benchmark["id"], result["round"]).removeprefix(f"{lang}/")
+        rows.append([*_result_row(model, lang, result, benchmark["name"][lang], shown), board])
+    return rows
+
+
+def _result_row(model: Model, lang: str, result: dict, benchmark: str, shown: dict) -> list:
     """A result's row: its system, id, round, submitter, benchmark, chip, accelerator count,
-    division (0 closed, 1 open) and framework; names as indexes (`at`) into their lists."""
+    division (0 closed, 1 open) and framework."""
     index = model.index
     entity = index.submitters[index.submitter_of(result)]
     if entity.slug not in shown:
@@ -78,10 +91,10 @@ def _result_row(model: Model, lang: str, result: dict, benchmark: str, shown: di
     return [
         result.get("system_name") or "",
         result["id"],
-        at("rounds", result["round"]),
-        at("submitters", shown[entity.slug]),
-        at("benchmarks", benchmark),
-        at("accelerators", accelerator),
+        result["round"],
+        shown[entity.slug],
+        benchmark,
+        accelerator,
         result.get("accelerator_count") or 0,
         int(result["division"] != "closed"),
         result.get("framework") or "",  # dropped by _told_apart unless needed
