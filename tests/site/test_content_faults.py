@@ -649,8 +649,8 @@ def build_ok(tmp_path, changes, *args, record=False, setup=None):
 
 
 @pytest.fixture
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def own_cache(tmp_path, monkeypatch, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     return tmp_path / "cache"
 
 
@@ -739,9 +739,10 @@ def test_warnings_are_printed_and_fail_only_with_strict(tmp_path, own_cache, cap
     assert (out / "zh/reports/acme-vs-zenith.html").is_file()
 
 
-def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path, own_cache, capsys):
+def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path, monkeypatch, capsys):
     """Not the output, not the content, not the cache: nothing under tmp_path changes, with a
     cold cache (none created) and with the warm cache of an earlier build (left as it was)."""
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content = write_project(
         tmp_path,
         {
@@ -763,7 +764,7 @@ def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path,
         assert build.main(["check", "--strict", "--content", str(content)]) == 1
         assert capsys.readouterr().err.splitlines() == [warning, "check failed: 1 problem(s)"]
         assert snapshot(tmp_path) == before
-        assert warm or not own_cache.exists()
+        assert warm or not (tmp_path / "cache").exists()
     (content / "data/systems.yaml").write_text(SYSTEMS.replace("amount: 150000", "amount: 0"), "utf-8")
     before = snapshot(tmp_path)
     assert build.main(["check", "--content", str(content)]) == 1

@@ -7,8 +7,8 @@ from sitegen.assemble.pipeline import build
 from project import REPORT_EN, RESULTS_FILE, TEMPLATES, seal_record, write_project
 
 
-def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch, warm_cache, warm_copy):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     first = build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     assert not first.skipped and first.bodies_rendered > 0
@@ -24,12 +24,12 @@ def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch):
 
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cold-cache"))
     cold = tmp_path / "cold"
-    build(content, TEMPLATES, cold, cache=tmp_path / 'cold-cache')
+    build(content, TEMPLATES, cold, cache=warm_copy(tmp_path / 'cold-cache'))  # no last state
     assert tree_digest(out) == tree_digest(cold)
 
 
-def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     before = tree_digest(out)
@@ -38,8 +38,8 @@ def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch):
     assert tree_digest(out) == before
 
 
-def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     results = content / RESULTS_FILE  # r-acme's score and runs one minute slower, sealed again
