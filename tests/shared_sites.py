@@ -66,8 +66,8 @@ def build_shipped(folder: Path) -> None:
 
 
 def build_samples(folder: Path) -> None:
-    """The sample projects (tests/project.py in two and three languages, tests/record_sample.py)
-    built into folder/cache, the store that warm_cache copies (tests/conftest.py). Of it only
+    """The sample projects (tests/project.py in two and three languages and with a chart block,
+    tests/record_sample.py) built into folder/cache, the store that warm_cache copies (tests/conftest.py). Of it only
     what is keyed by the whole of what it is made from is kept: compiled templates (by their
     source) and chart drawings and phone widths (by the drawn spec); not the chart specs (keyed
     by the plan's fields: a key that missed one would give every test the sample's spec), nor
@@ -75,13 +75,21 @@ def build_samples(folder: Path) -> None:
     from sitegen.assemble.pipeline import build
     from sitegen.base.store import FILE, TABLES
 
-    from project import TEMPLATES, THREE, write_project
+    from project import REPORT_EN, REPORT_ZH, TEMPLATES, THREE, write_project
     from record_sample import write_record_project
 
+    block = (
+        "\n```chart\nbenchmark: bert\nround: v1.0\nsystems: [acme-16, zenith-8]\n```\n"  # test_charts.chart()
+    )
+    charted = {
+        "reports/acme-vs-zenith.en.md": REPORT_EN + block,
+        "reports/acme-vs-zenith.zh.md": REPORT_ZH + block,
+    }
     samples = {
         "two": write_project,
         "three": lambda into: write_project(into, {"site.yaml": THREE}),
         "record": write_record_project,
+        "chart": lambda into: write_project(into, charted),  # a report's chart block in each language
     }
     for name, write in samples.items():
         build(

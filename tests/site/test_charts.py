@@ -91,11 +91,16 @@ MORE_RESULTS = {
 
 
 @pytest.fixture(autouse=True)
-def chart_cache(tmp_path, monkeypatch):
-    """Every test gets its own, empty store (its builds from the command line too)."""
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SITEGEN_CACHE", str(folder))
-    store = Store(folder)
+def own_cache(monkeypatch, warm_cache):
+    """Every test's builds from the command line get a store of their own, a copy of the warm
+    one (tests/conftest.py)."""
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
+
+
+@pytest.fixture
+def chart_cache(tmp_path):
+    """An empty store of the test's own, for the tests of the chart cache."""
+    store = Store(tmp_path / "charts")
     yield store
     store.close()
 
@@ -591,10 +596,10 @@ def test_a_build_without_charts_imports_neither_altair_nor_vl_convert(tmp_path):
     code = (
         "import sys; from pathlib import Path; from sitegen.assemble.pipeline import build; "
         f"build(Path({str(content)!r}), Path({str(ROOT / 'templates')!r}), "
-        f"Path({str(tmp_path / 'out')!r}), cache=Path({str(tmp_path / 'cache')!r})); "
+        f"Path({str(tmp_path / 'out')!r}), cache=Path({str(tmp_path / 'empty')!r})); "
         "print(sorted(m for m in ('altair', 'vl_convert') if m in sys.modules))"
     )
-    env = {**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")}
+    env = {**os.environ, "SITEGEN_CACHE": str(tmp_path / "empty")}  # nothing drawn before
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, text=True, capture_output=True, check=True
     )

@@ -33,6 +33,7 @@ from project import (
     write_project,
 )
 from record_sample import V10, write_record_project
+from shared_sites import copy_store
 
 R = "content/reports/acme-vs-zenith.en.md"
 RECORD_ACME = "v1.0-acme-acme16-bert"
@@ -602,10 +603,10 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, warm_store):
     """The tiny site and the record-layout site, each built once: (output folder) by layout."""
     root = tmp_path_factory.mktemp("good")
-    os.environ["SITEGEN_CACHE"] = str(root / "cache")
+    os.environ["SITEGEN_CACHE"] = str(copy_store(warm_store, root / "cache"))
     outputs = {}
     for record in (False, True):
         content = (write_record_project if record else write_project)(root / f"p{int(record)}")
@@ -616,9 +617,9 @@ def built(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_bad_input_more(name, built, tmp_path, capsys, monkeypatch):
+def test_bad_input_more(name, built, tmp_path, capsys, monkeypatch, warm_cache):
     case = CASES[name]
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content = (write_record_project if case.record else write_project)(tmp_path, case.changes)
     lines = case.setup(content) if case.setup else None
     expected = case.expected(lines) if callable(case.expected) else case.expected
