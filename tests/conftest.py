@@ -83,74 +83,36 @@ def shipped_content():
     return load_site(ROOT / "content", store=Store(CACHE))
 
 
-# --- Pure work done once per test process ------------------------------------------------------
+# --- A warm store to copy ----------------------------------------------------------------------
 
-# Most tests build into a cache of their own, so each build compiled the same templates and
-# drew the same charts again: in tests/site, tests/unit and tests/importer 583 drawings of
-# 87 specs (38 s of CPU), and about a quarter of their time in Jinja's compiler. Both are
-# functions of their input alone (the build's own cache keys them the same way: a chart by its
-# spec, a template by its name, file and source), so each test process makes each once and a
-# later build takes it as the build's cache would. Everything around them runs as in any
-# build: the cache is read and written, damaged entries are refused; and a test that wraps
-# draw._convert (to count drawings) wraps this. A test of the template cache itself asks for
-# `templates_compiled_here`.
+# Most tests that build need a store of their own (their builds must not meet another test's
+# entries) but not an empty one: with one, each build compiled every template and drew every
+# chart again. Such a test asks for `warm_cache`: its tmp_path/cache starts as a copy of a store
+# that built the sample projects once per test run, so that its builds take what that store
+# kept, as any build takes what its store kept (`warm_copy` for a second store, such as the
+# one of a build from no last state to compare with). Tests of the caching itself keep empty
+# stores.
 
 
-@pytest.fixture(scope="session", autouse=True)
-def drawn_and_compiled_once():
-    """Yields TemplateCache's own methods (for templates_compiled_here)."""
-    from sitegen.render import theme
-    from sitegen.render.charts import draw_convert as draw
-
-    real = {name: getattr(theme.TemplateCache, name) for name in ("load_bytecode", "dump_bytecode")}
-    compiled: dict[tuple[str, str], object] = {}  # (bucket key, source checksum): code
-    patch = pytest.MonkeyPatch()
-    patch.setattr(draw, "_convert", _once(draw._convert, draw.spec_key))
-    patch.setattr(theme.TemplateCache, "load_bytecode", _compiled_once(compiled, **real))
-    patch.setattr(theme.TemplateCache, "dump_bytecode", _keep_compiled(compiled, real["dump_bytecode"]))
-    yield real
-    patch.undo()
+@pytest.fixture(scope="session")
+def warm_store(tmp_path_factory) -> Path:
+    """The folder of a store that built the sample projects (shared_sites.build_samples); only
+    copied, never built into (warm_cache)."""
+    return shared_folder(tmp_path_factory, shared_sites.SAMPLES, shared_sites.build_samples) / "cache"
 
 
 @pytest.fixture
-def templates_compiled_here(monkeypatch, drawn_and_compiled_once):
-    """The build's template cache alone: a template it lacks is compiled in this test."""
-    from sitegen.render import theme
-
-    for name, method in drawn_and_compiled_once.items():
-        monkeypatch.setattr(theme.TemplateCache, name, method)
+def warm_copy(warm_store):
+    """copy(folder): `folder` made a store of its own, a copy of the warm one (through SQLite's
+    backup, so that the copy is whole); returns the folder."""
+    return lambda folder: shared_sites.copy_store(warm_store, folder)
 
 
-def _once(convert, spec_key):
-    """convert, remembered by the chart cache's own key of a spec (draw.spec_key)."""
-    drawn: dict[str, str] = {}
-
-    def once(spec: dict) -> str:
-        key = spec_key(spec)
-        if key not in drawn:
-            drawn[key] = convert(spec)
-        return drawn[key]
-
-    return once
-
-
-def _compiled_once(compiled: dict, load_bytecode, dump_bytecode):
-    def load(self, bucket):
-        load_bytecode(self, bucket)
-        known = compiled.get((bucket.key, bucket.checksum))
-        if bucket.code is None and known is not None:
-            bucket.code = known
-            dump_bytecode(self, bucket)  # the build's cache then holds it, as after compiling it
-
-    return load
-
-
-def _keep_compiled(compiled: dict, dump_bytecode):
-    def dump(self, bucket):
-        compiled[bucket.key, bucket.checksum] = bucket.code
-        dump_bytecode(self, bucket)
-
-    return dump
+@pytest.fixture
+def warm_cache(tmp_path, warm_copy) -> Path:
+    """tmp_path/cache, a copy of the warm store: its builds take the compiled templates and the
+    drawings kept there."""
+    return warm_copy(tmp_path / "cache")
 
 
 # --- One headless Chromium per test process --------------------------------------------------

@@ -16,13 +16,16 @@ import fcntl
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = "shipped"
+SAMPLES = "samples"
 
 
 def run_folder(tmp_path_factory) -> Path:
@@ -60,6 +63,52 @@ def build_shipped(folder: Path) -> None:
         ROOT / "content", ROOT / "templates", folder / "output", processes=False, cache=ROOT / ".cache"
     )
     (folder / "warnings.json").write_text(json.dumps([str(w) for w in report.warnings]), "utf-8")
+
+
+def build_samples(folder: Path) -> None:
+    """The sample projects (tests/project.py in two and three languages and with a chart block,
+    tests/record_sample.py) built into folder/cache, the store that warm_cache copies (tests/conftest.py). Of it only
+    what is keyed by the whole of what it is made from is kept: compiled templates (by their
+    source) and chart drawings and phone widths (by the drawn spec); not the chart specs (keyed
+    by the plan's fields: a key that missed one would give every test the sample's spec), nor
+    parses, bodies, conversions or any output's state, which the tests count and compare."""
+    from sitegen.assemble.pipeline import build
+    from sitegen.base.store import FILE, TABLES
+
+    from project import REPORT_EN, REPORT_ZH, TEMPLATES, THREE, write_project
+    from record_sample import write_record_project
+
+    block = (
+        "\n```chart\nbenchmark: bert\nround: v1.0\nsystems: [acme-16, zenith-8]\n```\n"  # test_charts.chart()
+    )
+    charted = {
+        "reports/acme-vs-zenith.en.md": REPORT_EN + block,
+        "reports/acme-vs-zenith.zh.md": REPORT_ZH + block,
+    }
+    samples = {
+        "two": write_project,
+        "three": lambda into: write_project(into, {"site.yaml": THREE}),
+        "record": write_record_project,
+        "chart": lambda into: write_project(into, charted),  # a report's chart block in each language
+    }
+    for name, write in samples.items():
+        build(
+            write(folder / name), TEMPLATES, folder / name / "output", cache=folder / "cache", processes=False
+        )
+    with closing(sqlite3.connect(folder / "cache" / FILE)) as db, db:
+        for table in set(TABLES) - {"templates", "charts"}:  # what tests count and compare
+            db.execute(f"DELETE FROM {table}")
+        db.execute("DELETE FROM charts WHERE key LIKE '%.specs.json'")
+
+
+def copy_store(store: Path, to: Path) -> Path:
+    """The store of folder `store` copied into folder `to` (SQLite's backup: a whole copy)."""
+    from sitegen.base.store import FILE
+
+    to.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(store / FILE)) as source, closing(sqlite3.connect(to / FILE)) as copy:
+        source.backup(copy)
+    return to
 
 
 def output_files(out: Path) -> dict[str, bytes]:

@@ -40,6 +40,12 @@ class BuildReport:
     bodies_rendered: int = 0
     units_reused: int = 0  # pages (with the files made with them) taken as they were
     units_rendered: int = 0
+    # work done beside the store, counted where it is done (Store.work, sent back by forked
+    # processes): vl-convert's drawings, and the templates compiled and loaded (each template
+    # an environment uses is loaded once, from the store or compiled)
+    charts_drawn: int = 0
+    templates_compiled: int = 0
+    templates_loaded: int = 0
 
 
 def build(
@@ -127,6 +133,9 @@ def _build_locked(
         bodies_rendered=loaded.cache.misses,
         units_reused=sum(1 for _, fresh in rendered.units.values() if not fresh),
         units_rendered=sum(1 for _, fresh in rendered.units.values() if fresh),
+        charts_drawn=store.work["charts drawn"],
+        templates_compiled=store.work["templates compiled"],
+        templates_loaded=store.work["templates loaded"],
     )
 
 

@@ -10,6 +10,7 @@ nothing that changed since the last build is hard-linked from it (write.link_fil
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
@@ -129,10 +130,12 @@ def render_site(
     jobs = [(site, model, theme, lang, cache.data_key, destination, PAGES, kinds) for lang in site.languages]
     if site.rounds:
         jobs.append((site, model, theme, site.languages[0], cache.data_key, destination, DATA, kinds))
+    before = Counter(_work(site))
     if processes and in_processes(site):
         results = forking.in_forked_processes(_render_language, jobs, _at_once(jobs, destination))
     else:
         results = [_render_language(job) for job in jobs]
+    _add_work(site, before, results)
     problems = [problem for result in results for problem in result.problems]
     if any(not problem.warning for problem in problems):
         raise ContentError([problem for problem in problems if not problem.warning])
@@ -174,6 +177,22 @@ def _put(destination: Destination, files: dict, written: dict, units: dict, link
     }
 
 
+def _work(site: Site) -> Counter:
+    """The work this process's store counted (Store.work); none without a store."""
+    return site.store.work if site.store is not None else Counter()
+
+
+def _add_work(site: Site, before: Counter, results: list) -> None:
+    """The store's work: what it counted before the languages, and what each language's job
+    counted (sent back from its process; a job run in this one counted here too, so the jobs'
+    own counts replace what this store counted meanwhile)."""
+    work = _work(site)
+    work.clear()
+    work.update(before)
+    for result in results:
+        work.update(result.work)
+
+
 def load_site_theme(site: Site, templates: Path) -> Theme:
     """The build's one Jinja environment: the theme's templates, a content folder's own
     templates/ first, every template a page uses noted in the site's reads."""
@@ -199,6 +218,7 @@ class LanguageResult:
     rendered: int = 0  # report bodies rendered
     units: dict = field(default_factory=dict)  # unit key -> (state.Unit or None if reused, rendered now)
     linked: dict = field(default_factory=dict)  # shared files of reused units: path -> sha256
+    work: Counter = field(default_factory=Counter)  # what this job's store counted (Store.work)
 
 
 PAGES, DATA = "pages", "data"  # what a job renders: one language's pages, or the record's data
@@ -213,6 +233,7 @@ def _render_language(job) -> LanguageResult:
     is a destination, written and dropped at once: memory holds one page, not the whole language.
     A unit the last build made from inputs that have not changed is hard-linked instead."""
     site, model, theme, lang, data_key, destination, part, kinds = job
+    before = Counter(_work(site))
     rel = Problems(site.root).rel
     work = Language(site, theme, lang, Strings(site, lang), destination, stylesheet(theme), rel)
     bodies = Bodies(BodyCache(site.store, data_key))
@@ -257,6 +278,7 @@ def _render_language(job) -> LanguageResult:
         bodies.cache.misses,
         work.units,
         work.linked,
+        _work(site) - before,
     )
 
 

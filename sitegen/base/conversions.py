@@ -26,6 +26,7 @@ class Conversions:
 
     store: Any = None
     kept: dict[tuple, _Kept] = field(default_factory=dict)
+    made: int = 0  # texts this load converted (the others were kept)
 
     def of(self, key: tuple) -> _Kept:
         """The conversions of one converter configuration, term list and pair of languages

@@ -214,6 +214,7 @@ class Languages(Sequence[str]):
         out = kept.known.get(text)
         if out is None:
             out = _convert(text, language.convert, _fixes(*key))
+            self.conversions.made += 1
             out = traditional_quotes(out) if language.lang.startswith("zh-Hant") else out
         kept.used[text] = out
         return out

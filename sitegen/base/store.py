@@ -20,6 +20,7 @@ import os
 import pickle
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -70,6 +71,8 @@ class Store:
         self.read_only = read_only
         self.limit = limit
         self.memo: dict = {}  # what this process read once and keeps (the stat table, versions)
+        # the work this process did beside the store, by kind ("charts drawn"...: BuildReport)
+        self.work: Counter[str] = Counter()
         self._db: sqlite3.Connection | None = None
         self._pid = 0  # the process that opened _db; minus a forked process's own: none there
         self._inherited: list = []  # a parent's connection, never used nor closed in a child

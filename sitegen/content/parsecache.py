@@ -50,6 +50,7 @@ class ParseCache:
             self._hashed(store)
         digest = self.digests.get(path) if self.digests else None
         if digest is None or not self.code:
+            store.work["files parsed"] += 1
             return parse()
         rel = problems.rel(path)
         langs = languages.signature() if languages is not None else ""
@@ -64,10 +65,12 @@ class ParseCache:
             and isinstance(stored[3], (set, frozenset))
         ):
             self.hits += 1
+            store.work["parses reused"] += 1
             problems.items.extend(stored[2])
             problems.broken.update(stored[3])
             return stored[1]
         self.misses += 1
+        store.work["files parsed"] += 1
         known, broken = len(problems.items), set(problems.broken)
         value = parse()
         found = problems.items[known:]

@@ -64,12 +64,15 @@ class TemplateCache(jinja2.BytecodeCache):
         return f"{jinja2.__version__}:{bucket.key}"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if self.store is not None:  # jinja2 asks once per template an environment loads
+            self.store.work["templates loaded"] += 1
         blob = self.store.get("templates", self.key(bucket)) if self.store is not None else None
         if blob is not None:
             bucket.bytecode_from_string(blob)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if self.store is not None:
+        if self.store is not None:  # jinja2 keeps only what it compiled
+            self.store.work["templates compiled"] += 1
             self.store.put("templates", self.key(bucket), bucket.bytecode_to_string())
 
 

@@ -144,10 +144,12 @@ SWAPPED_OUT = (
 )
 
 
-def test_a_kill_between_the_two_renames_stops_the_build_and_is_undone(tmp_path, capsys, monkeypatch):
+def test_a_kill_between_the_two_renames_stops_the_build_and_is_undone(
+    tmp_path, capsys, monkeypatch, warm_cache
+):
     """The crash window of the swap: the old record moved aside, the new one not yet in. Here
     the writer is seal-record's (the importer's own), sealing a hand edit."""
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content = write_record_project(tmp_path)
     out = tmp_path / "out"
     assert cli(content, capsys, "--out", out) == (0, [])
@@ -252,12 +254,12 @@ def test_accept_removals_names_rounds_of_the_record(tmp_path, capsys):
     )
 
 
-def test_a_leftover_beside_an_intact_record_is_a_warning(tmp_path, monkeypatch):
+def test_a_leftover_beside_an_intact_record_is_a_warning(tmp_path, monkeypatch, warm_cache):
     """Killed while writing (here seal-record's writer): the record is whole, the build goes on
     and says what was left, and seal-record removes it."""
     from sitegen.content.load import load_site
 
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content = write_record_project(tmp_path)
     path = content / "data/record/results-v1.1.yaml"
     original = path.read_bytes()

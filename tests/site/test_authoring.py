@@ -56,13 +56,13 @@ def test_check_passes_a_record_site_whose_pages_link_with_a_query(tmp_path, caps
     ids=["a-warning", "a-dead-link", "clean"],
 )
 def test_check_strict_says_a_builds_warnings_and_the_dead_links_of_its_output(
-    tmp_path, capsys, monkeypatch, added
+    tmp_path, capsys, monkeypatch, added, warm_cache
 ):
     """`check --strict` fails on exactly what a build of the same content warns of and the
     dead links of what that build writes (check_problems of both), and passes when there are
     none: so the shipped content passes it when the build the tests share has no warning and
     no dead link (the next test), without rendering the whole record a second time."""
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content = write_project(tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + added})
     report = build_site(content, TEMPLATES, tmp_path / "out", cache=tmp_path / "cache")
     expected = sorted(str(p) for p in check_problems(report.warnings, output_files(tmp_path / "out"), True))
@@ -148,11 +148,11 @@ def wait_for(predicate, seconds=90):  # generous: CI machines are slow and share
     raise AssertionError("timed out")
 
 
-def test_serve_rebuilds_reloads_and_survives_errors(tmp_path, monkeypatch):
+def test_serve_rebuilds_reloads_and_survives_errors(tmp_path, monkeypatch, warm_cache):
     from sitegen.assemble.pipeline import build as build_site
     from sitegen.editor.serve import serve
 
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out, port = write_project(tmp_path), tmp_path / "out", free_port()
     messages = []
     threading.Thread(

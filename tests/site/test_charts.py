@@ -91,11 +91,16 @@ MORE_RESULTS = {
 
 
 @pytest.fixture(autouse=True)
-def chart_cache(tmp_path, monkeypatch):
-    """Every test gets its own, empty store (its builds from the command line too)."""
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SITEGEN_CACHE", str(folder))
-    store = Store(folder)
+def own_cache(monkeypatch, warm_cache):
+    """Every test's builds from the command line get a store of their own, a copy of the warm
+    one (tests/conftest.py)."""
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
+
+
+@pytest.fixture
+def chart_cache(tmp_path):
+    """An empty store of the test's own, for the tests of the chart cache."""
+    store = Store(tmp_path / "charts")
     yield store
     store.close()
 
@@ -458,21 +463,19 @@ def test_baseline_without_a_result_in_the_slot(tmp_path, capsys):
 # ---- the cache and lazy imports ------------------------------------------------------------
 
 
-def test_svg_is_rendered_once_then_read_from_the_cache(tmp_path, monkeypatch, chart_cache):
+def test_svg_is_rendered_once_then_read_from_the_cache(tmp_path, chart_cache):
     _, plan = plan_for(tmp_path, {"benchmark": "bert"})
     spec = chart_render.build_spec(plan, validate=True)
-    calls = []
-    real = chart_svg._convert
-    monkeypatch.setattr(chart_svg, "_convert", lambda s: calls.append(1) or real(s))
+    drawn = chart_cache.work  # what the store's user drew (Store.work)
     first = chart_svg.page_svg(spec, "chart-1", chart_cache)
     first_raw = chart_svg.raw_svg(spec, chart_cache).encode()
     second = chart_svg.page_svg(spec, "chart-1", chart_cache)
-    assert len(calls) == 1 and first == second
+    assert drawn["charts drawn"] == 1 and first == second
     assert chart_cache.get(chart_svg.TABLE, chart_svg.spec_key(chart_svg.static(spec)) + ".svg") == first_raw
     changed = json.loads(json.dumps(spec))
     changed["layer"][0]["mark"] = {"type": "bar", "opacity": 0.9}
     chart_svg.page_svg(changed, "chart-1", chart_cache)
-    assert len(calls) == 2  # a different spec is rendered again
+    assert drawn["charts drawn"] == 2  # a different spec is rendered again
 
 
 class OnlyFields:
@@ -512,7 +515,7 @@ KINDS = [
 
 
 @pytest.mark.parametrize("params", KINDS)
-def test_passed_through_fields_only_reach_the_spec_as_data(tmp_path, monkeypatch, chart_cache, params):
+def test_passed_through_fields_only_reach_the_spec_as_data(tmp_path, chart_cache, params):
     """build_spec copies PASSED_THROUGH fields into the data and reads them nowhere else: a plan
     whose rows differ only there gives the spec a fresh build gives, from the cache, building
     nothing and drawing nothing."""
@@ -526,17 +529,16 @@ def test_passed_through_fields_only_reach_the_spec_as_data(tmp_path, monkeypatch
         for i, row in enumerate(plan.rows)
     ]
     edited = dataclasses.replace(plan, rows=rows)
-    built, drawn = [], []
-    real_build, real_convert = chart_render.build_spec, chart_svg._convert
-    monkeypatch.setattr(chart_svg, "build_spec", lambda p, **kw: built.append(1) or real_build(p, **kw))
-    monkeypatch.setattr(chart_svg, "_convert", lambda s: drawn.append(1) or real_convert(s))
+    chart_cache.work.clear()
     cached = chart_svg.specs(edited, chart_cache)
     svgs = [chart_svg.page_svg(spec, "c", chart_cache) for spec in cached]
-    assert built == [] and drawn == []
+    assert chart_cache.work == {}  # no spec built, nothing drawn
     assert "edited 0" in json.dumps(cached[0]) and "edited 0" in json.dumps(cached[1])
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "fresh"))
-    assert chart_svg.specs(edited, chart_cache) == cached
-    assert [chart_svg.page_svg(spec, "c", chart_cache) for spec in cached] == svgs == before
+    fresh = Store(tmp_path / "fresh")
+    assert chart_svg.specs(edited, fresh) == cached
+    assert [chart_svg.page_svg(spec, "c", fresh) for spec in cached] == svgs == before
+    assert fresh.work["chart specs built"] == 1 and fresh.work["charts drawn"] >= 2  # made afresh
+    fresh.close()
 
 
 def test_the_static_drawing_leaves_out_what_only_the_interactive_view_shows(tmp_path, chart_cache):
@@ -555,23 +557,20 @@ def test_the_static_drawing_leaves_out_what_only_the_interactive_view_shows(tmp_
     assert plan.rows[0]["label"] in svg  # what the marks show is drawn
 
 
-def test_specs_are_built_once_then_read_from_the_cache(tmp_path, monkeypatch, chart_cache):
+def test_specs_are_built_once_then_read_from_the_cache(tmp_path, chart_cache):
     _, plan = plan_for(tmp_path, {"benchmark": "bert"}, lang="en")
     fresh = (chart_render.build_spec(plan), chart_svg.narrow_spec(plan, chart_cache))
-    built = []
-    real = chart_render.build_spec
-    monkeypatch.setattr(chart_svg, "build_spec", lambda p, **kw: built.append(1) or real(p, **kw))
+    built = chart_cache.work  # the spec pairs built (Store.work)
     first = chart_svg.specs(plan, chart_cache)
-    made = len(built)
-    assert made >= 2  # the wide spec and the narrow one(s)
+    assert built["chart specs built"] == 1
     assert first == fresh  # the same as built without the cache
-    assert chart_svg.specs(plan, chart_cache) == first and len(built) == made  # from the cache
+    assert chart_svg.specs(plan, chart_cache) == first and built["chart specs built"] == 1  # from the cache
     plan.caption = "not drawn"  # a field the specs are not made of
     chart_svg.specs(plan, chart_cache)
-    assert len(built) == made
+    assert built["chart specs built"] == 1
     plan.axis_title = "Another axis title"  # one they are made of
     wide, _ = chart_svg.specs(plan, chart_cache)
-    assert len(built) > made and "Another axis title" in json.dumps(wide)
+    assert built["chart specs built"] == 2 and "Another axis title" in json.dumps(wide)
 
 
 def tree_digest(folder: Path) -> str:
@@ -597,10 +596,10 @@ def test_a_build_without_charts_imports_neither_altair_nor_vl_convert(tmp_path):
     code = (
         "import sys; from pathlib import Path; from sitegen.assemble.pipeline import build; "
         f"build(Path({str(content)!r}), Path({str(ROOT / 'templates')!r}), "
-        f"Path({str(tmp_path / 'out')!r}), cache=Path({str(tmp_path / 'cache')!r})); "
+        f"Path({str(tmp_path / 'out')!r}), cache=Path({str(tmp_path / 'empty')!r})); "
         "print(sorted(m for m in ('altair', 'vl_convert') if m in sys.modules))"
     )
-    env = {**os.environ, "SITEGEN_CACHE": str(tmp_path / "cache")}
+    env = {**os.environ, "SITEGEN_CACHE": str(tmp_path / "empty")}  # nothing drawn before
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, text=True, capture_output=True, check=True
     )
@@ -697,32 +696,30 @@ def test_the_browser_libraries_are_the_versions_the_svgs_are_drawn_with():
     assert bundle.count("/*! vega") == 3 and "sourceMappingURL" not in bundle
 
 
-def test_the_phone_layout_is_measured_once_per_drawing_shape(tmp_path, monkeypatch, chart_cache):
+def test_the_phone_layout_is_measured_once_per_drawing_shape(tmp_path, chart_cache):
     """fitted() keeps the width it found, keyed by what shapes the drawing: a change to a field
     only the tooltips show (a framework) is fitted without drawing, to the same spec a fresh
     measurement gives."""
     import dataclasses
 
     _, plan = plan_for(tmp_path, {"benchmark": "bert", "round": "v1.0"}, lang="en")
-    drawn = []
-    real = chart_svg._convert
-    monkeypatch.setattr(chart_svg, "_convert", lambda spec: drawn.append(1) or real(spec))
+    drawn = chart_cache.work  # Store.work
     chart_svg.narrow_spec(plan, chart_cache)
-    assert drawn  # measured by drawing, the first time
+    assert drawn["charts drawn"] >= 1  # measured by drawing, the first time
     rows = [{**row, "framework": row["framework"] + " 2"} for row in plan.rows]
     edited = dataclasses.replace(plan, rows=rows)
     drawn.clear()
     narrow = chart_svg.narrow_spec(edited, chart_cache)
-    assert drawn == []  # the framework moves nothing
+    assert drawn["charts drawn"] == 0  # the framework moves nothing
     assert [r["framework"] for r in narrow["data"]["values"]] == [r["framework"] for r in rows]
     # the same as measuring afresh
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "fresh"))
-    assert chart_svg.narrow_spec(edited, chart_cache) == narrow
+    fresh = Store(tmp_path / "fresh")
+    assert chart_svg.narrow_spec(edited, fresh) == narrow and fresh.work["charts drawn"] >= 1
+    fresh.close()
     # a change that moves the marks (a time) is measured again
     moved = dataclasses.replace(plan, rows=[{**row, "value": row["value"] * 3} for row in plan.rows])
-    drawn.clear()
     chart_svg.narrow_spec(moved, chart_cache)
-    assert drawn
+    assert drawn["charts drawn"] >= 1
 
 
 def _record_line_rows(series: list[str]) -> list[dict]:

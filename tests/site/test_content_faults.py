@@ -33,6 +33,7 @@ from project import (
     write_project,
 )
 from record_sample import V10, write_record_project
+from shared_sites import copy_store
 
 R = "content/reports/acme-vs-zenith.en.md"
 RECORD_ACME = "v1.0-acme-acme16-bert"
@@ -602,10 +603,10 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, warm_store):
     """The tiny site and the record-layout site, each built once: (output folder) by layout."""
     root = tmp_path_factory.mktemp("good")
-    os.environ["SITEGEN_CACHE"] = str(root / "cache")
+    os.environ["SITEGEN_CACHE"] = str(copy_store(warm_store, root / "cache"))
     outputs = {}
     for record in (False, True):
         content = (write_record_project if record else write_project)(root / f"p{int(record)}")
@@ -616,9 +617,9 @@ def built(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_bad_input_more(name, built, tmp_path, capsys, monkeypatch):
+def test_bad_input_more(name, built, tmp_path, capsys, monkeypatch, warm_cache):
     case = CASES[name]
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content = (write_record_project if case.record else write_project)(tmp_path, case.changes)
     lines = case.setup(content) if case.setup else None
     expected = case.expected(lines) if callable(case.expected) else case.expected
@@ -649,8 +650,8 @@ def build_ok(tmp_path, changes, *args, record=False, setup=None):
 
 
 @pytest.fixture
-def own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def own_cache(tmp_path, monkeypatch, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     return tmp_path / "cache"
 
 
@@ -739,9 +740,10 @@ def test_warnings_are_printed_and_fail_only_with_strict(tmp_path, own_cache, cap
     assert (out / "zh/reports/acme-vs-zenith.html").is_file()
 
 
-def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path, own_cache, capsys):
+def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path, monkeypatch, capsys):
     """Not the output, not the content, not the cache: nothing under tmp_path changes, with a
     cold cache (none created) and with the warm cache of an earlier build (left as it was)."""
+    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     content = write_project(
         tmp_path,
         {
@@ -763,7 +765,7 @@ def test_check_reports_warnings_and_errors_and_writes_nothing_anywhere(tmp_path,
         assert build.main(["check", "--strict", "--content", str(content)]) == 1
         assert capsys.readouterr().err.splitlines() == [warning, "check failed: 1 problem(s)"]
         assert snapshot(tmp_path) == before
-        assert warm or not own_cache.exists()
+        assert warm or not (tmp_path / "cache").exists()
     (content / "data/systems.yaml").write_text(SYSTEMS.replace("amount: 150000", "amount: 0"), "utf-8")
     before = snapshot(tmp_path)
     assert build.main(["check", "--content", str(content)]) == 1

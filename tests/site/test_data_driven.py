@@ -36,8 +36,8 @@ NEW_RESULT = small_record.result_text(
 NEW_MAP = "v1.0/Zenith/nova4: nova-4\n"
 
 
-def test_a_new_system_and_result_get_their_pages(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_a_new_system_and_result_get_their_pages(tmp_path, monkeypatch, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content = write_project(
         tmp_path,
         {

@@ -205,19 +205,10 @@ def same(a, b) -> bool:
 
 
 @pytest.fixture
-def counted(monkeypatch):
-    counts = {"hits": 0, "misses": 0}
-    parse = parsecache.ParseCache.parse
-
-    def counting(self, *args):
-        hits, misses = self.hits, self.misses
-        value = parse(self, *args)
-        counts["hits"] += self.hits - hits
-        counts["misses"] += self.misses - misses
-        return value
-
-    monkeypatch.setattr(parsecache.ParseCache, "parse", counting)
-    return counts
+def counted(own_store):
+    """The parses of own_store's loads, as the store counts them (Store.work): "files parsed",
+    and "parses reused" from the store."""
+    return own_store.work
 
 
 def _load(content, store, strict=False):
@@ -232,14 +223,14 @@ def test_warm_load_equals_cold_load(tmp_path, own_store, counted, kind):
     write = write_project if kind == "project" else write_record_project
     content = write(tmp_path)
     cold = _load(content, own_store)
-    assert counted["misses"] and not counted["hits"]
-    counted.update(hits=0, misses=0)
+    assert counted["files parsed"] and not counted["parses reused"]
+    counted.clear()
     warm = _load(content, own_store)
-    assert counted["hits"] and not counted["misses"]
+    assert counted["parses reused"] and not counted["files parsed"]
     assert same(cold, warm)
     assert cold.warnings == warm.warnings
     for strict in (True, False):  # and with the cache left out altogether
-        counted.update(hits=0)
+        counted.clear()
         assert same(_load(content, own_store, strict), _load(content, own_store, strict))
 
 
@@ -254,7 +245,7 @@ def test_warnings_are_replayed(tmp_path, own_store, counted):
     )
     cold = _load(content, own_store)
     warm = _load(content, own_store)
-    assert counted["hits"]
+    assert counted["parses reused"]
     assert same(cold, warm)
     assert any("never-cited" in p.message for p in cold.warnings)
 
@@ -290,9 +281,9 @@ def test_damaged_entries_are_parsed_again(tmp_path, own_store, counted):
     assert entries
     for number, key in enumerate(entries):
         damage(own_store, parsecache.TABLE, key, "truncated" if number % 2 else "flipped")
-    counted.update(hits=0, misses=0)
+    counted.clear()
     damaged = _load(content, own_store)
-    assert not counted["hits"] and counted["misses"]
+    assert not counted["parses reused"] and counted["files parsed"]
     assert same(cold, damaged)
 
 
@@ -327,9 +318,9 @@ def test_a_warm_load_is_all_hits_whatever_site_was_loaded_before(tmp_path, own_s
     _load(write_project(tmp_path / "three", {"site.yaml": THREE}), own_store)
     content = write_project(tmp_path / "two")
     cold = _load(content, own_store)
-    counted.update(hits=0, misses=0)
+    counted.clear()
     warm = _load(content, own_store)
-    assert counted["hits"] and not counted["misses"]
+    assert counted["parses reused"] and not counted["files parsed"]
     assert same(cold, warm)
 
 
@@ -338,7 +329,7 @@ def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_store, counted):
     (converted) language: the localised text parsed for the first is not the second's."""
     two = _load(write_project(tmp_path / "two"), own_store)
     three = _load(write_project(tmp_path / "three", {"site.yaml": THREE}), own_store)
-    assert counted["misses"]
+    assert counted["files parsed"]
     assert "zh-hant" in three.table("claims")[0]["statement"], (
         "the three-language site got the two-language parse"
     )
@@ -348,20 +339,11 @@ def test_a_parse_is_kept_per_set_of_languages(tmp_path, own_store, counted):
 # --- compiled templates (render.TemplateCache) ------------------------------------------------------
 
 
-def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(
-    tmp_path, own_store, monkeypatch, templates_compiled_here
-):
-    import jinja2
-
+def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path, own_store):
     from sitegen.render.theme import load_theme
 
     templates = Path(__file__).resolve().parents[2] / "templates"
-    compiled = []
-    real = jinja2.Environment.compile
-    monkeypatch.setattr(
-        jinja2.Environment, "compile", lambda self, *a, **k: compiled.append(1) or real(self, *a, **k)
-    )
-
+    work = own_store.work  # what the store's user compiled (Store.work)
     names = ("base.html", "404.html", "home.html")
 
     def get_all(store):
@@ -370,16 +352,16 @@ def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(
             env.get_template(name)
 
     get_all(own_store)
-    first = len(compiled)
     entries = keys(own_store, "templates")
-    assert first == len(names) == len(entries)  # each compiled template stored, sealed
-    compiled.clear()
+    assert work["templates compiled"] == len(names) == len(entries)  # each compiled one stored, sealed
+    work.clear()
     get_all(own_store)
-    assert not compiled  # all read back from the store
+    assert work == {"templates loaded": len(names)}  # all read back from the store, none compiled
     for number, key in enumerate(entries):  # truncated, or one byte changed
         damage(own_store, "templates", key, "truncated" if number % 2 else "flipped")
+    work.clear()
     get_all(own_store)
-    assert len(compiled) == first  # none of the damaged ones was run
+    assert work["templates compiled"] == len(names)  # none of the damaged ones was run
     assert all(own_store.get("templates", key) for key in entries)  # and stored again
     own_store.close()
     with sqlite3.connect(own_store.path) as db:

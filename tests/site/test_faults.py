@@ -522,7 +522,7 @@ def _get(port: int, path: str, timeout: float = 20) -> tuple[int, bytes]:
 
 
 @pytest.fixture
-def serving(tmp_path, monkeypatch):
+def serving(tmp_path, monkeypatch, warm_cache):
     """`serve` of a tiny project in a thread: (content, port, state, what it said)."""
     from sitegen.cli import parse_args
     from sitegen.commands import run_build
@@ -531,7 +531,7 @@ def serving(tmp_path, monkeypatch):
 
     content, out = write_project(tmp_path), tmp_path / "output"
     args = parse_args(["--content", str(content), "--out", str(out), "-q"])
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     said, stop, state = [], threading.Event(), BuildState()
     thread = threading.Thread(
         target=serve,
@@ -622,9 +622,9 @@ def _main(capsys, *argv) -> tuple[int, list[str]]:
 
 
 @pytest.fixture
-def site(tmp_path, monkeypatch, capsys):
+def site(tmp_path, monkeypatch, capsys, warm_cache):
     """A tiny project built once in this process: (content, out, the output's bytes)."""
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path), tmp_path / "site"
     assert _main(capsys, "--content", content, "--out", out) == (0, [])
     report = content / "reports" / "acme-vs-zenith.en.md"
@@ -743,10 +743,10 @@ def test_a_placeholder_mismatch_no_other_string_explains_is_said_in_both_files(s
 
 
 @pytest.mark.parametrize("kind", ["fifo", "loop"])
-def test_a_fifo_or_a_link_loop_added_alone_is_an_error(tmp_path, capsys, monkeypatch, kind):
+def test_a_fifo_or_a_link_loop_added_alone_is_an_error(tmp_path, capsys, monkeypatch, kind, warm_cache):
     """Added with no other change, it was 'nothing changed', exit 0 (the inputs' digest
     skipped what is not a file)."""
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path), tmp_path / "site"
     assert _main(capsys, "--content", content, "--out", out) == (0, [])
     before = snapshot(out)

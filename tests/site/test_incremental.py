@@ -7,8 +7,8 @@ from sitegen.assemble.pipeline import build
 from project import REPORT_EN, RESULTS_FILE, TEMPLATES, seal_record, write_project
 
 
-def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch, warm_cache, warm_copy):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     first = build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     assert not first.skipped and first.bodies_rendered > 0
@@ -24,12 +24,12 @@ def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch):
 
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cold-cache"))
     cold = tmp_path / "cold"
-    build(content, TEMPLATES, cold, cache=tmp_path / 'cold-cache')
+    build(content, TEMPLATES, cold, cache=warm_copy(tmp_path / 'cold-cache'))  # no last state
     assert tree_digest(out) == tree_digest(cold)
 
 
-def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     before = tree_digest(out)
@@ -38,8 +38,8 @@ def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch):
     assert tree_digest(out) == before
 
 
-def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     results = content / RESULTS_FILE  # r-acme's score and runs one minute slower, sealed again
@@ -52,18 +52,18 @@ def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch):
     assert "31.0分钟" in (out / "zh" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
 
 
-def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_path, monkeypatch):
+def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_path, monkeypatch, warm_copy):
     """Big sites render each language in its own process, which writes its files straight into
     the staging folder; the output must not depend on that, cold or incremental."""
     import sitegen.assemble.rendering as pipeline
 
     content = write_project(tmp_path / "a")
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache"))
-    build(content, TEMPLATES, tmp_path / "serial", cache=tmp_path / 'serial-cache')
+    build(content, TEMPLATES, tmp_path / "serial", cache=warm_copy(tmp_path / 'serial-cache'))
 
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_REPORTS", 1)
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "parallel-cache"))
-    parallel = build(content, TEMPLATES, tmp_path / "parallel", cache=tmp_path / 'parallel-cache')
+    parallel = build(content, TEMPLATES, tmp_path / "parallel", cache=warm_copy(tmp_path / 'parallel-cache'))
     assert parallel.bodies_rendered > 0 and parallel.files > 40
     assert tree_digest(tmp_path / "parallel") == tree_digest(tmp_path / "serial")
 
@@ -73,7 +73,7 @@ def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_pat
     assert again.bodies_rendered == 1
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_REPORTS", 10**9)
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "serial-cache-2"))
-    build(content, TEMPLATES, tmp_path / "serial-2", cache=tmp_path / 'serial-cache-2')
+    build(content, TEMPLATES, tmp_path / "serial-2", cache=warm_copy(tmp_path / 'serial-cache-2'))
     assert tree_digest(tmp_path / "parallel") == tree_digest(tmp_path / "serial-2")
 
 

@@ -163,20 +163,22 @@ CHANGES = {
 
 
 @pytest.fixture()
-def project(tmp_path, monkeypatch):
+def project(tmp_path, monkeypatch, warm_cache):
     monkeypatch.setenv("SITEGEN_VERIFY_REUSE", "1")
     content = write_record_project(tmp_path / "p")
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     out = tmp_path / "out"
     first = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert first.units_rendered > 50 and first.units_reused == 0
     return content, out, first
 
 
-def _cold(tmp_path, monkeypatch, content, name: str):
+def _cold(tmp_path, monkeypatch, warm_copy, content, name: str):
+    """A build from no last state: nothing of it reused (its store a copy of the warm one, which
+    holds compiled templates and drawings only)."""
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / f"cold-cache-{name}"))
     cold = tmp_path / f"cold-{name}"
-    build(content, TEMPLATES, cold, cache=tmp_path / f"cold-cache-{name}")
+    build(content, TEMPLATES, cold, cache=warm_copy(tmp_path / f"cold-cache-{name}"))
     return cold
 
 
@@ -185,7 +187,7 @@ def _all_text(out) -> str:
 
 
 @pytest.mark.parametrize("kind", list(CHANGES))
-def test_each_kind_of_change_matches_a_cold_build(project, tmp_path, monkeypatch, kind):
+def test_each_kind_of_change_matches_a_cold_build(project, tmp_path, monkeypatch, warm_copy, kind):
     content, out, first = project
     change, marker, share = CHANGES[kind]
     change(content)
@@ -197,14 +199,14 @@ def test_each_kind_of_change_matches_a_cold_build(project, tmp_path, monkeypatch
     if marker:
         assert marker in _all_text(out)
     cache_of_incremental = str(tmp_path / "cache")
-    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "a"))
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, warm_copy, content, "a"))
     monkeypatch.setenv("SITEGEN_CACHE", cache_of_incremental)
     assert build(
         content, TEMPLATES, out, cache=Path(cache_of_incremental)
     ).skipped  # and then nothing is left to do
 
 
-def test_a_new_round_after_its_deletion(project, tmp_path, monkeypatch):
+def test_a_new_round_after_its_deletion(project, tmp_path, monkeypatch, warm_copy):
     content, out, first = project
     saved = {
         "results": (content / "data/record/results-v1.1.yaml").read_text("utf-8"),
@@ -218,7 +220,7 @@ def test_a_new_round_after_its_deletion(project, tmp_path, monkeypatch):
     seal_record(content)
     added = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert added.units_reused > 0 and added.units_rendered > 0
-    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "b"))
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, warm_copy, content, "b"))
 
 
 def test_a_report_edit_renders_only_its_page(project, tmp_path):
@@ -245,21 +247,31 @@ def test_a_damaged_state_means_a_full_rendering(project, tmp_path):
 
 
 @pytest.mark.parametrize("compact_at", [0.5, 10.0])
-def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatch, compact_at):
+def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatch, warm_copy, compact_at):
     """A state keeps the last one's dependency keys and adds to them until it is compacted
     (deps.COMPACT_AT): compacted at every build (0.5), or not for a long time, two incremental
-    builds in a row (each checked by SITEGEN_VERIFY_REUSE) still equal a cold build."""
+    builds in a row (each checked by SITEGEN_VERIFY_REUSE) still equal a cold build. The first
+    drops a round, so that keys no unit reads any more are left: the state saved says whether it
+    was compacted, holding only the keys its units read, all of them live, or kept them."""
     from sitegen.assemble import state as deps
+    from sitegen.assemble.manifest import output_key
+    from sitegen.base.store import opened
 
     monkeypatch.setattr(deps, "COMPACT_AT", compact_at)
-    compacted = tmp_path / "compacted"  # a file: the state is saved in a forked process
-    real = deps._compacted
-    monkeypatch.setattr(deps, "_compacted", lambda *a: compacted.touch() or real(*a))
     content, out, first = project
     _template_override(content)  # new dependencies: a template of the site's own
+    _drop_round_v11(content)  # and the keys of a round's pages read no more
+    seal_record(content)
     assert build(content, TEMPLATES, out, cache=tmp_path / "cache").units_reused > 0
     CHANGES["report text"][0](content)
     again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert again.units_rendered == 1
-    assert compacted.exists() == (compact_at < 1)
-    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, content, "c"))
+    with opened(tmp_path / "cache") as store:
+        saved = deps.load_state(store, output_key(out))
+    assert saved is not None
+    read = {i for unit in saved.units.values() for i in unit.deps}
+    if compact_at < 1:  # compacted: every key is read, and all are live
+        assert read == set(range(len(saved.keys))) and saved.live == len(saved.keys)
+    else:  # kept: the dropped round's keys too
+        assert read < set(range(len(saved.keys)))
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, warm_copy, content, "c"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -51,7 +52,8 @@ forks = rendering.in_processes(load_site(content))
 for owner, name in ((record_index.RecordIndex, "__init__"), (model, "build"), (claim_checks, "check_claim")):
     counting(owner, name)
 report = build(content, templates, out, cache=Path(os.environ["SITEGEN_CACHE"]))
-print(json.dumps({"claims": claims, "forks": forks, "pages": report.pages, "pid": os.getpid()}))
+print(json.dumps({"claims": claims, "forks": forks, "pages": report.pages, "pid": os.getpid(),
+                  "drawn": report.charts_drawn, "compiled": report.templates_compiled}))
 """
 
 
@@ -74,6 +76,13 @@ def test_a_forked_build_derives_once_in_the_parent(tmp_path):
     assert names.count("__init__") == 1  # the record index
     assert names.count("check_claim") == facts["claims"]  # each claim once
     assert {line.split()[1] for line in lines} == {str(facts["pid"])}  # all in the parent
+    # the work of the language processes is sent back to the build's report: each drawing and
+    # each compiled template the (empty) store now keeps was made in one of them
+    with sqlite3.connect(tmp_path / "cache" / "store.sqlite") as db:
+        drawings = [key for (key,) in db.execute("SELECT key FROM charts") if key.endswith(".svg")]
+        (templates,) = db.execute("SELECT COUNT(*) FROM templates").fetchone()
+    assert facts["drawn"] == len(drawings) > 0
+    assert facts["compiled"] >= templates > 10  # a template may be compiled in two processes at once
 
 
 def test_the_model_refuses_writes(shipped_content):

@@ -96,8 +96,8 @@ def test_the_scan_finds_a_python_none(tmp_path):
     ]
 
 
-def test_the_starter_site_shows_no_python_none(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_the_starter_site_shows_no_python_none(tmp_path, monkeypatch, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     assert build.main(["-q", "init", str(tmp_path / "site")]) == 0
     out = tmp_path / "out"
     assert (

@@ -7,12 +7,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-import jinja2
 import pytest
 
 from sitegen.assemble.pipeline import build
 from sitegen.assemble.rendering import load_site_theme, render_site
 from sitegen.base.errors import ContentError
+from sitegen.base.store import opened
 from sitegen.content.load import load_site
 from sitegen.render import pages
 from sitegen.render.kinds import KINDS, claimants, kind_of
@@ -88,9 +88,10 @@ def test_what_each_kind_is_for_sitemap_search_and_feed():
 
 
 @pytest.fixture
-def sample(tmp_path, monkeypatch):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
-    return load_site(write_record_project(tmp_path / "sample"))
+def sample(tmp_path, warm_cache):
+    """The sample site, loaded with a copy of the warm store (its templates compiled)."""
+    with opened(warm_cache) as store:
+        yield load_site(write_record_project(tmp_path / "sample"), store=store)
 
 
 def test_every_page_of_the_sample_site_is_claimed_by_exactly_one_kind(sample):
@@ -135,18 +136,16 @@ def test_a_page_no_kind_claims_stops_the_build(sample):
     ]
 
 
-def test_a_build_makes_one_jinja_environment(tmp_path, monkeypatch):
-    """Every template of a build comes from one environment (it compiles each once): the
-    class is wrapped to count the environments made while the sample site builds."""
-    made = []
-    real = jinja2.Environment.__init__
-
-    def counted(self, *args, **kwargs):
-        made.append(self)
-        real(self, *args, **kwargs)
-
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_a_build_makes_one_jinja_environment(tmp_path):
+    """Every template of a build comes from one environment, which compiles each once: from a
+    cold store, each template the build loads (TemplateCache: jinja2 asks once per template an
+    environment loads) is compiled, and none is loaded again, as a second environment would
+    from the store; from a warm one, each is loaded from it once and none is compiled."""
     content = write_record_project(tmp_path / "sample")
-    monkeypatch.setattr(jinja2.Environment, "__init__", counted)
-    build(content, TEMPLATES, tmp_path / "output", cache=tmp_path / "cache", processes=False)
-    assert len(made) == 1
+    cold = build(content, TEMPLATES, tmp_path / "output", cache=tmp_path / "cache", processes=False)
+    files = [
+        p for p in TEMPLATES.rglob("*") if p.is_file() and "static" not in p.relative_to(TEMPLATES).parts
+    ]
+    assert 10 < cold.templates_loaded == cold.templates_compiled <= len(files)
+    warm = build(content, TEMPLATES, tmp_path / "again", cache=tmp_path / "cache", processes=False)
+    assert (warm.templates_loaded, warm.templates_compiled) == (cold.templates_loaded, 0)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from sitegen.assemble import pipeline
@@ -14,7 +16,7 @@ from sitegen.assemble.words import load_claims, save_claims
 from sitegen.base import cache
 from sitegen.base.store import Store
 
-from project import REPORT_EN, TEMPLATES, write_project
+from project import REPORT_EN, ROOT, TEMPLATES, write_project
 
 WORDING = (
     "outside a reference: a superlative, negative or comparison about the record is "
@@ -94,13 +96,13 @@ def test_claim_words_unchanged_are_not_written_again(own_store):
     assert writes == []
 
 
-def test_a_rebuild_says_the_warnings_of_a_cold_build(tmp_path):
+def test_a_rebuild_says_the_warnings_of_a_cold_build(tmp_path, warm_cache, warm_copy):
     report = "reports/acme-vs-zenith.en.md"
     content = write_project(tmp_path / "a", {report: REPORT_EN + "\nIt was the fastest system.\n"})
-    pipeline.build(content, TEMPLATES, tmp_path / "out", cache=tmp_path / "cache")
+    pipeline.build(content, TEMPLATES, tmp_path / "out", cache=warm_cache)
     (content / report).write_text(REPORT_EN + "\nIt was the first system.\n", "utf-8")
-    again = pipeline.build(content, TEMPLATES, tmp_path / "out", cache=tmp_path / "cache")
-    cold = pipeline.build(content, TEMPLATES, tmp_path / "cold", cache=tmp_path / "cold-cache")
+    again = pipeline.build(content, TEMPLATES, tmp_path / "out", cache=warm_cache)
+    cold = pipeline.build(content, TEMPLATES, tmp_path / "cold", cache=warm_copy(tmp_path / "cold-cache"))
     said = [str(w) for w in again.warnings]
     assert said == [str(w) for w in cold.warnings]
     assert [w for w in said if "'first'" in w and report in w] and not [w for w in said if "'fastest'" in w]
@@ -162,13 +164,31 @@ def test_the_stat_table_is_read_once(tmp_path, own_store):
     again.close()
 
 
-def test_a_rebuild_scans_the_old_output_once(tmp_path, monkeypatch):
+# A build in a process of its own that notes each read of the output folder (Python's audit
+# event os.scandir; a hook, once added, stays for the whole process, so not in the test's) by
+# the folder's inode: the old output's, or the new one's once it is swapped in.
+SCANNING_BUILD = """
+import os, sys
+from pathlib import Path
+from sitegen.assemble.pipeline import build
+
+content, templates, out, cache = (Path(a) for a in sys.argv[1:5])
+where = str(out.resolve())
+scans = []
+sys.addaudithook(lambda event, args: scans.append(os.stat(where).st_ino) if event == "os.scandir" and str(args[0]) == where else None)
+report = build(content, templates, out, cache=cache)
+print(report.skipped, scans)
+"""
+
+
+def test_a_rebuild_scans_the_old_output_once(tmp_path, warm_cache):
+    """Once to find what the last build left, and the new output once, for the next build."""
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
-    pipeline.build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    pipeline.build(content, TEMPLATES, out, cache=warm_cache)
     (content / "reports" / "acme-vs-zenith.en.md").write_text(REPORT_EN + "\nOne more.\n", "utf-8")
-    scans = []
-    state = pipeline.output_state
-    monkeypatch.setattr(pipeline, "output_state", lambda folder: scans.append(folder) or state(folder))
-    assert not pipeline.build(content, TEMPLATES, out, cache=tmp_path / "cache").skipped
-    assert scans == [out.resolve()]
+    old = os.stat(out).st_ino
+    argv = [sys.executable, "-c", SCANNING_BUILD, *map(str, (content, TEMPLATES, out, warm_cache))]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=True)
+    assert old != os.stat(out).st_ino  # a new output folder
+    assert done.stdout.splitlines()[-1] == f"False {[old, os.stat(out).st_ino]}"
     assert os.listdir(out)

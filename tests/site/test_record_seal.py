@@ -80,9 +80,9 @@ def built(tmp_path_factory):
 
 
 @pytest.fixture
-def site(built, tmp_path, monkeypatch):
+def site(built, tmp_path, monkeypatch, warm_cache):
     """A copy of the built project: (content, out)."""
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     shutil.copytree(built / "content", tmp_path / "content")
     shutil.copytree(built / "out", tmp_path / "out")
     return tmp_path / "content", tmp_path / "out"

@@ -493,14 +493,14 @@ def test_a_held_build_request_answers_when_the_edit_is_published(live):
     wait_for(lambda: not state.building and not state.overlay)
 
 
-def test_the_preview_is_the_bytes_the_build_writes(tmp_path, monkeypatch):
+def test_the_preview_is_the_bytes_the_build_writes(tmp_path, monkeypatch, warm_cache):
     from sitegen.assemble.pipeline import build
     from sitegen.assemble.rendering import preview_reports
     from sitegen.content.load import load_site
 
     from project import TEMPLATES
 
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path), tmp_path / "out"
     build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     zh = content / "reports" / "acme-vs-zenith.zh.md"
@@ -528,7 +528,7 @@ def test_serve_warms_the_preview_at_start_and_publishes_nothing_for_it(live):
 # --- serve never forks beside its threads ------------------------------------------------------
 
 
-def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, monkeypatch):
+def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, monkeypatch, warm_cache):
     """serve's builds run while its HTTP and warm-up threads run: a fork then may copy a lock
     one of them holds. The command's build never starts language processes; `build` does (the
     tiny project made "big" for the test), so the check would see a fork."""
@@ -546,7 +546,7 @@ def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, mo
     monkeypatch.setattr(forking, "fork_safe", lambda: True)
     monkeypatch.setattr(rendering, "PARALLEL_MIN_REPORTS", 1)
     monkeypatch.setattr(rendering.os, "cpu_count", lambda: 2)
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content = write_project(tmp_path)
 
     def fake_serve(build_once, out, watch, port, **kwargs):

@@ -121,11 +121,11 @@ def test_version_from_both_entry_points(entry, prog, tmp_path):
     assert (ran.returncode, ran.stdout, ran.stderr) == (0, f"{prog} {__version__}\n", "")
 
 
-def test_the_safe_examples_run_in_a_new_project(tmp_path, monkeypatch, capsys):
+def test_the_safe_examples_run_in_a_new_project(tmp_path, monkeypatch, capsys, warm_cache):
     """The fenced examples in order (`cd` included), then the inline ones that are safe, each
     form once; `new` last (its report is a scaffold for the editor to fill: until then the
     content has errors)."""
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.chdir(tmp_path)
     fenced = [(w, a) for w, f, a in COMMANDS if f]

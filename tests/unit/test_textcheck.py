@@ -108,8 +108,8 @@ def test_mlperf_without_its_mark_is_found_outside_references_and_links():
 R = "content/reports/acme-vs-zenith.en.md"
 
 
-def test_check_warns_at_the_line_and_strict_fails(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_check_warns_at_the_line_and_strict_fails(tmp_path, monkeypatch, capsys, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content = write_project(
         tmp_path, {"reports/acme-vs-zenith.en.md": REPORT_EN + "\nZenith is the fastest system.\n"}
     )
@@ -121,8 +121,8 @@ def test_check_warns_at_the_line_and_strict_fails(tmp_path, monkeypatch, capsys)
     assert capsys.readouterr().err.splitlines() == [warning, "check failed: 1 problem(s)"]
 
 
-def test_check_accepts_the_word_beside_its_reference(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
+def test_check_accepts_the_word_beside_its_reference(tmp_path, monkeypatch, capsys, warm_cache):
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content = write_record_project(
         tmp_path,
         {

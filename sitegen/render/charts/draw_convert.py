@@ -25,10 +25,12 @@ def _vl_version(spec: dict) -> str:
     return match.group(1) if match else "6.4"
 
 
-def _convert(spec: dict) -> str:
-    """vl-convert's SVG for a spec (the slow step, replaced in tests to count calls)."""
+def _convert(spec: dict, store: Store | None) -> str:
+    """vl-convert's SVG for a spec (the slow step: counted in the store's work)."""
     import vl_convert
 
+    if store is not None:
+        store.work["charts drawn"] += 1
     return vl_convert.vegalite_to_svg(spec, vl_version=_vl_version(spec))
 
 
@@ -108,9 +110,18 @@ def cached_specs(store: Store | None, inputs: dict, make) -> list:
         ).encode("utf-8")
     ).hexdigest()
     text = _cached(
-        store, key + ".specs.json", lambda: json.dumps(make(), ensure_ascii=False, separators=(",", ":"))
+        store,
+        key + ".specs.json",
+        lambda: json.dumps(_made(make, store), ensure_ascii=False, separators=(",", ":")),
     )
     return json.loads(text)
+
+
+def _made(make, store: Store | None) -> list:
+    """make()'s specs, counted in the store's work."""
+    if store is not None:
+        store.work["chart specs built"] += 1
+    return make()
 
 
 def narrow_spec(plan, store: Store | None) -> dict:
@@ -190,7 +201,7 @@ def static(spec: dict) -> dict:
 def raw_svg(spec: dict, store: Store | None) -> str:
     """vl-convert's drawing of the spec's static() form (kept in the store by that form)."""
     drawn = static(spec)
-    return _cached(store, spec_key(drawn) + ".svg", lambda: _convert(drawn))
+    return _cached(store, spec_key(drawn) + ".svg", lambda: _convert(drawn, store))
 
 
 def page_svg(spec: dict, chart_id: str, store: Store | None) -> str:
