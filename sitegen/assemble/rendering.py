@@ -132,6 +132,8 @@ def render_site(
         jobs.append((site, model, theme, site.languages[0], cache.data_key, destination, DATA, kinds))
     before = Counter(_work(site))
     if processes and in_processes(site):
+        if _renders_much(destination):
+            model.complete()  # every entry here, once, not again in each forked language
         results = forking.in_forked_processes(_render_language, jobs, _at_once(jobs, destination))
     else:
         results = [_render_language(job) for job in jobs]
@@ -197,6 +199,14 @@ def load_site_theme(site: Site, templates: Path) -> Theme:
     """The build's one Jinja environment: the theme's templates, a content folder's own
     templates/ first, every template a page uses noted in the site's reads."""
     return load_theme(templates, site.root / "templates", site.reads, site.store)
+
+
+def _renders_much(destination: Destination | None) -> bool:
+    """Whether a build renders much of the site: with no last build to reuse, or a quarter of
+    its units stale. Otherwise each forked language computes the few model entries its pages
+    read (derive/lazy.py)."""
+    reuse = destination.reuse if destination is not None else None
+    return reuse is None or len(reuse.stale) * 4 > len(reuse.state.units)
 
 
 def _at_once(jobs: list, destination: Destination | None) -> int:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sitegen.content.tracking import Replayed, derived_mapping
 from sitegen.derive import compatibility, derived
+from sitegen.derive.lazy import LazyReplayed, lazy_mapping
 from sitegen.derive.questions import Figure, work_figure
 
 # SCALE_RULE, the counts that get a view: at exactly that many accelerators, timed closed-
@@ -167,9 +167,10 @@ def with_changes(site, points: list[dict]) -> list[dict]:
     return out
 
 
-def views(site, index, benchmarks: list[str]) -> tuple[Replayed, Replayed]:
+def views(site, index, benchmarks: list[str]) -> tuple[LazyReplayed, LazyReplayed]:
     """The model's maps (model.build): benchmark -> its counts with a view, and (benchmark,
-    count) -> the view; reading an entry counts as reading the benchmark's results."""
+    count) -> the view, each computed when first read (lazy.py); reading an entry counts as
+    reading the benchmark's results."""
     reads = site.reads
 
     def every(benchmark: str) -> list[dict]:
@@ -183,7 +184,10 @@ def views(site, index, benchmarks: list[str]) -> tuple[Replayed, Replayed]:
     def view_of(benchmark: str, scale: int):
         return lambda: view(site, index, benchmark, scale, every(benchmark))
 
-    found = derived_mapping(reads, ((b, counts_of(b)) for b in benchmarks))
-    with reads.paused():
-        keys = [(b, n) for b in benchmarks for n in dict.__getitem__(found, b)]
-    return found, derived_mapping(reads, ((key, view_of(*key)) for key in keys))
+    found = lazy_mapping(reads, lambda: ((b, counts_of(b)) for b in benchmarks))
+
+    def listed():
+        with reads.paused():  # the counts' own reads count for each view
+            return ((key, view_of(*key)) for key in [(b, n) for b in benchmarks for n in found[b]])
+
+    return found, lazy_mapping(reads, listed)

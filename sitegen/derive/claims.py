@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from sitegen.content.model import Site
-from sitegen.content.tracking import derived_mapping
 from sitegen.derive.evidence import evidence
 from sitegen.derive.figures import MINUTES, agrees, compute, leaders, minutes, reduction, result
+from sitegen.derive.lazy import LazyReplayed, lazy_mapping
 
 # Verdicts, in the order pages count them. The rules (written out in the methodology):
 # - unchecked ("cannot be checked"): no value can be computed, or the only evidence is the
@@ -114,12 +114,12 @@ def _is_fastest(site: Site, claim: dict) -> bool:
     return check["result"] in [r["id"] for r in [*order[:1], *level]]
 
 
-def check_claims(site: Site) -> dict[str, Check]:
-    """Every claim's check; a page that reads one depends on what that check read
-    (content/tracking.py)."""
+def check_claims(site: Site) -> LazyReplayed:
+    """Every claim's check, made when first read (lazy.py); a page that reads one depends on
+    what that check read (content/tracking.py)."""
 
     def each():
         for claim in site.table("claims"):
             yield claim["id"], partial(check_claim, site, claim)
 
-    return derived_mapping(site.reads, each())
+    return lazy_mapping(site.reads, each)

@@ -1,8 +1,9 @@
 """The derive stage's one product: the model of the record that render reads.
 
 `build(site)` runs once per build, in the parent process before any language is forked
-(assemble/pipeline.py), and computes the record's entities (record_index.py) and the figures
-every view shares: each result's accelerator-minutes and scaling, every slot's headline
+(assemble/pipeline.py): it computes the record's entities (record_index.py), and its maps
+compute each entry of the figures every view shares when a page first reads it (lazy.py;
+`Model.complete` computes all of them before a build that renders much of the site forks): each result's accelerator-minutes and scaling, every slot's headline
 (references.py: Available ranked apart, a faster Preview or Research result named, results
 without a score named with their scale), each benchmark's progress, the current suite and the
 series across rounds, the claim verdicts and the comparisons. Its maps refuse writes; reading
@@ -15,13 +16,14 @@ Render and templates reach results through the model alone: tests/unit/test_rend
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from types import SimpleNamespace
 
 from sitegen.content import chip_looks
 from sitegen.content.model import Site
-from sitegen.content.tracking import Replayed, derived_list, derived_mapping, read_only
+from sitegen.content.tracking import derived_list, read_only
 from sitegen.derive import (
     at_scale,
     chart_plan,
@@ -37,6 +39,7 @@ from sitegen.derive.chart_plan import RECORD_METRICS, Plan  # noqa: F401
 from sitegen.derive.chart_select import BadBlock, as_list, benchmark_ids, round_key  # noqa: F401
 from sitegen.derive.citation import Citation, of_result
 from sitegen.derive.comparisons import comparisons
+from sitegen.derive.lazy import LazyReplayed, lazy_mapping
 from sitegen.derive.questions import (
     Figure,
     Throughput,
@@ -59,23 +62,48 @@ class Model:
 
     site: Site
     index: RecordIndex  # submitters, chip families, system descriptions, carry-overs, copies
-    claims: dict  # claim id -> claims.Check (its verdict and arithmetic)
-    comparisons: list  # comparisons.Comparison of curated systems
-    headlines: dict  # (round, benchmark, division) -> references.Headline
-    progress: dict  # benchmark -> its progress chart's points (record_index.progress)
-    work: dict  # result id -> its accelerator-minutes, a Figure (None without a time or accelerators)
-    scaling: dict  # result id -> the same system's results at other scales, each efficiency a Figure
-    throughput: dict  # result id -> its throughput per accelerator (questions.Throughput) or None
-    suite: list  # the latest round's benchmarks, in the home page's order
-    series: list  # suite.Series: every benchmark series across the rounds, with its breaks
+    claims: LazyReplayed  # claim id -> claims.Check (its verdict and arithmetic)
+    headlines: LazyReplayed  # (round, benchmark, division) -> references.Headline
+    progress: LazyReplayed  # benchmark -> its progress chart's points (record_index.progress)
+    work: LazyReplayed  # result id -> its accelerator-minutes, a Figure (None without a time or accelerators)
+    scaling: LazyReplayed  # result id -> the same system's results at other scales, each efficiency a Figure
+    throughput: LazyReplayed  # result id -> its throughput per accelerator (questions.Throughput) or None
     latest_round: str | None
     statements: SimpleNamespace  # the questions of [[fastest:...]] and kin (references.py)
     figures: SimpleNamespace  # derived figures of the record and the curated results
     chips: SimpleNamespace  # chip_figures, chip_views: a chip family's page's figures
     names: SimpleNamespace  # a submitter's company name in a language (names.py)
     versions: SimpleNamespace  # MLCommons' compatibility table (compatibility.py)
-    scales: dict  # benchmark -> the accelerator counts with a view at equal scale (at_scale.SCALE_RULE)
-    at_scale: dict  # (benchmark, count) -> at_scale.View: each family's standing result per round
+    scales: LazyReplayed  # benchmark -> the counts with a view at equal scale (at_scale.SCALE_RULE)
+    at_scale: LazyReplayed  # (benchmark, count) -> at_scale.View: each family's standing result per round
+    # the maps above compute an entry when it is first read (lazy.py), the lists below when
+    # first used; each is made in the build's one model, never again
+
+    @cached_property
+    def comparisons(self) -> list:
+        """comparisons.Comparison of curated systems."""
+        with self.site.reads.paused():  # noted by every page that uses them, not the first
+            return read_only(comparisons(self.site))
+
+    @cached_property
+    def suite(self) -> list:
+        """The latest round's benchmarks, in the home page's order."""
+        return _listed(self.site, lambda: suite.current_suite(self.site))
+
+    @cached_property
+    def series(self) -> list:
+        """suite.Series: every benchmark series across the rounds, with its breaks."""
+        headline = partial(_slot_headline, self.site, self.headlines)
+        return _listed(self.site, lambda: suite.all_series(self.site, headline))
+
+    def complete(self) -> None:
+        """Every entry of every map and list computed now: a build that renders many pages in
+        forked processes calls this first, so that no process computes one again."""
+        maps = (self.claims, self.headlines, self.progress, self.work, self.scaling, self.throughput)
+        for derived in (*maps, self.scales, self.at_scale):
+            derived.complete()
+        for name in ("comparisons", "suite", "series"):
+            getattr(self, name)  # made now, kept on the model
 
     @property
     def system_results(self) -> dict:
@@ -292,39 +320,27 @@ class Model:
 
 
 def build(site: Site) -> Model:
-    """The model of `site`'s record, built once (pipeline.py: before any process forks)."""
+    """The model of `site`'s record, made once (pipeline.py: before any process forks). Its
+    maps compute each entry when first read (lazy.py); `Model.complete` computes them all."""
     reads = site.reads
     with reads.paused():
         index = index_of(site)
         slots = sorted({(r["round"], r["benchmark"], r["division"]) for r in site.record.values()})
         latest = suite.latest_round(site)
-    headlines = derived_mapping(
-        reads, ((key, _bound(statements_module.headline, site, *key)) for key in slots)
-    )
+        records = sorted(site.record.items())
     benchmarks = sorted({key[1] for key in slots})
-    records = sorted(site.record.items())
     scales, views = at_scale.views(site, index, benchmarks)
     return Model(
         site=site,
         index=index,
-        claims=read_only(claim_checks.check_claims(site)),
-        comparisons=read_only(comparisons(site)),
-        headlines=read_only(headlines),
-        progress=read_only(
-            derived_mapping(reads, ((b, _bound(progress, site, b, index)) for b in benchmarks))
+        claims=claim_checks.check_claims(site),
+        headlines=lazy_mapping(
+            reads, lambda: ((key, _bound(statements_module.headline, site, *key)) for key in slots)
         ),
-        work=read_only(
-            derived_mapping(
-                reads,
-                ((ident, _bound(work_figure, site.record[ident])) for ident in sorted(site.record)),
-            )
-        ),
-        scaling=read_only(_scaling_map(site, index)),
-        throughput=read_only(derived_mapping(reads, ((i, _bound(throughput_figure, r)) for i, r in records))),
-        suite=read_only(derived_list(reads, lambda: suite.current_suite(site))),
-        series=read_only(
-            derived_list(reads, lambda: suite.all_series(site, partial(_slot_headline, site, headlines)))
-        ),
+        progress=lazy_mapping(reads, lambda: ((b, _bound(progress, site, b, index)) for b in benchmarks)),
+        work=lazy_mapping(reads, lambda: ((i, _bound(work_figure, site.record[i])) for i, _ in records)),
+        scaling=_scaling_map(site, index),
+        throughput=lazy_mapping(reads, lambda: ((i, _bound(throughput_figure, r)) for i, r in records)),
         latest_round=latest,
         statements=statements_for(site),
         figures=figures_for(site),
@@ -335,33 +351,30 @@ def build(site: Site) -> Model:
             compatible=lambda one, other: compatibility.compatible(site, one, other),
             by_version=lambda results: compatibility.by_version(site, results),
         ),
-        scales=read_only(scales),
-        at_scale=read_only(views),
+        scales=scales,
+        at_scale=views,
     )
 
 
-def _scaling_map(site: Site, index: RecordIndex) -> Replayed:
+def _scaling_map(site: Site, index: RecordIndex) -> LazyReplayed:
     """Result id -> its scaling rows (questions.scaling_figures), computed a slot at a time
-    (RecordIndex.slot_scaling). Reading one entry counts as reading what its slot's grouping
-    read: every result of the slot."""
-    reads = site.reads
-    data: dict[str, list[dict]] = {}
-    per_key: dict[str, frozenset] = {}
-    every: set = set()
-    slots = sorted({(r["benchmark"], r["round"]) for r in site.record.values()})
-    for benchmark, round_id in slots:
-        with reads.collect() as deps:
-            found = index.slot_scaling(site.record_results(benchmark, round_id))
-        shared = frozenset(deps)
-        every |= shared
-        for ident, rows in found.items():
-            data[ident] = scaling_figures(rows)
-            per_key[ident] = shared
-    return Replayed(dict(sorted(data.items())), reads, per_key, frozenset(every))
+    (RecordIndex.slot_scaling), when one of the slot's results is first read. Reading one
+    entry counts as reading what its slot's grouping read: every result of the slot."""
+
+    def listing() -> dict:
+        with site.reads.paused():
+            return {ident: (r["benchmark"], r["round"]) for ident, r in sorted(site.record.items())}
+
+    def compute(slot: tuple[str, str]) -> dict:
+        found = index.slot_scaling(site.record_results(*slot))
+        with site.reads.paused():  # the rows' figures read what the grouping read
+            return {ident: scaling_figures(rows) for ident, rows in found.items()}
+
+    return LazyReplayed(site.reads, listing, compute)
 
 
 def _slot_headline(
-    site: Site, headlines: dict, round_id: str, benchmark: str, division: str = "closed"
+    site: Site, headlines: Mapping, round_id: str, benchmark: str, division: str = "closed"
 ) -> statements_module.Headline:
     """A slot's headline, as built; a slot the record does not hold (a round with only open
     results of the benchmark) has an empty one."""
@@ -371,6 +384,13 @@ def _slot_headline(
         if key in headlines
         else statements_module.headline(site, round_id, benchmark, division)
     )
+
+
+def _listed(site: Site, compute):
+    """A derived list (tracking.derived_list), made with nothing noted for the page that
+    first asks: every page that uses it is noted reading what it read."""
+    with site.reads.paused():
+        return read_only(derived_list(site.reads, compute))
 
 
 def _bound(function, *args):

@@ -5,6 +5,7 @@ the interface strings of its language."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING
@@ -44,7 +45,7 @@ class Page:
         return self.site.languages.get(self.lang)
 
     @property
-    def checks(self) -> dict:
+    def checks(self) -> Mapping:
         """The claims' checks (their verdicts and arithmetic), by claim id."""
         return self.model.claims
 
