@@ -278,9 +278,33 @@ def test_broken_file_is_never_cached_as_good(tmp_path, own_store, counted, rel, 
     assert again == first  # the same messages, files and lines
     stored = {
         parsecache.ParseCache.entry_key(kind, f"content/{rel}")
-        for kind in ("record-results", "table-systems", "markdown")
+        for kind in ("record-results", "table-systems", "markdown-reports")
     }
     assert not stored & set(keys(own_store, parsecache.TABLE))
+
+
+def test_an_edited_report_is_read_again(tmp_path, own_store, counted):
+    """A report's kept parse holds its checked front matter and its body: an edit of either,
+    and a field made wrong, show at the next load, and so does the file put back as it was."""
+    content = write_project(tmp_path)
+    path = content / "reports" / "acme-vs-zenith.en.md"
+    text = path.read_text("utf-8")
+    _load(content, own_store)
+    path.write_text(
+        text.replace("title: Acme against Zenith", "title: Acme, again") + "\nOne more.\n", "utf-8"
+    )
+    report = _load(content, own_store).report("acme-vs-zenith", "en")
+    assert report.meta["title"] == "Acme, again"
+    assert report.body.endswith("\nOne more.\n")
+    path.write_text(text.replace("summary:", "featured: maybe\nsummary:"), "utf-8")
+    wrong = _load(content, own_store)
+    assert isinstance(wrong, list)
+    assert "content/reports/acme-vs-zenith.en.md:4: field 'featured': 'maybe' is not true or false" in [
+        str(problem) for problem in wrong
+    ]
+    path.write_text(text, "utf-8")
+    report = _load(content, own_store).report("acme-vs-zenith", "en")
+    assert report.meta["title"] == "Acme against Zenith" and "One more." not in report.body
 
 
 def test_damaged_entries_are_parsed_again(tmp_path, own_store, counted):
