@@ -42,10 +42,13 @@ class ParseCache:
     def entry_key(kind: str, rel: str) -> str:
         return hashlib.sha256(f"{kind}\0{rel}".encode()).hexdigest()[:32]
 
-    def parse(self, kind: str, path: Path, problems, parse, languages: Languages | None = None):
+    def parse(
+        self, kind: str, path: Path, problems, parse, languages: Languages | None = None, given: str = ""
+    ):
         """parse()'s value; parse reads `path` and reports its problems to `problems`. From the
         store, the same value and the same problems (and broken records) as a parse gives.
-        `languages`: the site's, when the parse reads them (localised text)."""
+        `languages`: the site's, when the parse reads them (localised text); `given`: a digest
+        of whatever else parse reads."""
         store = problems.store
         if store is None:
             return parse()
@@ -56,7 +59,7 @@ class ParseCache:
             return parse()
         rel = problems.rel(path)
         langs = self._signature(languages)
-        key = hashlib.sha256("\0".join((kind, rel, digest, self.code, langs)).encode()).hexdigest()
+        key = hashlib.sha256("\0".join((kind, rel, digest, self.code, langs, given)).encode()).hexdigest()
         entry = self.entry_key(kind, rel)
         stored = _value(self._stored(store, kind, problems).get(entry))
         if (

@@ -20,7 +20,7 @@ from sitegen.base.store import Store, seal
 from sitegen.content import parsecache
 from sitegen.content.load import load_site
 
-from project import THREE, seal_record, write_project
+from project import RESULTS_FILE, THREE, seal_record, write_project
 from record_sample import V10, write_record_project
 
 # --- references: the slow implementations these replace ------------------------------------------
@@ -305,6 +305,28 @@ def test_an_edited_report_is_read_again(tmp_path, own_store, counted):
     path.write_text(text, "utf-8")
     report = _load(content, own_store).report("acme-vs-zenith", "en")
     assert report.meta["title"] == "Acme against Zenith" and "One more." not in report.body
+
+
+def test_a_chip_follows_an_edit_of_chips_yaml_and_of_the_record(tmp_path, own_store):
+    """Which variant each accelerator string matches is kept beside chips.yaml's parse: a rule
+    that moves a string to another variant, and a result given another string, show."""
+    content = write_project(tmp_path)
+    family = lambda: _load(content, own_store).record["r-acme"]["chip"]["family"]  # noqa: E731
+    assert family() == "acme-a1"
+    chips = content / "data" / "chips.yaml"
+    text = chips.read_text("utf-8")
+    chips.write_text(
+        text.replace("['acme a1']", "['acme a2']").replace("['zenith z1']", "['zenith z1|acme a1']")
+    )
+    assert family() == "zenith-z1"
+    chips.write_text(text, "utf-8")
+    assert family() == "acme-a1"
+    results = content / RESULTS_FILE
+    results.write_text(
+        results.read_text("utf-8").replace("accelerator_model: Acme A1", "accelerator_model: Zenith Z1")
+    )
+    seal_record(content)
+    assert family() == "zenith-z1"
 
 
 def test_damaged_entries_are_parsed_again(tmp_path, own_store, counted):
