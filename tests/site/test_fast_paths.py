@@ -329,6 +329,29 @@ def test_a_chip_follows_an_edit_of_chips_yaml_and_of_the_record(tmp_path, own_st
     assert family() == "zenith-z1"
 
 
+def test_a_score_edited_to_disagree_is_found_after_a_load_that_kept_the_check(tmp_path, own_store):
+    """That every score agrees with its runs is kept for the record's bytes: a value edited to
+    disagree with its runs (30, 30, 30 of five, fastest and slowest dropped) is found."""
+    content = write_project(tmp_path)
+    assert not isinstance(_load(content, own_store), list)
+    assert not isinstance(_load(content, own_store), list)
+    results = content / RESULTS_FILE
+    results.write_text(results.read_text("utf-8").replace("value: 30.0", "value: 31.0"), "utf-8")
+    seal_record(content)
+    assert (
+        "content/data/record/results-v1.0.yaml:19: record 'r-acme': value 31 disagrees with its "
+        "runs: by the rules of v1.0 they give 30.0"
+    ) in [str(problem) for problem in _load(content, own_store)]
+
+
+def test_an_edited_compatibility_table_is_read_again(tmp_path, own_store):
+    table = "training:\n  - model: bert\n    versions: [[v1.0]]\n"
+    content = write_project(tmp_path, {"data/compatibility.yaml": table})
+    assert _load(content, own_store).tables["compatibility"]["bert"]["versions"] == [["v1.0"]]
+    (content / "data" / "compatibility.yaml").write_text(table.replace("[[v1.0]]", "[[v1.0, v1.1]]"))
+    assert _load(content, own_store).tables["compatibility"]["bert"]["versions"] == [["v1.0", "v1.1"]]
+
+
 def test_damaged_entries_are_parsed_again(tmp_path, own_store, counted):
     content = write_record_project(tmp_path)
     cold = _load(content, own_store)
