@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 
 @dataclass(frozen=True)
@@ -45,20 +46,25 @@ class Problems:
         return known[path]
 
     def _rel(self, path: Path | str) -> str:
-        path = Path(path)
+        text = str(path if isinstance(path, PurePath) else Path(path))  # (normalised)
+        folder, name = os.path.split(text)
+        if name == ".":  # Path("."): the folder itself
+            folder, name = text, ""
         # Folders are resolved once per collector (a load names thousands of records in a few
         # files); the file itself is not resolved: it may be a link to a device, or a loop.
+        # Both are normalised absolute paths: one is inside the other when it starts with it.
         resolved = self.__dict__.setdefault("_resolved", {})
         base = resolved.get(None)
         if base is None:
-            base = resolved[None] = self.root.resolve().parent
-        parent = resolved.get(path.parent)
+            base = resolved[None] = str(self.root.resolve().parent)
+        parent = resolved.get(folder)
         if parent is None:
-            parent = resolved[path.parent] = path.parent.resolve()
-        try:
-            return (parent / path.name).relative_to(base).as_posix()
-        except ValueError:
-            return path.as_posix()
+            parent = resolved[folder] = str(Path(folder).resolve())
+        full = os.path.join(parent, name) if name else parent
+        inside = base if base.endswith(os.sep) else base + os.sep
+        if full == base:
+            return "."
+        return (full[len(inside) :] if full.startswith(inside) else text).replace(os.sep, "/")
 
     def add(self, path: Path | str, line: int | None, message: str, warning: bool = False) -> None:
         self.items.append(Problem(self.rel(path), line, message, warning))

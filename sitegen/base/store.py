@@ -47,6 +47,8 @@ TABLES = (
 # (the files this store replaces had reached 1.2 GB).
 LIMIT = 1 << 30
 TOUCH_BATCH = 500  # reads noted before their entries' use time is written
+TOUCH_AGE = 3600 * 10**9  # ns: the least recently used are told apart by the hour
+MANY = 500  # keys asked in one query (older SQLite takes at most 999 parameters)
 
 
 def seal(blob: bytes) -> bytes:
@@ -117,6 +119,29 @@ class Store:
             if len(self._touched) >= TOUCH_BATCH:
                 self._write_touches()
         return blob
+
+    def get_many(self, table: str, keys) -> dict[str, bytes]:
+        """The bytes of each of `keys` that has an entry, read in one query per MANY keys; the
+        missing and the damaged ones are left out. An entry's use time is written again only
+        when it is older than TOUCH_AGE (writing it rewrites the whole entry)."""
+        keys, rows = list(keys), []
+        try:
+            db = self._connect()
+            for start in range(0, len(keys), MANY):
+                chunk = keys[start : start + MANY]
+                marks = ", ".join("?" * len(chunk))
+                query = f"SELECT key, value, used FROM {table} WHERE key IN ({marks})"
+                rows += db.execute(query, chunk).fetchall() if db is not None else []
+        except (sqlite3.DatabaseError, OSError) as exc:
+            self._damaged(exc)
+            return {}
+        found = {key: blob for key, value, _ in rows if (blob := unseal(value)) is not None}
+        if found and not self.read_only:
+            old = time.time_ns() - TOUCH_AGE
+            self._touched += [(table, key) for key, _, used in rows if key in found and used < old]
+            if len(self._touched) >= TOUCH_BATCH:
+                self._write_touches()
+        return found
 
     def get_value(self, table: str, key: str):
         """The entry's value (pickled); None when there is none, or it is damaged."""

@@ -17,6 +17,7 @@ from typing import Any
 from sitegen.base.errors import Problems
 from sitegen.base.languages import Languages
 from sitegen.content import chip_facts, field_types, patterns
+from sitegen.content.chip_matches import classified, key_of
 from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
 
@@ -303,17 +304,17 @@ def annotate(
     known = len(problems.errors)
     taxonomy = load_taxonomy(chips_path(content), vendors, problems, sources, langs)
     broken = len(problems.errors) > known  # said once: no warning for every string
-    seen: dict[tuple, list] = {}
+    visited: set = set()
     said: set = set()
     unmapped: dict[str, list[dict]] = {}
     out: dict = {}
-    memo: dict = {}
     try:
+        seen = classified(chips_path(content), taxonomy, record, problems, langs)
         for ident, result in record.items():
             model = result.get("accelerator_model")
-            key = (model, result.get("system_name") or "", result.get("round") or "")
-            if model and key not in seen:
-                seen[key] = taxonomy.matches(*key, memo=memo)
+            key = key_of(result)
+            if model and key not in visited:
+                visited.add(key)
                 if len(seen[key]) > 1 and (model, tuple(seen[key])) not in said:
                     said.add((model, tuple(seen[key])))
                     _ambiguous(result, seen[key], taxonomy, problems)

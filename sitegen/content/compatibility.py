@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.base.errors import Problems
+from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, read_yaml
 
 TABLE = "compatibility"
@@ -19,7 +20,7 @@ def read(content: Path, problems: Problems) -> dict[str, dict]:
     path = content / FILE
     if not path.is_file():
         return {}
-    data = read_yaml(path, problems)
+    data = cached("yaml", path, problems, lambda: read_yaml(path, problems))
     rows = data.get("training") if isinstance(data, dict) else None
     if not isinstance(rows, list):
         problems.add(

@@ -37,7 +37,7 @@ from sitegen.content.record import (
 )
 from sitegen.content.record_seal import check_leftovers, check_seal
 from sitegen.content.reports import RESERVED, load_reports
-from sitegen.content.scores import check_scores
+from sitegen.content.scores import check_scores_kept
 from sitegen.content.strings import load_strings
 from sitegen.content.termcheck import TERMS, check_terms
 from sitegen.content.usage import load_pairs
@@ -90,7 +90,7 @@ def load_site(content: Path, strict: bool = False, words: bool = True, store=Non
         if tables["benchmarks"] is not None:  # (an unreadable table has said so)
             check_benchmarks(content, record, tables["benchmarks"], problems)
         check_system_map(content, record, tables["systems"] or {}, problems)
-    check_scores(record, problems)
+    check_scores_kept(sorted(record_folder(content).glob("*.yaml")), record, problems, record_broken)
     companies.check(content, tables.get("companies") or {}, record, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}

@@ -11,6 +11,7 @@ The store is the load's: `problems.store` (errors.Problems), None for no store."
 from __future__ import annotations
 
 import hashlib
+import pickle
 from pathlib import Path
 
 from sitegen.base import cache
@@ -26,6 +27,8 @@ class ParseCache:
         self.paths = list(paths)
         self.digests: dict | None = None
         self.code = ""
+        self.languages: tuple | None = None  # (the languages last asked for, their signature)
+        self.stored: dict[str, dict[str, bytes]] = {}  # kind -> the store's entries of every file
         self.hits = self.misses = 0
 
     def _hashed(self, store) -> None:
@@ -39,10 +42,13 @@ class ParseCache:
     def entry_key(kind: str, rel: str) -> str:
         return hashlib.sha256(f"{kind}\0{rel}".encode()).hexdigest()[:32]
 
-    def parse(self, kind: str, path: Path, problems, parse, languages: Languages | None = None):
+    def parse(
+        self, kind: str, path: Path, problems, parse, languages: Languages | None = None, given: str = ""
+    ):
         """parse()'s value; parse reads `path` and reports its problems to `problems`. From the
         store, the same value and the same problems (and broken records) as a parse gives.
-        `languages`: the site's, when the parse reads them (localised text)."""
+        `languages`: the site's, when the parse reads them (localised text); `given`: a digest
+        of whatever else parse reads."""
         store = problems.store
         if store is None:
             return parse()
@@ -53,10 +59,10 @@ class ParseCache:
             store.work["files parsed"] += 1
             return parse()
         rel = problems.rel(path)
-        langs = languages.signature() if languages is not None else ""
-        key = hashlib.sha256("\0".join((kind, rel, digest, self.code, langs)).encode()).hexdigest()
+        langs = self._signature(languages)
+        key = hashlib.sha256("\0".join((kind, rel, digest, self.code, langs, given)).encode()).hexdigest()
         entry = self.entry_key(kind, rel)
-        stored = store.get_value(TABLE, entry)
+        stored = _value(self._stored(store, kind, problems).get(entry))
         if (
             isinstance(stored, tuple)
             and len(stored) == 4
@@ -77,6 +83,31 @@ class ParseCache:
         if not store.read_only and not any(not problem.warning for problem in found):
             store.put_value(TABLE, entry, (key, value, found, problems.broken - broken))
         return value
+
+    def _signature(self, languages: Languages | None) -> str:
+        """The languages' signature, made once per set (a repr of the whole term list)."""
+        if languages is None:
+            return ""
+        if self.languages is None or self.languages[0] is not languages:
+            self.languages = (languages, languages.signature())
+        return self.languages[1]
+
+    def _stored(self, store, kind: str, problems) -> dict[str, bytes]:
+        """The store's entries of `kind` for every file of the set, read together at the first
+        parse of that kind (one query, not one per file)."""
+        found = self.stored.get(kind)
+        if found is None:
+            entries = [self.entry_key(kind, problems.rel(path)) for path in self.digests or ()]
+            found = self.stored[kind] = store.get_many(TABLE, entries)
+        return found
+
+
+def _value(blob: bytes | None):
+    """An entry's value; None for none, or a damaged one."""
+    try:
+        return pickle.loads(blob) if blob is not None else None
+    except Exception:  # noqa: BLE001 - a damaged entry of any kind is only a miss
+        return None
 
 
 def cached(kind: str, path: Path, problems, parse, languages: Languages | None = None):

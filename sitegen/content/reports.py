@@ -10,7 +10,7 @@ from sitegen.base.errors import Problems
 from sitegen.base.languages import Languages
 from sitegen.content import field_types
 from sitegen.content.model import Report, SourceFile
-from sitegen.content.parsecache import cached
+from sitegen.content.parsecache import ParseCache
 from sitegen.content.readers import read_markdown
 
 REPORT_NAME = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2,3}(?:-[a-z0-9]{2,8})*)\.md$")
@@ -28,8 +28,11 @@ def load_reports(folder: Path, langs: Languages, fields: dict, problems: Problem
     """Reports (and plain pages): one file per language, paired by slug."""
     found: dict[str, dict[str, Report]] = {}
     broken: set[tuple[str, str]] = set()  # files that exist but could not be read
-    for path in sorted(folder.glob("*")) if folder.is_dir() else []:
-        report = _load_report(path, langs, fields, problems)
+    # (one folder's files: in the order of their names, as of their paths)
+    paths = sorted(folder.glob("*"), key=lambda path: path.name) if folder.is_dir() else []
+    parsed = ParseCache(paths)  # the kept parses of every file, read at once
+    for path in paths:
+        report = _load_report(path, langs, (fields, parsed), problems)
         if report:
             found.setdefault(report.slug, {})[report.lang] = report
         elif named := REPORT_NAME.match(path.name):
@@ -48,9 +51,10 @@ def load_reports(folder: Path, langs: Languages, fields: dict, problems: Problem
     return reports
 
 
-def _load_report(path: Path, langs: Languages, fields: dict, problems: Problems) -> Report | None:
+def _load_report(path: Path, langs: Languages, parse: tuple, problems: Problems) -> Report | None:
+    """The report of a file; `parse`: its fields and the folder's ParseCache."""
     match = REPORT_NAME.match(path.name)
-    if not match or match.group("lang") not in langs:
+    if not match or match.group("lang") not in langs.codes():
         problems.add(
             path,
             None,
@@ -71,7 +75,20 @@ def _load_report(path: Path, langs: Languages, fields: dict, problems: Problems)
             f"generator's own page {target}; rename the file",
         )
         return None
-    read = cached("markdown", path, problems, lambda: read_markdown(path, problems))
+    fields, parsed = parse
+    kind = f"markdown-{path.parent.name}"  # (its folder says which fields a file has)
+    read = parsed.parse(kind, path, problems, lambda: _read_report(path, fields, langs, problems), langs)
+    if read is None:
+        return None
+    meta, body, body_line = read
+    source = SourceFile(path, problems.rel(path), match.group("slug"), match.group("lang"))
+    return Report(source.slug, source.lang, meta, body, body_line, source)
+
+
+def _read_report(path: Path, fields: dict, langs: Languages, problems: Problems) -> tuple | None:
+    """(front matter checked by `fields`, body, the body's first line); None when the file
+    cannot be read or its front matter is wrong (said)."""
+    read = read_markdown(path, problems)
     if read is None:
         return None
     front, body, body_line, lines = read
@@ -82,8 +99,7 @@ def _load_report(path: Path, langs: Languages, fields: dict, problems: Problems)
     if errors:
         return None
     meta["_lines"] = lines
-    source = SourceFile(path, problems.rel(path), match.group("slug"), match.group("lang"))
-    return Report(source.slug, source.lang, meta, body, body_line, source)
+    return meta, body, body_line
 
 
 def _converted(report: Report, lang: str, langs: Languages) -> Report:

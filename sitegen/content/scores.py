@@ -4,10 +4,16 @@ code, times the result's `scaling` factor) and must agree to the precision the s
 
 from __future__ import annotations
 
-from sitegen.base import fmt
+import hashlib
+from pathlib import Path
+from typing import cast
+
+from sitegen.base import cache, fmt
 from sitegen.base.errors import Problems
 from sitegen.base.languages import ENGLISH, KNOWN
+from sitegen.base.store import Store
 from sitegen.content import round_rules as record_rules
+from sitegen.content.parsecache import ParseCache
 from sitegen.content.readers import LINE
 
 
@@ -41,6 +47,26 @@ def check_scores(records: dict, problems: Problems) -> None:
                 f"{where} disagrees with its runs: by the rules "
                 f"of {record['round']} they give {fmt.time_number(expected, KNOWN[ENGLISH])}",
             )
+
+
+def check_scores_kept(files: list[Path], records: dict, problems: Problems, broken: bool) -> None:
+    """check_scores, whose finding nothing wrong is kept in the store (parsecache.py) for the
+    same bytes of the record's files (`files`: all of them), code, and whether the record was
+    `broken` (its short results then keep their scores): recomputing every score is a large
+    part of a load. A score that disagrees is recomputed every time."""
+    if problems.store is None or not files:
+        check_scores(records, problems)
+        return
+    digests = cache.file_digests(files, cast(Store, problems.store))
+    given = repr((sorted((path.name, digests.get(path)) for path in files), broken))
+    ParseCache(files[:1]).parse(
+        "record-scores",
+        files[0],
+        problems,
+        lambda: check_scores(records, problems),
+        None,
+        hashlib.sha256(given.encode()).hexdigest(),
+    )
 
 
 # Results short of their logs: listed, never scored (derive/carryover.py names the other

@@ -20,7 +20,7 @@ from sitegen.base.store import Store, seal
 from sitegen.content import parsecache
 from sitegen.content.load import load_site
 
-from project import THREE, seal_record, write_project
+from project import RESULTS_FILE, THREE, seal_record, write_project
 from record_sample import V10, write_record_project
 
 # --- references: the slow implementations these replace ------------------------------------------
@@ -269,9 +269,78 @@ def test_broken_file_is_never_cached_as_good(tmp_path, own_store, counted, rel, 
     assert again == first  # the same messages, files and lines
     stored = {
         parsecache.ParseCache.entry_key(kind, f"content/{rel}")
-        for kind in ("record-results", "table-systems", "markdown")
+        for kind in ("record-results", "table-systems", "markdown-reports")
     }
     assert not stored & set(keys(own_store, parsecache.TABLE))
+
+
+def test_an_edited_report_is_read_again(tmp_path, own_store, counted):
+    """A report's kept parse holds its checked front matter and its body: an edit of either,
+    and a field made wrong, show at the next load, and so does the file put back as it was."""
+    content = write_project(tmp_path)
+    path = content / "reports" / "acme-vs-zenith.en.md"
+    text = path.read_text("utf-8")
+    _load(content, own_store)
+    path.write_text(
+        text.replace("title: Acme against Zenith", "title: Acme, again") + "\nOne more.\n", "utf-8"
+    )
+    report = _load(content, own_store).report("acme-vs-zenith", "en")
+    assert report.meta["title"] == "Acme, again"
+    assert report.body.endswith("\nOne more.\n")
+    path.write_text(text.replace("summary:", "featured: maybe\nsummary:"), "utf-8")
+    wrong = _load(content, own_store)
+    assert isinstance(wrong, list)
+    assert "content/reports/acme-vs-zenith.en.md:4: field 'featured': 'maybe' is not true or false" in [
+        str(problem) for problem in wrong
+    ]
+    path.write_text(text, "utf-8")
+    report = _load(content, own_store).report("acme-vs-zenith", "en")
+    assert report.meta["title"] == "Acme against Zenith" and "One more." not in report.body
+
+
+def test_a_chip_follows_an_edit_of_chips_yaml_and_of_the_record(tmp_path, own_store):
+    """Which variant each accelerator string matches is kept beside chips.yaml's parse: a rule
+    that moves a string to another variant, and a result given another string, show."""
+    content = write_project(tmp_path)
+    family = lambda: _load(content, own_store).record["r-acme"]["chip"]["family"]  # noqa: E731
+    assert family() == "acme-a1"
+    chips = content / "data" / "chips.yaml"
+    text = chips.read_text("utf-8")
+    chips.write_text(
+        text.replace("['acme a1']", "['acme a2']").replace("['zenith z1']", "['zenith z1|acme a1']")
+    )
+    assert family() == "zenith-z1"
+    chips.write_text(text, "utf-8")
+    assert family() == "acme-a1"
+    results = content / RESULTS_FILE
+    results.write_text(
+        results.read_text("utf-8").replace("accelerator_model: Acme A1", "accelerator_model: Zenith Z1")
+    )
+    seal_record(content)
+    assert family() == "zenith-z1"
+
+
+def test_a_score_edited_to_disagree_is_found_after_a_load_that_kept_the_check(tmp_path, own_store):
+    """That every score agrees with its runs is kept for the record's bytes: a value edited to
+    disagree with its runs (30, 30, 30 of five, fastest and slowest dropped) is found."""
+    content = write_project(tmp_path)
+    assert not isinstance(_load(content, own_store), list)
+    assert not isinstance(_load(content, own_store), list)
+    results = content / RESULTS_FILE
+    results.write_text(results.read_text("utf-8").replace("value: 30.0", "value: 31.0"), "utf-8")
+    seal_record(content)
+    assert (
+        "content/data/record/results-v1.0.yaml:19: record 'r-acme': value 31 disagrees with its "
+        "runs: by the rules of v1.0 they give 30.0"
+    ) in [str(problem) for problem in _load(content, own_store)]
+
+
+def test_an_edited_compatibility_table_is_read_again(tmp_path, own_store):
+    table = "training:\n  - model: bert\n    versions: [[v1.0]]\n"
+    content = write_project(tmp_path, {"data/compatibility.yaml": table})
+    assert _load(content, own_store).tables["compatibility"]["bert"]["versions"] == [["v1.0"]]
+    (content / "data" / "compatibility.yaml").write_text(table.replace("[[v1.0]]", "[[v1.0, v1.1]]"))
+    assert _load(content, own_store).tables["compatibility"]["bert"]["versions"] == [["v1.0", "v1.1"]]
 
 
 def test_damaged_entries_are_parsed_again(tmp_path, own_store, counted):

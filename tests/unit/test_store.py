@@ -48,6 +48,33 @@ def test_a_damaged_entry_is_a_miss(tmp_path):
     assert store.get_value("parsed", "b") is None
 
 
+def test_many_entries_are_read_at_once_and_a_damaged_one_is_left_out(tmp_path):
+    store = Store(tmp_path / "cache")
+    entries = {f"k{n}": f"value {n}".encode() for n in range(store_module.MANY + 20)}
+    assert store.put_many("parsed", entries)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE parsed SET value = ? WHERE key = 'k3'", (seal(b"value 3")[:-1] + b"4",))
+    assert store.get_many("parsed", [*entries, "absent"]) == {k: v for k, v in entries.items() if k != "k3"}
+    assert store.get_many("charts", entries) == {}
+
+
+def test_reading_many_notes_the_use_of_entries_not_used_lately(tmp_path):
+    """Each entry's use time orders what the limit deletes; writing it again rewrites the
+    entry, so entries read together have it written only when it is older than an hour."""
+    store = Store(tmp_path / "cache")
+    assert store.put_many("parsed", {"old": b"o", "new": b"n"})
+    hour = 3600 * 10**9
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE parsed SET used = used - ? WHERE key = 'old'", (2 * hour,))
+        before = dict(db.execute("SELECT key, used FROM parsed"))
+    assert store.get_many("parsed", ["old", "new"]) == {"old": b"o", "new": b"n"}
+    store.close()
+    with sqlite3.connect(store.path) as db:
+        after = dict(db.execute("SELECT key, used FROM parsed"))
+    assert after["new"] == before["new"]
+    assert after["old"] > before["old"] + hour
+
+
 def _garbage(path):
     path.write_bytes(b"this is not a database\n" * 100)
 
