@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from sitegen.assemble.state_store import DELTA
 from sitegen.base.store import Store
 
 
@@ -50,6 +51,7 @@ def forget(store: Store, out: Path) -> None:
     a half-saved state."""
     for table in ("builds", "units", "claims"):
         store.delete(table, output_key(out))
+    store.delete("units", output_key(out) + DELTA)  # the changes since its saved base
 
 
 def output_state(out: Path) -> dict[str, list[int]]:
