@@ -267,13 +267,17 @@ def next_state(
             hashes.append(fingerprint(value(*dep)))
         return found
 
+    def indexes(deps) -> array:
+        found = list(map(ids.get, deps))  # in C: most of a rendered unit's keys are known
+        if None in found:
+            found = [intern(dep) if index is None else index for index, dep in zip(found, deps)]
+        return _indexes(found)
+
     done, fresh = {}, set()
     for ukey, (unit, rendered) in units.items():
         # a reused unit is kept as it is: its deps are indexes into old.keys, kept as they are
         if rendered:
-            unit = Unit(
-                unit.files, _indexes(intern(dep) for dep in unit.deps), unit.docs, unit.hidden, unit.problems
-            )
+            unit = Unit(unit.files, indexes(unit.deps), unit.docs, unit.hidden, unit.problems)
             fresh.add(ukey)
         done[ukey] = unit
     live = old.live if old is not None and keep else len(keys)  # 0 in a state saved before it was counted
