@@ -83,3 +83,16 @@ def test_changes_of_another_base_or_a_base_without_its_changes_are_no_state(tmp_
     store.delete("units", "out" + state_store.DELTA)
     assert load_state(store, "out") is None
     assert (tmp_path / FILE).is_file()
+
+
+def test_a_record_with_dates_fingerprints_as_its_dates():
+    """A record's own dates (a report's front matter) are fingerprinted with the rest of it:
+    another date, or a datetime for the date, is another fingerprint; the same, the same."""
+    import datetime as dt
+
+    meta = {"title": "A", "date": dt.date(2024, 5, 1), "tags": ["x"]}
+    assert deps.record_fingerprint(meta) == deps.record_fingerprint(dict(meta))
+    assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "date": dt.date(2024, 5, 2)})
+    assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "date": dt.datetime(2024, 5, 1)})
+    assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "date": "2024-05-01"})
+    assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "tags": ["y"]})
