@@ -40,7 +40,9 @@ def load_manifest(store: Store, out: Path) -> Manifest | None:
         form, inputs, files, state = marshal.loads(blob) if blob is not None else (None,) * 4
     except (ValueError, EOFError, TypeError):
         return None
-    if form != MANIFEST_FORMAT or not (isinstance(files, dict) and isinstance(state, dict)):
+    if form != MANIFEST_FORMAT or not (
+        isinstance(inputs, str) and isinstance(files, dict) and isinstance(state, dict)
+    ):
         return None
     return Manifest(inputs, files, state)
 

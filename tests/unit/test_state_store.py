@@ -4,6 +4,8 @@ state that was saved, however many rebuilds wrote changes since the base."""
 
 from __future__ import annotations
 
+import marshal
+
 from sitegen.assemble import state as deps
 from sitegen.assemble import state_store
 from sitegen.assemble.state_store import load_state, save_state
@@ -96,3 +98,22 @@ def test_a_record_with_dates_fingerprints_as_its_dates():
     assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "date": dt.datetime(2024, 5, 1)})
     assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "date": "2024-05-01"})
     assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "tags": ["y"]})
+
+
+def test_a_manifest_reads_back_and_one_of_another_format_is_none(tmp_path):
+    """The manifest (assemble/manifest.py) reads back as written; an entry of another format
+    (the JSON one before it) or shape is no manifest: every page is rendered."""
+    from sitegen.assemble.manifest import load_manifest, output_key, save_manifest
+
+    out = tmp_path / "out"
+    (out / "en").mkdir(parents=True)
+    (out / "en" / "index.html").write_bytes(b"<p>")
+    store = Store(tmp_path / "cache")
+    save_manifest(store, out, "inputs", {"en/index.html": "abc"})
+    manifest = load_manifest(store, out)
+    assert (manifest.inputs, manifest.files) == ("inputs", {"en/index.html": "abc"})
+    assert list(manifest.state) == ["en/index.html"] and manifest.state["en/index.html"][0] == 3
+    store.put("builds", output_key(out), b'{"inputs": "inputs", "files": {}, "state": {}}')
+    assert load_manifest(store, out) is None
+    store.put("builds", output_key(out), marshal.dumps((2, "inputs", [], {})))
+    assert load_manifest(store, out) is None
