@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import json
+import marshal
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from sitegen.assemble.state_store import DELTA
 from sitegen.base.store import Store
 
 
@@ -28,20 +29,29 @@ def output_key(out: Path) -> str:
     return hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:16]
 
 
+MANIFEST_FORMAT = 2  # marshal's bytes (JSON, format 1, took 0.13 s to write and read for 16,000 files)
+
+
 def load_manifest(store: Store, out: Path) -> Manifest | None:
+    """The manifest of the last build of `out`; None when there is none, or it is of another
+    format or shape (then every page is rendered)."""
     blob = store.get("builds", output_key(out))
     try:
-        data = json.loads(blob.decode("utf-8")) if blob is not None else None
-        return Manifest(data["inputs"], data["files"], data["state"]) if data else None
-    except (ValueError, KeyError, TypeError):
+        form, inputs, files, state = marshal.loads(blob) if blob is not None else (None,) * 4
+    except (ValueError, EOFError, TypeError):
         return None
+    if form != MANIFEST_FORMAT or not (
+        isinstance(inputs, str) and isinstance(files, dict) and isinstance(state, dict)
+    ):
+        return None
+    return Manifest(inputs, files, state)
 
 
 def save_manifest(store: Store, out: Path, inputs: str, files: dict[str, str]) -> None:
     """`files`: output path -> sha256 of the bytes written there. OSError when the store
     could not keep it (the build then says so)."""
-    manifest = {"inputs": inputs, "files": dict(sorted(files.items())), "state": output_state(out)}
-    if not store.put("builds", output_key(out), json.dumps(manifest).encode("utf-8")):
+    manifest = (MANIFEST_FORMAT, inputs, dict(sorted(files.items())), output_state(out))
+    if not store.put("builds", output_key(out), marshal.dumps(manifest)):
         raise OSError(errno.EIO, "the build store could not be written", str(store.path))
 
 
@@ -50,6 +60,7 @@ def forget(store: Store, out: Path) -> None:
     a half-saved state."""
     for table in ("builds", "units", "claims"):
         store.delete(table, output_key(out))
+    store.delete("units", output_key(out) + DELTA)  # the changes since its saved base
 
 
 def output_state(out: Path) -> dict[str, list[int]]:

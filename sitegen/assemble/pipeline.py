@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from sitegen.assemble import outdir
 from sitegen.assemble.manifest import forget, load_manifest, output_key, output_state, save_manifest
-from sitegen.assemble.state import current_values, load_state, next_state, save_state, stale_units
+from sitegen.assemble.state import current_values, next_state, stale_units
+from sitegen.assemble.state_store import load_state, save_state
 from sitegen.base import paths
 from sitegen.base.cache import code_digest, digest_of, scan_tree, sha
 from sitegen.base.store import Store

@@ -3,22 +3,21 @@ last build of an output folder (its units and what they read), and what changed 
 
 content/tracking.py notes what a page reads while it renders; this module finds each noted
 dependency again in a newly loaded site (`resolve`, `value_of`), hashes it (`fingerprint`),
-saves and loads the state (in the build's store, table `units`), and says which units are stale."""
+and says which units are stale; state_store.py saves and loads the state."""
 
 from __future__ import annotations
 
 import datetime as dt
-import errno
 import hashlib
 import marshal
-import pickle
 from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
+from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
-from sitegen.base.store import Store
 from sitegen.content.model import Site, ViewMap, reports_by_identity
 from sitegen.content.tracking import ALL, KEYS, MISSING, Tracked
 from sitegen.derive.record_index import index_of
@@ -68,6 +67,18 @@ def _canonical(value, out: list) -> None:
 
 
 def fingerprint(value) -> bytes:
+    """A dependency's fingerprint: plain data (a report's text, a list of names) from marshal's
+    bytes, made in C (a whole-record rebuild fingerprints up to 12,000 values: _canonical took
+    0.8 s of a report edit at N = 1,000); anything else (a date, a record, a report) through
+    _canonical, where records count by identity. Format 0: no later format's marks of which
+    strings Python interned, so equal values give equal bytes however they were loaded. A set
+    goes through _canonical, which sorts it (marshal writes a set of strings in an order that
+    differs between processes: its pages would render in every build)."""
+    if type(value) not in (set, frozenset):
+        try:
+            return hashlib.blake2b(b"m" + marshal.dumps(value, 0), digest_size=12).digest()
+        except ValueError:
+            pass
     out: list = []
     _canonical(value, out)
     return hashlib.blake2b(b"c" + "\x1f".join(out).encode("utf-8", "surrogatepass"), digest_size=12).digest()
@@ -86,10 +97,26 @@ def record_fingerprint(record) -> bytes:
     whether two equal strings are one object depends on how the file was read (YAML or the
     parse cache): 262 unchanged records of an edited round's file fingerprinted as changed."""
     try:
-        data = marshal.dumps(record, 2)
+        data = b"m" + marshal.dumps(record, 2)
     except ValueError:
-        return fingerprint(record)
-    return hashlib.blake2b(b"m" + data, digest_size=12).digest()
+        dated = _dates_marked(record)
+        try:
+            data = b"d" + marshal.dumps(dated, 2)  # a record whose only dates are its own fields
+        except ValueError:
+            return fingerprint(record)
+    return hashlib.blake2b(data, digest_size=12).digest()
+
+
+def _dates_marked(record):
+    """A record's own dates as (b"date", ISO text) pairs, which marshal writes (a report's front
+    matter, a round's dates: 2,000 reports' went through _canonical, 0.1 s of each rebuild at
+    N = 1,000); no loaded value is such a pair (YAML gives no tuple, and bytes only tagged)."""
+    if type(record) is not dict:
+        return record
+    return {
+        key: (type(item).__name__.encode(), item.isoformat()) if isinstance(item, dt.date) else item
+        for key, item in dict.items(record)
+    }
 
 
 # --- finding a dependency again in a newly loaded site -------------------------------------
@@ -159,43 +186,12 @@ class State:
     hashes: list  # their fingerprints, in the same order
     whole: dict  # tag -> fingerprint of its whole mapping, when it is one (fast check)
     live: int = 0  # keys in use when the keys were last compacted
-
-
-STATE_FORMAT = 3  # a state saved in another layout is not read (all rendered)
-
-
-def save_state(store: Store, output: str, state: State) -> None:
-    """The state, its units' dependency indexes packed into one array (7,700 small arrays
-    pickled one by one took half of the time it takes to save and load a whole-record state)."""
-    packed, ends, units = array("I"), array("I"), {}
-    for key, unit in state.units.items():
-        packed.extend(unit.deps)
-        ends.append(len(packed))
-        units[key] = (unit.files, unit.docs, unit.hidden, unit.problems)
-    blob = pickle.dumps(
-        (STATE_FORMAT, state.inputs, units, packed, ends, state.keys, state.hashes, state.whole, state.live),
-        protocol=pickle.HIGHEST_PROTOCOL,
-    )
-    if not store.put("units", output, blob):
-        raise OSError(errno.EIO, "the build store could not be written", str(store.path))
-
-
-def load_state(store: Store, output: str) -> State | None:
-    """The state, or None when it is missing or damaged (then everything is rendered)."""
-    blob = store.get("units", output)
-    if blob is None:
-        return None
-    try:
-        form, inputs, saved, packed, ends, keys, hashes, whole, live = pickle.loads(blob)
-        if form != STATE_FORMAT:
-            return None
-        units, start = {}, 0
-        for (key, (files, docs, hidden, problems)), end in zip(saved.items(), ends):
-            units[key] = Unit(files, packed[start:end], docs, hidden, problems)
-            start = end
-        return State(inputs, units, keys, hashes, whole, live)
-    except Exception:  # noqa: BLE001 - any damage means: build without reuse
-        return None
+    # what the store holds that this state extends (state_store.Saved: a saved base and the
+    # changes since), the state it was made from, and the units rendered since: only these
+    # changes are written (state_store.save_state); None: written whole
+    saved: Any = None
+    previous: State | None = None
+    fresh: frozenset = frozenset()
 
 
 # --- what changed since the last build, and the state of this one --------------------------
@@ -229,12 +225,14 @@ def stale_units(state: State, value) -> tuple[set, list, dict]:
     """(keys of the units that read a dependency whose value changed, the dependencies'
     fingerprints now, in the order of state.keys, and each mapping's whole fingerprint now).
     A mapping whose whole fingerprint is as before is not looked at key by key."""
-    hashes, changed, whole = list(state.hashes), set(), {}
+    hashes, changed = list(state.hashes), set()
+    whole = {tag: whole_fingerprint(value, tag) for tag in state.whole}
+    settled = {tag for tag, now in whole.items() if now is not None and now == state.whole[tag]}
     for index, (tag, key) in enumerate(state.keys):
-        if tag not in whole:
-            whole[tag] = whole_fingerprint(value, tag)
-        if whole[tag] is not None and whole[tag] == state.whole.get(tag):
+        if tag in settled:
             continue
+        if tag not in whole:  # a state whose wholes were not all kept
+            whole[tag] = whole_fingerprint(value, tag)
         now = fingerprint(value(tag, key))
         if now != state.hashes[index]:
             hashes[index] = now
@@ -275,7 +273,7 @@ def next_state(
     keep = old is not None and old_hashes is not None
     keys = list(old.keys) if old is not None and keep else []
     hashes = list(old_hashes) if old_hashes is not None and keep else []
-    ids = {dep: i for i, dep in enumerate(keys)}
+    ids = dict(zip(keys, range(len(keys))))
 
     def intern(dep):
         found = ids.get(dep)
@@ -285,16 +283,26 @@ def next_state(
             hashes.append(fingerprint(value(*dep)))
         return found
 
-    done = {}
-    for ukey, (unit, fresh) in units.items():
-        # a reused unit's deps are indexes into old.keys, which this state keeps as they are
-        deps = _indexes(intern(dep) for dep in unit.deps) if fresh else unit.deps
-        done[ukey] = Unit(unit.files, deps, unit.docs, unit.hidden, unit.problems)
+    def indexes(deps) -> array:
+        found = list(map(ids.get, deps))  # in C: most of a rendered unit's keys are known
+        if None in found:
+            found = [intern(dep) if index is None else index for index, dep in zip(found, deps)]
+        return _indexes(found)
+
+    done, fresh = {}, set()
+    for ukey, (unit, rendered) in units.items():
+        # a reused unit is kept as it is: its deps are indexes into old.keys, kept as they are
+        if rendered:
+            unit = Unit(unit.files, indexes(unit.deps), unit.docs, unit.hidden, unit.problems)
+            fresh.add(ukey)
+        done[ukey] = unit
     live = old.live if old is not None and keep else len(keys)  # 0 in a state saved before it was counted
     state = State(inputs, done, keys, hashes, {}, live)
     if keep and len(keys) > COMPACT_AT * max(live, 1):
         return _compacted(state, old_whole or {}, value)
     state.whole = _wholes(keys, old_whole or {}, value)
+    if keep and old is not None:  # only what changed since `old` is saved
+        state.saved, state.previous, state.fresh = old.saved, old, frozenset(fresh)
     return state
 
 
@@ -328,8 +336,7 @@ def _compacted(state: State, known_whole: dict, value) -> State:
 def _wholes(keys: list, known: dict, value) -> dict:
     """The whole fingerprint of every mapping among `keys` (those in `known` not computed
     again); None for those that are not plain mappings."""
-    whole = {}
-    for tag, _ in keys:
-        if tag not in whole:
-            whole[tag] = known[tag] if tag in known else whole_fingerprint(value, tag)
-    return whole
+    return {
+        tag: known[tag] if tag in known else whole_fingerprint(value, tag)
+        for tag in dict.fromkeys(map(itemgetter(0), keys))
+    }

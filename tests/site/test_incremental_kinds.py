@@ -231,14 +231,16 @@ def test_a_report_edit_renders_only_its_page(project, tmp_path):
     assert again.units_rendered == 1 and again.bodies_rendered == 1
 
 
-def test_a_damaged_state_means_a_full_rendering(project, tmp_path):
-    """The record of what each page read is sealed: damaged, it is not used, never trusted."""
+@pytest.mark.parametrize("entry", ["base", "changes"])
+def test_a_damaged_state_means_a_full_rendering(project, tmp_path, entry):
+    """The record of what each page read is sealed: damaged, it is not used, never trusted;
+    nor is the rest of it (the base without the changes since, or the changes without it)."""
     content, out, first = project
     with sqlite3.connect(tmp_path / "cache" / "store.sqlite") as db:
-        states = db.execute("SELECT key, value FROM units").fetchall()
-        assert len(states) == 1
-        ((key, data),) = states
-        data = bytearray(data)
+        states = dict(db.execute("SELECT key, value FROM units").fetchall())
+        assert len(states) == 2  # the state's base and the changes since it
+        key = next(k for k in states if k.endswith("+changes") == (entry == "changes"))
+        data = bytearray(states[key])
         data[-5] ^= 0xFF
         db.execute("UPDATE units SET value = ? WHERE key = ?", (bytes(data), key))
     CHANGES["report text"][0](content)

@@ -1,0 +1,119 @@
+"""The state of an output folder's last build in the store (sitegen/assemble/state_store.py):
+a base and the changes since it; a rebuild writes only its changes, and what is loaded is the
+state that was saved, however many rebuilds wrote changes since the base."""
+
+from __future__ import annotations
+
+import marshal
+
+from sitegen.assemble import state as deps
+from sitegen.assemble import state_store
+from sitegen.assemble.state_store import load_state, save_state
+from sitegen.base.store import FILE, Store
+
+A, B, C, D = ((("rec", "t", name), "x") for name in "abcd")
+
+
+def _first(store: Store) -> deps.State:
+    """A state saved whole (a first build): three units, three keys."""
+    units = {
+        f"u{i}": (deps.Unit({f"u{i}.html": str(i)}, {dep}, [f"doc {i}"]), True)
+        for i, dep in enumerate((A, B, C))
+    }
+    values = {A: 1, B: 2, C: 3}
+    state = deps.next_state("in", None, None, None, units, lambda tag, key: values.get((tag, key), 0))
+    save_state(store, "out", state)
+    return state
+
+
+def _plain(state: deps.State) -> tuple:
+    units = {key: (u.files, list(u.deps), u.docs, u.hidden, u.problems) for key, u in state.units.items()}
+    return state.inputs, units, state.keys, state.hashes, state.whole, state.live
+
+
+def _rebuilt(store: Store, values: dict, fresh: dict, dropped=()) -> deps.State:
+    """The next build: the units in `fresh` rendered again (reading those keys), those in
+    `dropped` gone, the others reused; saved, then loaded again as the build after it would."""
+    old = load_state(store, "out")
+    assert old is not None
+    value = lambda tag, key: values.get((tag, key), 0)  # noqa: E731
+    _stale, hashes, whole = deps.stale_units(old, value)
+    units = {key: (unit, False) for key, unit in old.units.items() if key not in fresh and key not in dropped}
+    units.update((key, (deps.Unit({f"{key}.html": "new"}, reads), True)) for key, reads in fresh.items())
+    state = deps.next_state("in", old, hashes, whole, units, value)
+    save_state(store, "out", state)
+    return state
+
+
+def test_a_rebuild_writes_its_changes_and_the_state_loads_as_saved(tmp_path, monkeypatch):
+    monkeypatch.setattr(state_store, "REBASE_AT", 1.0)  # a base kept while the changes are up to all
+    store = Store(tmp_path)
+    _first(store)
+    base = store.get("units", "out")
+    saved = _rebuilt(store, {A: 1, B: 20, C: 3}, {"u1": {B, D}})  # B moved, D new, u1 rendered
+    assert store.get("units", "out") == base  # the base as it was: only the changes written
+    assert _plain(load_state(store, "out")) == _plain(saved)
+    loaded = load_state(store, "out")
+    assert loaded.keys == [A, B, C, D] and loaded.hashes[1] == deps.fingerprint(20)
+    assert loaded.units["u1"].files == {"u1.html": "new"} and list(loaded.units["u1"].deps) == [1, 3]
+    assert loaded.units["u0"].docs == ["doc 0"]  # a reused unit, from the base
+    again = _rebuilt(store, {A: 10, B: 20, C: 3}, {"u3": {A}}, dropped=["u2"])  # the changes pile up
+    assert _plain(load_state(store, "out")) == _plain(again)
+    assert set(load_state(store, "out").units) == {"u0", "u1", "u3"}
+
+
+def test_the_base_is_written_again_when_the_changes_grow(tmp_path, monkeypatch):
+    store = Store(tmp_path)
+    _first(store)
+    monkeypatch.setattr(state_store, "REBASE_AT", 0.5)  # at most one unit of three changed
+    before = store.get("units", "out")
+    _rebuilt(store, {A: 1, B: 2, C: 3}, {"u1": {B}})
+    assert store.get("units", "out") == before
+    saved = _rebuilt(store, {A: 1, B: 2, C: 3}, {"u2": {C}})  # two units changed since the base
+    assert store.get("units", "out") != before
+    assert _plain(load_state(store, "out")) == _plain(saved)
+
+
+def test_changes_of_another_base_or_a_base_without_its_changes_are_no_state(tmp_path):
+    store = Store(tmp_path)
+    _first(store)
+    _rebuilt(store, {A: 1, B: 20, C: 3}, {"u1": {B}})
+    changes = store.get("units", "out" + state_store.DELTA)
+    _first(store)  # a new base (another id), with its own changes
+    store.put("units", "out" + state_store.DELTA, changes)
+    assert load_state(store, "out") is None
+    store.delete("units", "out" + state_store.DELTA)
+    assert load_state(store, "out") is None
+    assert (tmp_path / FILE).is_file()
+
+
+def test_a_record_with_dates_fingerprints_as_its_dates():
+    """A record's own dates (a report's front matter) are fingerprinted with the rest of it:
+    another date, or a datetime for the date, is another fingerprint; the same, the same."""
+    import datetime as dt
+
+    meta = {"title": "A", "date": dt.date(2024, 5, 1), "tags": ["x"]}
+    assert deps.record_fingerprint(meta) == deps.record_fingerprint(dict(meta))
+    assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "date": dt.date(2024, 5, 2)})
+    assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "date": dt.datetime(2024, 5, 1)})
+    assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "date": "2024-05-01"})
+    assert deps.record_fingerprint(meta) != deps.record_fingerprint({**meta, "tags": ["y"]})
+
+
+def test_a_manifest_reads_back_and_one_of_another_format_is_none(tmp_path):
+    """The manifest (assemble/manifest.py) reads back as written; an entry of another format
+    (the JSON one before it) or shape is no manifest: every page is rendered."""
+    from sitegen.assemble.manifest import load_manifest, output_key, save_manifest
+
+    out = tmp_path / "out"
+    (out / "en").mkdir(parents=True)
+    (out / "en" / "index.html").write_bytes(b"<p>")
+    store = Store(tmp_path / "cache")
+    save_manifest(store, out, "inputs", {"en/index.html": "abc"})
+    manifest = load_manifest(store, out)
+    assert (manifest.inputs, manifest.files) == ("inputs", {"en/index.html": "abc"})
+    assert list(manifest.state) == ["en/index.html"] and manifest.state["en/index.html"][0] == 3
+    store.put("builds", output_key(out), b'{"inputs": "inputs", "files": {}, "state": {}}')
+    assert load_manifest(store, out) is None
+    store.put("builds", output_key(out), marshal.dumps((2, "inputs", [], {})))
+    assert load_manifest(store, out) is None
