@@ -85,10 +85,10 @@ def _unchecked_part(site, lang: str, t, model: Model, part: dict) -> Markup:
     if what == "unscored":
         target = urls.relative(path, urls.result(lang, part["id"]))
         return Markup('<a href="{}">{}</a>').format(
-            target, t("claims.weak.unscored", result=_named(site, part["id"]))
+            target, t("claims.weak.unscored", result=_named(model, part["id"]))
         )
     if what == "level":
-        names = t("ref.list_separator").join(_named(site, other) for other in part["others"])
+        names = t("ref.list_separator").join(_named(model, other) for other in part["others"])
         band = fmt.ForSite(site.languages).number(part["band"] * 100, lang, 1)
         return escape(t("claims.weak.level", results=names, band=band))
     if what == "submission_id":
@@ -101,7 +101,7 @@ def _unchecked_part(site, lang: str, t, model: Model, part: dict) -> Markup:
     return escape(t("claims.weak." + what, system=system, basis=basis, source=source))
 
 
-def _named(site, result_id: str) -> str:
+def _named(model: Model, result_id: str) -> str:
     """A result as the claims page names it: its submitter and system."""
-    result = site.record[result_id]
+    result = model.record[result_id]
     return result["submitter"] + " " + result["system_name"]

@@ -256,6 +256,7 @@ def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatc
     drops a round, so that keys no unit reads any more are left: the state saved says whether it
     was compacted, holding only the keys its units read, all of them live, or kept them."""
     from sitegen.assemble import state as deps
+    from sitegen.assemble import state_store
     from sitegen.assemble.manifest import output_key
     from sitegen.base.store import opened
 
@@ -269,7 +270,7 @@ def test_keys_kept_or_compacted_give_the_same_site(project, tmp_path, monkeypatc
     again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert again.units_rendered == 1
     with opened(tmp_path / "cache") as store:
-        saved = deps.load_state(store, output_key(out))
+        saved = state_store.load_state(store, output_key(out))
     assert saved is not None
     read = {i for unit in saved.units.values() for i in unit.deps}
     if compact_at < 1:  # compacted: every key is read, and all are live
