@@ -282,10 +282,14 @@ class BodyCache:
         return value
 
     def put(self, key: str, value) -> None:
+        self._hold(self.new, key, value)
+
+    def _hold(self, pending: dict[str, bytes], key: str, value) -> None:
+        """A new entry held until flush (at once when BATCH are held)."""
         if self.store is None or self.store.read_only:
             return
-        self.new[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        if len(self.new) >= self.BATCH:
+        pending[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        if len(pending) >= self.BATCH:
             self.flush()
 
     def conversion_key(self, text: str) -> str:
@@ -301,11 +305,7 @@ class BodyCache:
         return self.store.get_value(CONVERTED, key) if self.store is not None else None
 
     def keep_conversion(self, key: str, value) -> None:
-        if self.store is None or self.store.read_only:
-            return
-        self.new_conversions[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        if len(self.new_conversions) >= self.BATCH:
-            self.flush()
+        self._hold(self.new_conversions, key, value)
 
     def flush(self) -> None:
         """Write the new entries, and drop the ones made from other data (or other code)."""
