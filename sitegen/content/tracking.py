@@ -161,54 +161,6 @@ class TrackedList(list):
         return list, (list(list.__iter__(self)),)
 
 
-class Replayed(dict):
-    """A derived mapping (claim checks): reading an entry counts as reading every record its
-    computation read (`per_key`); listing it, every record of all of them (`every`)."""
-
-    __slots__ = ("reads", "per_key", "every")
-
-    def __init__(self, data, reads: Reads, per_key: dict, every: frozenset):
-        dict.__init__(self, data)
-        self.reads, self.per_key, self.every = reads, per_key, every
-
-    def __getitem__(self, key):
-        self.reads.replay(self.per_key.get(key, self.every))
-        return dict.__getitem__(self, key)
-
-    def get(self, key, default=None):
-        self.reads.replay(self.per_key.get(key, self.every))
-        return dict.get(self, key, default)
-
-    def __contains__(self, key):
-        self.reads.replay(self.per_key.get(key, self.every))
-        return dict.__contains__(self, key)
-
-    def __iter__(self):
-        self.reads.replay(self.every)
-        return dict.__iter__(self)
-
-    def __len__(self):
-        self.reads.replay(self.every)
-        return dict.__len__(self)
-
-    def keys(self):
-        self.reads.replay(self.every)
-        return dict.keys(self)
-
-    def values(self):
-        self.reads.replay(self.every)
-        return dict.values(self)
-
-    def items(self):
-        self.reads.replay(self.every)
-        return dict.items(self)
-
-    __hash__ = None
-
-    def __reduce__(self):
-        return dict, (dict(dict.items(self)),)
-
-
 class ReplayedList(list):
     """A derived list (comparisons): any use counts as reading everything it was made from."""
 
@@ -234,26 +186,13 @@ class ReplayedList(list):
         return list, (list(list.__iter__(self)),)
 
 
-def derived_mapping(reads: Reads, items) -> Replayed:
-    """{key: value} from (key, compute) pairs, each computed while noting what it reads."""
-    data: dict = {}
-    per_key: dict = {}
-    with reads.collect() as outside:
-        for key, compute in items:
-            with reads.collect() as mine:
-                data[key] = compute()
-            per_key[key] = frozenset(mine)
-    every = frozenset(outside)
-    return Replayed(data, reads, per_key, every)
-
-
 def derived_list(reads: Reads, compute) -> ReplayedList:
     with reads.collect() as deps:
         data = compute()
     return ReplayedList(data, reads, frozenset(deps))
 
 
-class _ReadOnly:
+class ReadOnly:
     """Refuses writes: the model is read after it is built, never changed."""
 
     __slots__ = ()
@@ -265,15 +204,12 @@ class _ReadOnly:
     append = extend = insert = remove = sort = reverse = _refuse
 
 
-class ReadOnlyReplayed(_ReadOnly, Replayed):
+class ReadOnlyReplayedList(ReadOnly, ReplayedList):
     __slots__ = ()
 
 
-class ReadOnlyReplayedList(_ReadOnly, ReplayedList):
-    __slots__ = ()
-
-
-def read_only(derived):
-    """A derived map or list (derived_mapping, derived_list), made read-only in place."""
-    derived.__class__ = ReadOnlyReplayed if isinstance(derived, Replayed) else ReadOnlyReplayedList
+def read_only(derived: list) -> list:
+    """A derived list (derived_list), made read-only in place (the model's maps are
+    derive/lazy.py's, read-only themselves)."""
+    derived.__class__ = ReadOnlyReplayedList
     return derived

@@ -3,21 +3,21 @@
 A rebuild renders the few pages whose inputs changed; they read a few entries of the model,
 so only those are computed. An entry is computed once per build, with nothing noted for the
 page that happens to ask first (content/tracking.py `paused`): what it read is kept as its own
-dependencies and replayed to every page that reads it, exactly as `derived_mapping` does for a
-map computed whole. A build that renders many pages in forked processes computes every entry
-first (`complete`, assemble/pipeline.py), so that no process computes one again."""
+dependencies and replayed to every page that reads it, as `derived_list` does for a list.
+A build that renders many pages in forked processes computes every entry first (`complete`,
+assemble/rendering.py), so that no process computes one again."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sitegen.content.tracking import Reads
+from sitegen.content.tracking import ReadOnly, Reads
 
 _UNLISTED = object()
 
 
-class LazyReplayed(Mapping):
+class LazyReplayed(ReadOnly, Mapping):
     """A derived mapping: `listing()` gives each key its group (computed together, in key
     order), `compute(group)` the group's {key: value}. Reading an entry counts as reading what
     its group's computation read; listing the map, what every group and the listing read."""
@@ -107,16 +107,11 @@ class LazyReplayed(Mapping):
     def __reduce__(self):
         return dict, (dict(self.items()),)
 
-    def _refuse(self, *args, **kwargs):
-        raise TypeError("the derived model is read-only")
-
-    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = _refuse
-
 
 def lazy_mapping(reads: Reads, items: Callable) -> LazyReplayed:
-    """derived_mapping's map, each entry computed when first read: `items()` gives the (key,
-    compute) pairs, listed when the map is first used (what listing them reads counts for
-    the whole map, as derived_mapping's generator does)."""
+    """A derived map, each entry computed when first read: `items()` gives the (key, compute)
+    pairs, listed when the map is first used (what listing them reads counts for the whole
+    map)."""
     thunks: dict = {}
 
     def listing() -> dict:
