@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,8 @@ from sitegen.content.readers import read_csv, read_markdown, read_yaml
 from sitegen.derive.model import build as build_model
 from sitegen.render.markup import new_markdown, render_body
 from sitegen.render.page import Page
+
+from project import write_project
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=300)
 YAMLISH = st.text(st.sampled_from(list("ab:- \n\t[]{}\"'#&*!|>%@`,?0123456789中文")), max_size=200)
@@ -68,13 +71,20 @@ def test_front_matter_reader_never_raises(tmp_path, front, body):
         assert isinstance(result[0], dict) and result[2] >= 3
 
 
-@SETTINGS
-@given(body=st.one_of(ANY_TEXT, st.text(st.sampled_from(list("[]:result#`<>/script \n中")), max_size=200)))
-def test_markdown_body_never_raises_and_never_emits_script(project, body):
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory):
+    """The sample site and its model, loaded once: each example draws a body on a new page."""
     from sitegen.content.load import load_site
 
-    site = load_site(project)
-    page = Page(site, "en", "en/reports/x.html", build_model(site), "x.en.md", 1)
+    site = load_site(write_project(tmp_path_factory.mktemp("readers")))
+    return site, build_model(site)
+
+
+@SETTINGS
+@given(body=st.one_of(ANY_TEXT, st.text(st.sampled_from(list("[]:result#`<>/script \n中")), max_size=200)))
+def test_markdown_body_never_raises_and_never_emits_script(loaded, body):
+    site, model = loaded
+    page = Page(site, "en", "en/reports/x.html", model, "x.en.md", 1)
     html, _ = render_body(new_markdown(), body, page, lambda *a: "")
     assert "<script" not in html.lower()
     assert all(p.line and p.message for p in page.problems)
