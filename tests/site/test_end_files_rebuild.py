@@ -15,10 +15,10 @@ from project import TEMPLATES, seal_record
 from record_sample import write_record_project
 
 
-def _built(tmp_path, monkeypatch):
+def _built(tmp_path, warm_cache, monkeypatch):
     monkeypatch.setenv("SITEGEN_VERIFY_REUSE", "1")
     content, out = write_record_project(tmp_path / "p"), tmp_path / "out"
-    build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    build(content, TEMPLATES, out, cache=warm_cache)
     return content, out
 
 
@@ -28,18 +28,21 @@ def _edit(path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), "utf-8")
 
 
-def _equals_a_cold_build(tmp_path, content, out) -> None:
+def _equals_a_cold_build(tmp_path, warm_copy, content, out) -> None:
+    """A build from no last state (its store holds compiled templates and drawings only)."""
     cold = tmp_path / "cold"
-    build(content, TEMPLATES, cold, cache=tmp_path / "cold-cache")
+    build(content, TEMPLATES, cold, cache=warm_copy(tmp_path / "cold-cache"))
     assert tree_digest(out) == tree_digest(cold)
 
 
-def test_a_report_title_and_summary_edit_shows_in_search_and_feed(tmp_path, monkeypatch):
-    content, out = _built(tmp_path, monkeypatch)
+def test_a_report_title_and_summary_edit_shows_in_search_and_feed(
+    tmp_path, warm_cache, warm_copy, monkeypatch
+):
+    content, out = _built(tmp_path, warm_cache, monkeypatch)
     report = content / "reports/acme-vs-zenith.en.md"
     _edit(report, "title: Acme against Zenith", "title: Acme against Zenith, revised")
     _edit(report, "summary: Acme is slower but cheaper.", "summary: Acme is slower and costs less.")
-    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    again = build(content, TEMPLATES, out, cache=warm_cache)
     assert again.units_reused > 0
     search = (out / "assets/search-en.js").read_text("utf-8")
     feed = (out / "en/feed.xml").read_text("utf-8")
@@ -52,27 +55,29 @@ def test_a_report_title_and_summary_edit_shows_in_search_and_feed(tmp_path, monk
     assert "Acme is slower but cheaper." not in feed
     # the other language's feed and index read nothing that changed
     assert "revised" not in (out / "zh/feed.xml").read_text("utf-8")
-    _equals_a_cold_build(tmp_path, content, out)
+    _equals_a_cold_build(tmp_path, warm_copy, content, out)
 
 
-def test_a_result_edit_shows_in_the_search_rows(tmp_path, monkeypatch):
-    content, out = _built(tmp_path, monkeypatch)
+def test_a_result_edit_shows_in_the_search_rows(tmp_path, warm_cache, warm_copy, monkeypatch):
+    content, out = _built(tmp_path, warm_cache, monkeypatch)
     _edit(
         content / "data/record/results-v1.1.yaml", "system_name: ACME16 system", "system_name: Acme Sixteen"
     )
     seal_record(content)
-    build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    build(content, TEMPLATES, out, cache=warm_cache)
     for lang in ("en", "zh"):
         rows = (out / f"assets/search-{lang}.js").read_text("utf-8").split("SEARCH_RECORD_BY_LANG", 1)[1]
         assert '["Acme Sixteen","v1.1-acme-acme16-bert",' in rows
-    _equals_a_cold_build(tmp_path, content, out)
+    _equals_a_cold_build(tmp_path, warm_copy, content, out)
 
 
-def test_a_body_edit_takes_the_feed_and_the_search_rows_from_the_last_build(tmp_path, monkeypatch):
+def test_a_body_edit_takes_the_feed_and_the_search_rows_from_the_last_build(
+    tmp_path, warm_cache, warm_copy, monkeypatch
+):
     """They read a report's title, summary and date, not its text: only its page is made."""
-    content, out = _built(tmp_path, monkeypatch)
+    content, out = _built(tmp_path, warm_cache, monkeypatch)
     _edit(content / "reports/acme-vs-zenith.en.md", "\n## ", "\nOne more sentence for the test.\n\n## ")
-    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    again = build(content, TEMPLATES, out, cache=warm_cache)
     assert again.units_rendered == 1
     assert "One more sentence for the test." in (out / "assets/search-en.js").read_text("utf-8")
-    _equals_a_cold_build(tmp_path, content, out)
+    _equals_a_cold_build(tmp_path, warm_copy, content, out)

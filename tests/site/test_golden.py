@@ -29,10 +29,10 @@ def manifest(out: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_the_sample_site_is_the_golden_one(tmp_path, monkeypatch, request):
+def test_the_sample_site_is_the_golden_one(tmp_path, warm_cache, monkeypatch, request):
     monkeypatch.setenv("SITEGEN_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "output"
-    build(write_record_project(tmp_path / "sample"), TEMPLATES, out, cache=tmp_path / 'cache')
+    build(write_record_project(tmp_path / "sample"), TEMPLATES, out, cache=warm_cache)
     made = manifest(out)
     if request.config.getoption("--update-golden"):
         GOLDEN.write_text(made, "utf-8")
