@@ -218,6 +218,8 @@ class Store:
         """The database's bytes on disk, with its write-ahead log: at least the values' bytes
         (each value is in the file or in the log), found without reading every table (size()
         read them all: 0.15 s at the end of each build)."""
+        if self.path is None:
+            return 0
         total = 0
         for path in (self.path, Path(f"{self.path}-wal")):
             try:
