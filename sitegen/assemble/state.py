@@ -230,7 +230,7 @@ REPORT = ("report",)  # value_of's key for all a report's page may read, as plai
 def _report_reads(report: Report) -> dict:
     """Everything a page may read of a report (model.REPORT_READS, each noted as "@name"), as
     data marshal writes: its source file as its fields (one fingerprint a report instead of
-    five, the file's through _canonical: 0.1 s of each rebuild at N = 1,000)."""
+    five, none of them through _canonical)."""
     found, attrs = {}, vars(report)  # as kept, not read through model._Noted (noted)
     for name in sorted(REPORT_READS):
         item = attrs[name]

@@ -216,8 +216,8 @@ class Store:
 
     def _file_bytes(self) -> int:
         """The database's bytes on disk, with its write-ahead log: at least the values' bytes
-        (each value is in the file or in the log), found without reading every table (size()
-        read them all: 0.15 s at the end of each build)."""
+        (each value is in the file or in the log), found without reading every table as size()
+        does."""
         if self.path is None:
             return 0
         total = 0

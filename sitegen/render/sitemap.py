@@ -100,8 +100,8 @@ ATTR_ESCAPES = {'"': "&quot;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;"}
 
 
 def _escape(value: str, entities: dict[str, str]) -> str:
-    """As xml.sax.saxutils.escape, whose module imports urllib.request (http, ssl, email: 30 ms
-    of every build's start)."""
+    """As xml.sax.saxutils.escape, whose module imports urllib.request (and with it http, ssl
+    and email) at every build's start."""
     value = value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
     for char, entity in entities.items():
         value = value.replace(char, entity)
