@@ -18,7 +18,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from sitegen.content.model import Site, ViewMap, reports_by_identity
+from sitegen.content.model import REPORT_READS, Report, Site, SourceFile, ViewMap, reports_by_identity
 from sitegen.content.tracking import ALL, KEYS, MISSING, Tracked
 from sitegen.derive.record_index import index_of
 
@@ -150,6 +150,8 @@ def value_of(mapping, key):
         return MISSING
     if key == KEYS:
         return list(dict.keys(mapping)) if isinstance(mapping, dict) else MISSING
+    if key == REPORT:
+        return _report_reads(mapping) if isinstance(mapping, Report) else MISSING
     if key == ALL:
         if isinstance(mapping, dict):
             return dict(dict.items(mapping))
@@ -214,11 +216,28 @@ def current_values(site_resolve, theme_value):
 
 def whole_fingerprint(value, tag) -> bytes | None:
     """The fingerprint of the whole mapping `tag` names (a record, a table, a language's
-    strings, an index of the record), or None when it is not a plain mapping (a derived view,
-    a list of reports: their keys are checked one by one). Every key's value, the keys and
-    their order are the mapping's own, so an equal fingerprint means none of them changed."""
-    mapping = value(tag, ALL)
+    strings, an index of the record, a report's readable attributes), or None when it is not
+    a plain mapping (a derived view, a list of reports: their keys are checked one by one).
+    Every key's value, the keys and their order are the mapping's own, so an equal fingerprint
+    means none of them changed."""
+    mapping = value(tag, REPORT if tag[0] in ("report", "page") else ALL)
     return record_fingerprint(mapping) if isinstance(mapping, dict) else None
+
+
+REPORT = ("report",)  # value_of's key for all a report's page may read, as plain data
+
+
+def _report_reads(report: Report) -> dict:
+    """Everything a page may read of a report (model.REPORT_READS, each noted as "@name"), as
+    data marshal writes: its source file as its fields (one fingerprint a report instead of
+    five, none of them through _canonical)."""
+    found, attrs = {}, vars(report)  # as kept, not read through model._Noted (noted)
+    for name in sorted(REPORT_READS):
+        item = attrs[name]
+        if isinstance(item, SourceFile):
+            item = ("source", str(item.path), item.rel, item.slug, item.lang)
+        found[name] = item
+    return found
 
 
 def stale_units(state: State, value) -> tuple[set, list, dict]:

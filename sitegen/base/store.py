@@ -214,6 +214,22 @@ class Store:
             else 0
         )
 
+    def _file_bytes(self) -> int:
+        """The database's bytes on disk, with its write-ahead log: at least the values' bytes
+        (each value is in the file or in the log), found without reading every table as size()
+        does."""
+        if self.path is None:
+            return 0
+        total = 0
+        for path in (self.path, Path(f"{self.path}-wal")):
+            try:
+                total += os.stat(path).st_size
+            except FileNotFoundError:  # no log (all of it is in the file)
+                continue
+            except OSError:
+                return self.limit + 1  # unknown: count the values
+        return total
+
     def _write_touches(self) -> None:
         touched, self._touched = self._touched, []
         if not touched or self._db is None:
@@ -229,6 +245,8 @@ class Store:
     def _bound(self) -> None:
         """Delete the least recently used entries while the values exceed the limit."""
         db = self._db
+        if self._file_bytes() <= self.limit:  # the values are in these files: none to delete
+            return
         try:
             excess = self.size() - self.limit
             if excess <= 0 or db is None:

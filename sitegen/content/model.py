@@ -42,13 +42,6 @@ class Report:
     tracking_identity: tuple | None = field(default=None, repr=False, compare=False)
     reads: Reads | None = field(default=None, repr=False, compare=False)
 
-    def __getattribute__(self, name):
-        if name in REPORT_READS:
-            reads = object.__getattribute__(self, "reads")
-            if reads is not None and reads.current is not None:
-                reads.current.add((object.__getattribute__(self, "tracking_identity"), "@" + name))
-        return object.__getattribute__(self, name)
-
     @property
     def title(self) -> str:
         return self.meta["title"]
@@ -56,6 +49,31 @@ class Report:
     @property
     def date(self) -> dt.date | None:
         return self.meta.get("date")
+
+
+class _Noted:
+    """A report attribute whose read is noted (REPORT_READS): the value is kept in the
+    instance's __dict__, and only these five attributes pay for the noting (a __getattribute__
+    made every attribute of every report pay for it)."""
+
+    def __init__(self, name: str):
+        self.name, self.key = name, "@" + name
+
+    def __get__(self, report, owner=None):
+        if report is None:
+            return self
+        attrs = report.__dict__
+        reads = attrs.get("reads")
+        if reads is not None and reads.current is not None:
+            reads.current.add((attrs["tracking_identity"], self.key))
+        return attrs[self.name]
+
+    def __set__(self, report, value) -> None:
+        report.__dict__[self.name] = value
+
+
+for _name in REPORT_READS:  # after @dataclass made its __init__, which sets them through these
+    setattr(Report, _name, _Noted(_name))
 
 
 @dataclass

@@ -5,8 +5,6 @@ always written and names the sitemap when there is one."""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from sitegen.base import urls
 from sitegen.render.htmltree import etree
 from sitegen.render.kinds import kind_of
@@ -29,14 +27,15 @@ def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict
     robots += f"Sitemap: {root}sitemap.xml\n"
     # the pages whose kind the sitemap lists (render/kinds.py), those outside the language
     # folders (the language chooser) first, then each language's
-    listed = [p for p in _page_paths(pages, None) if _listed(p, hidden)]
+    kinds = {path: kind_of(path) for path in pages if path.endswith(".html")}  # once a page
+    listed = [p for p in _page_paths(pages, None) if _listed(kinds[p], p, hidden)]
     for lang in site.languages:
-        listed += [p for p in _page_paths(pages, lang) if _listed(p, hidden)]
+        listed += [p for p in _page_paths(pages, lang) if _listed(kinds[p], p, hidden)]
     known = _known_dates(site, record)
     # each language's hreflang and each page's address as attributes, escaped once
     langs = {code: _attr(site.languages.html_lang(code)) for code in site.languages}
     links: dict[str, str] = {}
-    entries = [_sitemap_url(site, root, path, pages, known, (langs, links)) for path in listed]
+    entries = [_sitemap_url(site, root, path, pages, known, (langs, links), kinds[path]) for path in listed]
     chunks: list[list[bytes]] = []
     chunk: list[bytes] = []
     size = 0
@@ -51,7 +50,9 @@ def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict
         return {"sitemap.xml": _urlset(chunks[0]), "robots.txt": robots.encode("utf-8")}
     files = {f"sitemap-{n}.xml": _urlset(part) for n, part in enumerate(chunks, start=1)}
     index = etree.Element(f"{{{SITEMAP_NS}}}sitemapindex", nsmap={None: SITEMAP_NS})
-    newest = max((d for d in (_lastmod(site, path, known) for path in listed) if d), default=None)
+    newest = max(
+        (d for d in (_lastmod(site, path, known, kinds[path]) for path in listed) if d), default=None
+    )
     for name in files:
         entry = etree.SubElement(index, f"{{{SITEMAP_NS}}}sitemap")
         etree.SubElement(entry, f"{{{SITEMAP_NS}}}loc").text = root + name
@@ -70,13 +71,13 @@ def _urlset(entries: list[bytes]) -> bytes:
     return head + b"".join(entries) + b"</urlset>\n"
 
 
-def _sitemap_url(site, root: str, path: str, pages: set[str], known, attrs) -> bytes:
+def _sitemap_url(site, root: str, path: str, pages: set[str], known, attrs, kind) -> bytes:
     """One <url> of the sitemap: the page, its last change, its language twins. Written as
     text, as lxml writes the element alone (a tree per page took most of a rebuild's sitemap);
     `attrs`: ({language: its hreflang}, {page: its address}) as attributes, the second filled
-    as pages are met."""
+    as pages are met; `kind`: the page's (kinds.kind_of)."""
     lines = ["<url>", f"  <loc>{_text(root + path)}</loc>"]
-    changed = _lastmod(site, path, known)
+    changed = _lastmod(site, path, known, kind)
     if changed:
         lines.append(f"  <lastmod>{changed.isoformat()}</lastmod>")
     if path != "index.html":
@@ -98,12 +99,21 @@ TEXT_ESCAPES = {"\r": "&#13;"}
 ATTR_ESCAPES = {'"': "&quot;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;"}
 
 
+def _escape(value: str, entities: dict[str, str]) -> str:
+    """As xml.sax.saxutils.escape, whose module imports urllib.request (and with it http, ssl
+    and email) at every build's start."""
+    value = value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+    for char, entity in entities.items():
+        value = value.replace(char, entity)
+    return value
+
+
 def _text(value: str) -> str:
-    return escape(value, TEXT_ESCAPES)
+    return _escape(value, TEXT_ESCAPES)
 
 
 def _attr(value: str) -> str:
-    return '"' + escape(value, ATTR_ESCAPES) + '"'
+    return '"' + _escape(value, ATTR_ESCAPES) + '"'
 
 
 def _known_dates(site, record: dict) -> tuple[dict, object, dict, dict]:
@@ -122,13 +132,12 @@ def _known_dates(site, record: dict) -> tuple[dict, object, dict, dict]:
     return changes, max(dates, default=None), {ident: r["round"] for ident, r in record.items()}, report_dates
 
 
-def _lastmod(site, path: str, known):
+def _lastmod(site, path: str, known, kind):
     """When a page's content last changed, from the content alone (the same bytes on every
     build): a report's date; a result, leaderboard or round page: its round's commit date
     (or a later change of the result in the data changelog); any other page: the newest of
     those dates on the site."""
     changes, newest, round_of, report_dates = known
-    kind = kind_of(path)
     lang, name = path.split("/")[0], path.rsplit("/", 1)[-1].removesuffix(".html")
     if kind is not None and kind.name == "report" and report_dates.get((lang, name)):
         return report_dates[(lang, name)]
@@ -143,8 +152,7 @@ def _lastmod(site, path: str, known):
     return newest
 
 
-def _listed(path: str, hidden: set[str]) -> bool:
-    kind = kind_of(path)
+def _listed(kind, path: str, hidden: set[str]) -> bool:
     return kind is not None and kind.sitemap and path not in hidden
 
 

@@ -117,3 +117,40 @@ def test_a_manifest_reads_back_and_one_of_another_format_is_none(tmp_path):
     assert load_manifest(store, out) is None
     store.put("builds", output_key(out), marshal.dumps((2, "inputs", [], {})))
     assert load_manifest(store, out) is None
+
+
+def test_a_report_fingerprints_whole_as_everything_a_page_may_read_of_it():
+    """A report's whole fingerprint (its unchanged keys are then not looked at one by one)
+    moves with each attribute a page may read of it, its source file's fields included, and
+    with nothing else; taking it notes no read."""
+    import dataclasses
+    from pathlib import Path
+
+    from sitegen.content.model import REPORT_READS, Report, SourceFile
+    from sitegen.content.tracking import Reads
+
+    source = SourceFile(Path("/c/reports/a.en.md"), "content/reports/a.en.md", "a", "en")
+    report = Report("a", "en", {"title": "A"}, "Body.\n", 5, source)
+    reads = Reads()
+    report.tracking_identity, report.reads = ("report", "a", "en"), reads
+
+    def whole(one: Report) -> bytes | None:
+        return deps.whole_fingerprint(lambda tag, key: deps.value_of(one, key), ("report", "a", "en"))
+
+    reads.current = set()
+    before = whole(report)
+    assert before is not None and reads.current == set()
+    reads.current = None
+    assert whole(dataclasses.replace(report, meta={"title": "B"}, tracking_identity=None)) == before
+    others = {
+        "body": "Body!\n",
+        "body_line": 6,
+        "pending": True,
+        "converted": True,
+        "source": dataclasses.replace(source, path=Path("/c/reports/b.en.md")),
+    }
+    assert set(others) == REPORT_READS
+    for name, other in others.items():
+        assert whole(dataclasses.replace(report, **{name: other})) != before, name
+    assert whole(dataclasses.replace(report, source=dataclasses.replace(source, rel="x"))) != before
+    assert whole(dataclasses.replace(report, source=None)) != before
