@@ -65,16 +65,17 @@ def make_unit(work: Language, unit_key: tuple, report, make) -> None:
     their problems; written at once when there is a destination."""
     site, lang, problems = work.site, work.lang, work.problems
     said = len(problems)
+    trees: dict = {}  # a page parsed for its single-file copy, taken again for its search document
     with site.reads.collect() as reads:
         files = make()
         if any(not problem.warning for problem in problems):
             return  # keep going only to find every problem
         if report is not None:
             site.reads.note(("static",), "*")
-            files.update(single_file_copy(site, work.theme, files, report, work.css, work.t))
+            files.update(single_file_copy(site, work.theme, files, report, work.css, work.t, trees))
         unit_docs, unit_hidden = [], []
         for path, data in files.items():
-            doc = search_entry(site, path, data, lang, work.t)
+            doc = search_entry(site, path, data, lang, work.t, trees.pop(path, None))
             if doc:
                 unit_docs.append(doc_text(doc))  # as the index writes it (end_files.py)
             elif path.endswith(".html") and noindex(data):

@@ -84,14 +84,15 @@ def search_document(
     }
 
 
-def search_entry(site, path: str, data: bytes, lang: str, t) -> dict | None:
+def search_entry(site, path: str, data: bytes, lang: str, t, tree=None) -> dict | None:
     """One rendered page's search document; None for pages that are not searched (their kind
-    says so: render/kinds.py) and pages kept out of search engines."""
+    says so: render/kinds.py) and pages kept out of search engines. `tree`: `data` parsed
+    already (htmltree.parse), which the document may change."""
     kind = kind_of(path) if path.startswith(f"{lang}/") else None
     if kind is None or kind.search is None or noindex(data):
         return None
     label, tagline = t(f"search.kind.{kind.search}"), site.config["tagline"][lang]
-    doc = search_document(path, parse(data), kind.search, label, tagline, kind.kept)
+    doc = search_document(path, parse(data) if tree is None else tree, kind.search, label, tagline, kind.kept)
     doc["lang"] = lang
     return doc
 

@@ -7,6 +7,7 @@ no relative link that could break.
 
 from __future__ import annotations
 
+import copy
 import functools
 import html
 import posixpath
@@ -52,17 +53,22 @@ URL_TAGS = (
     "form",
     "base",
 )
-HANDLER = re.compile(rb"""\son[a-z]+=""")  # our HTML writes attribute names in lower case
+HANDLER = re.compile(rb"on[a-z]+=")  # after a space; our HTML writes attribute names in lower case
 DATA_LINK_LIMIT = 256 * 1024  # linked data files up to this size are inlined as data: URIs
 
 
-def single_file_copy(site, theme, files: dict[str, bytes], report, css: str, t) -> dict[str, bytes]:
+def single_file_copy(
+    site, theme, files: dict[str, bytes], report, css: str, t, trees: dict | None = None
+) -> dict[str, bytes]:
     """The single-file copy of a report, from its rendered page and the files made with it
-    (`files`: the page and its charts' files). `css`: stylesheet(theme), made once."""
+    (`files`: the page and its charts' files). `css`: stylesheet(theme), made once. `trees`:
+    where the page's parse is left for its search document (search_entry), when the copy
+    parsed the page's own bytes (a page without inline SVG)."""
     path = urls.report(report.lang, report.slug)
     if report.pending or path not in files:
         return {}
-    return {single_file_path(report.lang, report.slug): single_file(site, theme, files, report, path, css, t)}
+    made = single_file(site, theme, files, report, path, css, t, trees)
+    return {single_file_path(report.lang, report.slug): made}
 
 
 def _not_in_single_file(el) -> bool:
@@ -80,7 +86,7 @@ def _not_in_single_file(el) -> bool:
     )
 
 
-def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
+def single_file(site, theme, pages, report, path: str, css: str, t, trees: dict | None = None) -> bytes:
     """The rendered report as one file: styles, charts and images inside, no scripts."""
     root = base_url(site)
     source = pages[path].decode("utf-8")
@@ -91,7 +97,10 @@ def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
         svgs.append(_rewrite_svg_links(match.group(0), path, root))
         return f'<svg-kept data-n="{len(svgs) - 1}"></svg-kept>'
 
-    doc = parse(SVG_BLOCK.sub(keep_svg, source).encode("utf-8"))
+    kept = SVG_BLOCK.sub(keep_svg, source)
+    doc = parse(kept.encode("utf-8"))
+    if trees is not None and not svgs:  # the page's own bytes parsed: its search document's tree
+        trees[path] = copy.deepcopy(doc)
     head, main = doc.find("head"), doc.find(".//main")
     if head is None or main is None:
         raise ContentError([_lacking(theme, path, "<head>" if head is None else "<main>")])
@@ -121,7 +130,7 @@ def single_file(site, theme, pages, report, path: str, css: str, t) -> bytes:
             value = el.get(attr)
             if value is not None:
                 _rewrite_attr(el, attr, value, path, root, theme, pages)
-    if HANDLER.search(pages[path]):  # never in our templates, nor in sanitised Markdown
+    if _has_handler(pages[path]):  # never in our templates, nor in sanitised Markdown
         for el in doc.iter():
             for attr in [a for a in el.attrib if a.startswith("on")]:
                 del el.attrib[attr]
@@ -151,13 +160,26 @@ def _lacking(theme, path: str, element: str) -> Problem:
     )
 
 
-@functools.lru_cache(maxsize=4096)
+def _has_handler(page: bytes) -> bool:
+    """Whether the page has an event handler attribute (` onclick=`): HANDLER found after a
+    space. A literal start ("on") is searched far faster than one after `\\s`, and two
+    matches cannot overlap a space, so none is missed."""
+    return any(page[m.start() - 1 : m.start()].isspace() for m in HANDLER.finditer(page))
+
+
 def _resolve(page: str, ref: str) -> str:
     target, _, fragment = ref.partition("#")
-    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), target)) if target else page
+    resolved = _joined(posixpath.dirname(page), target) if target else page
     return resolved + (f"#{fragment}" if fragment else "")
 
 
+@functools.lru_cache(maxsize=8192)
+def _joined(folder: str, target: str) -> str:
+    """`target` relative to `folder`, resolved: by folder, so that every report shares it."""
+    return posixpath.normpath(posixpath.join(folder, target))
+
+
+@functools.lru_cache(maxsize=4096)
 def _is_external(ref: str) -> bool:
     return bool(re.match(r"^(?:[a-z][a-z0-9+.-]*:|//)", ref.strip(), re.I))
 
