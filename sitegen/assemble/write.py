@@ -67,20 +67,21 @@ def write_tree(files: dict[str, bytes], out: Path, previous: dict[str, str] | No
 def staged(out: Path, keep: dict[str, int] | None = None):
     """A staging folder (begin) for the block, holding the files `keep` names (output path ->
     inode of the output's file: the unchanged ones) as links to the output's, and its marker.
-    Removed when the block fails or is interrupted (commit, its last step, swaps it in), or
-    kept as the spare when it holds files of the output and the disk is not full. Ctrl-C is
+    Removed when the block fails or is interrupted (commit, its last step, swaps it in), or,
+    when it was the spare and the disk is not full, kept as the spare again: a failed build
+    leaves beside the output what was there before it. Ctrl-C is
     held back from before the folder exists until the block has it, so no moment leaves a
     staging folder behind: the test that sends Ctrl-C as soon as the folder appears found one
     about once in twelve runs."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        staging = begin(out, bool(keep))
+        staging, adopted = begin(out, bool(keep))
         try:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held Ctrl-C: here
             held, linked = spare.refill(staging, out.resolve(), keep) if keep else (frozenset(), [])
             yield Staging(staging, Held(held), linked)
         except BaseException as exc:
-            if not (keep and not _disk_full(exc) and spare.stash(staging, out.resolve())):
+            if not (adopted and not _disk_full(exc) and spare.stash(staging, out.resolve())):
                 abort(staging)
             raise
     finally:
@@ -91,24 +92,27 @@ def _disk_full(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
-def begin(out: Path, reuse_spare: bool = False) -> Path:
+def begin(out: Path, reuse_spare: bool = False) -> tuple[Path, bool]:
     """A new staging folder beside `out` (same file system, so the swap is a rename), holding
     the marker that says the generator owns it (outdir.py): the spare moved in when there is
     one and `reuse_spare` (else any spare is removed: it holds nothing the build keeps), or
-    an empty folder."""
+    an empty folder; and whether it is the spare."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "tmp"), dir=out.parent))
+    adopted = False
     try:
-        if reuse_spare and spare.adopt(out, staging):
-            os.unlink(staging / MARKER)  # written again: it is the generator's own text
-        elif not reuse_spare:
+        adopted = reuse_spare and spare.adopt(out, staging)
+        if not reuse_spare:
             spare.remove(out)
-        _write(staging / MARKER, MARKER_TEXT)
+        if adopted and (staging / MARKER).read_bytes() != MARKER_TEXT:
+            os.unlink(staging / MARKER)  # written again: it is the generator's own text
+        if not adopted or not (staging / MARKER).exists():
+            _write(staging / MARKER, MARKER_TEXT)
     except BaseException:  # a full disk: the folder made, its first file not
         abort(staging)
         raise
-    return staging
+    return staging, adopted
 
 
 def put_files(
