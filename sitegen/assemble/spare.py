@@ -125,7 +125,7 @@ def kept_as_spare(previous: Path | None, out: Path, files: int, shared: int) -> 
     """Keep the tree the swap moved aside (in `previous`, or `previous`/tree) as the spare of
     `out`, when at most a quarter of its `files` are not `shared` with the new output (each a
     file the disk holds twice); whether it was kept. Otherwise the caller removes it."""
-    if previous is None or (files - shared) * KEEP_UNSHARED > files:
+    if previous is None or not shared or (files - shared) * KEEP_UNSHARED > files:
         return False
     tree = previous / "tree" if (previous / "tree").is_dir() else previous
     if not (tree / MARKER).is_file() or os.path.lexists(spare_path(out)):
