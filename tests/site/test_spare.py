@@ -136,3 +136,12 @@ def test_a_new_page_at_the_address_of_a_reused_one_is_refused(rebuilt):
         build(content, TEMPLATES, out, cache=cache)
     assert [str(problem) for problem in failed.value.problems] == [f"output/en/explore.html: {TWICE}"]
     assert snapshot(out) == before
+
+
+def test_a_build_that_reuses_nothing_leaves_no_spare(rebuilt, tmp_path, warm_copy):
+    """Another cache (no manifest of this output): every file is written, and the tree set
+    aside shares none with the output; it and the spare are removed, not kept twice on disk."""
+    content, out, _, cold = rebuilt
+    build(content, TEMPLATES, out, cache=warm_copy(tmp_path / "another-cache"))
+    assert list(out.parent.glob(".site*")) == []
+    assert tree_digest(out) == cold()
