@@ -20,13 +20,7 @@ import os
 import shutil
 from pathlib import Path
 
-from sitegen.assemble.outdir import MARKER
-
-
-def spare_path(out: Path) -> Path:
-    """Where the spare of the output folder `out` (resolved) is kept: beside it, on its file
-    system (a rename and hard links away), hidden like its staging folders."""
-    return out.parent / f".{out.name}.spare"
+from sitegen.assemble.outdir import MARKER, spare_path
 
 
 def adopt(out: Path, staging: Path) -> bool:

@@ -145,3 +145,18 @@ def test_a_build_that_reuses_nothing_leaves_no_spare(rebuilt, tmp_path, warm_cop
     build(content, TEMPLATES, out, cache=warm_copy(tmp_path / "another-cache"))
     assert list(out.parent.glob(".site*")) == []
     assert tree_digest(out) == cold()
+
+
+def test_the_staging_folder_of_a_killed_build_becomes_the_spare(rebuilt):
+    """What a build killed after it took the spare leaves (SIGKILL: no cleanup): its staging
+    folder, half written. Removing it would unlink the links it shares with the output and
+    change their files' ctime, and the next build would reuse none of them."""
+    content, out, cache, cold = rebuilt
+    left = out.parent / ".site.tmp-killed01"
+    (out.parent / ".site.spare").rename(left)
+    (left / "en" / "half-a-page.html").write_text("<html><body>half")
+    edit(content, 2)
+    again = build(content, TEMPLATES, out, cache=cache)
+    assert again.units_rendered == 1
+    assert tree_digest(out) == cold()
+    assert sorted(path.name for path in out.parent.glob(".site*")) == [".site.spare"]
