@@ -47,10 +47,14 @@ def load_manifest(store: Store, out: Path) -> Manifest | None:
     return Manifest(inputs, files, state)
 
 
-def save_manifest(store: Store, out: Path, inputs: str, files: dict[str, str]) -> None:
-    """`files`: output path -> sha256 of the bytes written there. OSError when the store
-    could not keep it (the build then says so)."""
-    manifest = (MANIFEST_FORMAT, inputs, dict(sorted(files.items())), output_state(out))
+def save_manifest(
+    store: Store, out: Path, inputs: str, files: dict[str, str], state: dict[str, list[int]] | None = None
+) -> None:
+    """`files`: output path -> sha256 of the bytes written there; `state`: the output's state
+    (output_state) when the caller knows it, else the output is scanned. OSError when the
+    store could not keep it (the build then says so)."""
+    state = output_state(out) if state is None else state
+    manifest = (MANIFEST_FORMAT, inputs, dict(sorted(files.items())), state)
     if not store.put("builds", output_key(out), marshal.dumps(manifest)):
         raise OSError(errno.EIO, "the build store could not be written", str(store.path))
 
@@ -68,6 +72,21 @@ def output_state(out: Path) -> dict[str, list[int]]:
     finds them: links to files are followed, links to folders are not entered)."""
     state: dict[str, list[int]] = {}
     _scan_state(os.fspath(out), "", state)
+    return state
+
+
+def state_of(out: Path, paths, known: dict[str, list[int]]) -> dict[str, list[int]]:
+    """output_state of an output folder holding exactly `paths`, where the files `known` names
+    are the ones a scan found (the same inodes, no link made or removed since): only the others
+    are stat'ed."""
+    root = os.fspath(out)
+    state: dict[str, list[int]] = {}
+    for rel in paths:
+        found = known.get(rel)
+        if found is None:
+            info = os.stat(f"{root}/{rel}")
+            found = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+        state[rel] = found
     return state
 
 

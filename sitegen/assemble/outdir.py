@@ -195,11 +195,20 @@ def staging_prefix(out: Path, kind: str) -> str:
     return f".{out.name}.{kind}-"
 
 
+def spare_path(out: Path) -> Path:
+    """Where the spare of the output folder `out` (resolved) is kept (assemble/spare.py): beside
+    it, on its file system (a rename and hard links away), hidden like its staging folders."""
+    return out.parent / f".{out.name}.spare"
+
+
 def remove_leftovers(out: Path) -> list[Path]:
     """Staging folders that a killed build of `out` left beside it. Call it only holding `out`'s
     BuildLock: every live build of `out` holds that lock for as long as its staging folder
     exists, so while the caller holds it no live build owns one. Only folders this generator
-    made are removed: those with the marker, and empty ones."""
+    made are removed: those with the marker, and empty ones. The first marked one becomes the
+    spare when there is none (the build brings it to the output whatever it holds): removing
+    it would unlink the hard links it shares with the output, whose files' changed ctime then
+    stops the build from reusing any."""
     removed = []
     prefixes = tuple(staging_prefix(out, kind) for kind in STAGING_PREFIXES)
     for entry in sorted(out.parent.iterdir()) if out.parent.is_dir() else []:
@@ -207,12 +216,25 @@ def remove_leftovers(out: Path) -> list[Path]:
             continue
         inner = entry / "tree" if (entry / "tree").is_dir() else entry
         if (inner / MARKER).is_file():
-            shutil.rmtree(entry, ignore_errors=True)
+            if not _kept_as_spare(inner, out):
+                shutil.rmtree(entry, ignore_errors=True)
+            elif inner != entry:
+                shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)
         elif not any(entry.iterdir()):
             entry.rmdir()
             removed.append(entry)
     return removed
+
+
+def _kept_as_spare(folder: Path, out: Path) -> bool:
+    if os.path.lexists(spare_path(out)):
+        return False
+    try:
+        os.rename(folder, spare_path(out))
+    except OSError:
+        return False
+    return True
 
 
 def repository_of(folder: Path) -> Path | None:

@@ -154,6 +154,7 @@ class _Loaded:
     shared: str  # what every page depends on (_shared_inputs)
     state: Any  # what each unit of the last build read (state.State), or None
     unchanged: dict[str, str]  # files of the last build still as it left them
+    before: dict[str, list[int]]  # the output's state when the build began (manifest.output_state)
     claims: KnownClaims  # the claim words the last build found in each text
 
 
@@ -163,6 +164,8 @@ class _Rendered:
     files: dict[str, str]  # output path -> sha256
     units: dict  # unit key -> (state.Unit, rendered now)
     claims: tuple | None = None  # texts whose claim words were taken, and found now (words.py)
+    untouched: dict = field(default_factory=dict)  # files that are the output's as it was scanned
+    shared: int = 0  # files that are the output's (its inodes) as the build began
 
 
 def _load(store, content, templates, out, strict, processes, code, tree, manifest, before) -> _Loaded:
@@ -191,6 +194,7 @@ def _load(store, content, templates, out, strict, processes, code, tree, manifes
         _shared_inputs(content, templates, code, strict),
         load_state(store, output_key(out)) if manifest else None,
         _unchanged_since(manifest, before),
+        before,
         load_claims(store, output_key(out), code),
     )
 
@@ -207,10 +211,12 @@ def _unchanged_since(manifest, before: dict) -> dict[str, str]:
     }
 
 
-def _render(loaded: _Loaded, out: Path, staging: Path) -> _Rendered:
-    """The site rendered into the staging folder, reusing the last build's units that read
-    nothing that changed since."""
+def _render(loaded: _Loaded, out: Path, staging) -> _Rendered:
+    """The site rendered into the staging folder (write.Staging), reusing the last build's
+    units that read nothing that changed since; the files it held and the build did not put
+    are removed."""
     from sitegen.assemble.rendering import Destination, Reuse, render_site
+    from sitegen.assemble.write import finish
 
     state = loaded.state
     reuse = (
@@ -218,11 +224,15 @@ def _render(loaded: _Loaded, out: Path, staging: Path) -> _Rendered:
         if state is not None and state.inputs == loaded.shared
         else None
     )
-    destination = Destination(staging, out, loaded.unchanged, reuse)
+    destination = Destination(staging.folder, out, loaded.unchanged, reuse, staging.held)
     files = render_site(
         loaded.site, loaded.theme, loaded.model, loaded.cache, destination, processes=loaded.processes
     )
-    return _Rendered(reuse, files, destination.units)
+    finish(staging, files)
+    shared = [p for p in staging.held.paths if p in files and p not in destination.touched]
+    linked = set(staging.linked)  # linked after the scan: its ctime moved
+    untouched = {p: loaded.before[p] for p in shared if p not in linked}
+    return _Rendered(reuse, files, destination.units, untouched=untouched, shared=len(shared))
 
 
 def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path | None]:
@@ -234,7 +244,8 @@ def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path 
 
     site = loaded.site
     said = len(site.warnings)
-    with staged(out) as staging:
+    keep = {path: loaded.before[path][3] for path in loaded.unchanged}  # path -> inode
+    with staged(out, keep) as staging:
         render, check = partial(_render, loaded, out, staging), partial(_words, site, loaded.claims)
         if loaded.forks and not strict:
             (words, claims), rendered = forking.beside(check, render)
@@ -247,20 +258,27 @@ def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path 
         site.warnings = [*site.warnings[:said], *words, *site.warnings[said:]]  # as a load says them
         if strict and site.warnings:
             raise ContentError(site.warnings)
-        return rendered, commit(staging, out)
+        return rendered, commit(staging.folder, out)
 
 
 def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rendered, previous) -> list[str]:
-    """Remove the previous tree and save what this build read and wrote; warnings for what
-    could not be saved (the site is published: the cache may fail now). The units' state is
-    saved in a forked process while this one removes the previous tree and then saves the
-    manifest (after the removal: unlinking the previous tree's hard links changes the ctime
-    of the files they share with this output, and the manifest records the output's state)."""
-    from sitegen.assemble import forking
+    """Keep the previous tree as the spare or remove it, and save what this build read and
+    wrote; warnings for what could not be saved (the site is published: the cache may fail
+    now). The units' state is saved in a forked process while this one removes the previous
+    tree and then saves the manifest (after the removal: unlinking the previous tree's hard
+    links changes the ctime of the files they share with this output, and the manifest records
+    the output's state). A spare kept, nothing is unlinked: the state of the files that are
+    the output's as scanned is the scan's, and only the others are stat'ed."""
+    from sitegen.assemble import forking, spare
+    from sitegen.assemble.manifest import state_of
+    from sitegen.assemble.outdir import MARKER
     from sitegen.assemble.words import save_claims
     from sitegen.assemble.write import remove_previous, removing
 
     key = output_key(out)
+    state = None
+    if spare.kept_as_spare(previous, out, len(loaded.before), rendered.shared):
+        previous, state = None, state_of(out, [*rendered.files, MARKER], rendered.untouched)
 
     def save_units() -> list[str]:
         if rendered.claims is not None:
@@ -269,7 +287,7 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
 
     def remove_then_save() -> list[str]:
         remove_previous(previous)
-        return _saved(lambda: save_manifest(store, out, inputs, rendered.files))
+        return _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
 
     if loaded.forks:
         store.release()
@@ -281,7 +299,7 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
             unsaved = save_units()
         finally:
             removal.join()
-        unsaved += _saved(lambda: save_manifest(store, out, inputs, rendered.files))
+        unsaved += _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
     if unsaved:
         forget(store, out)
     return unsaved

@@ -5,7 +5,9 @@ Render and write overlap on purpose: the writer opens a staging folder (write.be
 process that renders a language puts that language's files into it as soon as they are made
 (write.put_files), and the folder is swapped in whole at the end (write.commit, by
 pipeline.py). What each unit read is noted as it renders (content/tracking.py); a unit that read
-nothing that changed since the last build is hard-linked from it (write.link_files)."""
+nothing that changed since the last build is taken as it is: its files are in the staging folder
+already (write.Held: a rebuild's staging folder holds the output's unchanged files), or
+hard-linked from the output (write.link_files)."""
 
 from __future__ import annotations
 
@@ -27,9 +29,9 @@ from sitegen.assemble.units import (
     make_unit,
     take_reused,
 )
-from sitegen.assemble.write import link_files, merge_same, put_files
+from sitegen.assemble.write import DOUBLE_WRITE, Held, link_files, merge_same, put_files
 from sitegen.base.cache import BodyCache, code_digest, data_digest, sha
-from sitegen.base.errors import ContentError, Problems
+from sitegen.base.errors import ContentError, Problem, Problems
 from sitegen.content.model import Site
 from sitegen.derive import model as derive_model
 from sitegen.derive.model import Model
@@ -101,8 +103,10 @@ class Destination:
     out: Path  # resolved
     previous: dict[str, str]
     reuse: Reuse | None = None
+    held: Held = field(default_factory=Held)  # what the staging folder holds from the start
     # what each unit read, filled in by render_site: unit key -> (state.Unit, rendered now)
     units: dict = field(default_factory=dict)
+    touched: set[str] = field(default_factory=set)  # the files made in the staging folder (Held)
 
 
 def render_site(
@@ -143,9 +147,11 @@ def render_site(
         raise ContentError([problem for problem in problems if not problem.warning])
     site.warnings = [*site.warnings, *problems]  # warnings found while rendering
     files = pages.chooser_page(theme, site)
-    written, units, linked = {}, {}, {}
+    written: dict[str, str] = {}
+    units, linked = {}, {}
     for result in results:
         merge_same(files, result.files)
+        _once_in(written, result.written)
         written.update(result.written)
         units.update(result.units)
         linked.update(result.linked)
@@ -159,7 +165,17 @@ def render_site(
         raise ContentError(stray)
     if destination is None:
         return files
+    if destination is not None:
+        destination.touched = {path for result in results for path in result.touched}
     return _put(destination, files, written, units, linked)
+
+
+def _once_in(written: dict, more) -> None:
+    """A path two processes wrote is a second page at one address (their staging folder held
+    it from the start, so neither was refused: write.Held)."""
+    both = sorted(more & written.keys())
+    if both:
+        raise ContentError([Problem(f"output/{both[0]}", None, DOUBLE_WRITE)])
 
 
 def _put(destination: Destination, files: dict, written: dict, units: dict, linked: dict) -> dict:
@@ -172,11 +188,15 @@ def _put(destination: Destination, files: dict, written: dict, units: dict, link
         key: (reused[key] if unit is None else unit, fresh) for key, (unit, fresh) in units.items()
     }
     linked = {path: digest for path, digest in linked.items() if path not in files}
-    return {
+    _once_in(written, files.keys() | linked.keys())
+    held = destination.held
+    everything = {
         **written,
-        **link_files(linked, destination.staging, destination.out),
-        **put_files(files, destination.staging, destination.out, destination.previous),
+        **link_files(linked, destination.staging, destination.out, held),
+        **put_files(files, destination.staging, destination.out, destination.previous, held),
     }
+    destination.touched.update(held.touched)
+    return everything
 
 
 def _work(site: Site) -> Counter:
@@ -229,6 +249,7 @@ class LanguageResult:
     units: dict = field(default_factory=dict)  # unit key -> (state.Unit or None if reused, rendered now)
     linked: dict = field(default_factory=dict)  # shared files of reused units: path -> sha256
     work: Counter = field(default_factory=Counter)  # what this job's store counted (Store.work)
+    touched: list[str] = field(default_factory=list)  # files made in the staging folder (write.Held)
 
 
 PAGES, DATA = "pages", "data"  # what a job renders: one language's pages, or the record's data
@@ -267,7 +288,9 @@ def _render_language(job) -> LanguageResult:
             make_unit(work, unit_key, report, make)
     bodies.cache.flush()
     if work.unchanged and destination is not None:
-        work.written.update(link_files(work.unchanged, destination.staging, destination.out))
+        work.written.update(
+            link_files(work.unchanged, destination.staging, destination.out, destination.held)
+        )
     work.problems += work.spaces
     try:
         if part == PAGES and all(problem.warning for problem in work.problems):
@@ -289,6 +312,7 @@ def _render_language(job) -> LanguageResult:
         work.units,
         work.linked,
         _work(site) - before,
+        list(destination.held.touched) if destination is not None else [],
     )
 
 

@@ -123,7 +123,7 @@ def keep_or_write(
         return {}
     own = files if mine else {path: data for path, data in files.items() if lang in path.split("/")[:-1]}
     merge_same(kept, {path: data for path, data in files.items() if path not in own})
-    return put_files(own, destination.staging, destination.out, destination.previous)
+    return put_files(own, destination.staging, destination.out, destination.previous, destination.held)
 
 
 def language_units(kinds: tuple[Kind, ...], theme: Theme, run: Run, t: Strings):

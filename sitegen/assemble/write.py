@@ -1,7 +1,9 @@
 """Stage 4: put the rendered files on disk, all or nothing.
 
-Files go to a temporary folder beside the output folder, which is swapped in only when every
-file is written; a build that fails or is killed leaves the previous output as it was."""
+Files go to a staging folder beside the output folder, which is swapped in only when every
+file is written; a build that fails or is killed leaves the previous output as it was. A
+rebuild's staging folder is the spare (spare.py): the tree the last swap moved aside, brought up
+to the output's unchanged files, so that only what changed is written, linked or removed."""
 
 from __future__ import annotations
 
@@ -13,11 +15,33 @@ import signal
 import tempfile
 import threading
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from sitegen.assemble import spare
 from sitegen.assemble.outdir import MARKER, MARKER_TEXT, staging_prefix
 from sitegen.base.cache import sha
 from sitegen.base.errors import ContentError, Problem
+
+
+@dataclass
+class Held:
+    """The files a staging folder holds before anything is rendered (links to the output's
+    unchanged files), and what this process did with them: a held file is put by claiming it
+    (a reused unit's, or one made again with the same bytes) or replaced, once; a second claim
+    is a second page at one address. `touched`: the files this process made in the folder
+    (written, or linked from the output), whose state is not the output scan's."""
+
+    paths: frozenset[str] = frozenset()
+    claimed: set[str] = field(default_factory=set)
+    touched: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Staging:
+    folder: Path
+    held: Held
+    linked: list[str]  # held files linked from the output when the folder was filled
 
 
 def safe_target(rel: str) -> str:
@@ -34,64 +58,102 @@ def write_tree(files: dict[str, bytes], out: Path, previous: dict[str, str] | No
     as in the previous build (`previous`: path -> sha256) is hard-linked, not written again."""
     out = out.resolve()
     with staged(out) as staging:
-        put_files(files, staging, out, previous or {})
-        previous_tree = commit(staging, out)
+        put_files(files, staging.folder, out, previous or {})
+        previous_tree = commit(staging.folder, out)
     remove_previous(previous_tree)
 
 
 @contextmanager
-def staged(out: Path):
-    """A staging folder (begin) for the block, removed when the block fails or is interrupted
-    (commit, its last step, swaps it in). Ctrl-C is held back from before the folder exists
-    until the block has it, so no moment leaves a staging folder behind: the test that sends
-    Ctrl-C as soon as the folder appears found one about once in twelve runs."""
+def staged(out: Path, keep: dict[str, int] | None = None):
+    """A staging folder (begin) for the block, holding the files `keep` names (output path ->
+    inode of the output's file: the unchanged ones) as links to the output's, and its marker.
+    Removed when the block fails or is interrupted (commit, its last step, swaps it in), or,
+    when it was the spare and the disk is not full, kept as the spare again: a failed build
+    leaves beside the output what was there before it. Ctrl-C is
+    held back from before the folder exists until the block has it, so no moment leaves a
+    staging folder behind: the test that sends Ctrl-C as soon as the folder appears found one
+    about once in twelve runs."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        staging = begin(out)
+        staging, adopted = begin(out, bool(keep))
         try:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a held Ctrl-C: here
-            yield staging
-        except BaseException:
-            abort(staging)
+            held, linked = spare.refill(staging, out.resolve(), keep) if keep else (frozenset(), [])
+            yield Staging(staging, Held(held), linked)
+        except BaseException as exc:
+            if not (adopted and not _disk_full(exc) and spare.stash(staging, out.resolve())):
+                abort(staging)
             raise
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def begin(out: Path) -> Path:
+def _disk_full(exc: BaseException) -> bool:
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def begin(out: Path, reuse_spare: bool = False) -> tuple[Path, bool]:
     """A new staging folder beside `out` (same file system, so the swap is a rename), holding
-    only the marker that says the generator owns it (outdir.py)."""
+    the marker that says the generator owns it (outdir.py): the spare moved in when there is
+    one and `reuse_spare` (else any spare is removed: it holds nothing the build keeps), or
+    an empty folder; and whether it is the spare."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out, "tmp"), dir=out.parent))
+    adopted = False
     try:
-        _write(staging / MARKER, MARKER_TEXT)
+        adopted = reuse_spare and spare.adopt(out, staging)
+        if not reuse_spare:
+            spare.remove(out)
+        if adopted and (staging / MARKER).read_bytes() != MARKER_TEXT:
+            os.unlink(staging / MARKER)  # written again: it is the generator's own text
+        if not adopted or not (staging / MARKER).exists():
+            _write(staging / MARKER, MARKER_TEXT)
     except BaseException:  # a full disk: the folder made, its first file not
         abort(staging)
         raise
-    return staging
+    return staging, adopted
 
 
-def put_files(files: dict[str, bytes], staging: Path, out: Path, previous: dict[str, str]) -> dict[str, str]:
+def put_files(
+    files: dict[str, bytes], staging: Path, out: Path, previous: dict[str, str], held: Held | None = None
+) -> dict[str, str]:
     """Write `files` into the staging folder; {path: sha256} of what was written. `out`: the
     output folder, resolved (called once per page: no path resolution here). Several
-    processes may each put their own files into one staging folder."""
+    processes may each put their own files into one staging folder. A file the folder `held`
+    is replaced, or kept when its bytes, read now, are the same."""
     new, old = _prepared(files, staging, out)
     with _once(staging):
-        return {
-            rel: _put(files[rel], f"{new}/{rel}", f"{old}/{rel}", previous.get(rel)) for rel in sorted(files)
-        }
+        return {rel: _put(files[rel], new, old, rel, previous.get(rel), held) for rel in sorted(files)}
 
 
-def link_files(files: dict[str, str], staging: Path, out: Path) -> dict[str, str]:
+def link_files(files: dict[str, str], staging: Path, out: Path, held: Held | None = None) -> dict[str, str]:
     """Hard-link files of the previous output into the staging folder, unread: `files` (path
     -> sha256) holds only files whose size, times and inode are as the last build left them
-    (pipeline: the manifest's output state), so their bytes are the ones it wrote."""
-    new, old = _prepared(files, staging, out)
-    with _once(staging):
+    (pipeline: the manifest's output state), so their bytes are the ones it wrote. A file the
+    folder `held` is that file already: it is claimed, not linked again."""
+    rest = files
+    if held is not None:
+        rest = {}
         for rel in sorted(files):
+            if rel in held.paths:
+                _claim(held, rel)
+            else:
+                rest[rel] = files[rel]
+    new, old = _prepared(rest, staging, out)
+    with _once(staging):
+        for rel in sorted(rest):
             os.link(f"{old}/{rel}", f"{new}/{rel}")
+    if held is not None:
+        held.touched += rest
     return dict(files)
+
+
+def _claim(held: Held, rel: str) -> None:
+    """Take a held file for this build's output, once."""
+    if rel in held.claimed:
+        raise ContentError([Problem(f"output/{rel}", None, DOUBLE_WRITE)])
+    held.claimed.add(rel)
 
 
 def _prepared(files, staging: Path, out: Path) -> tuple[str, str]:
@@ -141,21 +203,41 @@ def abort(staging: Path) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def _put(data: bytes, target: str, old: str, old_sha: str | None) -> str:
+def finish(staging: Staging, files) -> None:
+    """Remove the held files the build did not put in its output (`files`: every path it put)."""
+    spare.trim(staging.folder, staging.held.paths, files)
+
+
+def _put(data: bytes, new: str, old: str, rel: str, old_sha: str | None, held: Held | None) -> str:
     """Write `data`, or hard-link the previous build's file when its bytes, read now, are the
-    same (never trusted by path, size or the manifest alone)."""
-    digest = sha(data)
-    if old_sha == digest:
+    same (never trusted by path, size or the manifest alone); a held file is that file."""
+    digest, target = sha(data), f"{new}/{rel}"
+    if held is not None and rel in held.paths:
+        _claim(held, rel)
+        if old_sha == digest and _same(target, digest):
+            return digest
+        os.unlink(target)
+    elif old_sha == digest and _same(f"{old}/{rel}", digest):
         try:
-            with open(old, "rb") as stream:
-                same = sha(stream.read()) == digest
-            if same:
-                os.link(old, target)
-                return digest
+            os.link(f"{old}/{rel}", target)
+            if held is not None:
+                held.touched.append(rel)
+            return digest
         except OSError:
-            pass  # not there any more, or another file system: write it
+            pass  # not there any more, or another file system: write it (a second one: refused)
     _write(target, data)
+    if held is not None:
+        held.touched.append(rel)
     return digest
+
+
+def _same(path: str, digest: str) -> bool:
+    """Whether the file at `path` holds bytes of this sha256 now."""
+    try:
+        with open(path, "rb") as stream:
+            return sha(stream.read()) == digest
+    except OSError:
+        return False
 
 
 def merge_same(files: dict[str, bytes], more: dict[str, bytes]) -> None:
