@@ -216,7 +216,7 @@ def remove_leftovers(out: Path) -> list[Path]:
             continue
         inner = entry / "tree" if (entry / "tree").is_dir() else entry
         if (inner / MARKER).is_file():
-            if not _kept_as_spare(inner, out):
+            if not keep_as_spare(inner, out):
                 shutil.rmtree(entry, ignore_errors=True)
             elif inner != entry:
                 shutil.rmtree(entry, ignore_errors=True)
@@ -227,7 +227,9 @@ def remove_leftovers(out: Path) -> list[Path]:
     return removed
 
 
-def _kept_as_spare(folder: Path, out: Path) -> bool:
+def keep_as_spare(folder: Path, out: Path) -> bool:
+    """Keep `folder` (a staging folder of a build that failed or was killed) as the spare: the
+    next build's refill makes it right whatever it holds; False when the spare's place is taken."""
     if os.path.lexists(spare_path(out)):
         return False
     try:

@@ -43,18 +43,6 @@ def remove(out: Path) -> None:
         shutil.rmtree(spare, ignore_errors=True)
 
 
-def stash(staging: Path, out: Path) -> bool:
-    """Keep the staging folder of a build that failed as the spare (the next build's refill makes
-    it right whatever it holds); False when the spare's place is taken."""
-    if os.path.lexists(spare_path(out)):
-        return False
-    try:
-        os.rename(staging, spare_path(out))
-    except OSError:
-        return False
-    return True
-
-
 def refill(staging: Path, out: Path, keep: dict[str, int]) -> tuple[frozenset[str], list[str]]:
     """Make `staging` hold exactly the files `keep` names (output path -> the inode of the output's
     file there, as the output's scan found it), each the output's file itself, and nothing else

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.assemble import spare
-from sitegen.assemble.outdir import MARKER, MARKER_TEXT, staging_prefix
+from sitegen.assemble.outdir import MARKER, MARKER_TEXT, keep_as_spare, staging_prefix
 from sitegen.base.cache import sha
 from sitegen.base.errors import ContentError, Problem
 
@@ -81,7 +81,7 @@ def staged(out: Path, keep: dict[str, int] | None = None):
             held, linked = spare.refill(staging, out.resolve(), keep) if keep else (frozenset(), [])
             yield Staging(staging, Held(held), linked)
         except BaseException as exc:
-            if not (adopted and not _disk_full(exc) and spare.stash(staging, out.resolve())):
+            if not (adopted and not _disk_full(exc) and keep_as_spare(staging, out.resolve())):
                 abort(staging)
             raise
     finally:
