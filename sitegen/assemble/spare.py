@@ -2,9 +2,8 @@
 build's staging folder, so that a rebuild writes in proportion to what changed.
 
 After the swap the previous tree holds hard links to nearly every file of the new output (each
-reused file is one inode in both). Removing it cost a whole record's rebuild 0.15 s, and the
-next build hard-linked every unchanged file into a new staging folder again (0.4 s). Kept,
-it is moved in as the next build's staging folder and brought up to the output's unchanged files
+reused file is one inode in both). Removed, the next build had to hard-link every unchanged file
+into a new staging folder again (bench/README.md, session 55). Kept, it is moved in as the next build's staging folder and brought up to the output's unchanged files
 (refill): a file that is the output's own file (the same inode) stays, anything else in it is
 removed, and what is missing is linked from the output. Nothing about it is trusted by a
 record: the walk checks every entry against the output's scan, so a spare that another build
