@@ -165,8 +165,7 @@ def render_site(
         raise ContentError(stray)
     if destination is None:
         return files
-    if destination is not None:
-        destination.touched = {path for result in results for path in result.touched}
+    destination.touched = {path for result in results for path in result.touched}
     return _put(destination, files, written, units, linked)
 
 
