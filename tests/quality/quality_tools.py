@@ -168,6 +168,22 @@ def browser_pages(site: Path) -> list[str]:
     ]
 
 
+def one_of_each_kind(pages: list[str]) -> list[str]:
+    """The first of `pages` (sorted) of each kind of page (the site's registry of kinds) in each
+    language."""
+    from sitegen.render.kinds import kind_of
+
+    kinds, kept = set(), []
+    for rel in pages:
+        kind = kind_of(rel)
+        assert kind is not None, f"{rel}: no kind of page claims it"
+        key = (kind.name, rel.split("/")[1] if rel.startswith("single/") else rel.split("/")[0])
+        if key not in kinds:
+            kinds.add(key)
+            kept.append(rel)
+    return kept
+
+
 # One page of every kind, per language; `None` from a finder means the site has none.
 PAGE_KINDS = {
     "leaderboard": _first_leaderboard,
