@@ -170,8 +170,9 @@ class _Rendered:
 
 def _load(store, content, templates, out, strict, processes, code, tree, manifest, before) -> _Loaded:
     """The site, loaded and checked (the editors' words after it: _publish), with its model."""
-    # what renders (Markdown, nh3, lxml, feedgen with it) is imported only now, and here, before
-    # any process forks: each language's process imported them again (0.3 s of CPU each)
+    # what renders (Markdown, nh3, lxml with it) is imported only now, and here, before any
+    # process forks: each language's process imported them again (0.3 s of CPU each); feedgen
+    # only where a feed is made (render/feed.py: most rebuilds make none)
     from sitegen.assemble.rendering import BodyCache, data_digest, in_processes, load_site_theme
     from sitegen.assemble.state import resolve
     from sitegen.assemble.words import load_claims
