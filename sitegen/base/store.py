@@ -116,7 +116,9 @@ class Store:
         except (sqlite3.DatabaseError, OSError) as exc:
             self._damaged(exc)
             return None
-        blob = unseal(row[0]) if row else None
+        if row is None:
+            return None
+        blob = unseal(row[0])
         if blob is not None and not self.read_only and row[1] < time.time_ns() - TOUCH_AGE:
             self._touched.append((table, key))
             if len(self._touched) >= TOUCH_BATCH:
