@@ -170,8 +170,9 @@ class _Rendered:
 
 def _load(store, content, templates, out, strict, processes, code, tree, manifest, before) -> _Loaded:
     """The site, loaded and checked (the editors' words after it: _publish), with its model."""
-    # what renders (Markdown, nh3, lxml, feedgen with it) is imported only now, and here, before
-    # any process forks: each language's process imported them again (0.3 s of CPU each)
+    # what renders (Markdown, nh3, lxml with it) is imported only now, and here, before any
+    # process forks: each language's process imported them again (0.3 s of CPU each); feedgen
+    # only where a feed is made (render/feed.py: most rebuilds make none)
     from sitegen.assemble.rendering import BodyCache, data_digest, in_processes, load_site_theme
     from sitegen.assemble.state import resolve
     from sitegen.assemble.words import load_claims
@@ -240,7 +241,7 @@ def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path 
     rendering), and swap the new output in: (what was rendered, the previous tree to remove)."""
     from sitegen.assemble import forking
     from sitegen.assemble.write import commit, staged
-    from sitegen.base.errors import ContentError
+    from sitegen.base.errors import ContentError, from_rows
 
     site = loaded.site
     said = len(site.warnings)
@@ -248,8 +249,8 @@ def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path 
     with staged(out, keep) as staging:
         render, check = partial(_render, loaded, out, staging), partial(_words, site, loaded.claims)
         if loaded.forks and not strict:
-            (words, claims), rendered = forking.beside(check, render)
-            _errors_raised(words)
+            (rows, claims), rendered = forking.beside(partial(_words, site, loaded.claims, rows=True), render)
+            words = _errors_raised(from_rows(rows))
         else:  # before rendering, as a load would say them (with --strict, the load did)
             words, claims = ([], None) if strict else check()
             _errors_raised(words)
@@ -305,12 +306,15 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
     return unsaved
 
 
-def _words(site, claims: KnownClaims) -> tuple[list, tuple]:
+def _words(site, claims: KnownClaims, rows: bool = False) -> tuple[list, tuple]:
     """(the problems of the editors' words, what the check took from the last build and found
-    now: KnownClaims.changes, sent back from a forked process)"""
+    now: KnownClaims.changes, sent back from a forked process); `rows`: the problems as
+    errors.as_rows, for a forked process to send."""
+    from sitegen.base.errors import as_rows
     from sitegen.content.load import check_words
 
-    return check_words(site, claims), claims.changes()
+    problems = check_words(site, claims)
+    return as_rows(problems) if rows else problems, claims.changes()
 
 
 def _next_state(loaded: _Loaded, rendered: _Rendered):

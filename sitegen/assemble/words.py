@@ -55,5 +55,17 @@ def save_claims(
     kept = {key: claims.known[key] for key in used if key in claims.known}
     if not store.read_only:
         store.put(
-            "claims", output, pickle.dumps((claims.code, {**kept, **new}), protocol=pickle.HIGHEST_PROTOCOL)
+            "claims",
+            output,
+            pickle.dumps((claims.code, _shared({**kept, **new})), protocol=pickle.HIGHEST_PROTOCOL),
         )
+
+
+def _shared(found: dict[bytes, list]) -> dict[bytes, list]:
+    """The findings with each distinct message one string object: pickled once, and loaded as one,
+    so that the warnings made of them (thousands, of a few messages) are also pickled as few bytes
+    when the forked check sends them to the build."""
+    messages: dict[str, str] = {}
+    return {
+        key: [(line, messages.setdefault(text, text)) for line, text in items] for key, items in found.items()
+    }

@@ -20,6 +20,17 @@ class Problem:
         return f"{where}: {kind}{self.message}"
 
 
+def as_rows(problems: list[Problem]) -> list[tuple]:
+    """Problems as tuples, for a forked process to send back (pickling thousands of Problems,
+    each an object with its own dict, and loading them again, cost more than making them)."""
+    return [(p.path, p.line, p.message, p.warning) for p in problems]
+
+
+def from_rows(rows: list[tuple]) -> list[Problem]:
+    """The Problems of as_rows."""
+    return [Problem(*row) for row in rows]
+
+
 class ContentError(Exception):
     """Raised once, at the end of a stage, with every problem found in it."""
 
@@ -71,6 +82,12 @@ class Problems:
 
     def warn(self, path: Path | str, line: int | None, message: str) -> None:
         self.add(path, line, message, warning=True)
+
+    def warn_each(self, path: Path | str, found) -> None:
+        """warn() for each (line, message) of `found`, all in one file (a report's thousands of
+        claim-word warnings: its relative path found once)."""
+        rel = self.rel(path)
+        self.items += [Problem(rel, line, message, True) for line, message in found]
 
     @property
     def errors(self) -> list[Problem]:

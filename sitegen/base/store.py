@@ -106,15 +106,20 @@ class Store:
             self._db = None
 
     def get(self, table: str, key: str) -> bytes | None:
-        """The entry's bytes; None when there is none, or it is damaged."""
+        """The entry's bytes; None when there is none, or it is damaged. Its use time is written
+        again only when it is older than TOUCH_AGE, as get_many's (writing it makes SQLite read
+        the whole entry again: the units' state is tens of MB)."""
         try:
             db = self._connect()
-            row = db.execute(f"SELECT value FROM {table} WHERE key = ?", (key,)).fetchone() if db else None
+            query = f"SELECT value, used FROM {table} WHERE key = ?"
+            row = db.execute(query, (key,)).fetchone() if db else None
         except (sqlite3.DatabaseError, OSError) as exc:
             self._damaged(exc)
             return None
-        blob = unseal(row[0]) if row else None
-        if blob is not None and not self.read_only:
+        if row is None:
+            return None
+        blob = unseal(row[0])
+        if blob is not None and not self.read_only and row[1] < time.time_ns() - TOUCH_AGE:
             self._touched.append((table, key))
             if len(self._touched) >= TOUCH_BATCH:
                 self._write_touches()

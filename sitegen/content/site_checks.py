@@ -155,14 +155,14 @@ def check_claim_words(site: Site, problems: Problems, claims=None) -> None:
     for report in site.reports + site.pages:
         if report.pending or report.converted or report.source is None:
             continue
-        lines = report.meta["_lines"]
-        texts = [(report.meta.get(key) or "", lines.get(key, 2)) for key in ("title", "summary")]
-        texts += [(finding, lines.get("findings", 2)) for finding in report.meta.get("findings") or []]
-        for text, first in texts:
-            for _, message in claims(text):
-                problems.warn(report.source.path, first, message)
-        for line, message in claims(report.body):
-            problems.warn(report.source.path, report.body_line + line - 1, message)
+        meta = report.meta
+        lines = meta["_lines"]
+        texts = [(meta.get(key) or "", lines.get(key, 2)) for key in ("title", "summary")]
+        texts += [(finding, lines.get("findings", 2)) for finding in meta.get("findings") or []]
+        found = [(first, message) for text, first in texts for _, message in claims(text)]
+        body_line = report.body_line - 1
+        found += [(body_line + line, message) for line, message in claims(report.body)]
+        problems.warn_each(report.source.path, found)
 
 
 def check_report_refs(site: Site, problems: Problems) -> None:

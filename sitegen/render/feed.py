@@ -11,8 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
-from feedgen.feed import FeedGenerator
-
 from sitegen.base import urls
 from sitegen.render.kinds import KINDS
 from sitegen.render.theme import absolute, base_url
@@ -60,6 +58,8 @@ def feed_file(site, lang: str) -> dict[str, bytes]:
     if not dates:
         dates = [s["date"] for s in site.table("sources") if isinstance(s.get("date"), dt.date)]
     updated = _midnight(max(dates)) if dates else dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+
+    from feedgen.feed import FeedGenerator  # (with dateutil: a rebuild that renders no feed needs neither)
 
     fg = FeedGenerator()
     fg.id(_feed_id(site, feed_path))

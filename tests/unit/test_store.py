@@ -75,6 +75,23 @@ def test_reading_many_notes_the_use_of_entries_not_used_lately(tmp_path):
     assert after["old"] > before["old"] + hour
 
 
+def test_reading_one_notes_its_use_when_not_used_lately(tmp_path):
+    """As get_many: an entry read alone has its use time written only when it is older than
+    an hour (writing it makes SQLite read the whole entry again)."""
+    store = Store(tmp_path / "cache")
+    assert store.put_many("units", {"old": b"o", "new": b"n"})
+    hour = 3600 * 10**9
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE units SET used = used - ? WHERE key = 'old'", (2 * hour,))
+        before = dict(db.execute("SELECT key, used FROM units"))
+    assert (store.get("units", "old"), store.get("units", "new")) == (b"o", b"n")
+    store.close()
+    with sqlite3.connect(store.path) as db:
+        after = dict(db.execute("SELECT key, used FROM units"))
+    assert after["new"] == before["new"]
+    assert after["old"] > before["old"] + hour
+
+
 def _garbage(path):
     path.write_bytes(b"this is not a database\n" * 100)
 
@@ -125,6 +142,12 @@ def test_the_values_stay_within_the_limit_least_recently_used_out(tmp_path):
         store.put("charts", f"old{number}", bytes(1000))
     store.close()
     assert store.size() == limit  # at the limit, nothing goes
+    with sqlite3.connect(store.path) as db:  # each used an hour apart, the first longest ago
+        for number in range(10):
+            db.execute(
+                "UPDATE charts SET used = used - ? WHERE key = ?",
+                ((20 - number) * 3600 * 10**9, f"old{number}"),
+            )
     store.get("charts", "old0")  # used again: now the most recently used
     for number in range(5):
         store.put("bodies", f"new{number}", bytes(1000))
