@@ -58,33 +58,21 @@ def test_many_entries_are_read_at_once_and_a_damaged_one_is_left_out(tmp_path):
     assert store.get_many("charts", entries) == {}
 
 
-def test_reading_many_notes_the_use_of_entries_not_used_lately(tmp_path):
+@pytest.mark.parametrize("together", [True, False], ids=["many", "one"])
+def test_reading_notes_the_use_of_entries_not_used_lately(tmp_path, together):
     """Each entry's use time orders what the limit deletes; writing it again rewrites the
-    entry, so entries read together have it written only when it is older than an hour."""
-    store = Store(tmp_path / "cache")
-    assert store.put_many("parsed", {"old": b"o", "new": b"n"})
-    hour = 3600 * 10**9
-    with sqlite3.connect(store.path) as db:
-        db.execute("UPDATE parsed SET used = used - ? WHERE key = 'old'", (2 * hour,))
-        before = dict(db.execute("SELECT key, used FROM parsed"))
-    assert store.get_many("parsed", ["old", "new"]) == {"old": b"o", "new": b"n"}
-    store.close()
-    with sqlite3.connect(store.path) as db:
-        after = dict(db.execute("SELECT key, used FROM parsed"))
-    assert after["new"] == before["new"]
-    assert after["old"] > before["old"] + hour
-
-
-def test_reading_one_notes_its_use_when_not_used_lately(tmp_path):
-    """As get_many: an entry read alone has its use time written only when it is older than
-    an hour (writing it makes SQLite read the whole entry again)."""
+    entry (SQLite reads the whole entry again), so entries read, together or alone, have it
+    written only when it is older than an hour."""
     store = Store(tmp_path / "cache")
     assert store.put_many("units", {"old": b"o", "new": b"n"})
     hour = 3600 * 10**9
     with sqlite3.connect(store.path) as db:
         db.execute("UPDATE units SET used = used - ? WHERE key = 'old'", (2 * hour,))
         before = dict(db.execute("SELECT key, used FROM units"))
-    assert (store.get("units", "old"), store.get("units", "new")) == (b"o", b"n")
+    if together:
+        assert store.get_many("units", ["old", "new"]) == {"old": b"o", "new": b"n"}
+    else:
+        assert (store.get("units", "old"), store.get("units", "new")) == (b"o", b"n")
     store.close()
     with sqlite3.connect(store.path) as db:
         after = dict(db.execute("SELECT key, used FROM units"))
