@@ -216,9 +216,7 @@ def remove_leftovers(out: Path) -> list[Path]:
             continue
         inner = entry / "tree" if (entry / "tree").is_dir() else entry
         if (inner / MARKER).is_file():
-            if not keep_as_spare(inner, out):
-                shutil.rmtree(entry, ignore_errors=True)
-            elif inner != entry:
+            if not keep_as_spare(inner, out) or inner != entry:  # kept: its wrapper goes
                 shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)
         elif not any(entry.iterdir()):

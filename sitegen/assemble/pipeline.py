@@ -217,7 +217,7 @@ def _render(loaded: _Loaded, out: Path, staging) -> _Rendered:
     units that read nothing that changed since; the files it held and the build did not put
     are removed."""
     from sitegen.assemble.rendering import Destination, Reuse, render_site
-    from sitegen.assemble.write import finish
+    from sitegen.assemble.spare import trim
 
     state = loaded.state
     reuse = (
@@ -229,7 +229,7 @@ def _render(loaded: _Loaded, out: Path, staging) -> _Rendered:
     files = render_site(
         loaded.site, loaded.theme, loaded.model, loaded.cache, destination, processes=loaded.processes
     )
-    finish(staging, files)
+    trim(staging.folder, staging.held.paths, files)  # what it held and did not put
     shared = [p for p in staging.held.paths if p in files and p not in destination.touched]
     linked = set(staging.linked)  # linked after the scan: its ctime moved
     untouched = {p: loaded.before[p] for p in shared if p not in linked}

@@ -19,7 +19,7 @@ import os
 import shutil
 from pathlib import Path
 
-from sitegen.assemble.outdir import MARKER, spare_path
+from sitegen.assemble.outdir import MARKER, keep_as_spare, spare_path
 
 
 def adopt(out: Path, staging: Path) -> bool:
@@ -109,11 +109,7 @@ def kept_as_spare(previous: Path | None, out: Path, files: int, shared: int) -> 
     if previous is None or not shared or (files - shared) * KEEP_UNSHARED > files:
         return False
     tree = previous / "tree" if (previous / "tree").is_dir() else previous
-    if not (tree / MARKER).is_file() or os.path.lexists(spare_path(out)):
-        return False
-    try:
-        os.rename(tree, spare_path(out))
-    except OSError:
+    if not (tree / MARKER).is_file() or not keep_as_spare(tree, out):
         return False
     if tree != previous:
         shutil.rmtree(previous, ignore_errors=True)

@@ -203,11 +203,6 @@ def abort(staging: Path) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def finish(staging: Staging, files) -> None:
-    """Remove the held files the build did not put in its output (`files`: every path it put)."""
-    spare.trim(staging.folder, staging.held.paths, files)
-
-
 def _put(data: bytes, new: str, old: str, rel: str, old_sha: str | None, held: Held | None) -> str:
     """Write `data`, or hard-link the previous build's file when its bytes, read now, are the
     same (never trusted by path, size or the manifest alone); a held file is that file."""
