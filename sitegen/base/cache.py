@@ -251,6 +251,32 @@ def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+class Drawings(dict):
+    """A job's drawings of data references by key (render/drawn.py), noting the keys taken or
+    added since `used` was last cleared: those one page used (pages.body_html keeps them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.used: set = set()
+
+    def get(self, key, default=None):
+        found = super().get(key, default)
+        if found is not None:
+            self.used.add(key)
+        return found
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        self.used.add(key)
+
+    def of_page(self) -> dict:
+        """The drawings used since `used` was cleared."""
+        return {key: self[key] for key in self.used}
+
+
+DRAWINGS = "\0drawings"  # the key of a page's drawings beside its body's (BodyCache.key)
+
+
 class BodyCache:
     """Rendered report bodies, keyed by the body text, its page and all data (the store's
     table `bodies`), and the Markdown conversions of body texts, keyed by the text with its
@@ -267,7 +293,7 @@ class BodyCache:
         self.new: dict[str, bytes] = {}
         self.new_conversions: dict[str, bytes] = {}
         self._code_key = ""
-        self.drawn: dict = {}  # data references drawn in this job (render/drawn.py), never kept
+        self.drawn = Drawings()  # data references drawn in this job (render/drawn.py)
 
     def key(self, *parts: str) -> str:
         # the data's key first: flush keeps only the entries whose key starts with it
@@ -291,6 +317,16 @@ class BodyCache:
         pending[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         if len(pending) >= self.BATCH:
             self.flush()
+
+    def drawings(self, path: str) -> dict:
+        """The drawings of the page at `path` when its body was last drawn from this data ({}
+        when none, or damaged): a body whose text changed draws again only new references."""
+        found = self.store.get_value("bodies", self.key(path, DRAWINGS)) if self.store is not None else None
+        return found if isinstance(found, dict) else {}
+
+    def keep_drawings(self, path: str, drawings: dict) -> None:
+        if drawings:
+            self._hold(self.new, self.key(path, DRAWINGS), drawings)
 
     def conversion_key(self, text: str) -> str:
         """The key of a text's conversion: the code's key first (flush keeps only the entries

@@ -5,7 +5,9 @@ A reference's HTML depends on its kind and argument, the page's language and fol
 relative to the folder, urls.relative), and what the page has said before it (the companies
 named, Page.named; the asides of the paragraph, Page.said). Those make the key; what the drawing
 read is noted again for each page that takes it (content/tracking.py), and what it left in
-named and said is set again. A drawing that said a problem, or made files, is not kept."""
+named and said is set again. A drawing that said a problem, or made files, is not kept.
+A page's drawings are kept between builds made from the same data too (BodyCache.drawings):
+a report whose text changed draws again only its new references."""
 
 from __future__ import annotations
 

@@ -125,6 +125,9 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer, ke
     spans: list[tuple[int, int]] = []
     marker = _marker(text)
     draw = partial(drawn, kept.drawn if kept is not None else None)
+    if kept is not None:  # with what this page drew from the same data before (drawn.py)
+        kept.drawn.update(kept.drawings(page.path))
+        kept.drawn.used.clear()
     source = text
 
     def line_at(offset: int) -> int:  # an offset in the editor's own text
@@ -150,6 +153,8 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer, ke
         return keep(draw(match.group("kind"), match.group("arg"), page, line))
 
     text = PIECE.sub(piece, text)
+    if kept is not None:
+        kept.keep_drawings(page.path, kept.drawn.of_page())
     _check_raw(source, spans, page, line_at)
     if _too_many_brackets(source, page):
         return "", []

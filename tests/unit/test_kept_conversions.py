@@ -88,3 +88,26 @@ def test_a_reference_drawn_once_is_the_same_and_reads_the_same_on_every_page(tmp
         assert reads_kept == reads and reads
     assert html.count("艾克米（Acme）") == 1  # the second mention without it
     assert len(kept.drawn) == 3  # the first mention, the second, the result
+
+
+def test_a_page_draws_again_only_the_references_new_since_its_last_build(project, tmp_path, monkeypatch):
+    from sitegen.render import drawn as drawn_module
+
+    site, store = load_site(project), Store(tmp_path / "cache")
+    model = build_model(site)
+    text = "Acme took [[result:r-acme]] in [[rounds:Acme]].\n"
+    first = BodyCache(store, "a" * 64)
+    render(site, model, text, first)
+    first.flush()
+    calls = []
+    real = drawn_module.shortcode
+    monkeypatch.setattr(drawn_module, "shortcode", lambda kind, arg, *a: calls.append(arg) or real(kind, arg, *a))
+    edited = text + "\nMore words, and [[result:r-zenith]].\n"
+    html, _, page, reads = render(site, model, edited, BodyCache(store, "a" * 64))
+    assert calls == ["r-zenith"]  # the page's two old references taken as they were drawn
+    fresh_html, _, _, fresh_reads = render(site, model, edited, None)
+    assert (html, reads) == (fresh_html, fresh_reads) and page.problems == []
+    # drawn from other data (another data key), every reference is drawn again
+    calls.clear()
+    render(site, model, edited, BodyCache(store, "b" * 64))
+    assert sorted(calls) == ["Acme", "r-acme", "r-zenith"]
