@@ -101,7 +101,9 @@ def test_a_page_draws_again_only_the_references_new_since_its_last_build(project
     first.flush()
     calls = []
     real = drawn_module.shortcode
-    monkeypatch.setattr(drawn_module, "shortcode", lambda kind, arg, *a: calls.append(arg) or real(kind, arg, *a))
+    monkeypatch.setattr(
+        drawn_module, "shortcode", lambda kind, arg, *a: calls.append(arg) or real(kind, arg, *a)
+    )
     edited = text + "\nMore words, and [[result:r-zenith]].\n"
     html, _, page, reads = render(site, model, edited, BodyCache(store, "a" * 64))
     assert calls == ["r-zenith"]  # the page's two old references taken as they were drawn
