@@ -43,6 +43,7 @@ from sitegen.render.markup import new_markdown
 from sitegen.render.record import explore as record_explore
 from sitegen.render.record import lists as record_lists
 from sitegen.render.record.downloads import all_rounds_downloads, round_downloads
+from sitegen.render.search import index_path
 from sitegen.render.single_file import single_file_copy
 from sitegen.render.theme import Strings, Theme, load_theme, missing_strings, static_files
 
@@ -295,7 +296,8 @@ def _render_language(job) -> LanguageResult:
         if part == PAGES and all(problem.warning for problem in work.problems):
             rows = record_search_rows(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1")
             end_files = language_end_files(lang, work.docs, rows)
-            work.written.update(keep_or_write(end_files, lang, work.kept, destination))
+            alone = {index_path(lang)}
+            work.written.update(keep_or_write(end_files, lang, work.kept, destination, alone=alone))
         missing_strings([work.t])
     except ContentError as exc:
         work.problems += exc.problems

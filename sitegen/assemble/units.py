@@ -4,7 +4,7 @@ charts), made now or taken as the last build left it, in one language's process
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -113,15 +113,25 @@ def cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:
 
 
 def keep_or_write(
-    files: dict[str, bytes], lang: str, kept: dict, destination, mine: bool = False
+    files: dict[str, bytes],
+    lang: str,
+    kept: dict,
+    destination,
+    mine: bool = False,
+    alone: Collection[str] = (),
 ) -> dict[str, str]:
-    """Write the files in this language's own folders, and all of them when they are `mine`
-    (the record's downloads, made by one language only); keep the rest (files every language
-    makes, such as scripts, go back to the one process that writes them)."""
+    """Write the files in this language's own folders and those only it makes (`alone`: its
+    search index), and all of them when they are `mine` (the record's downloads, made by one
+    language only); keep the rest (files every language makes, such as scripts, go back to the
+    one process that writes them)."""
     if destination is None:
         kept.update(files)
         return {}
-    own = files if mine else {path: data for path, data in files.items() if lang in path.split("/")[:-1]}
+    own = (
+        files
+        if mine
+        else {path: data for path, data in files.items() if path in alone or lang in path.split("/")[:-1]}
+    )
     merge_same(kept, {path: data for path, data in files.items() if path not in own})
     return put_files(own, destination.staging, destination.out, destination.previous, destination.held)
 

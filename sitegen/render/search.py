@@ -113,6 +113,12 @@ def rows_text(rows: dict) -> bytes:
     return _json(rows).encode("utf-8")
 
 
+def index_path(lang: str) -> str:
+    """Where a language's search index goes: a file only that language makes (its process
+    writes it, instead of sending it back with the files every language makes)."""
+    return urls.asset(f"search-{lang}.js")
+
+
 def search_index(lang: str, docs: list[tuple[str, bytes]], record: bytes | None = None) -> dict[str, bytes]:
     """The search index script of one language (MiniSearch builds the index in the browser):
     its pages' documents (doc_text, in any order) by url, as one JSON list; `record`, the
@@ -139,7 +145,7 @@ def search_index(lang: str, docs: list[tuple[str, bytes]], record: bytes | None 
         )
     return {
         urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
-        urls.asset(f"search-{lang}.js"): script,
+        index_path(lang): script,
     }
 
 

@@ -110,3 +110,22 @@ def test_a_spare_is_brought_to_hold_exactly_the_outputs_files(tmp_path):
     found = {str(p.relative_to(staging)): p.stat().st_ino for p in staging.rglob("*") if p.is_file()}
     assert found == {**keep, MARKER: (staging / MARKER).stat().st_ino}
     assert sorted(str(p.relative_to(staging)) for p in staging.rglob("*") if p.is_dir()) == ["en"]
+
+
+def test_a_language_writes_its_own_files_and_sends_back_those_every_language_makes(tmp_path):
+    from types import SimpleNamespace
+
+    from sitegen.assemble.units import keep_or_write
+    from sitegen.render.search import index_path
+
+    staging, out = tmp_path / "staging", tmp_path / "out"
+    staging.mkdir()
+    destination = SimpleNamespace(staging=staging, out=out, previous={}, held=None)
+    files = {"zh/a.html": b"page", index_path("zh"): b"index", "assets/minisearch.js": b"shared"}
+    kept: dict = {}
+    written = keep_or_write(files, "zh", kept, destination, alone={index_path("zh")})
+    # its page and its search index are written by it; the shared script goes back
+    assert written == {"zh/a.html": sha(b"page"), index_path("zh"): sha(b"index")}
+    assert kept == {"assets/minisearch.js": b"shared"}
+    assert (staging / index_path("zh")).read_bytes() == b"index"
+    assert not (staging / "assets/minisearch.js").exists()
