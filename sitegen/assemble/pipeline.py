@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from sitegen.assemble import outdir
 from sitegen.assemble.manifest import forget, load_manifest, output_key, output_state, save_manifest
-from sitegen.assemble.state import current_values, next_state, stale_units
+from sitegen.assemble.state import INDEX, current_values, next_state, stale_units
 from sitegen.assemble.state_store import load_state, save_state
 from sitegen.base import paths
 from sitegen.base.cache import code_digest, digest_of, scan_tree, sha
@@ -132,8 +132,8 @@ def _build_locked(
         warnings=loaded.site.warnings + unsaved,
         bodies_reused=loaded.cache.hits,
         bodies_rendered=loaded.cache.misses,
-        units_reused=sum(1 for _, fresh in rendered.units.values() if not fresh),
-        units_rendered=sum(1 for _, fresh in rendered.units.values() if fresh),
+        units_reused=_count(rendered.units, False),
+        units_rendered=_count(rendered.units, True),
         charts_drawn=store.work["charts drawn"],
         templates_compiled=store.work["templates compiled"],
         templates_loaded=store.work["templates loaded"],
@@ -166,6 +166,7 @@ class _Rendered:
     claims: tuple | None = None  # texts whose claim words were taken, and found now (words.py)
     untouched: dict = field(default_factory=dict)  # files that are the output's as it was scanned
     shared: int = 0  # files that are the output's (its inodes) as the build began
+    docs: dict = field(default_factory=dict)  # language -> id of its search entries kept now
 
 
 def _load(store, content, templates, out, strict, processes, code, tree, manifest, before) -> _Loaded:
@@ -233,7 +234,7 @@ def _render(loaded: _Loaded, out: Path, staging) -> _Rendered:
     shared = [p for p in staging.held.paths if p in files and p not in destination.touched]
     linked = set(staging.linked)  # linked after the scan: its ctime moved
     untouched = {p: loaded.before[p] for p in shared if p not in linked}
-    return _Rendered(reuse, files, destination.units, untouched=untouched, shared=len(shared))
+    return _Rendered(reuse, files, destination.units, None, untouched, len(shared), destination.docs)
 
 
 def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path | None]:
@@ -318,8 +319,10 @@ def _words(site, claims: KnownClaims, rows: bool = False) -> tuple[list, tuple]:
 
 
 def _next_state(loaded: _Loaded, rendered: _Rendered):
+    """This build's state, with where each language's search entries are kept: as the last
+    build kept them where its index was taken, else as this build kept them (end_units)."""
     reuse = rendered.reuse
-    return next_state(
+    state = next_state(
         loaded.shared,
         reuse.state if reuse else None,
         reuse.hashes if reuse else None,
@@ -327,6 +330,15 @@ def _next_state(loaded: _Loaded, rendered: _Rendered):
         rendered.units,
         loaded.value,
     )
+    docs = {**(reuse.state.docs if reuse else {}), **rendered.docs}
+    state.docs = {lang: ident for lang, ident in docs.items() if ident is not None}
+    return state
+
+
+def _count(units: dict, fresh: bool) -> int:
+    """The units rendered now (`fresh`) or reused, the languages' search indexes left out
+    (made from the other units: end_units.py)."""
+    return sum(1 for key, (_, made) in units.items() if made == fresh and key[1:] != (INDEX,))
 
 
 def _errors_raised(problems: list) -> list:

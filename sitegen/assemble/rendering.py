@@ -19,12 +19,11 @@ from itertools import chain
 from pathlib import Path
 
 from sitegen.assemble import forking
-from sitegen.assemble.end_units import record_search_rows
+from sitegen.assemble.end_units import language_index
 from sitegen.assemble.state import State, Unit
 from sitegen.assemble.units import (
     Language,
     cjk_space_problems,
-    keep_or_write,
     language_units,
     make_unit,
     take_reused,
@@ -36,14 +35,13 @@ from sitegen.content.model import Site
 from sitegen.derive import model as derive_model
 from sitegen.derive.model import Model
 from sitegen.render import pages
-from sitegen.render.end_files import language_end_files, language_end_units, site_files
+from sitegen.render.end_files import language_end_units, site_files
 from sitegen.render.inline import stylesheet
 from sitegen.render.kinds import KINDS, Kind, Run, unclaimed
 from sitegen.render.markup import new_markdown
 from sitegen.render.record import explore as record_explore
 from sitegen.render.record import lists as record_lists
 from sitegen.render.record.downloads import all_rounds_downloads, round_downloads
-from sitegen.render.search import index_path
 from sitegen.render.single_file import single_file_copy
 from sitegen.render.theme import Strings, Theme, load_theme, missing_strings, static_files
 
@@ -108,6 +106,7 @@ class Destination:
     # what each unit read, filled in by render_site: unit key -> (state.Unit, rendered now)
     units: dict = field(default_factory=dict)
     touched: set[str] = field(default_factory=set)  # the files made in the staging folder (Held)
+    docs: dict = field(default_factory=dict)  # language -> the id its search entries are kept under now
 
 
 def render_site(
@@ -156,6 +155,8 @@ def render_site(
         written.update(result.written)
         units.update(result.units)
         linked.update(result.linked)
+        if destination is not None:
+            destination.docs.update(result.docs)
         cache.hits += result.reused
         cache.misses += result.rendered
     hidden = {path for result in results for path in result.hidden}
@@ -250,6 +251,7 @@ class LanguageResult:
     linked: dict = field(default_factory=dict)  # shared files of reused units: path -> sha256
     work: Counter = field(default_factory=Counter)  # what this job's store counted (Store.work)
     touched: list[str] = field(default_factory=list)  # files made in the staging folder (write.Held)
+    docs: dict = field(default_factory=dict)  # language -> id of its search entries kept now (end_units)
 
 
 PAGES, DATA = "pages", "data"  # what a job renders: one language's pages, or the record's data
@@ -283,7 +285,7 @@ def _render_language(job) -> LanguageResult:
         if old is not None and os.environ.get(VERIFY_REUSE) == "1":
             _verify_reuse(site, unit_key, old, make, report, theme, work.css, work.t)
         if old is not None:
-            take_reused(work, unit_key, old)
+            take_reused(work, unit_key, old, report, make)
         else:
             make_unit(work, unit_key, report, make)
     bodies.cache.flush()
@@ -292,12 +294,10 @@ def _render_language(job) -> LanguageResult:
             link_files(work.unchanged, destination.staging, destination.out, destination.held)
         )
     work.problems += work.spaces
+    kept: dict = {}
     try:
         if part == PAGES and all(problem.warning for problem in work.problems):
-            rows = record_search_rows(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1")
-            end_files = language_end_files(lang, work.docs, rows)
-            alone = {index_path(lang)}
-            work.written.update(keep_or_write(end_files, lang, work.kept, destination, alone=alone))
+            kept = language_index(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1")
         missing_strings([work.t])
     except ContentError as exc:
         work.problems += exc.problems
@@ -314,6 +314,7 @@ def _render_language(job) -> LanguageResult:
         work.linked,
         _work(site) - before,
         list(destination.held.touched) if destination is not None else [],
+        kept,
     )
 
 

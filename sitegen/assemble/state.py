@@ -167,13 +167,32 @@ def value_of(mapping, key):
     return MISSING
 
 
+INDEX = "search-index"  # a language's search index is the unit (language, INDEX): end_units.py
+
+
+def docs_sum(docs: list) -> bytes:
+    """The digest of a unit's search entries (bytes, or (url, bytes) pairs), in their order;
+    b"" for none, so that a unit without entries needs none read back."""
+    if not docs:
+        return b""
+    digest = hashlib.blake2b(digest_size=16)
+    for doc in docs:
+        for part in doc if isinstance(doc, tuple) else (doc,):
+            data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else bytes(part)
+            digest.update(b"%d:" % len(data) + data)
+        digest.update(b";")
+    return digest.digest()
+
+
 @dataclass
 class Unit:
     """What one unit of output (a page with the files made with it) was made from."""
 
     files: dict  # output path -> sha256
     deps: Sequence[int] = ()  # indexes into State.keys (an array once saved)
-    docs: list = field(default_factory=list)  # search entries of its pages
+    # the digest of its pages' search entries (docs_sum); the entries themselves are kept
+    # apart, per language (state_store.save_docs), and read only where an index is made again
+    sum: bytes = b""
     hidden: list = field(default_factory=list)  # pages kept out of search engines
     problems: list = field(default_factory=list)  # warnings said again when it is reused
 
@@ -194,6 +213,9 @@ class State:
     saved: Any = None
     previous: State | None = None
     fresh: frozenset = frozenset()
+    # each language's search entries in the store: language -> the id of its entry, which
+    # holds every unit's entries as this state's units were made (state_store.save_docs)
+    docs: dict = field(default_factory=dict)
 
 
 # --- what changed since the last build, and the state of this one --------------------------
@@ -312,7 +334,7 @@ def next_state(
     for ukey, (unit, rendered) in units.items():
         # a reused unit is kept as it is: its deps are indexes into old.keys, kept as they are
         if rendered:
-            unit = Unit(unit.files, indexes(unit.deps), unit.docs, unit.hidden, unit.problems)
+            unit = Unit(unit.files, indexes(unit.deps), unit.sum, unit.hidden, unit.problems)
             fresh.add(ukey)
         done[ukey] = unit
     live = old.live if old is not None and keep else len(keys)  # 0 in a state saved before it was counted
@@ -348,7 +370,7 @@ def _compacted(state: State, known_whole: dict, value) -> State:
                 keys.append(dep)
                 hashes.append(state.hashes[i])
             deps.append(found)
-        units[ukey] = Unit(unit.files, _indexes(deps), unit.docs, unit.hidden, unit.problems)
+        units[ukey] = Unit(unit.files, _indexes(deps), unit.sum, unit.hidden, unit.problems)
     return State(state.inputs, units, keys, hashes, _wholes(keys, known_whole, value), len(keys))
 
 

@@ -1,6 +1,6 @@
 """The state of an output folder's last build (state.State) in the build's store, table
 `units`: a base, written whole now and then, and the changes since it, so that an edit
-writes only what it changed (a whole-record state is 26 MB; pickling and writing it again
+writes only what it changed (a whole-record state is 25 MB; pickling and writing it again
 after every edit took 0.5 s of each rebuild).
 
 Two entries per output folder: the base (`output`) and the changes since (`output` + DELTA),
@@ -9,7 +9,16 @@ since the base: the units rendered or dropped since, the dependencies added, the
 that moved. When those reach a share of the state (REBASE_AT), or the keys were compacted, or
 there is no state to extend, the base is written again, with empty changes, in one
 transaction. Either entry missing or damaged, or the two naming different bases: no state
-(everything is rendered)."""
+(everything is rendered).
+
+The units' search entries (their pages' search documents, the record's search rows) are not in
+these entries: each unit keeps their digest (Unit.sum), and each language's are entries of
+their own (`output` + DOCS + language: a base, and the changes since it with DELTA), written by
+the language's process when it made its search index again (save_docs: the changes only, until
+they pass REBASE_AT), under ids the state keeps (State.docs), and read only by a language's
+process that makes its index again (load_docs; assemble/end_units.py). Either entry missing,
+damaged or of another id: its units' entries are made again by rendering them (never taken
+from another build)."""
 
 from __future__ import annotations
 
@@ -22,8 +31,9 @@ from dataclasses import dataclass, field
 from sitegen.assemble.state import State, Unit
 from sitegen.base.store import Store
 
-STATE_FORMAT = 5  # a state saved in another layout is not read (all rendered)
+STATE_FORMAT = 6  # a state saved in another layout is not read (all rendered)
 DELTA = "+changes"  # the key of the changes since the base: the output's key and this
+DOCS = "+docs:"  # the key of a language's search entries: the output's key, this, the language
 # The base is written again when the units changed since it pass this share of all units
 # (a result edit renders about 400 of a whole record's 11,000 units).
 REBASE_AT = 0.25
@@ -106,14 +116,14 @@ def _packed(units: dict, keys) -> tuple[dict, array, array]:
         unit = units[key]
         packed.extend(unit.deps)
         ends.append(len(packed))
-        records[key] = (unit.files, unit.docs, unit.hidden, unit.problems)
+        records[key] = (unit.files, unit.sum, unit.hidden, unit.problems)
     return records, packed, ends
 
 
 def _unpacked(records: dict, packed: array, ends: array) -> dict:
     units, start = {}, 0
-    for (key, (files, docs, hidden, problems)), end in zip(records.items(), ends):
-        units[key] = Unit(files, packed[start:end], docs, hidden, problems)
+    for (key, (files, digest, hidden, problems)), end in zip(records.items(), ends):
+        units[key] = Unit(files, packed[start:end], digest, hidden, problems)
         start = end
     return units
 
@@ -128,7 +138,7 @@ def _delta_blob(state: State, saved: Saved) -> bytes:
     records, packed, ends = _packed(state.units, list(saved.units))
     added = (state.keys[saved.keys :], state.hashes[saved.keys :])
     delta = (STATE_FORMAT, saved.base, state.inputs, state.live, records, packed, ends, saved.gone, added)
-    return pickle.dumps((*delta, saved.moved, saved.whole), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps((*delta, saved.moved, saved.whole, state.docs), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _from_base(data) -> State | None:
@@ -142,7 +152,7 @@ def _from_base(data) -> State | None:
 
 def _apply(state: State, data) -> bool:
     """The changes since the base applied to it; False when they are of another base."""
-    form, base, inputs, live, records, packed, ends, gone, (keys, hashes), moved, whole = data
+    form, base, inputs, live, records, packed, ends, gone, (keys, hashes), moved, whole, docs = data
     saved = state.saved
     if form != STATE_FORMAT or saved is None or base != saved.base:
         return False
@@ -154,6 +164,56 @@ def _apply(state: State, data) -> bool:
     for index, hash_now in moved.items():
         state.hashes[index] = hash_now
     state.whole.update(whole)
-    state.inputs, state.live = inputs, live
+    state.inputs, state.live, state.docs = inputs, live, docs
     state.saved = Saved(base, saved.keys, set(records), set(gone), moved, whole)
     return True
+
+
+@dataclass
+class Docs:
+    """A language's search entries as kept: the id of their base (None: none to extend), the
+    base's entries, and all of them (the base's with the changes since)."""
+
+    base: bytes | None = None
+    based: dict = field(default_factory=dict)
+    entries: dict = field(default_factory=dict)
+
+
+def save_docs(store: Store, output: str, lang: str, docs: dict, kept: Docs) -> tuple | None:
+    """Keep one language's search entries (unit key -> its entries, as Unit.sum digests them):
+    those that differ from the base they were read from (`kept`), or all of them as a new base
+    when those pass REBASE_AT of them; (base id, changes id), which the state saved next names
+    (State.docs), or None when they could not be kept (the next build makes them again)."""
+    changed = {key: entries for key, entries in docs.items() if kept.based.get(key) != entries}
+    base, ident, key = kept.base, os.urandom(12), output + DOCS + lang
+    entries = {}
+    if base is None or len(changed) > REBASE_AT * max(len(docs), 1):
+        base, changed = os.urandom(12), {}
+        entries[key] = pickle.dumps((STATE_FORMAT, base, docs), protocol=pickle.HIGHEST_PROTOCOL)
+    entries[key + DELTA] = pickle.dumps(
+        (STATE_FORMAT, base, ident, changed), protocol=pickle.HIGHEST_PROTOCOL
+    )
+    return (base, ident) if store.put_many("units", entries) else None
+
+
+def load_docs(store: Store, output: str, lang: str, ident: tuple | None) -> Docs:
+    """One language's search entries kept under `ident` (State.docs: its base's id and its
+    changes' id); none when either entry is missing, damaged or another's."""
+    if not isinstance(ident, tuple) or len(ident) != 2:
+        return Docs()
+    key = output + DOCS + lang
+    found = store.get_many("units", [key, key + DELTA])
+    try:
+        form, base, based = pickle.loads(found[key])
+        form_changes, of, changes_id, changes = pickle.loads(found[key + DELTA])
+    except Exception:  # noqa: BLE001 - any damage (or an entry missing) means: no entries (made again)
+        return Docs()
+    if (form, form_changes, base, of, changes_id) != (
+        STATE_FORMAT,
+        STATE_FORMAT,
+        ident[0],
+        ident[0],
+        ident[1],
+    ):
+        return Docs()
+    return Docs(base, based, {**based, **changes})

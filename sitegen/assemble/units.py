@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from sitegen.assemble.state import Unit
+from sitegen.assemble.state import Unit, docs_sum
 from sitegen.assemble.write import merge_same, put_files
 from sitegen.base.cache import sha
 from sitegen.base.errors import Problem
@@ -38,7 +38,14 @@ class Language:
         default_factory=dict
     )  # not written here: all, or those every language makes
     written: dict[str, str] = field(default_factory=dict)
-    docs: list = field(default_factory=list)
+    # the search entries of the units made now (unit key -> entries: search.doc_text, or the
+    # record's rows); the digest of every unit's, in the order made (the index's: end_units.py);
+    # the pages' units, in order; how to make a reused unit's again (key -> (digest, function))
+    docs: dict = field(default_factory=dict)
+    sums: list = field(default_factory=list)
+    pages: list = field(default_factory=list)
+    recall: dict = field(default_factory=dict)
+    stored: dict | None = None  # the last build's entries of this language, once read (recalled)
     hidden: list = field(default_factory=list)
     units: dict = field(
         default_factory=dict
@@ -48,13 +55,17 @@ class Language:
     spaces: list = field(default_factory=list)
 
 
-def take_reused(work: Language, unit_key: tuple, old: Unit) -> None:
+def take_reused(work: Language, unit_key: tuple, old: Unit, report=None, make=None) -> None:
     """A unit the last build made, taken as it is: its own files hard-linked at the end, the
-    files every language makes passed on, its search entries and problems as they were."""
+    files every language makes passed on, its problems as they were; its search entries are
+    read back only if the index is made again (recalled)."""
     own = {p: h for p, h in old.files.items() if work.lang in p.split("/")[:-1]}
     work.unchanged.update(own)
     work.linked.update((p, h) for p, h in old.files.items() if p not in own)
-    work.docs += old.docs
+    work.sums.append((unit_key, old.sum))
+    work.pages.append(unit_key)
+    if old.sum and make is not None:
+        work.recall[unit_key] = (old.sum, partial(_made_again, work, report, make))
     work.hidden += old.hidden
     work.problems += old.problems
     work.units[unit_key] = (None, False)  # the parent has it: destination.reuse
@@ -65,32 +76,70 @@ def make_unit(work: Language, unit_key: tuple, report, make) -> None:
     their problems; written at once when there is a destination."""
     site, lang, problems = work.site, work.lang, work.problems
     said = len(problems)
-    trees: dict = {}  # a page parsed for its single-file copy, taken again for its search document
     with site.reads.collect() as reads:
         files = make()
         if any(not problem.warning for problem in problems):
             return  # keep going only to find every problem
         if report is not None:
             site.reads.note(("static",), "*")
-            files.update(single_file_copy(site, work.theme, files, report, work.css, work.t, trees))
-        unit_docs, unit_hidden = [], []
-        for path, data in files.items():
-            doc = search_entry(site, path, data, lang, work.t, trees.pop(path, None))
-            if doc:
-                unit_docs.append(doc_text(doc))  # as the index writes it (end_files.py)
-            elif path.endswith(".html") and noindex(data):
-                unit_hidden.append(path)
+        files, unit_docs, unit_hidden = _with_entries(work, report, files)
     if site.languages.get(lang).cjk:  # every page's spaces, once its content is right
         work.spaces += cjk_space_problems(files)
     if site.languages.get(lang).script == "Hant":  # mainland usage on a Taiwan page
         sources = usage.unit_sources(site, unit_key[1:], lang)
         problems += usage.page_problems(files, site.usage, sources, work.rel, lang)
-    work.docs += unit_docs
+    work.docs[unit_key] = unit_docs
+    work.sums.append((unit_key, docs_sum(unit_docs)))
+    work.pages.append(unit_key)
     work.hidden += unit_hidden
     shas = keep_or_write(files, lang, work.kept, work.destination, mine=unit_key[1] == "data")
     shas.update((path, sha(data)) for path, data in files.items() if path not in shas)
     work.written.update((path, digest) for path, digest in shas.items() if path not in work.kept)
-    work.units[unit_key] = (Unit(shas, reads, unit_docs, unit_hidden, problems[said:]), True)
+    work.units[unit_key] = (Unit(shas, reads, docs_sum(unit_docs), unit_hidden, problems[said:]), True)
+
+
+def _with_entries(work: Language, report, files: dict) -> tuple[dict, list, list]:
+    """(a unit's files with a report's single-file copy, its pages' search entries as the
+    index writes them (end_files.py), its pages kept out of search engines)."""
+    trees: dict = {}  # a page parsed for its single-file copy, taken again for its search document
+    if report is not None:
+        files.update(single_file_copy(work.site, work.theme, files, report, work.css, work.t, trees))
+    docs, hidden = [], []
+    for path, data in files.items():
+        doc = search_entry(work.site, path, data, work.lang, work.t, trees.pop(path, None))
+        if doc:
+            docs.append(doc_text(doc))
+        elif path.endswith(".html") and noindex(data):
+            hidden.append(path)
+    return files, docs, hidden
+
+
+def _made_again(work: Language, report, make) -> list:
+    """A reused unit's search entries, from its pages made again (its last entries could not
+    be read back); nothing written, no read noted."""
+    return _with_entries(work, report, make())[1]
+
+
+def recalled(
+    work: Language, unit_key: tuple, digest: bytes, make: Callable[[], list], load, verify: bool
+) -> list:
+    """A reused unit's search entries: as the last build kept them (`load()`: that language's
+    entries, state_store.load_docs, read once) when they are the ones its digest names, else
+    made again; `verify`: made again too, and a kept one that differs stops the build."""
+    if work.stored is None:
+        work.stored = load()
+    kept = work.stored.get(unit_key)
+    if kept is not None and docs_sum(kept) != digest:
+        kept = None  # not this unit's entries as the state has them: made again
+    if kept is None or verify:
+        said = len(work.problems)
+        with work.site.reads.paused():
+            made = make()
+        del work.problems[said:]  # said when the unit was made
+        if kept is not None and made != kept:
+            raise RuntimeError(f"kept search entries of {unit_key} differ from a fresh rendering")
+        return made
+    return kept
 
 
 def cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:

@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 from test_bad_input import tree_digest
 
+from sitegen.assemble.manifest import output_key
 from sitegen.assemble.pipeline import build
+from sitegen.base.store import Store
 
 from project import TEMPLATES, seal_record
 from record_sample import ROUNDS, write_record_project
@@ -237,8 +239,10 @@ def test_a_damaged_state_means_a_full_rendering(project, tmp_path, entry):
     nor is the rest of it (the base without the changes since, or the changes without it)."""
     content, out, first = project
     with sqlite3.connect(tmp_path / "cache" / "store.sqlite") as db:
-        states = dict(db.execute("SELECT key, value FROM units").fetchall())
-        assert len(states) == 2  # the state's base and the changes since it
+        states = {
+            key: value for key, value in db.execute("SELECT key, value FROM units") if "+docs:" not in key
+        }
+        assert len(states) == 2  # the state's base and the changes since it (search entries apart)
         key = next(k for k in states if k.endswith("+changes") == (entry == "changes"))
         data = bytearray(states[key])
         data[-5] ^= 0xFF
@@ -246,6 +250,66 @@ def test_a_damaged_state_means_a_full_rendering(project, tmp_path, entry):
     CHANGES["report text"][0](content)
     again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert again.units_reused == 0 and again.units_rendered == first.units_rendered
+
+
+@pytest.mark.parametrize("damage", ["garbage", "missing", "another id"])
+def test_search_entries_lost_are_made_again(project, tmp_path, monkeypatch, warm_copy, damage):
+    """A language's search entries are kept apart from the state (state_store.save_docs) and
+    read only by a language whose index is made again: damaged, missing or another build's,
+    they are not used; the reused units' entries are made again from their pages, and the
+    site is a cold build's (checked without SITEGEN_VERIFY_REUSE, which makes them all)."""
+    content, out, first = project
+    monkeypatch.delenv("SITEGEN_VERIFY_REUSE")
+    with sqlite3.connect(tmp_path / "cache" / "store.sqlite") as db:
+        key = next(k for (k,) in db.execute("SELECT key FROM units") if k.endswith("+docs:en"))
+        if damage == "missing":
+            db.execute("DELETE FROM units WHERE key = ?", (key,))
+        else:
+            (value,) = db.execute("SELECT value FROM units WHERE key = ?", (key,)).fetchone()
+            value = b"garbage" if damage == "garbage" else _another_id(value)
+            db.execute("UPDATE units SET value = ? WHERE key = ?", (value, key))
+    _edit(content / "reports/acme-vs-zenith.en.md", "\n## ", "\nA sentence added, searched for.\n\n## ")
+    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    assert again.units_rendered == 1
+    assert "A sentence added, searched for." in (out / "assets/search-en.js").read_text("utf-8")
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, warm_copy, content, damage))
+
+
+def _another_id(value: bytes) -> bytes:
+    """A kept entry of search entries (sealed: its sha256, then the bytes) under another id."""
+    import hashlib
+    import pickle
+
+    form, _base, docs = pickle.loads(value[32:])
+    blob = pickle.dumps((form, b"another base", docs))
+    return hashlib.sha256(blob).digest() + blob
+
+
+def test_an_index_whose_entries_are_as_they_were_is_taken_without_reading_them(
+    project, tmp_path, monkeypatch, warm_copy
+):
+    """A report edit in one language reads back (and keeps again) only that language's
+    search entries: every other language's units and search rows are as they were, so its
+    index is taken as it is. Its bytes are still a cold build's."""
+    from sitegen.assemble import end_units, state_store
+
+    content, out, first = project
+    monkeypatch.delenv("SITEGEN_VERIFY_REUSE")
+    read, kept = [], []
+    monkeypatch.setattr(
+        end_units, "load_docs", lambda store, output, lang, ident: read.append(lang) or state_store.Docs()
+    )
+    monkeypatch.setattr(
+        end_units,
+        "save_docs",
+        lambda store, output, lang, docs, read: kept.append(lang) or b"id of " + lang.encode(),
+    )
+    _edit(content / "reports/acme-vs-zenith.en.md", "\n## ", "\nA sentence added, searched for.\n\n## ")
+    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    assert again.units_rendered == 1 and read == kept == ["en"]
+    loaded = state_store.load_state(Store(tmp_path / "cache"), output_key(out))
+    assert loaded is not None and loaded.docs["en"] == b"id of en" and loaded.docs["zh"] != b"id of zh"
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, warm_copy, content, "taken"))
 
 
 @pytest.mark.parametrize("compact_at", [0.5, 10.0])

@@ -17,7 +17,7 @@ A, B, C, D = ((("rec", "t", name), "x") for name in "abcd")
 def _first(store: Store) -> deps.State:
     """A state saved whole (a first build): three units, three keys."""
     units = {
-        f"u{i}": (deps.Unit({f"u{i}.html": str(i)}, {dep}, [f"doc {i}"]), True)
+        f"u{i}": (deps.Unit({f"u{i}.html": str(i)}, {dep}, deps.docs_sum([f"doc {i}"])), True)
         for i, dep in enumerate((A, B, C))
     }
     values = {A: 1, B: 2, C: 3}
@@ -27,8 +27,8 @@ def _first(store: Store) -> deps.State:
 
 
 def _plain(state: deps.State) -> tuple:
-    units = {key: (u.files, list(u.deps), u.docs, u.hidden, u.problems) for key, u in state.units.items()}
-    return state.inputs, units, state.keys, state.hashes, state.whole, state.live
+    units = {key: (u.files, list(u.deps), u.sum, u.hidden, u.problems) for key, u in state.units.items()}
+    return state.inputs, units, state.keys, state.hashes, state.whole, state.live, state.docs
 
 
 def _rebuilt(store: Store, values: dict, fresh: dict, dropped=()) -> deps.State:
@@ -41,6 +41,7 @@ def _rebuilt(store: Store, values: dict, fresh: dict, dropped=()) -> deps.State:
     units = {key: (unit, False) for key, unit in old.units.items() if key not in fresh and key not in dropped}
     units.update((key, (deps.Unit({f"{key}.html": "new"}, reads), True)) for key, reads in fresh.items())
     state = deps.next_state("in", old, hashes, whole, units, value)
+    state.docs = {**old.docs, "en": b"kept %d" % len(fresh)}  # where the entries are kept now
     save_state(store, "out", state)
     return state
 
@@ -56,7 +57,7 @@ def test_a_rebuild_writes_its_changes_and_the_state_loads_as_saved(tmp_path, mon
     loaded = load_state(store, "out")
     assert loaded.keys == [A, B, C, D] and loaded.hashes[1] == deps.fingerprint(20)
     assert loaded.units["u1"].files == {"u1.html": "new"} and list(loaded.units["u1"].deps) == [1, 3]
-    assert loaded.units["u0"].docs == ["doc 0"]  # a reused unit, from the base
+    assert loaded.units["u0"].sum == deps.docs_sum(["doc 0"])  # a reused unit, from the base
     again = _rebuilt(store, {A: 10, B: 20, C: 3}, {"u3": {A}}, dropped=["u2"])  # the changes pile up
     assert _plain(load_state(store, "out")) == _plain(again)
     assert set(load_state(store, "out").units) == {"u0", "u1", "u3"}
@@ -85,6 +86,51 @@ def test_changes_of_another_base_or_a_base_without_its_changes_are_no_state(tmp_
     store.delete("units", "out" + state_store.DELTA)
     assert load_state(store, "out") is None
     assert (tmp_path / FILE).is_file()
+
+
+def test_search_entries_are_kept_apart_and_read_back_only_under_their_ids(tmp_path, monkeypatch):
+    """A language's search entries are entries of their own, not in the state: a base and the
+    changes since it, as the state's. They read back under the ids they were kept under, and
+    as nothing under another id, from an entry of another format, or a damaged one (their units
+    are then made again: end_units.py); a rebuild writes only what differs from the base."""
+    monkeypatch.setattr(state_store, "REBASE_AT", 0.5)
+    store = Store(tmp_path)
+    _first(store)
+    docs = {("en", "report", k): [(f"en/reports/{k}.html", b'{"url":"%s"}' % k.encode())] for k in "abc"}
+    ident = state_store.save_docs(store, "out", "en", docs, state_store.Docs())
+    assert ident is not None and state_store.load_docs(store, "out", "en", ident).entries == docs
+    assert b"reports/a.html" not in store.get("units", "out")  # not in the state's base
+    base = store.get("units", "out" + state_store.DOCS + "en")
+    read = state_store.load_docs(store, "out", "en", ident)
+    again = {**docs, ("en", "report", "a"): [("en/reports/a.html", b"{}")]}  # one unit's changed
+    ident_again = state_store.save_docs(store, "out", "en", again, read)
+    assert ident_again is not None and ident_again[0] == ident[0] and ident_again[1] != ident[1]
+    assert store.get("units", "out" + state_store.DOCS + "en") == base  # only the changes written
+    assert state_store.load_docs(store, "out", "en", ident_again).entries == again
+    assert state_store.load_docs(store, "out", "en", ident).entries == {}  # the changes of another build
+    assert state_store.load_docs(store, "out", "en", (ident[0], b"another id")).entries == {}
+    assert state_store.load_docs(store, "out", "en", None).entries == {}
+    assert state_store.load_docs(store, "out", "zh", ident_again).entries == {}  # none kept
+    more = {key: [] for key in docs}  # all changed: a new base
+    ident_more = state_store.save_docs(
+        store, "out", "en", more, state_store.load_docs(store, "out", "en", ident_again)
+    )
+    assert ident_more is not None and ident_more[0] != ident[0]
+    assert state_store.load_docs(store, "out", "en", ident_more).entries == more
+    store.put("units", "out" + state_store.DOCS + "en", b"not a pickle")
+    assert state_store.load_docs(store, "out", "en", ident_more).entries == {}
+
+
+def test_a_units_digest_of_its_search_entries_moves_with_each_of_them():
+    """Unit.sum: equal entries give equal digests however they are split or typed; any
+    change of a url, a text or their order gives another; none gives b"" (nothing to read)."""
+    docs = [("en/a.html", b'{"a":1}'), ("en/b.html", b'{"b":2}')]
+    assert deps.docs_sum([]) == b""
+    assert deps.docs_sum(docs) == deps.docs_sum([tuple(doc) for doc in docs]) != b""
+    assert deps.docs_sum(docs) != deps.docs_sum(docs[::-1])
+    assert deps.docs_sum(docs) != deps.docs_sum([("en/a.html", b'{"a":2}'), docs[1]])
+    assert deps.docs_sum(docs) != deps.docs_sum([("en/a.htm", b'l{"a":1}'), docs[1]])
+    assert deps.docs_sum([b"rows"]) != deps.docs_sum([b"row", b"s"])
 
 
 def test_a_record_with_dates_fingerprints_as_its_dates():
