@@ -82,7 +82,7 @@ def _load_report(path: Path, langs: Languages, parse: tuple, problems: Problems)
         return None
     meta, body, body_line = read
     source = SourceFile(path, problems.rel(path), match.group("slug"), match.group("lang"))
-    return Report(source.slug, source.lang, meta, body, body_line, source)
+    return Report(source.slug, source.lang, meta, body, body_line, source, parsed=parsed.keys.get(path, ""))
 
 
 def _read_report(path: Path, fields: dict, langs: Languages, problems: Problems) -> tuple | None:
