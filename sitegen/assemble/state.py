@@ -152,6 +152,8 @@ def value_of(mapping, key):
         return list(dict.keys(mapping)) if isinstance(mapping, dict) else MISSING
     if key == REPORT:
         return _report_reads(mapping) if isinstance(mapping, Report) else MISSING
+    if key == PARSED:
+        return vars(mapping).get("parsed") or MISSING if isinstance(mapping, Report) else MISSING
     if key == ALL:
         if isinstance(mapping, dict):
             return dict(dict.items(mapping))
@@ -241,24 +243,34 @@ def whole_fingerprint(value, tag) -> bytes | None:
     strings, an index of the record, a report's readable attributes), or None when it is not
     a plain mapping (a derived view, a list of reports: their keys are checked one by one).
     Every key's value, the keys and their order are the mapping's own, so an equal fingerprint
-    means none of them changed."""
+    means none of them changed. A report's front matter and body stand as the key of the parse
+    they are (Report.parsed), when known: it names the bytes, code and languages they are a
+    function of (hashing 2,000 bodies and front matters took 0.07 s of a report edit)."""
+    if tag[0] == "meta":
+        parsed = value(tag[1:], PARSED)  # (tag[1:]: the report's own tag)
+        if parsed is not MISSING and type(parsed) is str:
+            return hashlib.blake2b(b"p" + parsed.encode(), digest_size=12).digest()
     mapping = value(tag, REPORT if tag[0] in ("report", "page") else ALL)
     return record_fingerprint(mapping) if isinstance(mapping, dict) else None
 
 
 REPORT = ("report",)  # value_of's key for all a report's page may read, as plain data
+PARSED = ("parsed",)  # value_of's key for the key of a report's parse (Report.parsed)
 
 
 def _report_reads(report: Report) -> dict:
     """Everything a page may read of a report (model.REPORT_READS, each noted as "@name"), as
     data marshal writes: its source file as its fields (one fingerprint a report instead of
-    five, none of them through _canonical)."""
+    five, none of them through _canonical); its body as the key of the parse it is, when known
+    (a tuple: no body is one)."""
     found, attrs = {}, vars(report)  # as kept, not read through model._Noted (noted)
     for name in sorted(REPORT_READS):
         item = attrs[name]
         if isinstance(item, SourceFile):
             item = ("source", str(item.path), item.rel, item.slug, item.lang)
         found[name] = item
+    if attrs.get("parsed"):
+        found["body"] = ("parsed", attrs["parsed"])
     return found
 
 

@@ -41,6 +41,9 @@ class Report:
     # set by track(): ("report"|"page", slug, lang) and the site's Reads
     tracking_identity: tuple | None = field(default=None, repr=False, compare=False)
     reads: Reads | None = field(default=None, repr=False, compare=False)
+    # the key of the parse its front matter and body are (parsecache.py: of its file's bytes,
+    # path, the code and the languages); "" when not known (converted, pending, not kept)
+    parsed: str = field(default="", repr=False, compare=False)
 
     @property
     def title(self) -> str:

@@ -3,7 +3,8 @@ change costs little: each entry holds what parsing one file gave (its records) a
 problems the parse reported, and is used only for the same bytes, the same displayed path,
 the same generator code (cache.code_digest) and the same languages (a localised text's parse
 depends on them). A parse that found errors is never kept: a broken file is parsed, and its
-errors reported, every time. A missing, damaged or foreign entry, or a store that cannot be
+errors reported, every time; nor is one whose file changed while it was parsed (its bytes are
+not the ones its key names). A missing, damaged or foreign entry, or a store that cannot be
 read or written, only means the file is parsed again.
 
 The store is the load's: `problems.store` (errors.Problems), None for no store."""
@@ -28,8 +29,11 @@ class ParseCache:
         self.digests: dict | None = None
         self.code = ""
         self.languages: tuple | None = None  # (the languages last asked for, their signature)
-        self.stored: dict[str, dict[str, bytes]] = {}  # kind -> the store's entries of every file
+        self.stored: dict[str, dict[Path, bytes | None]] = {}  # kind -> each file's entry
         self.hits = self.misses = 0
+        # path -> the key of its parse, when its value is the parse of the bytes the key names
+        # (taken from the store, or parsed and the file unchanged since it was hashed)
+        self.keys: dict[Path, str] = {}
 
     def _hashed(self, store) -> None:
         try:
@@ -61,8 +65,7 @@ class ParseCache:
         rel = problems.rel(path)
         langs = self._signature(languages)
         key = hashlib.sha256("\0".join((kind, rel, digest, self.code, langs, given)).encode()).hexdigest()
-        entry = self.entry_key(kind, rel)
-        stored = _value(self._stored(store, kind, problems).get(entry))
+        stored = _value(self._stored(store, kind, problems).get(path))
         if (
             isinstance(stored, tuple)
             and len(stored) == 4
@@ -74,13 +77,18 @@ class ParseCache:
             store.work["parses reused"] += 1
             problems.items.extend(stored[2])
             problems.broken.update(stored[3])
+            self.keys[path] = key
             return stored[1]
         self.misses += 1
         store.work["files parsed"] += 1
         known, broken = len(problems.items), set(problems.broken)
         value = parse()
         found = problems.items[known:]
+        if cache.file_digests([path], store).get(path) != digest:
+            return value  # changed since it was hashed: the parse may be of other bytes
+        self.keys[path] = key
         if not store.read_only and not any(not problem.warning for problem in found):
+            entry = self.entry_key(kind, rel)
             store.put_value(TABLE, entry, (key, value, found, problems.broken - broken))
         return value
 
@@ -92,13 +100,14 @@ class ParseCache:
             self.languages = (languages, languages.signature())
         return self.languages[1]
 
-    def _stored(self, store, kind: str, problems) -> dict[str, bytes]:
-        """The store's entries of `kind` for every file of the set, read together at the first
-        parse of that kind (one query, not one per file)."""
+    def _stored(self, store, kind: str, problems) -> dict[Path, bytes | None]:
+        """The store's entry of `kind` of each file of the set, by path, read together at the
+        first parse of that kind (one query, not one per file)."""
         found = self.stored.get(kind)
         if found is None:
-            entries = [self.entry_key(kind, problems.rel(path)) for path in self.digests or ()]
-            found = self.stored[kind] = store.get_many(TABLE, entries)
+            entries = {path: self.entry_key(kind, problems.rel(path)) for path in self.digests or ()}
+            kept = store.get_many(TABLE, entries.values())
+            found = self.stored[kind] = {path: kept.get(entry) for path, entry in entries.items()}
         return found
 
 

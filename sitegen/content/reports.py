@@ -62,27 +62,25 @@ def _load_report(path: Path, langs: Languages, parse: tuple, problems: Problems)
             f"and a language among {', '.join(langs)}",
         )
         return None
-    if match.group("slug") in RESERVED[path.parent.name if path.parent.name in RESERVED else "reports"]:
-        target = (
-            f"{match.group('lang')}/reports/{match.group('slug')}.html"
-            if path.parent.name == "reports"
-            else f"{match.group('lang')}/{match.group('slug')}.html"
-        )
+    slug, lang = match.group("slug", "lang")
+    folder = path.parent.name  # (it says which fields a file has, and which names are the generator's)
+    if slug in RESERVED[folder if folder in RESERVED else "reports"]:
+        target = f"{lang}/reports/{slug}.html" if folder == "reports" else f"{lang}/{slug}.html"
         problems.add(
             path,
             None,
-            f"the slug '{match.group('slug')}' would overwrite the "
-            f"generator's own page {target}; rename the file",
+            f"the slug '{slug}' would overwrite the generator's own page {target}; rename the file",
         )
         return None
     fields, parsed = parse
-    kind = f"markdown-{path.parent.name}"  # (its folder says which fields a file has)
-    read = parsed.parse(kind, path, problems, lambda: _read_report(path, fields, langs, problems), langs)
+    read = parsed.parse(
+        f"markdown-{folder}", path, problems, lambda: _read_report(path, fields, langs, problems), langs
+    )
     if read is None:
         return None
     meta, body, body_line = read
-    source = SourceFile(path, problems.rel(path), match.group("slug"), match.group("lang"))
-    return Report(source.slug, source.lang, meta, body, body_line, source)
+    source = SourceFile(path, problems.rel(path), slug, lang)
+    return Report(slug, lang, meta, body, body_line, source, parsed=parsed.keys.get(path, ""))
 
 
 def _read_report(path: Path, fields: dict, langs: Languages, problems: Problems) -> tuple | None:

@@ -15,7 +15,7 @@ import pytest
 
 from sitegen.assemble import manifest
 from sitegen.base import cache
-from sitegen.base.errors import ContentError
+from sitegen.base.errors import ContentError, Problems
 from sitegen.base.store import Store, seal
 from sitegen.content import parsecache
 from sitegen.content.load import load_site
@@ -199,7 +199,7 @@ def same(a, b) -> bool:
         return all(
             same(getattr(a, f.name), getattr(b, f.name))
             for f in dataclasses.fields(a)
-            if f.name not in ("reads", "store")
+            if f.name not in ("reads", "store", "parsed")  # (a report's parse key: with a store only)
         )
     return a == b
 
@@ -437,3 +437,30 @@ def test_compiled_templates_are_reused_and_damaged_ones_compiled_again(tmp_path,
         db.execute("DELETE FROM templates")
     get_all(Store(own_store.folder, read_only=True))  # `check`: reads, never writes
     assert keys(own_store, "templates") == []
+
+
+def test_a_report_is_given_its_parse_key_when_its_parse_is_of_the_bytes_hashed(tmp_path, own_store, counted):
+    """A report's parse key (Report.parsed: what the build's state takes its front matter and
+    body as) is the key of the parse it is, taken from the store or parsed from bytes that did
+    not change since they were hashed; a file that changed while it was parsed gets none, and
+    its parse is not kept (the bytes parsed are not the ones its key names)."""
+    content = write_project(tmp_path)
+    path = content / "reports" / "acme-vs-zenith.en.md"
+    cold = _load(content, own_store).report("acme-vs-zenith", "en")
+    warm = _load(content, own_store).report("acme-vs-zenith", "en")
+    assert cold.parsed and cold.parsed == warm.parsed
+    assert _load(content, None).report("acme-vs-zenith", "en").parsed == ""  # no store: none
+    path.write_text(path.read_text("utf-8") + "\nOne more.\n", "utf-8")
+    parsed = parsecache.ParseCache([path])
+    problems = Problems(content, store=own_store)
+
+    def edited_meanwhile():
+        path.write_text(path.read_text("utf-8") + "\nAnd another.\n", "utf-8")
+        return "parsed"
+
+    entry = parsed.entry_key("markdown-reports", problems.rel(path))
+    kept = own_store.get(parsecache.TABLE, entry)
+    assert parsed.parse("markdown-reports", path, problems, edited_meanwhile) == "parsed"
+    assert path not in parsed.keys and counted["files parsed"]
+    assert own_store.get(parsecache.TABLE, entry) == kept  # (the earlier bytes' parse)
+    assert _load(content, own_store).report("acme-vs-zenith", "en").body.endswith("\nAnd another.\n")

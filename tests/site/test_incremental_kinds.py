@@ -79,6 +79,15 @@ CHANGES = {
         "One more sentence for the test.",
         0.1,
     ),
+    # a report's front matter: its page and every page that lists it follow (its whole
+    # fingerprint is its parse's key, state.whole_fingerprint: it moves with the file's bytes)
+    "report title": (
+        lambda c: _edit(
+            c / "reports/acme-vs-zenith.en.md", "title: Acme against Zenith", "title: Acme, again"
+        ),
+        "Acme, again",
+        0.5,
+    ),
     "data record": (
         lambda c: _edit(c / "data/systems.yaml", "A small test system.", "A small tested system."),
         "A small tested system.",
@@ -231,6 +240,21 @@ def test_a_report_edit_renders_only_its_page(project, tmp_path):
     CHANGES["report text"][0](content)
     again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert again.units_rendered == 1 and again.bodies_rendered == 1
+
+
+def test_a_report_put_back_as_it_was(project, tmp_path, monkeypatch, warm_copy):
+    """A report edited, then put back byte for byte (its parse's key is the first build's
+    again): each build renders its page again, and the last equals a cold build."""
+    content, out, first = project
+    path = content / "reports/acme-vs-zenith.en.md"
+    original = path.read_bytes()
+    for change in ("report text", "report title"):
+        CHANGES[change][0](content)
+    assert build(content, TEMPLATES, out, cache=tmp_path / "cache").units_rendered > 1
+    path.write_bytes(original)
+    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    assert again.units_rendered > 1 and "Acme, again" not in _all_text(out)
+    assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, warm_copy, content, "d"))
 
 
 @pytest.mark.parametrize("entry", ["base", "changes"])

@@ -200,3 +200,36 @@ def test_a_report_fingerprints_whole_as_everything_a_page_may_read_of_it():
         assert whole(dataclasses.replace(report, **{name: other})) != before, name
     assert whole(dataclasses.replace(report, source=dataclasses.replace(source, rel="x"))) != before
     assert whole(dataclasses.replace(report, source=None)) != before
+
+
+def test_a_report_with_a_parse_key_fingerprints_whole_by_it():
+    """A report whose front matter and body are a kept parse (Report.parsed: the key names
+    the file's bytes, the code and the languages they are a function of) fingerprints whole by
+    that key instead of hashing them: its report's and its front matter's whole fingerprints
+    move with the key, the report's with each other attribute a page reads as before, and
+    neither equals the fingerprint of the same report without a key (its text hashed)."""
+    import dataclasses
+    from pathlib import Path
+
+    from sitegen.content.model import Report, SourceFile
+
+    source = SourceFile(Path("/c/reports/a.en.md"), "content/reports/a.en.md", "a", "en")
+    report = Report("a", "en", {"title": "A"}, "Body.\n", 5, source, parsed="k1")
+    tags = ("report", "a", "en"), ("meta", "report", "a", "en")
+
+    def whole(one: Report) -> list:
+        def value(tag, key):
+            return deps.value_of(one.meta if tag[0] == "meta" else one, key)
+
+        return [deps.whole_fingerprint(value, tag) for tag in tags]
+
+    before = whole(report)
+    assert None not in before
+    assert whole(dataclasses.replace(report, body="Other.\n", meta={"title": "B"})) == before
+    moved = whole(dataclasses.replace(report, parsed="k2"))
+    assert moved[0] != before[0] and moved[1] != before[1]
+    unkept = whole(dataclasses.replace(report, parsed=""))
+    assert unkept[0] != before[0] and unkept[1] != before[1]
+    assert unkept[1] == deps.record_fingerprint({"title": "A"})  # its front matter hashed
+    for name, other in {"body_line": 6, "pending": True, "converted": True, "source": None}.items():
+        assert whole(dataclasses.replace(report, **{name: other}))[0] != before[0], name
