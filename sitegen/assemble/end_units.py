@@ -19,7 +19,7 @@ from typing import Any
 from sitegen.assemble.manifest import output_key
 from sitegen.assemble.state import INDEX, Unit, docs_sum
 from sitegen.assemble.state_store import Docs, load_docs, save_docs
-from sitegen.assemble.units import Language, keep_or_write, recalled
+from sitegen.assemble.units import Language, keep_or_write, owned, recalled
 from sitegen.assemble.write import link_files
 from sitegen.base.cache import sha
 from sitegen.render.end_files import language_end_files, rows_chunk, search_rows
@@ -136,7 +136,7 @@ def language_index(work: Language, model, reuse: Any, verify: bool) -> dict:
 def _taken(work: Language, key: tuple, files: dict[str, str]) -> None:
     """The index taken as the last build left it: linked here, as the process that makes it
     writes it; the files every language makes passed on, as a reused unit's (units.take_reused)."""
-    mine = {path: digest for path, digest in files.items() if path == index_path(work.lang)}
+    mine = {path: digest for path, digest in files.items() if owned(path, work.lang, {index_path(work.lang)})}
     destination = work.destination
     work.written.update(link_files(mine, destination.staging, destination.out, destination.held))
     work.linked.update((path, digest) for path, digest in files.items() if path not in mine)

@@ -234,7 +234,9 @@ def _render(loaded: _Loaded, out: Path, staging) -> _Rendered:
     shared = [p for p in staging.held.paths if p in files and p not in destination.touched]
     linked = set(staging.linked)  # linked after the scan: its ctime moved
     untouched = {p: loaded.before[p] for p in shared if p not in linked}
-    return _Rendered(reuse, files, destination.units, None, untouched, len(shared), destination.docs)
+    return _Rendered(
+        reuse, files, destination.units, untouched=untouched, shared=len(shared), docs=destination.docs
+    )
 
 
 def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path | None]:

@@ -59,7 +59,7 @@ def take_reused(work: Language, unit_key: tuple, old: Unit, report=None, make=No
     """A unit the last build made, taken as it is: its own files hard-linked at the end, the
     files every language makes passed on, its problems as they were; its search entries are
     read back only if the index is made again (recalled)."""
-    own = {p: h for p, h in old.files.items() if work.lang in p.split("/")[:-1]}
+    own = {p: h for p, h in old.files.items() if owned(p, work.lang)}
     work.unchanged.update(own)
     work.linked.update((p, h) for p, h in old.files.items() if p not in own)
     work.sums.append((unit_key, old.sum))
@@ -161,6 +161,13 @@ def cjk_space_problems(files: dict[str, bytes]) -> list[Problem]:
     return problems
 
 
+def owned(path: str, lang: str, alone: Collection[str] = ()) -> bool:
+    """Whether a language's process writes the file itself: it lies in the language's own
+    folders, or only that language makes it (`alone`: its search index); the files every
+    language makes go back to the one process that writes them."""
+    return path in alone or lang in path.split("/")[:-1]
+
+
 def keep_or_write(
     files: dict[str, bytes],
     lang: str,
@@ -176,11 +183,7 @@ def keep_or_write(
     if destination is None:
         kept.update(files)
         return {}
-    own = (
-        files
-        if mine
-        else {path: data for path, data in files.items() if path in alone or lang in path.split("/")[:-1]}
-    )
+    own = files if mine else {path: data for path, data in files.items() if owned(path, lang, alone)}
     merge_same(kept, {path: data for path, data in files.items() if path not in own})
     return put_files(own, destination.staging, destination.out, destination.previous, destination.held)
 
