@@ -39,11 +39,35 @@ def _not_searched(el) -> bool:
     )
 
 
+# A page's lead, in the order of the page: a paragraph of running text (not a note on its
+# figures, which many pages repeat) or the list of its facts (a record page's specs).
+LEAD = ".//p[normalize-space()][not(contains(concat(' ', @class, ' '), ' note '))] | .//dl[contains(concat(' ', @class, ' '), ' specs ')]"
+ASIDE = "ancestor::figure | ancestor::table | ancestor::aside | ancestor::details | ancestor::nav"
+
+
+def _lead_text(el, seps: tuple[str, str]) -> str:
+    """A lead's text; a list of facts as "term: value; term: value" in the page's language."""
+    if el.tag != "dl":
+        return text_of(el)
+    colon, separator = seps
+    pairs = [(dt, dt.getnext()) for dt in el.findall("dt")]
+    return separator.join(
+        f"{text_of(dt)}{colon}{text_of(dd)}" for dt, dd in pairs if dd is not None and dd.tag == "dd"
+    )
+
+
 def search_document(
-    path: str, doc, kind: str, label: str, tagline: str = "", kept: int | None = None
+    path: str,
+    doc,
+    kind: str,
+    label: str,
+    tagline: str = "",
+    kept: int | None = None,
+    seps: tuple[str, str] = (": ", "; "),
 ) -> dict:
     """One page's entry in the search index; `doc` is the page parsed with lxml.etree, `kind`
-    the kind of document it is, `kept` the characters of its text searched (None: all)."""
+    the kind of document it is, `kept` the characters of its text searched (None: all), `seps`
+    the language's colon and separator of statements."""
     main = doc.find(".//main")
     if main is None:
         main = doc.find(".//body")
@@ -59,18 +83,8 @@ def search_document(
     if kind in ("report", "page") and description and description != tagline:
         snippet = collapse(description)
     else:
-        # The first paragraph of running text: not a caption, a note in a figure or a table cell.
-        first = next(
-            (
-                p
-                for p in main.xpath(".//p[normalize-space()]")
-                if not p.xpath(
-                    "ancestor::figure | ancestor::table | ancestor::aside | ancestor::details | ancestor::nav"
-                )
-            ),
-            None,
-        )
-        snippet = text_of(first) if first is not None else text or collapse(description)
+        first = next((el for el in main.xpath(LEAD) if not el.xpath(ASIDE)), None)
+        snippet = _lead_text(first, seps) if first is not None else text or collapse(description)
     if kept is not None:
         text = shorten(text, kept)
     return {
@@ -92,7 +106,10 @@ def search_entry(site, path: str, data: bytes, lang: str, t, tree=None) -> dict 
     if kind is None or kind.search is None or noindex(data):
         return None
     label, tagline = t(f"search.kind.{kind.search}"), site.config["tagline"][lang]
-    doc = search_document(path, parse(data) if tree is None else tree, kind.search, label, tagline, kind.kept)
+    seps = (t("ref.colon"), t("ref.statement_separator"))
+    doc = search_document(
+        path, parse(data) if tree is None else tree, kind.search, label, tagline, kind.kept, seps
+    )
     doc["lang"] = lang
     return doc
 

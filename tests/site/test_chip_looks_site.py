@@ -103,7 +103,7 @@ def seen_looks(output: Path) -> tuple[dict[str, set], list[str]]:
             for path, fill, stroke, name in LEGEND_ITEM.findall(text):
                 if fill == stroke:  # a family's key (the hollow and ideal keys have no fill)
                     note(htmllib.unescape(name), fill, signature(path), where + " scale")
-            key = re.search(r'<dd class="chip-look"><svg[^>]*><path d="([^"]*)" fill="([^"]*)"', text)
+            key = re.search(r'<dd class="chip-look"[^>]*><svg[^>]*><path d="([^"]*)" fill="([^"]*)"', text)
             if key:  # a chip page's key of its family's look
                 name = htmllib.unescape(re.search(r"<h1[^>]*>([^<]*)</h1>", text).group(1)).strip()
                 note(name, key.group(2), signature(key.group(1)), where + " key")

@@ -87,6 +87,28 @@ def test_index_lists_every_public_page_in_a_fixed_order(tiny_site):
             assert doc["title"] and doc["snippet"], doc["url"]
 
 
+def test_a_record_pages_snippet_is_its_lead_never_a_note_on_its_figures(tiny_site):
+    """Many pages repeat the same notes (what accelerator-minutes are, how the fastest is
+    chosen): a snippet made of one would read alike for every submitter or benchmark."""
+    for lang, colon in (("en", ": "), ("zh", "：")):
+        docs = {d["url"]: d for d in search_docs(tiny_site, lang)}
+        noted = 0
+        for url, doc in docs.items():
+            notes = html(tiny_site / url).xpath("//main//p[contains(concat(' ', @class, ' '), ' note ')]")
+            noted += len(notes)
+            snippet = doc["snippet"].removesuffix("…")
+            assert not any(" ".join(p.text_content().split()).startswith(snippet) for p in notes), url
+        assert noted, "no page of the tiny site has a note: nothing checked"
+        for url in (f"{lang}/submitters/acme.html", f"{lang}/benchmarks/bert.html"):
+            specs = html(tiny_site / url).xpath("//main//dl[contains(concat(' ', @class, ' '), ' specs ')]")[
+                0
+            ]
+            term, value = (" ".join(el.text_content().split()) for el in specs.xpath("dt[1] | dd[1]"))
+            assert docs[url]["snippet"].startswith(f"{term}{colon}{value}"), url
+        chip = html(tiny_site / f"{lang}/accelerators/acme-a1.html").xpath("//dd[@class='chip-look']")[0]
+        assert " ".join(chip.text_content().split()) not in docs[f"{lang}/accelerators/acme-a1.html"]["text"]
+
+
 def test_minisearch_is_copied_from_node_modules(tiny_site):
     code = (tiny_site / "assets" / "minisearch.js").read_text("utf-8")
     assert "MiniSearch" in code and "sourceMappingURL" not in code
