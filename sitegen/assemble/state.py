@@ -7,117 +7,17 @@ and says which units are stale; state_store.py saves and loads the state."""
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
-import marshal
 from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, is_dataclass
-from operator import itemgetter
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
+from sitegen.assemble.fingerprints import fingerprint, record_fingerprint
 from sitegen.content.model import REPORT_READS, Report, Site, SourceFile, ViewMap, reports_by_identity
-from sitegen.content.tracking import ALL, KEYS, MISSING, Tracked
+from sitegen.content.tracking import ALL, KEYS, MISSING
 from sitegen.derive.record_index import index_of
-
-# --- fingerprints ----------------------------------------------------------------------------
-
-
-def _canonical(value, out: list) -> None:
-    kind = type(value)
-    if value is None or kind in (str, int, float, bool, bytes):
-        out.append(f"{kind.__name__}:{value!r}")
-    elif isinstance(value, Tracked):
-        out.append(f"@{value.tag!r}")  # its fields are noted when read
-    elif isinstance(value, (dt.date, dt.datetime)):
-        out.append(f"{kind.__name__}:{value.isoformat()}")
-    elif isinstance(value, dict):
-        out.append("{")
-        for key, item in dict.items(value):
-            _canonical(key, out)
-            _canonical(item, out)
-        out.append("}")
-    elif isinstance(value, (list, tuple)):
-        out.append("[")
-        for item in list.__iter__(value) if isinstance(value, list) else value:
-            _canonical(item, out)
-        out.append("]")
-    elif isinstance(value, (set, frozenset)):
-        parts = []
-        for item in value:
-            one: list = []
-            _canonical(item, one)
-            parts.append("".join(one))
-        out.append("set(" + ",".join(sorted(parts)) + ")")
-    elif hasattr(value, "tracking_identity"):
-        out.append(f"@{value.tracking_identity!r}")
-    elif is_dataclass(value):
-        out.append(kind.__name__ + "(")
-        for item in fields(value):
-            _canonical(getattr(value, item.name), out)
-        out.append(")")
-    elif isinstance(value, Path):
-        out.append(f"path:{value.as_posix()}")
-    elif isinstance(value, str):  # Markup and other str subclasses
-        out.append(f"str:{str(value)!r}")
-    else:  # an object of unknown shape: its repr (one with an address never matches
-        out.append(f"{kind.__name__}:{value!r}")  # again, so its pages always render)
-
-
-def fingerprint(value) -> bytes:
-    """A dependency's fingerprint: plain data (a report's text, a list of names) from marshal's
-    bytes, made in C (a whole-record rebuild fingerprints up to 12,000 values: _canonical took
-    0.8 s of a report edit at N = 1,000); anything else (a date, a record, a report) through
-    _canonical, where records count by identity. Format 0: no later format's marks of which
-    strings Python interned, so equal values give equal bytes however they were loaded. A set
-    goes through _canonical, which sorts it (marshal writes a set of strings in an order that
-    differs between processes: its pages would render in every build)."""
-    if type(value) not in (set, frozenset):
-        try:
-            return hashlib.blake2b(b"m" + marshal.dumps(value, 0), digest_size=12).digest()
-        except ValueError:
-            pass
-    out: list = []
-    _canonical(value, out)
-    return hashlib.blake2b(b"c" + "\x1f".join(out).encode("utf-8", "surrogatepass"), digest_size=12).digest()
-
-
-def record_fingerprint(record) -> bytes:
-    """A whole record's fingerprint (a record of a table or of the MLPerf record, as loaded: a
-    whole-record build has about 13,000), and a whole mapping's (whole_fingerprint: a table,
-    a language's strings, an index of the record; a record held in it, which marshal does not
-    write, counts by identity through `fingerprint`). Plain data (dicts, lists, strings, numbers: what YAML
-    and the importer give) is hashed from marshal's bytes, made in C, four times faster than
-    _canonical; anything marshal does not write (a date) goes through `fingerprint`. Equal bytes
-    mean equal records, so no change is ever missed; a set in a record (YAML's !!set) is
-    written in an order that may differ between runs, which at worst renders its pages again.
-    Format 2, not 4: from 3 on, marshal writes an object met twice as a back-reference, and
-    whether two equal strings are one object depends on how the file was read (YAML or the
-    parse cache): 262 unchanged records of an edited round's file fingerprinted as changed."""
-    try:
-        data = b"m" + marshal.dumps(record, 2)
-    except ValueError:
-        dated = _dates_marked(record)
-        try:
-            data = b"d" + marshal.dumps(dated, 2)  # a record whose only dates are its own fields
-        except ValueError:
-            return fingerprint(record)
-    return hashlib.blake2b(data, digest_size=12).digest()
-
-
-def _dates_marked(record):
-    """A record's own dates as (b"date", ISO text) pairs, which marshal writes (a report's front
-    matter, a round's dates: 2,000 reports' went through _canonical, 0.1 s of each rebuild at
-    N = 1,000); no loaded value is such a pair (YAML gives no tuple, and bytes only tagged)."""
-    if type(record) is not dict:
-        return record
-    return {
-        key: (type(item).__name__.encode(), item.isoformat()) if isinstance(item, dt.date) else item
-        for key, item in dict.items(record)
-    }
-
 
 # --- finding a dependency again in a newly loaded site -------------------------------------
 
@@ -191,7 +91,9 @@ class Unit:
     """What one unit of output (a page with the files made with it) was made from."""
 
     files: dict  # output path -> sha256
-    deps: Sequence[int] = ()  # indexes into State.keys (an array once saved)
+    # rendered now: the (tag, key) pairs it read; in a State: the ids of the runs (State.runs)
+    # whose indexes into State.keys together are what it read
+    deps: Sequence = ()
     # the digest of its pages' search entries (docs_sum); the entries themselves are kept
     # apart, per language (state_store.save_docs), and read only where an index is made again
     sum: bytes = b""
@@ -218,6 +120,23 @@ class State:
     # each language's search entries in the store: language -> the id of its entry, which
     # holds every unit's entries as this state's units were made (state_store.save_docs)
     docs: dict = field(default_factory=dict)
+    # the units' dependencies as runs: distinct sorted arrays of indexes into keys, each kept
+    # once (a unit's pages in every language read mostly the same keys: a whole record's
+    # 4.8 million indexes are 1.5 million in runs); a unit names the runs it read (Unit.deps)
+    runs: list = field(default_factory=list)
+    tags: dict = field(default_factory=dict)  # tag -> the indexes of its keys (an array)
+
+    def indexes(self, unit: Unit) -> list[int]:
+        """The sorted indexes into keys of what a unit of this state read."""
+        return sorted({index for run in unit.deps for index in self.runs[run]})
+
+
+def tags_of(keys: list) -> dict:
+    """tag -> the indexes of its keys, in order (State.tags)."""
+    found: dict = {}
+    for index, (tag, _) in enumerate(keys):
+        found.setdefault(tag, []).append(index)
+    return {tag: array("I", indexes) for tag, indexes in found.items()}
 
 
 # --- what changed since the last build, and the state of this one --------------------------
@@ -277,119 +196,171 @@ def _report_reads(report: Report) -> dict:
 def stale_units(state: State, value) -> tuple[set, list, dict]:
     """(keys of the units that read a dependency whose value changed, the dependencies'
     fingerprints now, in the order of state.keys, and each mapping's whole fingerprint now).
-    A mapping whose whole fingerprint is as before is not looked at key by key."""
+    A mapping whose whole fingerprint is as before is not looked at key by key (its keys are
+    found by their tag: State.tags); a run of indexes is searched once for all the units
+    that read it."""
     hashes, changed = list(state.hashes), set()
     whole = {tag: whole_fingerprint(value, tag) for tag in state.whole}
-    settled = {tag for tag, now in whole.items() if now is not None and now == state.whole[tag]}
-    for index, (tag, key) in enumerate(state.keys):
-        if tag in settled:
-            continue
+    for tag, indexes in state.tags.items():
         if tag not in whole:  # a state whose wholes were not all kept
             whole[tag] = whole_fingerprint(value, tag)
-        now = fingerprint(value(tag, key))
-        if now != state.hashes[index]:
-            hashes[index] = now
-            changed.add(index)
-    stale = {ukey for ukey, unit in state.units.items() if _reads_any(unit.deps, changed)}
+        if whole[tag] is not None and whole[tag] == state.whole.get(tag):
+            continue
+        for index in indexes:
+            now = fingerprint(value(*state.keys[index]))
+            if now != state.hashes[index]:
+                hashes[index] = now
+                changed.add(index)
+    if not changed:
+        return set(), hashes, whole
+    runs = {number for number, run in enumerate(state.runs) if _reads_any(run, changed)}
+    stale = {ukey for ukey, unit in state.units.items() if not runs.isdisjoint(unit.deps)}
     return stale, hashes, whole
 
 
-# Up to this many changed dependencies, each unit's sorted indexes are searched by bisection;
-# past it, every index is looked at (a whole-record state holds about 3 million of them:
-# 0.06 s for each rebuild, against 0.01 s for a few changes searched).
+# Up to this many changed dependencies, each run's sorted indexes are searched by bisection;
+# past it, every index is looked at (a whole-record state holds about 1.5 million of them).
 FEW_CHANGES = 64
 
 
-def _reads_any(deps: Sequence[int], changed: set) -> bool:
-    """Whether a unit's dependencies (sorted indexes) include one of `changed`."""
+def _reads_any(run: Sequence[int], changed: set) -> bool:
+    """Whether a run of dependencies (sorted indexes) includes one of `changed`."""
     if len(changed) > FEW_CHANGES:
-        return not changed.isdisjoint(deps)
+        return not changed.isdisjoint(run)
     for index in changed:
-        at = bisect_left(deps, index)
-        if at < len(deps) and deps[at] == index:
+        at = bisect_left(run, index)
+        if at < len(run) and run[at] == index:
             return True
     return False
 
 
-# A state keeps the keys of the last one, and only adds to them, until it holds this many
-# times the keys in use when it was last compacted (keys no unit reads any more are dropped
-# then): a small edit costs no re-indexing of the whole site's dependencies.
+# A state keeps the keys and runs of the last one, and only adds to them, until it holds
+# this many times the keys (or runs) in use when it was last compacted (those no unit reads
+# any more are dropped then): a small edit costs no re-indexing of the whole site's
+# dependencies.
 COMPACT_AT = 1.5
 
 
 def next_state(
     inputs: str, old: State | None, old_hashes: list | None, old_whole: dict | None, units: dict, value
 ) -> State:
-    """The state of this build: `units` maps each unit key to a Unit whose deps are either
-    indexes into old.keys (reused) or a set of (tag, key) pairs (rendered now). `old_hashes`
-    and `old_whole`: stale_units' fingerprints of old's keys and records now."""
+    """The state of this build: `units` maps each unit key to (Unit, rendered now), whose deps
+    are run ids of old.runs (reused) or the set of (tag, key) pairs it read (rendered now).
+    `old_hashes` and `old_whole`: stale_units' fingerprints of old's keys and records now."""
     keep = old is not None and old_hashes is not None
-    keys = list(old.keys) if old is not None and keep else []
-    hashes = list(old_hashes) if old_hashes is not None and keep else []
-    ids = dict(zip(keys, range(len(keys))))
-
-    def intern(dep):
-        found = ids.get(dep)
-        if found is None:
-            found = ids[dep] = len(keys)
-            keys.append(dep)
-            hashes.append(fingerprint(value(*dep)))
-        return found
-
-    def indexes(deps) -> array:
-        found = list(map(ids.get, deps))  # in C: most of a rendered unit's keys are known
-        if None in found:
-            found = [intern(dep) if index is None else index for index, dep in zip(found, deps)]
-        return _indexes(found)
-
-    done, fresh = {}, set()
-    for ukey, (unit, rendered) in units.items():
-        # a reused unit is kept as it is: its deps are indexes into old.keys, kept as they are
-        if rendered:
-            unit = Unit(unit.files, indexes(unit.deps), unit.sum, unit.hidden, unit.problems)
-            fresh.add(ukey)
-        done[ukey] = unit
-    live = old.live if old is not None and keep else len(keys)  # 0 in a state saved before it was counted
-    state = State(inputs, done, keys, hashes, {}, live)
-    if keep and len(keys) > COMPACT_AT * max(live, 1):
-        return _compacted(state, old_whole or {}, value)
-    state.whole = _wholes(keys, old_whole or {}, value)
+    state = State(inputs, {}, [], [], {}, 0)
+    if keep and old is not None:
+        state.keys, state.hashes, state.live = list(old.keys), list(old_hashes or ()), old.live
+        state.runs, state.tags = list(old.runs), dict(old.tags)
+    indexes, added = _interning(state, value)
+    made = _as_runs(state, units, indexes)
+    for tag, more in added.items():  # new arrays: old's stay as they were
+        state.tags[tag] = array("I", [*state.tags.get(tag, ()), *more])
+    state.units = {ukey: made.get(ukey, unit) for ukey, (unit, _) in units.items()}
+    if not keep:
+        state.live = len(state.keys)
+    used = {number for unit in state.units.values() for number in unit.deps}
+    if keep and (
+        len(state.keys) > COMPACT_AT * max(state.live, 1) or len(state.runs) > COMPACT_AT * max(len(used), 1)
+    ):
+        return _compacted(state, used, old_whole or {}, value)
+    state.whole = _wholes(state.tags, old_whole or {}, value)
     if keep and old is not None:  # only what changed since `old` is saved
-        state.saved, state.previous, state.fresh = old.saved, old, frozenset(fresh)
+        state.saved, state.previous, state.fresh = old.saved, old, frozenset(made)
     return state
 
 
-def _indexes(found) -> array:
-    """A unit's dependencies as sorted indexes into State.keys, in an array: a whole-record
-    state holds about 3.6 million of them, which load as one block each instead of one int each
-    (a fifth of the time)."""
-    return array("I", sorted(found))
+def _interning(state: State, value):
+    """(indexes(deps): the set of indexes into state.keys of (tag, key) pairs, each new one
+    added to the keys with its fingerprint now; tag -> the indexes of its keys added, for
+    State.tags)."""
+    keys, hashes = state.keys, state.hashes
+    ids = dict(zip(keys, range(len(keys))))
+    added: dict = {}
+
+    def intern(dep) -> int:
+        found = ids[dep] = len(keys)
+        keys.append(dep)
+        hashes.append(fingerprint(value(*dep)))
+        added.setdefault(dep[0], []).append(found)
+        return found
+
+    def indexes(deps) -> set:
+        found = list(map(ids.get, deps))  # in C: most of a rendered unit's keys are known
+        if None in found:
+            found = [intern(dep) if index is None else index for index, dep in zip(found, deps)]
+        return set(found)
+
+    return indexes, added
 
 
-def _compacted(state: State, known_whole: dict, value) -> State:
-    """The state with only the keys some unit reads, renumbered."""
-    ids: dict = {}
-    keys: list = []
-    hashes: list = []
-    units = {}
-    for ukey, unit in state.units.items():
-        deps = []
-        for i in unit.deps:
-            dep = state.keys[i]
-            found = ids.get(dep)
-            if found is None:
-                found = ids[dep] = len(keys)
-                keys.append(dep)
-                hashes.append(state.hashes[i])
-            deps.append(found)
-        units[ukey] = Unit(unit.files, _indexes(deps), unit.sum, unit.hidden, unit.problems)
-    return State(state.inputs, units, keys, hashes, _wholes(keys, known_whole, value), len(keys))
+def _as_runs(state: State, units: dict, indexes) -> dict:
+    """The units rendered now, each with its dependencies as runs of state.runs: those it
+    shares with the same unit in the other languages (their common indexes, or a reused
+    one's first run, when it read all of it) and the rest; runs are kept once (by bytes)."""
+    siblings: dict = {}
+    for ukey in units:
+        siblings.setdefault(ukey[1:], []).append(ukey)
+    made: dict = {}
+    numbers: dict | None = None  # a run's bytes -> its number, made when first needed
+    for members in siblings.values():
+        read = {k: indexes(units[k][0].deps) for k in members if units[k][1]}
+        if not read:
+            continue
+        shared = _shared(state, read, [units[k][0] for k in members if k not in read])
+        if numbers is None:
+            numbers = {run.tobytes(): number for number, run in enumerate(state.runs)}
+        for ukey, found in read.items():
+            parts = (shared, found - shared) if shared else (found,)
+            runs = tuple(_run_number(state, numbers, part) for part in parts if part)
+            unit = units[ukey][0]
+            made[ukey] = Unit(unit.files, runs, unit.sum, unit.hidden, unit.problems)
+    return made
 
 
-def _wholes(keys: list, known: dict, value) -> dict:
-    """The whole fingerprint of every mapping among `keys` (those in `known` not computed
-    again); None for those that are not plain mappings."""
-    return {
-        tag: known[tag] if tag in known else whole_fingerprint(value, tag)
-        for tag in dict.fromkeys(map(itemgetter(0), keys))
+def _shared(state: State, read: dict, reused: list) -> set:
+    """The indexes the siblings rendered now share: a reused sibling's first run of two (its
+    shared one) when every one read all of it, else what all of them read (when two or more
+    were rendered), else none."""
+    for unit in reused:
+        if len(unit.deps) == 2:
+            run = set(state.runs[unit.deps[0]])
+            if all(run <= indexes for indexes in read.values()):
+                return run
+    return set.intersection(*read.values()) if len(read) > 1 else set()
+
+
+def _run_number(state: State, numbers: dict, indexes: set) -> int:
+    run = array("I", sorted(indexes))
+    data = run.tobytes()
+    found = numbers.get(data)
+    if found is None:
+        found = numbers[data] = len(state.runs)
+        state.runs.append(run)
+    return found
+
+
+def _compacted(state: State, used: set, known_whole: dict, value) -> State:
+    """The state with only the keys and runs some unit reads, renumbered in their order (a
+    run stays sorted)."""
+    live = sorted({index for number in used for index in state.runs[number]})
+    renumbered = dict(zip(live, range(len(live))))
+    runs, numbers = [], {}
+    for number in sorted(used):
+        numbers[number] = len(runs)
+        runs.append(array("I", map(renumbered.__getitem__, state.runs[number])))
+    units = {
+        ukey: Unit(unit.files, tuple(numbers[n] for n in unit.deps), unit.sum, unit.hidden, unit.problems)
+        for ukey, unit in state.units.items()
     }
+    keys, hashes = [state.keys[i] for i in live], [state.hashes[i] for i in live]
+    tags = tags_of(keys)
+    compacted = State(state.inputs, units, keys, hashes, _wholes(tags, known_whole, value), len(keys))
+    compacted.runs, compacted.tags = runs, tags
+    return compacted
+
+
+def _wholes(tags: dict, known: dict, value) -> dict:
+    """The whole fingerprint of every mapping among `tags` (those in `known` not computed
+    again); None for those that are not plain mappings."""
+    return {tag: known[tag] if tag in known else whole_fingerprint(value, tag) for tag in tags}

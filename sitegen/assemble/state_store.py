@@ -23,15 +23,20 @@ from another build)."""
 from __future__ import annotations
 
 import errno
+import marshal
 import os
 import pickle
+import sys
 from array import array
 from dataclasses import dataclass, field
 
 from sitegen.assemble.state import State, Unit
 from sitegen.base.store import Store
 
-STATE_FORMAT = 6  # a state saved in another layout is not read (all rendered)
+STATE_FORMAT = 6  # search entries saved in another layout are not read (made again)
+# a state saved in another layout, or on a machine whose arrays differ (the runs are kept as
+# their bytes), is not read (all rendered)
+UNITS_FORMAT = (7, sys.byteorder, array("I").itemsize)
 DELTA = "+changes"  # the key of the changes since the base: the output's key and this
 DOCS = "+docs:"  # the key of a language's search entries: the output's key, this, the language
 # The base is written again when the units changed since it pass this share of all units
@@ -41,12 +46,13 @@ REBASE_AT = 0.25
 
 @dataclass
 class Saved:
-    """What the store holds of a state: the base's id and number of keys, and the changes
-    since it (the units rendered or added, the units dropped, the fingerprints of the base's
-    keys that moved, the whole fingerprints that moved)."""
+    """What the store holds of a state: the base's id, number of keys and of runs, and the
+    changes since it (the units rendered or added, the units dropped, the fingerprints of the
+    base's keys that moved, the whole fingerprints that moved)."""
 
     base: bytes
     keys: int
+    runs: int = 0
     units: set = field(default_factory=set)
     gone: set = field(default_factory=set)
     moved: dict = field(default_factory=dict)
@@ -57,7 +63,7 @@ def save_state(store: Store, output: str, state: State) -> None:
     """Write the changes since the saved base, or the state whole as a new base."""
     saved = _changes(state) if state.saved is not None and state.previous is not None else None
     if saved is None or _grown(saved, state):
-        saved = Saved(os.urandom(12), len(state.keys))
+        saved = Saved(os.urandom(12), len(state.keys), len(state.runs))
         entries = {output: _base_blob(state, saved), output + DELTA: _delta_blob(state, saved)}
     else:
         entries = {output + DELTA: _delta_blob(state, saved)}
@@ -79,12 +85,28 @@ def load_state(store: Store, output: str) -> State | None:
     if base is None or delta is None:
         return None
     try:
-        state = _from_base(pickle.loads(base))
-        if state is None or not _apply(state, pickle.loads(delta)):
+        state = _from_base(_loads(base))
+        if state is None or not _apply(state, _loads(delta)):
             return None
         return state
     except Exception:  # noqa: BLE001 - any damage means: build without reuse
         return None
+
+
+def _dumps(data) -> bytes:
+    """marshal's bytes (read back in a third of pickle's time), or pickle's for a value
+    marshal does not write (a dependency key of another type)."""
+    try:
+        return b"m" + marshal.dumps(data, 4)
+    except ValueError:
+        return b"p" + pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(blob: bytes):
+    kind, data = blob[:1], memoryview(blob)[1:]
+    if kind == b"m":
+        return marshal.loads(data)
+    return pickle.loads(data) if kind == b"p" else None
 
 
 def _changes(state: State) -> Saved:
@@ -105,67 +127,97 @@ def _changes(state: State) -> Saved:
     )
     whole = dict(before.whole)
     whole.update((tag, now) for tag, now in state.whole.items() if old.whole.get(tag, b"") != now)
-    return Saved(before.base, before.keys, units - gone, gone, moved, whole)
+    return Saved(before.base, before.keys, before.runs, units - gone, gone, moved, whole)
 
 
-def _packed(units: dict, keys) -> tuple[dict, array, array]:
-    """Units' records, and their dependency indexes packed into one array with each unit's
-    end (7,700 small arrays pickled one by one took half of the time of saving and loading)."""
-    packed, ends, records = array("I"), array("I"), {}
+def _records(units: dict, keys) -> tuple[dict, bytes]:
+    """The records of units `keys` as marshal writes them, and their problems apart (pickled:
+    few units have any)."""
+    records, problems = {}, {}
     for key in keys:
         unit = units[key]
-        packed.extend(unit.deps)
+        records[key] = (unit.files, unit.sum, unit.hidden, tuple(unit.deps))
+        if unit.problems:
+            problems[key] = unit.problems
+    return records, pickle.dumps(problems, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _units(records: dict, problems: bytes) -> dict:
+    said = pickle.loads(problems)
+    return {
+        key: Unit(files, deps, digest, hidden, said.get(key) or [])
+        for key, (files, digest, hidden, deps) in records.items()
+    }
+
+
+def _packed(runs: list) -> tuple[bytes, bytes]:
+    """Runs packed into one array's bytes, with each run's end (thousands of small arrays
+    pickled one by one took half of the time of saving and loading)."""
+    packed, ends = array("I"), array("I")
+    for run in runs:
+        packed.extend(run)
         ends.append(len(packed))
-        records[key] = (unit.files, unit.sum, unit.hidden, unit.problems)
-    return records, packed, ends
+    return packed.tobytes(), ends.tobytes()
 
 
-def _unpacked(records: dict, packed: array, ends: array) -> dict:
-    units, start = {}, 0
-    for (key, (files, digest, hidden, problems)), end in zip(records.items(), ends):
-        units[key] = Unit(files, packed[start:end], digest, hidden, problems)
+def _unpacked(packed: bytes, ends: bytes) -> list:
+    items, bounds, start, runs = array("I"), array("I"), 0, []
+    items.frombytes(packed)
+    bounds.frombytes(ends)
+    for end in bounds:
+        runs.append(items[start:end])
         start = end
-    return units
+    return runs
 
 
 def _base_blob(state: State, saved: Saved) -> bytes:
-    records, packed, ends = _packed(state.units, state.units)
-    base = (STATE_FORMAT, saved.base, records, packed, ends, state.keys, state.hashes, state.whole)
-    return pickle.dumps(base, protocol=pickle.HIGHEST_PROTOCOL)
+    records, problems = _records(state.units, state.units)
+    tags = {tag: indexes.tobytes() for tag, indexes in state.tags.items()}
+    runs = _packed(state.runs)
+    base = (UNITS_FORMAT, saved.base, records, problems, *runs, state.keys, state.hashes, state.whole, tags)
+    return _dumps(base)
 
 
 def _delta_blob(state: State, saved: Saved) -> bytes:
-    records, packed, ends = _packed(state.units, list(saved.units))
-    added = (state.keys[saved.keys :], state.hashes[saved.keys :])
-    delta = (STATE_FORMAT, saved.base, state.inputs, state.live, records, packed, ends, saved.gone, added)
-    return pickle.dumps((*delta, saved.moved, saved.whole, state.docs), protocol=pickle.HIGHEST_PROTOCOL)
+    records, problems = _records(state.units, list(saved.units))
+    added = (state.keys[saved.keys :], state.hashes[saved.keys :], *_packed(state.runs[saved.runs :]))
+    delta = (UNITS_FORMAT, saved.base, state.inputs, state.live, records, problems, saved.gone, added)
+    return _dumps((*delta, saved.moved, saved.whole, state.docs))
 
 
 def _from_base(data) -> State | None:
-    form, base, records, packed, ends, keys, hashes, whole = data
-    if form != STATE_FORMAT:
+    form, base, records, problems, packed, ends, keys, hashes, whole, tags = data
+    if form != UNITS_FORMAT:
         return None
-    state = State("", _unpacked(records, packed, ends), keys, hashes, whole)
-    state.saved = Saved(base, len(keys))
+    state = State("", _units(records, problems), keys, hashes, whole)
+    state.runs = _unpacked(packed, ends)
+    for tag, indexes in tags.items():
+        state.tags[tag] = found = array("I")
+        found.frombytes(indexes)
+    state.saved = Saved(base, len(keys), len(state.runs))
     return state
 
 
 def _apply(state: State, data) -> bool:
     """The changes since the base applied to it; False when they are of another base."""
-    form, base, inputs, live, records, packed, ends, gone, (keys, hashes), moved, whole, docs = data
+    form, base, inputs, live, records, problems, gone, added, moved, whole, docs = data
+    keys, hashes, packed, ends = added
     saved = state.saved
-    if form != STATE_FORMAT or saved is None or base != saved.base:
+    if form != UNITS_FORMAT or saved is None or base != saved.base:
         return False
     for key in gone:
         state.units.pop(key, None)
-    state.units.update(_unpacked(records, packed, ends))
+    state.units.update(_units(records, problems))
+    for index, key in enumerate(keys, start=len(state.keys)):
+        state.tags.setdefault(key[0], array("I")).append(index)
     state.keys.extend(keys)
     state.hashes.extend(hashes)
+    state.runs.extend(_unpacked(packed, ends))
     for index, hash_now in moved.items():
         state.hashes[index] = hash_now
     state.whole.update(whole)
     state.inputs, state.live, state.docs = inputs, live, docs
-    state.saved = Saved(base, saved.keys, set(records), set(gone), moved, whole)
+    state.saved = Saved(base, saved.keys, saved.runs, set(records), set(gone), moved, whole)
     return True
 
 

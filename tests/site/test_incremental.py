@@ -94,8 +94,11 @@ def test_compiled_code_is_not_an_input(tmp_path, monkeypatch):
 
 
 def test_a_state_keeps_its_keys_and_drops_the_unread_ones_when_compacted():
-    """next_state: a reused unit keeps its key indexes; a fresh unit's new key is added; past
-    COMPACT_AT times the live keys, the keys no unit reads are dropped and all renumbered."""
+    """next_state: a reused unit keeps its runs; a fresh unit's new key is added; past
+    COMPACT_AT times the live keys, the keys no unit reads are dropped and all renumbered, the
+    runs no unit reads dropped, each run still sorted."""
+    from array import array
+
     from sitegen.assemble import state as deps
 
     a, b, c, d = (
@@ -108,21 +111,26 @@ def test_a_state_keeps_its_keys_and_drops_the_unread_ones_when_compacted():
     value = lambda tag, key: values.get((tag, key), 0)  # noqa: E731
     old = deps.State(
         "in",
-        {"u1": deps.Unit({"u1.html": "1"}, (0, 1)), "u2": deps.Unit({"u2.html": "2"}, (2,))},
+        {"u1": deps.Unit({"u1.html": "1"}, (0,)), "u2": deps.Unit({"u2.html": "2"}, (1,))},
         [a, b, c],
         [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(3)],
         {},
         3,
+        runs=[array("I", [0, 1]), array("I", [2])],
+        tags=deps.tags_of([a, b, c]),
     )
     units = {"u1": (old.units["u1"], False), "u3": (deps.Unit({"u3.html": "3"}, {d, a}), True)}
     kept = deps.next_state("in", old, list(old.hashes), {}, units, value)  # 4 keys <= 1.5 * 3
-    assert kept.keys == [a, b, c, d] and tuple(kept.units["u1"].deps) == (0, 1)
-    assert tuple(kept.units["u3"].deps) == (0, 3) and kept.hashes[3] == deps.fingerprint(4)
+    assert kept.keys == [a, b, c, d] and kept.indexes(kept.units["u1"]) == [0, 1]
+    assert kept.indexes(kept.units["u3"]) == [0, 3] and kept.hashes[3] == deps.fingerprint(4)
+    assert kept.tags == deps.tags_of(kept.keys) and old.tags == deps.tags_of(old.keys)  # old's as it was
     old.live = 2  # 4 keys > 1.5 * 2
     compacted = deps.next_state("in", old, list(old.hashes), {}, units, value)
     assert compacted.keys == [a, b, d] and compacted.live == 3
-    assert [compacted.keys[i] for i in compacted.units["u3"].deps] == [a, d]
+    assert [compacted.keys[i] for i in compacted.indexes(compacted.units["u3"])] == [a, d]
     assert compacted.hashes == [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(4)]
+    assert compacted.runs == [array("I", [0, 1]), array("I", [0, 2])]  # u2's run dropped
+    assert compacted.tags == deps.tags_of(compacted.keys)
 
 
 def test_a_record_s_fingerprint_is_its_value_however_its_objects_are_shared():

@@ -27,8 +27,8 @@ def _first(store: Store) -> deps.State:
 
 
 def _plain(state: deps.State) -> tuple:
-    units = {key: (u.files, list(u.deps), u.sum, u.hidden, u.problems) for key, u in state.units.items()}
-    return state.inputs, units, state.keys, state.hashes, state.whole, state.live, state.docs
+    units = {key: (u.files, state.indexes(u), u.sum, u.hidden, u.problems) for key, u in state.units.items()}
+    return state.inputs, units, state.keys, state.hashes, state.whole, state.live, state.docs, state.tags
 
 
 def _rebuilt(store: Store, values: dict, fresh: dict, dropped=()) -> deps.State:
@@ -56,7 +56,7 @@ def test_a_rebuild_writes_its_changes_and_the_state_loads_as_saved(tmp_path, mon
     assert _plain(load_state(store, "out")) == _plain(saved)
     loaded = load_state(store, "out")
     assert loaded.keys == [A, B, C, D] and loaded.hashes[1] == deps.fingerprint(20)
-    assert loaded.units["u1"].files == {"u1.html": "new"} and list(loaded.units["u1"].deps) == [1, 3]
+    assert loaded.units["u1"].files == {"u1.html": "new"} and loaded.indexes(loaded.units["u1"]) == [1, 3]
     assert loaded.units["u0"].sum == deps.docs_sum(["doc 0"])  # a reused unit, from the base
     again = _rebuilt(store, {A: 10, B: 20, C: 3}, {"u3": {A}}, dropped=["u2"])  # the changes pile up
     assert _plain(load_state(store, "out")) == _plain(again)
