@@ -253,7 +253,7 @@ def next_state(
         state.keys, state.hashes, state.live = list(old.keys), list(old_hashes or ()), old.live
         state.runs, state.tags = list(old.runs), dict(old.tags)
     indexes, added = _interning(state, value)
-    made = _as_runs(state, units, indexes)
+    made = _as_runs(state, units, indexes, old.units if keep and old is not None else {})
     for tag, more in added.items():  # new arrays: old's stay as they were
         state.tags[tag] = array("I", [*state.tags.get(tag, ()), *more])
     state.units = {ukey: made.get(ukey, unit) for ukey, (unit, _) in units.items()}
@@ -294,22 +294,26 @@ def _interning(state: State, value):
     return indexes, added
 
 
-def _as_runs(state: State, units: dict, indexes) -> dict:
+def _as_runs(state: State, units: dict, indexes, before: dict) -> dict:
     """The units rendered now, each with its dependencies as runs of state.runs: those it
     shares with the same unit in the other languages (their common indexes, or a reused
-    one's first run, when it read all of it) and the rest; runs are kept once (by bytes)."""
+    one's first run, when it read all of it) and the rest. A run equal to one made now, or to
+    one the unit or its siblings read before (`before`: the last state's units), is that run
+    (telling it from all the others would cost a rebuild a look at each)."""
+    rests = {ukey[1:] for ukey, (_, fresh) in units.items() if fresh}
     siblings: dict = {}
     for ukey in units:
-        siblings.setdefault(ukey[1:], []).append(ukey)
+        if ukey[1:] in rests:
+            siblings.setdefault(ukey[1:], []).append(ukey)
     made: dict = {}
-    numbers: dict | None = None  # a run's bytes -> its number, made when first needed
+    numbers: dict = {}  # a run's bytes -> its number
     for members in siblings.values():
         read = {k: indexes(units[k][0].deps) for k in members if units[k][1]}
-        if not read:
-            continue
-        shared = _shared(state, read, [units[k][0] for k in members if k not in read])
-        if numbers is None:
-            numbers = {run.tobytes(): number for number, run in enumerate(state.runs)}
+        reused = [units[k][0] for k in members if k not in read]
+        for unit in [*reused, *(before[k] for k in read if k in before)]:
+            for number in unit.deps:
+                numbers.setdefault(state.runs[number].tobytes(), number)
+        shared = _shared(state, read, reused)
         for ukey, found in read.items():
             parts = (shared, found - shared) if shared else (found,)
             runs = tuple(_run_number(state, numbers, part) for part in parts if part)
