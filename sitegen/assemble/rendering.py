@@ -41,7 +41,7 @@ from sitegen.render.kinds import KINDS, Kind, Run, unclaimed
 from sitegen.render.markup import new_markdown
 from sitegen.render.record import explore as record_explore
 from sitegen.render.record import lists as record_lists
-from sitegen.render.record.downloads import all_rounds_downloads, round_downloads
+from sitegen.render.record.downloads import all_rounds_downloads, round_downloads, round_rows
 from sitegen.render.single_file import single_file_copy
 from sitegen.render.theme import Strings, Theme, load_theme, missing_strings, static_files
 
@@ -382,9 +382,10 @@ def _data_units(site, model):
 
 def _round_data(model, round_id: str) -> dict[str, bytes]:
     """A round's downloads (CSV, JSON) and the data scripts of the compare page and the
-    explorer."""
+    explorer; the round's download rows made once for both (one unit: each read is noted)."""
+    rows = round_rows(model, round_id)
     return {
-        **round_downloads(model, round_id),
+        **round_downloads(model, round_id, rows),
         **record_lists.record_data_file(model, round_id),
-        **record_explore.data_file(model, round_id),
+        **record_explore.data_file(model, round_id, rows),
     }

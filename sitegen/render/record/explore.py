@@ -43,9 +43,10 @@ FIELDS = (
 )
 
 
-def data_file(model: Model, round_id: str) -> dict[str, bytes]:
+def data_file(model: Model, round_id: str, downloaded: list[dict] | None = None) -> dict[str, bytes]:
     """assets/explore/<round>.js: `window.EXPLORE_DATA[round] = {fields, rows}`; rows in the
-    record's order (benchmark, then fastest first). Byte-identical for the same record."""
+    record's order (benchmark, then fastest first). Byte-identical for the same record.
+    `downloaded`: the round's download rows (downloads.round_rows), when the caller has them."""
     index = model.index
     rows = []
     for result in model.round_results(round_id):
@@ -67,20 +68,20 @@ def data_file(model: Model, round_id: str) -> dict[str, bytes]:
             "window.EXPLORE_DATA = window.EXPLORE_DATA || {};\n"
             f"window.EXPLORE_DATA[{json.dumps(round_id)}] = {payload};\n"
         ).encode(),
-        **csv_file(model, round_id),
+        **csv_file(model, round_id, downloaded),
     }
 
 
-def csv_file(model: Model, round_id: str) -> dict[str, bytes]:
+def csv_file(model: Model, round_id: str, rows: list[dict] | None = None) -> dict[str, bytes]:
     """assets/explore-csv/<round>.js: the round's CSV download (downloads.py) as its header
     and one line per result id, from which the explorer builds the CSV of a selection; loaded
     only when a reader asks for that download."""
-    header = downloads.as_csv([]).decode("utf-8")  # the column names and a line break
-    rows = {
-        row["id"]: downloads.as_csv([row]).decode("utf-8")[len(header) : -1]  # one CSV record
-        for row in downloads.round_rows(model, round_id)
+    rows = downloads.round_rows(model, round_id) if rows is None else rows
+    lines = downloads.csv_lines(rows)  # each one CSV record and a line break
+    payload = {
+        "header": downloads.csv_head()[:-1],
+        "rows": {row["id"]: line[:-1] for row, line in zip(rows, lines)},
     }
-    payload = {"header": header[:-1], "rows": rows}
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
     text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     return {
