@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sitegen.assemble import outdir
-from sitegen.assemble.manifest import forget, load_manifest, output_key, output_state, save_manifest
+from sitegen.assemble.manifest import (
+    forget,
+    load_manifest,
+    output_key,
+    output_state,
+    save_manifest,
+    scan_beside,
+    state_beside,
+)
 from sitegen.assemble.state import INDEX, current_values, next_state, stale_units
 from sitegen.assemble.state_store import load_state, save_state
 from sitegen.base import paths
@@ -114,14 +122,19 @@ def _build_locked(
     tree = scan_tree(content, templates, store=store)  # the inputs, digested once for the whole build
     inputs = digest_of(tree, extra=code + str(strict))
     manifest = load_manifest(store, out)
-    before = output_state(out) if manifest and out.is_dir() else {}  # the output, scanned once
-    if manifest and manifest.inputs == inputs and out.is_dir() and before == manifest.state:
-        return BuildReport(
-            pages=sum(1 for p in manifest.files if p.endswith(".html")),
-            files=len(manifest.files),
-            skipped=True,
-        )
-    loaded = _load(store, content, templates, out, strict, processes, code, tree, manifest, before)
+    load = partial(_load, store, content, templates, out, strict, processes, code, tree, manifest)
+    if manifest and manifest.inputs != inputs and scan_beside(out, len(manifest.files), processes):
+        before, loaded = state_beside(out, load)  # the output, scanned once, on the other core
+    else:
+        before = output_state(out) if manifest and out.is_dir() else {}  # the output, scanned once
+        if manifest and manifest.inputs == inputs and out.is_dir() and before == manifest.state:
+            return BuildReport(
+                pages=sum(1 for p in manifest.files if p.endswith(".html")),
+                files=len(manifest.files),
+                skipped=True,
+            )
+        loaded = load()
+    loaded.before, loaded.unchanged = before, _unchanged_since(manifest, before)
     gc.freeze()  # until the build ends (_collected_after)
     store.release()  # each forked process opens its own connection
     rendered, previous = _publish(loaded, out, strict)
@@ -169,8 +182,9 @@ class _Rendered:
     docs: dict = field(default_factory=dict)  # language -> id of its search entries kept now
 
 
-def _load(store, content, templates, out, strict, processes, code, tree, manifest, before) -> _Loaded:
-    """The site, loaded and checked (the editors' words after it: _publish), with its model."""
+def _load(store, content, templates, out, strict, processes, code, tree, manifest) -> _Loaded:
+    """The site, loaded and checked (the editors' words after it: _publish), with its model;
+    what the last build left on disk is the caller's to fill in (unchanged, before)."""
     # what renders (Markdown, nh3, lxml with it) is imported only now, and here, before any
     # process forks: each language's process imported them again (0.3 s of CPU each); feedgen
     # only where a feed is made (render/feed.py: most rebuilds make none)
@@ -195,8 +209,8 @@ def _load(store, content, templates, out, strict, processes, code, tree, manifes
         current_values(partial(resolve, site), partial(theme_dependency, theme)),
         _shared_inputs(content, templates, code, strict),
         load_state(store, output_key(out)) if manifest else None,
-        _unchanged_since(manifest, before),
-        before,
+        {},
+        {},
         load_claims(store, output_key(out), code),
     )
 

@@ -1,5 +1,7 @@
 """Incremental builds must give exactly the bytes of a cold build."""
 
+from functools import partial
+
 from test_bad_input import tree_digest
 
 from sitegen.assemble.pipeline import build
@@ -26,6 +28,38 @@ def test_noop_rebuild_skips_and_edits_match_a_cold_build(tmp_path, monkeypatch, 
     cold = tmp_path / "cold"
     build(content, TEMPLATES, cold, cache=warm_copy(tmp_path / 'cold-cache'))  # no last state
     assert tree_digest(out) == tree_digest(cold)
+
+
+def test_an_output_scanned_beside_the_load_is_scanned_as_in_one_process(tmp_path, monkeypatch, warm_cache):
+    """A rebuild of a big output scans it in a forked process while the site loads
+    (manifest.scan_beside): the scan it gets back is the one this process makes, so the same
+    units are reused, a file changed since the last build is found, and the output is whole."""
+    from sitegen.assemble import manifest, pipeline
+
+    monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
+    assert not manifest.scan_beside(tmp_path, manifest.SCAN_BESIDE_AT - 1, True)  # a small output
+    assert not manifest.scan_beside(tmp_path, manifest.SCAN_BESIDE_AT, False)  # serve: no fork
+    # every output scanned beside (the test process may have loaded vl-convert, which keeps its
+    # own builds from forking: the scan's process draws nothing)
+    monkeypatch.setattr(pipeline, "scan_beside", lambda out, files, processes: out.is_dir())
+    scans: list = []
+    monkeypatch.setattr(pipeline, "state_beside", lambda out, here: scans.append(out) or _beside(out, here))
+    content, out = write_project(tmp_path / "a"), tmp_path / "out"
+    first = build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    report = content / "reports" / "acme-vs-zenith.en.md"
+    report.write_text(REPORT_EN + "\nOne more sentence.\n", "utf-8")
+    (out / "en" / "index.html").write_text("changed", "utf-8")  # the scan must see it
+    again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
+    assert scans == [out] and again.units_rendered == 2 and again.units_reused == first.units_rendered - 2
+    assert (out / "en" / "index.html").read_text("utf-8") != "changed"
+
+
+def _beside(out, here):
+    from sitegen.assemble import forking, manifest
+
+    before, loaded = forking.beside(partial(manifest.output_state, out), here)
+    assert before == manifest.output_state(out)  # the forked process's scan, as this one's
+    return before, loaded
 
 
 def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch, warm_cache):
