@@ -349,7 +349,8 @@ def _compacted(state: State, used: set, known_whole: dict, value) -> State:
     run stays sorted)."""
     live = sorted({index for number in used for index in state.runs[number]})
     renumbered = dict(zip(live, range(len(live))))
-    runs, numbers = [], {}
+    runs: list = []
+    numbers: dict = {}
     for number in sorted(used):
         numbers[number] = len(runs)
         runs.append(array("I", map(renumbered.__getitem__, state.runs[number])))

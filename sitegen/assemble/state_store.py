@@ -1,7 +1,9 @@
 """The state of an output folder's last build (state.State) in the build's store, table
 `units`: a base, written whole now and then, and the changes since it, so that an edit
-writes only what it changed (a whole-record state is 25 MB; pickling and writing it again
-after every edit took 0.5 s of each rebuild).
+writes only what it changed (a whole-record state was 25 MB; pickling and writing it again
+after every edit took 0.5 s of each rebuild). Both are marshal's bytes (the units' problems
+pickled within), the runs of dependency indexes (state.State.runs) each an array's bytes:
+a whole record's base is 12 MB, read in 0.05 s.
 
 Two entries per output folder: the base (`output`) and the changes since (`output` + DELTA),
 each naming the base by a random id. A rebuild writes the changes only, each time all of them

@@ -41,7 +41,7 @@ TABLES = (
     "bodies",  # rendered report bodies (base/cache.py BodyCache)
     "converted",  # report texts converted from Markdown (base/cache.py BodyCache)
 )
-# 1 GiB: a build of the shipped site keeps about 200 MB (its units' state 25 MB and search entries 4 MB, manifest,
+# 1 GiB: a build of the shipped site keeps about 200 MB (its units' state 12 MB and search entries 4 MB, manifest,
 # 7,000 chart entries, bodies), so a few output folders (build, serve, a check) stay warm,
 # while the hundreds of output folders tests and benchmarks build no longer grow it without end
 # (the files this store replaces had reached 1.2 GB).
