@@ -233,3 +233,67 @@ def test_a_report_with_a_parse_key_fingerprints_whole_by_it():
     assert unkept[1] == deps.record_fingerprint({"title": "A"})  # its front matter hashed
     for name, other in {"body_line": 6, "pending": True, "converted": True, "source": None}.items():
         assert whole(dataclasses.replace(report, **{name: other}))[0] != before[0], name
+
+
+def test_units_of_every_language_share_a_run_and_a_changed_key_finds_each_reader(tmp_path):
+    """A unit's dependencies are runs (State.runs): what the same unit in every language read
+    is one run, kept once, the rest of each its own, and units that read the same rest name
+    the same run. stale_units finds every unit that read a changed key, through the run that
+    holds it, and no other; a state saved and loaded again reads the same; a rebuild that
+    renders one language again takes the others' shared run when it read all of it."""
+    record = [(("rec", "r", name), "v") for name in "abcd"]  # read by every language
+    said = {lang: (("strings", lang), "title") for lang in ("en", "zh")}
+    values = {dep: 1 for dep in [*record, *said.values()]}
+    units = {
+        (lang, "page", slug): (deps.Unit({f"{lang}/{slug}.html": "x"}, {*record[:3], said[lang]}), True)
+        for lang in ("en", "zh")
+        for slug in ("p", "q")
+    }
+    units[("en", "data")] = (deps.Unit({"data.csv": "x"}, {record[3]}), True)
+
+    def value(tag, key):
+        return values.get((tag, key), 0)
+
+    state = deps.next_state("in", None, None, None, units, value)
+    shared = {unit.deps[0] for key, unit in state.units.items() if key[1] == "page"}
+    assert len(shared) == 1 and all(len(state.units[key].deps) == 2 for key in units if key[1] == "page")
+    assert len(state.runs) == 4  # the pages' shared run, en's and zh's own, the data's
+    for key, (unit, _) in units.items():
+        assert [state.keys[i] for i in state.indexes(state.units[key])] == sorted(
+            unit.deps, key=state.keys.index
+        )
+    store = Store(tmp_path)
+    save_state(store, "out", state)
+    loaded = load_state(store, "out")
+    assert _plain(loaded) == _plain(state) and loaded.runs == state.runs
+    values[record[1]] = 2  # in the shared run: every page
+    assert deps.stale_units(loaded, value)[0] == {key for key in units if key[1] == "page"}
+    values[record[1]], values[said["zh"]] = 1, 2  # in zh's own run: zh's pages only
+    assert deps.stale_units(loaded, value)[0] == {("zh", "page", "p"), ("zh", "page", "q")}
+    values[said["zh"]], values[record[3]] = 1, 2
+    assert deps.stale_units(loaded, value)[0] == {("en", "data")}
+    _, hashes, whole = deps.stale_units(loaded, value)
+    again = {key: (unit, False) for key, unit in loaded.units.items()}
+    again[("en", "page", "p")] = (deps.Unit({"en/p.html": "y"}, {*record[:3], said["en"]}), True)
+    rebuilt = deps.next_state("in", loaded, hashes, whole, again, value)
+    assert rebuilt.units[("en", "page", "p")].deps == loaded.units[("en", "page", "p")].deps
+    assert rebuilt.runs == loaded.runs  # no run added: the same keys read
+
+
+def test_a_base_of_another_layout_or_machine_or_damaged_is_no_state(tmp_path):
+    """The base's runs are arrays' bytes: one written in another layout, on a machine whose
+    arrays differ (byte order, item size), or not as marshal or pickle wrote it, is no state
+    (all rendered), never read as indexes."""
+    import pickle
+
+    store = Store(tmp_path)
+    _first(store)
+    base = state_store._loads(store.get("units", "out"))
+    assert base[0] == state_store.UNITS_FORMAT and load_state(store, "out") is not None
+    other = "little" if state_store.UNITS_FORMAT[1] == "big" else "big"
+    for form in [(6, *state_store.UNITS_FORMAT[1:]), (7, other, 4), (7, state_store.UNITS_FORMAT[1], 8)]:
+        store.put("units", "out", state_store._dumps((form, *base[1:])))
+        assert load_state(store, "out") is None, form
+    for blob in [b"", b"m", b"mgarbage", b"p" + pickle.dumps(base[1:]), b"x" + marshal.dumps(base)]:
+        store.put("units", "out", blob)
+        assert load_state(store, "out") is None, blob[:8]
