@@ -31,6 +31,8 @@ import pickle
 import sys
 from array import array
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import ne
 
 from sitegen.assemble.state import State, Unit
 from sitegen.base.store import Store
@@ -122,11 +124,8 @@ def _changes(state: State) -> Saved:
     gone = {key for key in before.gone if key not in now}
     gone.update(key for key in old.units if key not in now)
     moved = dict(before.moved)
-    moved.update(
-        (index, hash_now)
-        for index, (hash_before, hash_now) in enumerate(zip(old.hashes[: before.keys], state.hashes))
-        if hash_before != hash_now
-    )
+    differ = map(ne, old.hashes[: before.keys], state.hashes)  # compared in C: 85,000 of them
+    moved.update((index, state.hashes[index]) for index in compress(range(before.keys), differ))
     whole = dict(before.whole)
     whole.update((tag, now) for tag, now in state.whole.items() if old.whole.get(tag, b"") != now)
     return Saved(before.base, before.keys, before.runs, units - gone, gone, moved, whole)
