@@ -111,6 +111,7 @@ class State:
     hashes: list  # their fingerprints, in the same order
     whole: dict  # tag -> fingerprint of its whole mapping, when it is one (fast check)
     live: int = 0  # keys in use when the keys were last compacted
+    runs_live: int = 0  # runs then (0: unknown, the runs it holds)
     # what the store holds that this state extends (state_store.Saved: a saved base and the
     # changes since), the state it was made from, and the units rendered since: only these
     # changes are written (state_store.save_state); None: written whole
@@ -252,18 +253,18 @@ def next_state(
     if keep and old is not None:
         state.keys, state.hashes, state.live = list(old.keys), list(old_hashes or ()), old.live
         state.runs, state.tags = list(old.runs), dict(old.tags)
+        state.runs_live = old.runs_live or len(old.runs)
     indexes, added = _interning(state, value)
     made = _as_runs(state, units, indexes, old.units if keep and old is not None else {})
     for tag, more in added.items():  # new arrays: old's stay as they were
         state.tags[tag] = array("I", [*state.tags.get(tag, ()), *more])
     state.units = {ukey: made.get(ukey, unit) for ukey, (unit, _) in units.items()}
     if not keep:
-        state.live = len(state.keys)
-    used = {number for unit in state.units.values() for number in unit.deps}
-    if keep and (
-        len(state.keys) > COMPACT_AT * max(state.live, 1) or len(state.runs) > COMPACT_AT * max(len(used), 1)
+        state.live, state.runs_live = len(state.keys), len(state.runs)
+    elif len(state.keys) > COMPACT_AT * max(state.live, 1) or len(state.runs) > COMPACT_AT * max(
+        state.runs_live, 1
     ):
-        return _compacted(state, used, old_whole or {}, value)
+        return _compacted(state, old_whole or {}, value)
     state.whole = _wholes(state.tags, old_whole or {}, value)
     if keep and old is not None:  # only what changed since `old` is saved
         state.saved, state.previous, state.fresh = old.saved, old, frozenset(made)
@@ -344,9 +345,10 @@ def _run_number(state: State, numbers: dict, indexes: set) -> int:
     return found
 
 
-def _compacted(state: State, used: set, known_whole: dict, value) -> State:
+def _compacted(state: State, known_whole: dict, value) -> State:
     """The state with only the keys and runs some unit reads, renumbered in their order (a
     run stays sorted)."""
+    used = {number for unit in state.units.values() for number in unit.deps}
     live = sorted({index for number in used for index in state.runs[number]})
     renumbered = dict(zip(live, range(len(live))))
     runs: list = []
@@ -361,7 +363,7 @@ def _compacted(state: State, used: set, known_whole: dict, value) -> State:
     keys, hashes = [state.keys[i] for i in live], [state.hashes[i] for i in live]
     tags = tags_of(keys)
     compacted = State(state.inputs, units, keys, hashes, _wholes(tags, known_whole, value), len(keys))
-    compacted.runs, compacted.tags = runs, tags
+    compacted.runs, compacted.tags, compacted.runs_live = runs, tags, len(runs)
     return compacted
 
 

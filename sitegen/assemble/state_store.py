@@ -40,7 +40,7 @@ from sitegen.base.store import Store
 STATE_FORMAT = 6  # search entries saved in another layout are not read (made again)
 # a state saved in another layout, or on a machine whose arrays differ (the runs are kept as
 # their bytes), is not read (all rendered)
-UNITS_FORMAT = (7, sys.byteorder, array("I").itemsize)
+UNITS_FORMAT = (8, sys.byteorder, array("I").itemsize)
 DELTA = "+changes"  # the key of the changes since the base: the output's key and this
 DOCS = "+docs:"  # the key of a language's search entries: the output's key, this, the language
 # The base is written again when the units changed since it pass this share of all units
@@ -182,7 +182,8 @@ def _base_blob(state: State, saved: Saved) -> bytes:
 def _delta_blob(state: State, saved: Saved) -> bytes:
     records, problems = _records(state.units, list(saved.units))
     added = (state.keys[saved.keys :], state.hashes[saved.keys :], *_packed(state.runs[saved.runs :]))
-    delta = (UNITS_FORMAT, saved.base, state.inputs, state.live, records, problems, saved.gone, added)
+    live = (state.live, state.runs_live)
+    delta = (UNITS_FORMAT, saved.base, state.inputs, live, records, problems, saved.gone, added)
     return _dumps((*delta, saved.moved, saved.whole, state.docs))
 
 
@@ -217,7 +218,7 @@ def _apply(state: State, data) -> bool:
     for index, hash_now in moved.items():
         state.hashes[index] = hash_now
     state.whole.update(whole)
-    state.inputs, state.live, state.docs = inputs, live, docs
+    state.inputs, (state.live, state.runs_live), state.docs = inputs, live, docs
     state.saved = Saved(base, saved.keys, saved.runs, set(records), set(gone), moved, whole)
     return True
 

@@ -164,7 +164,10 @@ def test_a_state_keeps_its_keys_and_drops_the_unread_ones_when_compacted():
     assert [compacted.keys[i] for i in compacted.indexes(compacted.units["u3"])] == [a, d]
     assert compacted.hashes == [deps.fingerprint(1), deps.fingerprint(2), deps.fingerprint(4)]
     assert compacted.runs == [array("I", [0, 1]), array("I", [0, 2])]  # u2's run dropped
-    assert compacted.tags == deps.tags_of(compacted.keys)
+    assert compacted.tags == deps.tags_of(compacted.keys) and compacted.runs_live == 2
+    old.live, old.runs_live = 3, 1  # keys within 1.5 * 3, runs past 1.5 * 1: compacted too
+    by_runs = deps.next_state("in", old, list(old.hashes), {}, units, value)
+    assert by_runs.keys == [a, b, d] and by_runs.runs == compacted.runs
 
 
 def test_a_record_s_fingerprint_is_its_value_however_its_objects_are_shared():
