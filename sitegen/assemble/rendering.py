@@ -19,7 +19,7 @@ from itertools import chain
 from pathlib import Path
 
 from sitegen.assemble import forking
-from sitegen.assemble.end_units import language_index
+from sitegen.assemble.end_units import docs_kept, language_index, stale_in
 from sitegen.assemble.state import State, Unit
 from sitegen.assemble.units import (
     Language,
@@ -271,6 +271,7 @@ def _render_language(job) -> LanguageResult:
     work = Language(site, theme, lang, Strings(site, lang), destination, stylesheet(theme), rel)
     bodies = Bodies(BodyCache(site.store, data_key))
     reuse = destination.reuse if destination is not None else None
+    docs = docs_kept(site, lang, destination, early=part == PAGES and stale_in(reuse, lang))
     units_of = (
         _data_units(site, model)
         if part == DATA
@@ -297,7 +298,7 @@ def _render_language(job) -> LanguageResult:
     kept: dict = {}
     try:
         if part == PAGES and all(problem.warning for problem in work.problems):
-            kept = language_index(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1")
+            kept = language_index(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1", docs)
         missing_strings([work.t])
     except ContentError as exc:
         work.problems += exc.problems

@@ -1,0 +1,97 @@
+"""The fixed costs of a rebuild that renders one page: the search index joined once
+(search.search_index), a language's kept search entries read beside its job
+(end_units._reading) and not hashed again unless verifying (units.recalled), the warnings
+written at once (commands._say), a site's languages iterated without a tuple an item."""
+
+from __future__ import annotations
+
+import json
+from contextlib import nullcontext
+from types import SimpleNamespace
+
+import pytest
+
+from sitegen.assemble import end_units, state_store, units
+from sitegen.assemble.state import docs_sum
+from sitegen.base.errors import Problem
+from sitegen.base.languages import Languages
+from sitegen.base.store import Store
+from sitegen.render.search import search_index
+
+PREFIX = b"/* Search index of the en pages, written by sitegen/render/search.py. */\n"
+BY_LANG = b'window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\nwindow.SEARCH_DOCS_BY_LANG["en"]'
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+@pytest.mark.parametrize("record", [None, b"", b'{"rows":[1]}'])
+def test_the_search_index_is_its_documents_by_url_a_comma_between_two(count, record):
+    docs = [(f"en/p{i}.html", json.dumps({"url": f"en/p{i}.html"}).encode()) for i in range(count)]
+    script = search_index("en", docs[::-1], record)["assets/search-en.js"]
+    listed = b",".join(text for _, text in docs)
+    expected = PREFIX + b"window.SEARCH_DOCS = [" + listed + b"];\n" + BY_LANG + b" = window.SEARCH_DOCS;\n"
+    if record:
+        expected += (
+            b"window.SEARCH_RECORD_BY_LANG = window.SEARCH_RECORD_BY_LANG || {};\n"
+            b'window.SEARCH_RECORD_BY_LANG["en"] = ' + record + b";\n"
+        )
+    assert script == expected
+
+
+def _work(stored: dict) -> SimpleNamespace:
+    """A language's job as recalled reads it: the entries read back, its problems, its reads."""
+    reads = SimpleNamespace(paused=nullcontext)
+    return SimpleNamespace(stored=stored, problems=[], site=SimpleNamespace(reads=reads))
+
+
+def test_kept_entries_are_taken_unhashed_and_a_verified_one_of_another_digest_stops_the_build():
+    key, kept, other = ("en", "report", "a"), [("en/a.html", b"{}")], [("en/a.html", b'{"a":1}')]
+    work = _work({key: kept})
+    made = []
+    # taken as kept, whatever digest the state names: the state names the entries' id
+    assert units.recalled(work, key, b"any", lambda: made.append(1) or other, dict, False) == kept
+    assert not made
+    # verifying: made again and compared, and their digest checked
+    assert units.recalled(work, key, docs_sum(kept), lambda: kept, dict, True) == kept
+    with pytest.raises(RuntimeError, match="not those its digest names"):
+        units.recalled(work, key, docs_sum(other), lambda: kept, dict, True)
+    # none kept: made again
+    assert units.recalled(_work({}), key, docs_sum(other), lambda: other, dict, False) == other
+
+
+def test_entries_read_beside_the_job_are_the_ones_a_plain_read_gives(tmp_path):
+    store = Store(tmp_path / "cache")
+    docs = {("en", "report", k): [(f"en/{k}.html", b'{"k":"%s"}' % k.encode())] for k in "abc"}
+    ident = state_store.save_docs(store, "out", "en", docs, state_store.Docs())
+    assert ident is not None
+    read = end_units._reading(store, "out", "en", ident)()
+    assert read.entries == docs and read.base == ident[0]
+    assert end_units._reading(store, "out", "en", (ident[0], b"another id"))().entries == {}
+    store.close()
+
+
+def test_a_failed_read_beside_the_job_is_entries_not_read(tmp_path, monkeypatch):
+    def broken(*args):
+        raise OSError("the disk is gone")
+
+    monkeypatch.setattr(end_units, "load_docs", broken)
+    assert end_units._reading(Store(tmp_path / "cache"), "out", "en", (b"a", b"b"))().entries == {}
+
+
+def test_entries_are_read_early_only_where_a_unit_of_the_language_is_stale():
+    reuse = SimpleNamespace(stale={("zh", "report", "a")})
+    assert end_units.stale_in(reuse, "zh") and not end_units.stale_in(reuse, "en")
+    assert not end_units.stale_in(None, "zh")
+
+
+def test_the_warnings_are_written_each_on_a_line_at_once(capsys):
+    from sitegen import commands
+
+    commands._say([Problem("a.md", 3, "one", True), Problem("b.md", None, "two")])
+    commands._say([])
+    assert capsys.readouterr().err == "a.md:3: warning: one\nb.md: two\n"
+
+
+def test_a_sites_languages_iterate_as_their_codes():
+    langs = Languages.default()
+    assert list(langs) == list(langs.codes()) == [langs[i] for i in range(len(langs))]
+    assert langs[0] in langs and "xx" not in langs
