@@ -182,7 +182,7 @@ def _load(store, content, templates, out, strict, processes, code, tree, manifes
     from sitegen.render.theme import theme_dependency
 
     # the editors' words are checked after the load (with --strict, by the load itself)
-    site = load_site(content, strict=strict, words=strict, store=store)
+    site = load_site(content, strict=strict, words=strict, store=store, tree=tree)
     model = derive_model.build(site)  # once, in this process: every forked language reads it
     theme = load_site_theme(site, templates)  # the build's one Jinja environment
     return _Loaded(

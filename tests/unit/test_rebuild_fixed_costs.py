@@ -95,3 +95,45 @@ def test_a_sites_languages_iterate_as_their_codes():
     langs = Languages.default()
     assert list(langs) == list(langs.codes()) == [langs[i] for i in range(len(langs))]
     assert langs[0] in langs and "xx" not in langs
+
+
+def test_kept_parses_are_found_by_the_builds_scan_without_the_files_status_asked_again(tmp_path, monkeypatch):
+    import hashlib
+
+    from sitegen.base import cache
+    from sitegen.base.errors import Problems
+    from sitegen.content.parsecache import ParseCache
+
+    path = tmp_path / "a.md"
+    path.write_text("text", "utf-8")
+    store = Store(tmp_path / "cache")
+    scanned = {path: hashlib.sha256(b"text").hexdigest()}
+    parsed = ParseCache([path]).parse(
+        "k", path, Problems(tmp_path, store=store, scanned=scanned), lambda: "one"
+    )
+    assert parsed == "one"  # parsed, and kept: its bytes are still the scan's
+
+    asked: list = []
+    digests = cache.file_digests
+    monkeypatch.setattr(
+        cache, "file_digests", lambda paths, store=None: asked.append(list(paths)) or digests(paths, store)
+    )
+    again = ParseCache([path]).parse(
+        "k", path, Problems(tmp_path, store=store, scanned=scanned), lambda: "two"
+    )
+    assert again == "one" and asked == []  # taken by the scan's digest
+    # a file changed since the scan: parsed now, and not kept under the scan's digest
+    path.write_text("changed", "utf-8")
+    stale = {path: hashlib.sha256(b"other").hexdigest()}
+    assert (
+        ParseCache([path]).parse("k", path, Problems(tmp_path, store=store, scanned=stale), lambda: "three")
+        == "three"
+    )
+    assert asked == [[path]]  # its bytes hashed after the parse, to be kept only if they are the scan's
+    assert (
+        ParseCache([path]).parse("k", path, Problems(tmp_path, store=store, scanned=stale), lambda: "four")
+        == "four"
+    )
+    # without a scan, each file's status is asked as before
+    assert ParseCache([path]).parse("k", path, Problems(tmp_path, store=store), lambda: "five") == "five"
+    store.close()
