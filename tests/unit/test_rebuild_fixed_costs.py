@@ -137,3 +137,35 @@ def test_kept_parses_are_found_by_the_builds_scan_without_the_files_status_asked
     # without a scan, each file's status is asked as before
     assert ParseCache([path]).parse("k", path, Problems(tmp_path, store=store), lambda: "five") == "five"
     store.close()
+
+
+def test_the_scan_finds_what_rglob_finds(tmp_path):
+    """cache._entries walks a folder once per folder: every entry rglob("*") gives (hidden ones,
+    links to nothing, a loop of links, a FIFO), linked folders not entered, nothing of
+    __pycache__; the scan's odd entries and files are as they were."""
+    import os
+
+    from sitegen.base import cache
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "f.md").write_text("f", "utf-8")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "x").write_text("x", "utf-8")
+    (tmp_path / "c" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "c" / "__pycache__" / "m.pyc").write_bytes(b"")
+    (tmp_path / "c" / "__pycache__x").write_text("kept", "utf-8")
+    (tmp_path / "linked").symlink_to(tmp_path / "a")
+    (tmp_path / "nothing").symlink_to(tmp_path / "gone")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    os.mkfifo(tmp_path / "fifo")
+    expected = sorted(p for p in tmp_path.rglob("*") if "__pycache__" not in p.parts)
+    assert sorted(cache._entries(tmp_path)) == expected
+    assert tmp_path / "linked" / "b" not in expected  # a linked folder is not entered
+    found, odd = cache._walk(tmp_path)
+    assert sorted(path.name for path, _ in found) == ["__pycache__x", "f.md", "x"]
+    assert [(path.name, what.split()[0]) for path, what in odd] == [
+        ("fifo", "kind"),
+        ("loop", "unreadable"),
+        ("nothing", "unreadable"),
+    ]
+    assert list(cache._entries(tmp_path / "c" / "__pycache__")) == []
