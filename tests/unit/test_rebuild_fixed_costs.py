@@ -169,3 +169,38 @@ def test_the_scan_finds_what_rglob_finds(tmp_path):
         ("nothing", "unreadable"),
     ]
     assert list(cache._entries(tmp_path / "c" / "__pycache__")) == []
+
+
+def _pid(job) -> int:
+    import os
+
+    return os.getpid()
+
+
+def test_jobs_named_here_run_in_this_process_while_the_others_run_in_theirs():
+    import os
+
+    from sitegen.assemble import forking
+
+    if not forking.fork_safe():
+        pytest.skip("this process may not fork")
+    pids = forking.in_forked_processes(_pid, ["a", "b", "c", "d"], None, {1, 3})
+    assert pids[1] == pids[3] == os.getpid()
+    assert os.getpid() not in (pids[0], pids[2]) and pids[0] != pids[2]
+
+
+def test_light_jobs_are_those_after_the_first_without_a_stale_unit():
+    from sitegen.assemble.jobs import DATA, PAGES, light
+
+    jobs = [(None, None, None, "en", "", None, PAGES, ()), (None, None, None, "zh", "", None, PAGES, ())]
+    jobs.append((None, None, None, "en", "", None, DATA, ()))
+
+    def of(*stale) -> set:
+        return light(jobs, SimpleNamespace(reuse=SimpleNamespace(stale=set(stale))))
+
+    assert of(("en", "report", "a")) == {1, 2}  # a report edit: the other language and the data
+    assert of(("en", "report", "a"), ("en", "data", "v1")) == {1}  # the data's units stale too
+    assert of(("zh", "report", "a")) == {2}  # the first job has a process of its own
+    assert of(("zh", "search-rows", 0), ("en", "data")) == set()
+    assert of() == {1, 2}
+    assert light(jobs, SimpleNamespace(reuse=None)) == light(jobs, None) == set()  # nothing to reuse
