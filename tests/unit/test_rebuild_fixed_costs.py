@@ -204,3 +204,23 @@ def test_light_jobs_are_those_after_the_first_without_a_stale_unit():
     assert of(("zh", "search-rows", 0), ("en", "data")) == set()
     assert of() == {1, 2}
     assert light(jobs, SimpleNamespace(reuse=None)) == light(jobs, None) == set()  # nothing to reuse
+
+
+def test_claim_findings_kept_and_new_share_each_message_once_saved(tmp_path):
+    """save_claims takes the kept findings as loaded (one object a message already) and makes
+    the new ones' messages those objects: loaded again, every finding of a message is one string."""
+    from sitegen.assemble.words import KnownClaims, load_claims, save_claims
+
+    store = Store(tmp_path / "cache")
+    message = "a claim word outside a reference: 'fastest'"
+    first = KnownClaims("code", {})
+    first.new = {b"a": [(1, "".join(message)), (2, "".join(message))], b"b": [(3, "other")]}
+    save_claims(store, "out", first, set(), first.new)
+    again = load_claims(store, "out", "code")
+    assert again.known[b"a"][0][1] is again.known[b"a"][1][1]
+    save_claims(store, "out", again, {b"a"}, {b"c": [(4, "".join(message)), (5, "new")]})
+    last = load_claims(store, "out", "code")
+    assert set(last.known) == {b"a", b"c"}
+    texts = [text for items in last.known.values() for _, text in items if text == message]
+    assert len(texts) == 3 and all(text is texts[0] for text in texts)
+    store.close()
