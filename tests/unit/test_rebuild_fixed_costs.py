@@ -224,3 +224,22 @@ def test_claim_findings_kept_and_new_share_each_message_once_saved(tmp_path):
     texts = [text for items in last.known.values() for _, text in items if text == message]
     assert len(texts) == 3 and all(text is texts[0] for text in texts)
     store.close()
+
+
+def test_the_words_warnings_found_beside_are_said_where_a_load_says_them():
+    from sitegen.assemble import pipeline
+
+    load, rendering = Problem("a.md", 1, "load", True), Problem("en/x.html", None, "render", True)
+    site = SimpleNamespace(warnings=[load, rendering])
+    rendered = pipeline._Rendered(
+        None, {}, {}, rows=[("b.md", 2, "word", True), ("c.md", 3, "other", True)], said=1
+    )
+    pipeline._words_said(site, rendered)
+    assert site.warnings == [
+        load,
+        Problem("b.md", 2, "word", True),
+        Problem("c.md", 3, "other", True),
+        rendering,
+    ]
+    pipeline._words_said(site, rendered)  # said once
+    assert len(site.warnings) == 4 and rendered.rows == []
