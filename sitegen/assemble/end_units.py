@@ -12,6 +12,7 @@ made again, and the language's entries are kept for the next build."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -22,6 +23,7 @@ from sitegen.assemble.state_store import Docs, load_docs, save_docs
 from sitegen.assemble.units import Language, keep_or_write, owned, recalled
 from sitegen.assemble.write import link_files
 from sitegen.base.cache import sha
+from sitegen.base.store import Store
 from sitegen.render.end_files import language_end_files, rows_chunk, search_rows
 from sitegen.render.search import index_path
 
@@ -124,11 +126,12 @@ def search_index(
     return {work.lang: save(every)}
 
 
-def language_index(work: Language, model, reuse: Any, verify: bool) -> dict:
+def language_index(work: Language, model, reuse: Any, verify: bool, kept: tuple | None = None) -> dict:
     """The language's search index with the record's rows (record_search_rows, search_index),
-    its units' search entries read from and kept in the site's store: {language: the id they
-    are kept under now}, or {} when the index was taken as it was."""
-    load, save = docs_kept(work.site, work.lang, work.destination)
+    its units' search entries read from and kept in the site's store (`kept`: docs_kept's, made
+    when the job began): {language: the id they are kept under now}, or {} when the index was
+    taken as it was."""
+    load, save = kept or docs_kept(work.site, work.lang, work.destination)
     rows = record_search_rows(work, model, reuse, verify, load)
     return search_index(work, reuse, rows, verify, load, save)
 
@@ -143,19 +146,55 @@ def _taken(work: Language, key: tuple, files: dict[str, str]) -> None:
     work.units[key] = (None, False)  # the parent has it: destination.reuse
 
 
-def docs_kept(site, lang: str, destination: Any) -> tuple[Callable, Callable]:
+def docs_kept(site, lang: str, destination: Any, early: bool = False) -> tuple[Callable, Callable]:
     """(read the language's search entries the last build kept, keep this build's): the
     functions above take, state_store.load_docs and save_docs in the site's store for the
     destination (rendering.Destination), this build's kept from what was read (only what
-    changed since their base is written); without either, nothing is read or kept."""
+    changed since their base is written); without either, nothing is read or kept. `early`:
+    the entries are read from now on beside the job (_reading), as its index will likely
+    be made again (a unit of its language is stale)."""
     if site.store is None or destination is None:
         return dict, lambda docs: None
     output, reuse = output_key(destination.out), destination.reuse
     ident = reuse.state.docs.get(lang) if reuse is not None else None
     read = [Docs()]
+    begun = _reading(site.store, output, lang, ident) if early and ident is not None else None
 
     def load() -> dict:
-        read[0] = load_docs(site.store, output, lang, ident)
+        read[0] = begun() if begun is not None else load_docs(site.store, output, lang, ident)
         return read[0].entries
 
     return load, lambda docs: save_docs(site.store, output, lang, docs, read[0])
+
+
+def _reading(store: Store, output: str, lang: str, ident: tuple) -> Callable[[], Docs]:
+    """load_docs begun now in a thread of the language's process, with a connection to the store
+    of its own, while the job renders its stale units: the read from SQLite and the seal's
+    sha256 of 10 MB of entries (N = 1,000) let the renderer run meanwhile. The function given
+    waits for what it read; a failure there is entries not read (made again, as a damaged entry).
+    Daemonic: a job whose index is taken after all does not wait for it."""
+    found: list[Docs] = []
+
+    def read() -> None:
+        own = Store(store.folder, store.read_only)
+        try:
+            found.append(load_docs(own, output, lang, ident))
+        except Exception:  # noqa: BLE001, S110 - not read: the entries are made again
+            pass
+        finally:
+            own.release()
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+
+    def wait() -> Docs:
+        thread.join()
+        return found[0] if found else Docs()
+
+    return wait
+
+
+def stale_in(reuse: Any, lang: str) -> bool:
+    """Whether a unit of the language the last build made is stale now (rendering.Reuse):
+    its index is then likely made again, from the entries the last build kept."""
+    return reuse is not None and any(key[0] == lang for key in reuse.stale)

@@ -11,6 +11,7 @@ import signal
 import sys
 import threading
 import traceback
+from collections.abc import Collection
 
 from sitegen.base.errors import ContentError
 
@@ -30,21 +31,24 @@ def _other_threads() -> list[threading.Thread]:
     return [thread for thread in threading.enumerate() if thread is not main]
 
 
-def in_forked_processes(function, jobs: list, at_once: int | None = None) -> list:
+def in_forked_processes(function, jobs: list, at_once: int | None = None, here: Collection[int] = ()) -> list:
     """function(job) for each job, each in a process of its own, at most `at_once` at a time
     (the machine's cores: a third language waits for a core instead of adding its memory to
     the peak). A forked process inherits its job (the whole loaded site) instead of receiving
     a pickled copy; only results come back, in the order of the jobs. A job is done in this
-    process instead while another thread runs (_other_threads): never a fork beside a thread."""
+    process instead while another thread runs (_other_threads): never a fork beside a thread;
+    so are the jobs `here` names (by index), once every other job has its process: light
+    ones, whose process would cost more (forked, sent back, torn down) than their work."""
     from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("fork")
     at_once = max(1, at_once or len(jobs))
-    pending = list(enumerate(jobs))
+    pending = [(index, job) for index, job in enumerate(jobs) if index not in here]
+    later = [(index, job) for index, job in enumerate(jobs) if index in here]
     running: dict = {}  # receiving end -> (job index, process)
     outcomes: list = [None] * len(jobs)
     try:
-        while pending or running:
+        while pending or running or later:
             while pending and len(running) < at_once:
                 index, job = pending.pop(0)
                 if _other_threads():  # a thread started since the build chose processes
@@ -52,6 +56,10 @@ def in_forked_processes(function, jobs: list, at_once: int | None = None) -> lis
                 else:
                     receive, process = _start(context, function, job)
                     running[receive] = (index, process)
+            if not pending and later:  # while the processes run
+                index, job = later.pop(0)
+                outcomes[index] = _in_this_process(function, job)
+                continue
             for receive in wait(list(running)) if running else []:
                 index, process = running.pop(receive)
                 outcomes[index] = _outcome(process, receive)

@@ -180,6 +180,8 @@ class _Rendered:
     untouched: dict = field(default_factory=dict)  # files that are the output's as it was scanned
     shared: int = 0  # files that are the output's (its inodes) as the build began
     docs: dict = field(default_factory=dict)  # language -> id of its search entries kept now
+    rows: list = field(default_factory=list)  # the words' warnings found beside, as rows (_words_said)
+    said: int = 0  # where they go among the site's warnings
 
 
 def _load(store, content, templates, out, strict, processes, code, tree, manifest) -> _Loaded:
@@ -196,7 +198,7 @@ def _load(store, content, templates, out, strict, processes, code, tree, manifes
     from sitegen.render.theme import theme_dependency
 
     # the editors' words are checked after the load (with --strict, by the load itself)
-    site = load_site(content, strict=strict, words=strict, store=store)
+    site = load_site(content, strict=strict, words=strict, store=store, tree=tree)
     model = derive_model.build(site)  # once, in this process: every forked language reads it
     theme = load_site_theme(site, templates)  # the build's one Jinja environment
     return _Loaded(
@@ -267,7 +269,8 @@ def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path 
         render, check = partial(_render, loaded, out, staging), partial(_words, site, loaded.claims)
         if loaded.forks and not strict:
             (rows, claims), rendered = forking.beside(partial(_words, site, loaded.claims, rows=True), render)
-            words = _errors_raised(from_rows(rows))
+            _errors_raised(from_rows(rows) if any(not row[3] for row in rows) else [])  # row[3]: a warning
+            words, rendered.rows, rendered.said = [], rows, said
         else:  # before rendering, as a load would say them (with --strict, the load did)
             words, claims = ([], None) if strict else check()
             _errors_raised(words)
@@ -305,6 +308,7 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
 
     def remove_then_save() -> list[str]:
         remove_previous(previous)
+        _words_said(loaded.site, rendered)  # while the state is saved beside
         return _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
 
     if loaded.forks:
@@ -318,9 +322,19 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
         finally:
             removal.join()
         unsaved += _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
+        _words_said(loaded.site, rendered)
     if unsaved:
         forget(store, out)
     return unsaved
+
+
+def _words_said(site, rendered: _Rendered) -> None:
+    """The warnings of the words checked beside the rendering, made Problems among the site's
+    where a load says them: while the state is saved (24,000 of them took 0.011 s before)."""
+    from sitegen.base.errors import from_rows
+
+    if rendered.rows:
+        site.warnings[rendered.said : rendered.said], rendered.rows = from_rows(rendered.rows), []
 
 
 def _words(site, claims: KnownClaims, rows: bool = False) -> tuple[list, tuple]:

@@ -19,7 +19,8 @@ from itertools import chain
 from pathlib import Path
 
 from sitegen.assemble import forking
-from sitegen.assemble.end_units import language_index
+from sitegen.assemble.end_units import docs_kept, language_index, stale_in
+from sitegen.assemble.jobs import DATA, PAGES, at_once, light, renders_much
 from sitegen.assemble.state import State, Unit
 from sitegen.assemble.units import (
     Language,
@@ -129,16 +130,14 @@ def render_site(
     big site never pass between processes, and no process holds all of them."""
     cache = cache or BodyCache(site.store, data_digest(site.root, code_digest(site.store), site.store))
     model = model or derive_model.build(site)  # once, before any process forks
-    # each language's pages, then the record's data files (the same in every language) as a
-    # job of their own: no language's process carries them, and the shortest job goes last
-    jobs = [(site, model, theme, lang, cache.data_key, destination, PAGES, kinds) for lang in site.languages]
-    if site.rounds:
-        jobs.append((site, model, theme, site.languages[0], cache.data_key, destination, DATA, kinds))
+    jobs = _jobs(site, model, theme, cache.data_key, destination, kinds)
     before = Counter(_work(site))
     if processes and in_processes(site):
-        if _renders_much(destination):
+        if renders_much(destination):
             model.complete()  # every entry here, once, not again in each forked language
-        results = forking.in_forked_processes(_render_language, jobs, _at_once(jobs, destination))
+        results = forking.in_forked_processes(
+            _render_language, jobs, at_once(jobs, destination), light(jobs, destination)
+        )
     else:
         results = [_render_language(job) for job in jobs]
     _add_work(site, before, results)
@@ -169,6 +168,15 @@ def render_site(
         return files
     destination.touched = {path for result in results for path in result.touched}
     return _put(destination, files, written, units, linked)
+
+
+def _jobs(site: Site, model: Model, theme: Theme, data_key: str, destination, kinds) -> list[tuple]:
+    """Each language's pages, then the record's data files (the same in every language) as a
+    job of their own: no language's process carries them, and the shortest job goes last."""
+    jobs = [(site, model, theme, lang, data_key, destination, PAGES, kinds) for lang in site.languages]
+    if site.rounds:
+        jobs.append((site, model, theme, site.languages[0], data_key, destination, DATA, kinds))
+    return jobs
 
 
 def _once_in(written: dict, more) -> None:
@@ -222,23 +230,6 @@ def load_site_theme(site: Site, templates: Path) -> Theme:
     return load_theme(templates, site.root / "templates", site.reads, site.store)
 
 
-def _renders_much(destination: Destination | None) -> bool:
-    """Whether a build renders much of the site: with no last build to reuse, or a quarter of
-    its units stale. Otherwise each forked language computes the few model entries its pages
-    read (derive/lazy.py)."""
-    reuse = destination.reuse if destination is not None else None
-    return reuse is None or len(reuse.stale) * 4 > len(reuse.state.units)
-
-
-def _at_once(jobs: list, destination: Destination | None) -> int:
-    """How many jobs run at a time: one per core on a build from no last state (it renders and
-    draws everything; all at once would pass 1 GB), all of them on a rebuild (its processes
-    stay small), so that no core idles while the last language renders (bench/README.md)."""
-    if destination is not None and destination.reuse is not None:
-        return len(jobs)
-    return min(len(jobs), os.cpu_count() or 1)
-
-
 @dataclass
 class LanguageResult:
     files: dict[str, bytes]  # not written yet: all, or those shared by every language
@@ -252,9 +243,6 @@ class LanguageResult:
     work: Counter = field(default_factory=Counter)  # what this job's store counted (Store.work)
     touched: list[str] = field(default_factory=list)  # files made in the staging folder (write.Held)
     docs: dict = field(default_factory=dict)  # language -> id of its search entries kept now (end_units)
-
-
-PAGES, DATA = "pages", "data"  # what a job renders: one language's pages, or the record's data
 
 
 def _render_language(job) -> LanguageResult:
@@ -271,6 +259,7 @@ def _render_language(job) -> LanguageResult:
     work = Language(site, theme, lang, Strings(site, lang), destination, stylesheet(theme), rel)
     bodies = Bodies(BodyCache(site.store, data_key))
     reuse = destination.reuse if destination is not None else None
+    docs = docs_kept(site, lang, destination, early=part == PAGES and stale_in(reuse, lang))
     units_of = (
         _data_units(site, model)
         if part == DATA
@@ -297,7 +286,7 @@ def _render_language(job) -> LanguageResult:
     kept: dict = {}
     try:
         if part == PAGES and all(problem.warning for problem in work.problems):
-            kept = language_index(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1")
+            kept = language_index(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1", docs)
         missing_strings([work.t])
     except ContentError as exc:
         work.problems += exc.problems

@@ -49,6 +49,9 @@ class Problems:
     broken: set = field(default_factory=set)
     # the build's store (base/store.py) that parses are kept in; None: every file is parsed
     store: object = field(default=None, repr=False, compare=False)
+    # the build's scan of its inputs (cache.scan_tree): file -> sha256, which the parses kept
+    # are looked up by instead of each file's status asked again (parsecache.py)
+    scanned: dict = field(default_factory=dict, repr=False, compare=False)
 
     def rel(self, path: Path | str) -> str:
         known = self.__dict__.setdefault("_relative", {})  # a file named by thousands of warnings

@@ -56,13 +56,14 @@ def field_line(row, message: str, default: int | None) -> int | None:
     return key_line(row, found.group(1), default) if found else default
 
 
-def load_site(content: Path, strict: bool = False, words: bool = True, store=None) -> Site:
+def load_site(content: Path, strict: bool = False, words: bool = True, store=None, tree=None) -> Site:
     """The site in `content`, every check passed (ContentError: each problem with its file
     and line). `words=False`: the checks of the editors' words (check_words) are left to the
     caller, which runs them beside the build; they still run here when another problem stops
     the load, so that every problem is said at once. `store` (base/store.py): where parses
-    and conversions are kept between loads, and the site's store for rendering; None: none."""
-    problems = Problems(content, store=store)
+    and conversions are kept between loads, and the site's store for rendering; None: none.
+    `tree`: the build's scan of `content` (cache.scan_tree), whose digests find the kept parses."""
+    problems = Problems(content, store=store, scanned=_scanned(content, tree))
     config, langs = _load_config(content, problems)
     strings = load_strings(content, langs, problems)
     known = len(problems.errors)
@@ -115,6 +116,13 @@ def load_site(content: Path, strict: bool = False, words: bool = True, store=Non
     site.warnings = problems.warnings
     site.store = store
     return track(site)
+
+
+def _scanned(content: Path, tree) -> dict:
+    """Each file of the scan of `content` (cache.Tree): path -> its sha256 in hex."""
+    if tree is None or content not in tree.files:
+        return {}
+    return {path: digest.hex() for path, digest in tree.files[content]}
 
 
 def _load_tables(content: Path, langs: Languages, problems: Problems) -> dict[str, dict[str, dict] | None]:

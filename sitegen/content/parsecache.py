@@ -35,9 +35,13 @@ class ParseCache:
         # (taken from the store, or parsed and the file unchanged since it was hashed)
         self.keys: dict[Path, str] = {}
 
-    def _hashed(self, store) -> None:
+    def _hashed(self, store, scanned: dict) -> None:
+        """Each file's digest: the build's scan's (`scanned`: errors.Problems.scanned), else
+        hashed now (only when its status changed: cache.file_digests)."""
         try:
-            self.digests = cache.file_digests(self.paths, store)
+            digests = {path: scanned[path] for path in self.paths if path in scanned}
+            rest = [path for path in self.paths if path not in digests]
+            self.digests = {**digests, **(cache.file_digests(rest, store) if rest else {})}
             self.code = cache.code_digest(store)
         except Exception:  # noqa: BLE001 - no cache at all is only slower
             self.digests, self.code = {}, ""
@@ -57,7 +61,7 @@ class ParseCache:
         if store is None:
             return parse()
         if self.digests is None:
-            self._hashed(store)
+            self._hashed(store, problems.scanned)
         digest = self.digests.get(path) if self.digests else None
         if digest is None or not self.code:
             store.work["files parsed"] += 1

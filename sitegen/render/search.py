@@ -141,25 +141,28 @@ def search_index(lang: str, docs: list[tuple[str, bytes]], record: bytes | None 
     its pages' documents (doc_text, in any order) by url, as one JSON list; `record`, the
     record's results and leaderboards as compact rows beside them (rows_text)."""
     docs = sorted(docs, key=itemgetter(0))
-    script = (
-        f"/* Search index of the {lang} pages, written by sitegen/render/search.py. */\n".encode()
-        + b"window.SEARCH_DOCS = ["
-        + b",".join(text for _, text in docs)
-        + b"];\n"
-        + (
-            "window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
+    head = f"/* Search index of the {lang} pages, written by sitegen/render/search.py. */\n".encode()
+    texts = [b","] * (2 * len(docs) - 1) if docs else []  # the documents, a comma between two
+    texts[::2] = [text for _, text in docs]
+    parts = [head + b"window.SEARCH_DOCS = [", *texts]
+    parts.append(
+        (
+            "];\nwindow.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
             f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n"
         ).encode()
     )
     if record:
-        script += (
+        parts += [
             (
                 "window.SEARCH_RECORD_BY_LANG = window.SEARCH_RECORD_BY_LANG || {};\n"
                 f"window.SEARCH_RECORD_BY_LANG[{json.dumps(lang)}] = "
-            ).encode()
-            + record
-            + b";\n"
-        )
+            ).encode(),
+            record,
+            b";\n",
+        ]
+    # joined once: each `+` of the parts copied the whole index again (10 MB a language at
+    # N = 1,000 reports, each copy in memory the process faulted in anew: 0.02-0.03 s)
+    script = b"".join(parts)
     return {
         urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
         index_path(lang): script,

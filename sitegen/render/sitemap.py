@@ -35,7 +35,8 @@ def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict
     # each language's hreflang and each page's address as attributes, escaped once
     langs = {code: _attr(site.languages.html_lang(code)) for code in site.languages}
     links: dict[str, str] = {}
-    entries = [_sitemap_url(site, root, path, pages, known, (langs, links), kinds[path]) for path in listed]
+    attrs = (langs, links, site.config["default_language"])  # looked up once, not once a page
+    entries = [_sitemap_url(site, root, path, pages, known, attrs, kinds[path]) for path in listed]
     chunks: list[list[bytes]] = []
     chunk: list[bytes] = []
     size = 0
@@ -75,16 +76,16 @@ def _sitemap_url(site, root: str, path: str, pages: set[str], known, attrs, kind
     """One <url> of the sitemap: the page, its last change, its language twins. Written as
     text, as lxml writes the element alone (a tree per page took most of a rebuild's sitemap);
     `attrs`: ({language: its hreflang}, {page: its address}) as attributes, the second filled
-    as pages are met; `kind`: the page's (kinds.kind_of)."""
+    as pages are met, and the default language; `kind`: the page's (kinds.kind_of)."""
     lines = ["<url>", f"  <loc>{_text(root + path)}</loc>"]
     changed = _lastmod(site, path, known, kind)
     if changed:
         lines.append(f"  <lastmod>{changed.isoformat()}</lastmod>")
     if path != "index.html":
-        langs, links = attrs
-        twins = [(code, urls.twin(path, code)) for code in site.languages]
+        langs, links, default = attrs
+        twins = [(code, urls.twin(path, code)) for code in langs]
         twins = [(langs[code], twin) for code, twin in twins if twin in pages]
-        fallback = urls.twin(path, site.config["default_language"])
+        fallback = urls.twin(path, default)
         if len(twins) >= 2:
             twins += [('"x-default"', fallback)] if fallback in pages else []
             for lang, twin in twins:

@@ -538,7 +538,7 @@ def test_serve_builds_in_its_own_process_and_a_plain_build_may_fork(tmp_path, mo
 
     forks = []
 
-    def in_processes(function, jobs, at_once=None):
+    def in_processes(function, jobs, at_once=None, here=()):
         forks.append(len(jobs))
         return [function(job) for job in jobs]
 
