@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.assemble.state_store import DELTA
+from sitegen.base.cache import sha
 from sitegen.base.store import Store
 
 
@@ -133,3 +134,24 @@ def _scan_state(folder: str, prefix: str, state: dict) -> None:
             state[prefix + entry.name] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
     for entry in folders:
         _scan_state(entry.path, prefix + entry.name + "/", state)
+
+
+def shared_inputs(content: Path, templates: Path, code: str, strict: bool) -> str:
+    """What every page depends on without noting it: the generator's code and libraries, the
+    site's configuration (site.yaml: languages, title, base URL), the list of mainland usage
+    every zh-Hant page is checked against, and where the inputs are."""
+    from sitegen.content.usage import USAGE
+
+    config, usage = content / "site.yaml", content / USAGE
+    return sha(
+        "\0".join(
+            [
+                code,
+                str(strict),
+                str(content.resolve()),
+                str(templates.resolve()),
+                config.read_bytes().hex() if config.is_file() else "",
+                usage.read_bytes().hex() if usage.is_file() else "",  # the check of every zh-Hant page
+            ]
+        ).encode()
+    )

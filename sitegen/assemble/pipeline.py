@@ -25,12 +25,13 @@ from sitegen.assemble.manifest import (
     output_state,
     save_manifest,
     scan_beside,
+    shared_inputs,
     state_beside,
 )
 from sitegen.assemble.state import INDEX, current_values, next_state, stale_units
 from sitegen.assemble.state_store import load_state, save_state
 from sitegen.base import paths
-from sitegen.base.cache import code_digest, digest_of, scan_tree, sha
+from sitegen.base.cache import code_digest, digest_of, scan_tree
 from sitegen.base.store import Store
 from sitegen.content import record_lock
 
@@ -164,7 +165,7 @@ class _Loaded:
     forks: bool  # and it is: the work beside the rendering forks too
     cache: Any  # BodyCache: report bodies made from the same data
     value: Any  # value(tag, key) of a dependency now (state.current_values)
-    shared: str  # what every page depends on (_shared_inputs)
+    shared: str  # what every page depends on (manifest.shared_inputs)
     state: Any  # what each unit of the last build read (state.State), or None
     unchanged: dict[str, str]  # files of the last build still as it left them
     before: dict[str, list[int]]  # the output's state when the build began (manifest.output_state)
@@ -209,7 +210,7 @@ def _load(store, content, templates, out, strict, processes, code, tree, manifes
         processes and in_processes(site),
         BodyCache(store, data_digest(content, code, store, tree)),
         current_values(partial(resolve, site), partial(theme_dependency, theme)),
-        _shared_inputs(content, templates, code, strict),
+        shared_inputs(content, templates, code, strict),
         load_state(store, output_key(out)) if manifest else None,
         {},
         {},
@@ -391,24 +392,3 @@ def _saved(save) -> list[str]:
             "the output is complete, and the next build renders every page again"
         ]
     return []
-
-
-def _shared_inputs(content: Path, templates: Path, code: str, strict: bool) -> str:
-    """What every page depends on without noting it: the generator's code and libraries, the
-    site's configuration (site.yaml: languages, title, base URL), the list of mainland usage
-    every zh-Hant page is checked against, and where the inputs are."""
-    from sitegen.content.usage import USAGE
-
-    config, usage = content / "site.yaml", content / USAGE
-    return sha(
-        "\0".join(
-            [
-                code,
-                str(strict),
-                str(content.resolve()),
-                str(templates.resolve()),
-                config.read_bytes().hex() if config.is_file() else "",
-                usage.read_bytes().hex() if usage.is_file() else "",  # the check of every zh-Hant page
-            ]
-        ).encode()
-    )
