@@ -6,7 +6,10 @@ written at once (commands._say), a site's languages iterated without a tuple an 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from contextlib import nullcontext
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -17,6 +20,8 @@ from sitegen.base.errors import Problem
 from sitegen.base.languages import Languages
 from sitegen.base.store import Store
 from sitegen.render.search import search_index
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PREFIX = b"/* Search index of the en pages, written by sitegen/render/search.py. */\n"
 BY_LANG = b'window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\nwindow.SEARCH_DOCS_BY_LANG["en"]'
@@ -171,22 +176,20 @@ def test_the_scan_finds_what_rglob_finds(tmp_path):
     assert list(cache._entries(tmp_path / "c" / "__pycache__")) == []
 
 
-def _pid(job) -> int:
-    import os
-
-    return os.getpid()
-
-
 def test_jobs_named_here_run_in_this_process_while_the_others_run_in_theirs():
-    import os
-
-    from sitegen.assemble import forking
-
-    if not forking.fork_safe():
-        pytest.skip("this process may not fork")
-    pids = forking.in_forked_processes(_pid, ["a", "b", "c", "d"], None, {1, 3})
-    assert pids[1] == pids[3] == os.getpid()
-    assert os.getpid() not in (pids[0], pids[2]) and pids[0] != pids[2]
+    """In a process of its own: a test worker runs threads beside its tests, and a process with
+    other threads never forks (forking._other_threads)."""
+    code = (
+        "import json, os\n"
+        "from sitegen.assemble import forking\n"
+        "assert forking.fork_safe()\n"
+        "pids = forking.in_forked_processes(lambda job: os.getpid(), ['a', 'b', 'c', 'd'], None, {1, 3})\n"
+        "print(json.dumps([os.getpid(), *pids]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    me, *pids = json.loads(done.stdout)
+    assert pids[1] == pids[3] == me
+    assert me not in (pids[0], pids[2]) and pids[0] != pids[2]
 
 
 def test_light_jobs_are_those_after_the_first_without_a_stale_unit():
