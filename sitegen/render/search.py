@@ -40,19 +40,36 @@ def _not_searched(el) -> bool:
 
 
 # A page's lead, in the order of the page: a paragraph of running text (not a note on its
-# figures, which many pages repeat) or the list of its facts (a record page's specs).
-LEAD = ".//p[normalize-space()][not(contains(concat(' ', @class, ' '), ' note '))] | .//dl[contains(concat(' ', @class, ' '), ' specs ')]"
+# figures, which many pages repeat, nor the record's spelling of a name) or the list of its
+# facts (a record page's specs).
+_NOT_LEAD = " or ".join(f"contains(concat(' ', @class, ' '), ' {c} ')" for c in ("note", "record-spelling"))
+LEAD = f".//p[normalize-space()][not({_NOT_LEAD})] | .//dl[contains(concat(' ', @class, ' '), ' specs ')]"
 ASIDE = "ancestor::figure | ancestor::table | ancestor::aside | ancestor::details | ancestor::nav"
 
 
-def _lead_text(el, seps: tuple[str, str]) -> str:
-    """A lead's text; a list of facts as "term: value; term: value" in the page's language."""
+def _lead_text(el, seps: tuple[str, str, str]) -> str:
+    """A lead's text; a list of facts as "term: value; term: value" in the page's language,
+    each value (each item of a listed one) up to its own colon: what follows it there (the
+    results of a round, a variant's spellings) is detail that reads badly run together."""
     if el.tag != "dl":
         return text_of(el)
-    colon, separator = seps
+    colon, listed, separator = seps
+
+    def head(node) -> str:  # up to the first colon outside brackets
+        text, depth = text_of(node), 0
+        for at, char in enumerate(text):
+            depth += (char in "(（") - (char in ")）")
+            if depth == 0 and char == colon.strip():
+                return text[:at].rstrip()
+        return text
+
+    def value(dd) -> str:
+        items = dd.findall(".//li")
+        return listed.join(head(li) for li in items) if items else head(dd)
+
     pairs = [(dt, dt.getnext()) for dt in el.findall("dt")]
     return separator.join(
-        f"{text_of(dt)}{colon}{text_of(dd)}" for dt, dd in pairs if dd is not None and dd.tag == "dd"
+        f"{text_of(dt)}{colon}{value(dd)}" for dt, dd in pairs if dd is not None and dd.tag == "dd"
     )
 
 
@@ -63,11 +80,11 @@ def search_document(
     label: str,
     tagline: str = "",
     kept: int | None = None,
-    seps: tuple[str, str] = (": ", "; "),
+    seps: tuple[str, str, str] = (": ", ", ", "; "),
 ) -> dict:
     """One page's entry in the search index; `doc` is the page parsed with lxml.etree, `kind`
     the kind of document it is, `kept` the characters of its text searched (None: all), `seps`
-    the language's colon and separator of statements."""
+    the language's colon, separator of listed items and of statements."""
     main = doc.find(".//main")
     if main is None:
         main = doc.find(".//body")
@@ -106,7 +123,7 @@ def search_entry(site, path: str, data: bytes, lang: str, t, tree=None) -> dict 
     if kind is None or kind.search is None or noindex(data):
         return None
     label, tagline = t(f"search.kind.{kind.search}"), site.config["tagline"][lang]
-    seps = (t("ref.colon"), t("ref.statement_separator"))
+    seps = (t("ref.colon"), t("ref.list_separator"), t("ref.statement_separator"))
     doc = search_document(
         path, parse(data) if tree is None else tree, kind.search, label, tagline, kind.kept, seps
     )

@@ -105,6 +105,9 @@ def test_a_record_pages_snippet_is_its_lead_never_a_note_on_its_figures(tiny_sit
             ]
             term, value = (" ".join(el.text_content().split()) for el in specs.xpath("dt[1] | dd[1]"))
             assert docs[url]["snippet"].startswith(f"{term}{colon}{value}"), url
+        for url in (f"{lang}/submitters/acme.html", f"{lang}/accelerators/acme-a1.html"):
+            facts = docs[url]["snippet"].split("；" if lang == "zh" else "; ")
+            assert len(facts) > 2 and all(fact.count(colon.strip()) == 1 for fact in facts), facts
         chip = html(tiny_site / f"{lang}/accelerators/acme-a1.html").xpath("//dd[@class='chip-look']")[0]
         assert " ".join(chip.text_content().split()) not in docs[f"{lang}/accelerators/acme-a1.html"]["text"]
 
