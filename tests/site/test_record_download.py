@@ -74,9 +74,9 @@ def test_the_downloads_page_lists_every_file_and_is_linked_from_every_page(out, 
 
 
 def test_a_results_own_csv_is_the_round_files_header_and_its_line():
-    """downloads.csv_lines: each row's line as as_csv writes it (a value with a line break,
-    a comma or a quote stays one quoted field of one line), so a result's own CSV, made from
-    the round's lines, is as_csv of that row alone."""
+    """downloads.csv_lines: each row's line (a value with a line break, a comma or a quote
+    stays one quoted field of one line), so a result's own CSV, the round's header and the
+    row's line, reads back as that row alone, and the round's file as every row."""
     from sitegen.render.record import downloads
 
     plain = dict.fromkeys(downloads.COLUMNS, "x")
@@ -84,13 +84,16 @@ def test_a_results_own_csv_is_the_round_files_header_and_its_line():
         {**plain, "id": "a", "framework": 'Py"Torch, 2\nnightly', "value": 1.5},
         {**plain, "id": "b", "runs": [1.0, None, 2.25], "nodes": None},
     ]
+    read = [
+        {**plain, "id": "a", "framework": 'Py"Torch, 2\nnightly', "value": "1.5"},
+        {**plain, "id": "b", "runs": "1.0;;2.25", "nodes": ""},
+    ]
     head, lines = downloads.csv_head(), downloads.csv_lines(rows)
-    assert (head + "".join(lines)).encode() == downloads.as_csv(rows)
-    for row, line in zip(rows, lines):
-        assert (head + line).encode() == downloads.as_csv([row])
-    assert (
-        lines[0].count("\n") == 2 and read_csv_text(head + lines[0])[0]["framework"] == rows[0]["framework"]
-    )
+    assert read_csv_text(head + "".join(lines)) == read
+    assert read_csv_text(downloads.as_csv(rows).decode()) == read
+    for line, row in zip(lines, read):
+        assert read_csv_text(head + line) == [row]
+    assert lines[0].count("\n") == 2 and head == ",".join(downloads.COLUMNS) + "\n"
 
 
 def read_csv_text(text):

@@ -121,26 +121,27 @@ def _plain(value):
 
 
 def as_csv(rows: list[dict]) -> bytes:
-    stream = io.StringIO()
-    writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows([_cell(flat[name]) for name in COLUMNS] for flat in rows)
-    return stream.getvalue().encode("utf-8")
+    return (csv_head() + "".join(csv_lines(rows))).encode("utf-8")
 
 
 def csv_head() -> str:
     """The CSV's first line: the column names."""
-    return csv_lines([dict(zip(COLUMNS, COLUMNS))])[0]
+    return _csv_lines([COLUMNS])[0]
 
 
 def csv_lines(rows: list[dict]) -> list[str]:
-    """Each row's line of the CSV, as as_csv writes it (a field with a line break in it is
-    quoted by the writer, so a line is one row's text, not one line of it)."""
+    """Each row's line of the CSV (a field with a line break in it is quoted by the writer, so
+    a line is one row's text, not one line of it): a round's file, and each result's own."""
+    return _csv_lines([_cell(flat[name]) for name in COLUMNS] for flat in rows)
+
+
+def _csv_lines(rows) -> list[str]:
+    """Each row of cells as the one CSV writer of the downloads writes it."""
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
     lines = []
-    for flat in rows:
-        writer.writerow([_cell(flat[name]) for name in COLUMNS])
+    for cells in rows:
+        writer.writerow(cells)
         lines.append(stream.getvalue())
         stream.seek(0)
         stream.truncate()
