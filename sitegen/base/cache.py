@@ -7,7 +7,6 @@ and inode), the versions of the libraries that shape the output, and BodyCache."
 
 from __future__ import annotations
 
-import errno
 import functools
 import hashlib
 import os
@@ -181,35 +180,21 @@ def _walk(folder: Path) -> tuple[list, list]:
 
 
 def _entries(folder: Path):
-    """Every entry under `folder`, as folder.rglob("*") gives them: linked folders are not
-    entered, a folder that may not be read is passed over; nothing of `__pycache__` (compiled
-    code: written by whichever process imports first, never an input). One scandir a folder
-    (rglob listed each twice, and made each path from its parent's: twice the scan's time)."""
-    if "__pycache__" in folder.parts:
+    """Every entry under `folder`, as folder.rglob("*") gives them (os.walk: linked folders
+    listed, not entered; a folder that may not be read passed over), with one listing a folder
+    where rglob made two; nothing of `__pycache__` (compiled code: written by whichever process
+    imports first, never an input)."""
+    if "__pycache__" in folder.parts or not folder.is_dir():
         return
-    try:
-        with os.scandir(folder) as listed:
-            entries = list(listed)
-    except PermissionError:
-        return
-    top = os.fspath(folder)
-    for entry in entries:
-        if entry.name == "__pycache__":
-            continue
-        path = Path(top, entry.name)
-        yield path
-        try:
-            inside = entry.is_dir() and not entry.is_symlink()
-        except OSError as exc:
-            if exc.errno not in _GONE:
-                raise
-            inside = False
-        if inside:
-            yield from _entries(path)
+    for top, folders, files in os.walk(folder, onerror=_unless_denied):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        yield from (Path(top, name) for name in (*folders, *files))
 
 
-# What rglob passes over when it asks whether an entry is a folder (pathlib._IGNORED_ERRNOS).
-_GONE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+def _unless_denied(exc: OSError) -> None:
+    """A folder that may not be listed is passed over, as rglob does; any other failure is said."""
+    if not isinstance(exc, PermissionError):
+        raise exc
 
 
 def digest_of(tree: Tree, extra: str = "", within: tuple[Path, ...] | None = None) -> str:
