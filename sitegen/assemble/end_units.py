@@ -192,9 +192,3 @@ def _reading(store: Store, output: str, lang: str, ident: tuple) -> Callable[[],
         return found[0] if found else Docs()
 
     return wait
-
-
-def stale_in(reuse: Any, lang: str) -> bool:
-    """Whether a unit of the language the last build made is stale now (rendering.Reuse):
-    its index is then likely made again, from the entries the last build kept."""
-    return reuse is not None and any(key[0] == lang for key in reuse.stale)

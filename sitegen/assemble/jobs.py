@@ -35,12 +35,14 @@ def light(jobs: list, destination: Any) -> set[int]:
     reuse = destination.reuse if destination is not None else None
     if reuse is None:
         return set()
-    stale = {(key[0], key[1] == "data") for key in reuse.stale}
-    return {index for index, job in enumerate(jobs) if index and not _stale_in_job(stale, job)}
+    return {index for index, job in enumerate(jobs) if index and not stale_in(reuse, job[3], job[6])}
 
 
-def _stale_in_job(stale: set, job) -> bool:
-    """Whether a job has stale units (`stale`: (language, whether a data unit) of each): the
-    record's data job its data units, a language's pages job the others of its language."""
-    data = job[6] == DATA
-    return any(is_data == data and (data or lang == job[3]) for lang, is_data in stale)
+def stale_in(reuse: Any, lang: str, part: str) -> bool:
+    """Whether a job has a unit the last build made that is stale now (`reuse`:
+    rendering.Reuse, or None): the record's data job its data units, a language's pages job
+    the others of its language (its search index is then likely made again)."""
+    data = part == DATA
+    return reuse is not None and any(
+        (key[1] == "data") == data and (data or key[0] == lang) for key in reuse.stale
+    )

@@ -19,8 +19,8 @@ from itertools import chain
 from pathlib import Path
 
 from sitegen.assemble import forking
-from sitegen.assemble.end_units import docs_kept, language_index, stale_in
-from sitegen.assemble.jobs import DATA, PAGES, at_once, light, renders_much
+from sitegen.assemble.end_units import docs_kept, language_index
+from sitegen.assemble.jobs import DATA, PAGES, at_once, light, renders_much, stale_in
 from sitegen.assemble.state import State, Unit
 from sitegen.assemble.units import (
     Language,
@@ -259,7 +259,7 @@ def _render_language(job) -> LanguageResult:
     work = Language(site, theme, lang, Strings(site, lang), destination, stylesheet(theme), rel)
     bodies = Bodies(BodyCache(site.store, data_key))
     reuse = destination.reuse if destination is not None else None
-    docs = docs_kept(site, lang, destination, early=part == PAGES and stale_in(reuse, lang))
+    docs = docs_kept(site, lang, destination, early=part == PAGES and stale_in(reuse, lang, part))
     units_of = (
         _data_units(site, model)
         if part == DATA

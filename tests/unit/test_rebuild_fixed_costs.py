@@ -83,9 +83,14 @@ def test_a_failed_read_beside_the_job_is_entries_not_read(tmp_path, monkeypatch)
 
 
 def test_entries_are_read_early_only_where_a_unit_of_the_language_is_stale():
-    reuse = SimpleNamespace(stale={("zh", "report", "a")})
-    assert end_units.stale_in(reuse, "zh") and not end_units.stale_in(reuse, "en")
-    assert not end_units.stale_in(None, "zh")
+    from sitegen.assemble.jobs import DATA, PAGES, stale_in
+
+    reuse = SimpleNamespace(stale={("zh", "report", "a"), ("en", "data", "v1.0")})
+    assert stale_in(reuse, "zh", PAGES) and not stale_in(reuse, "en", PAGES)
+    assert stale_in(reuse, "en", DATA) and not stale_in(
+        SimpleNamespace(stale={("zh", "report", "a")}), "en", DATA
+    )
+    assert not stale_in(None, "zh", PAGES)
 
 
 def test_the_warnings_are_written_each_on_a_line_at_once(capsys):
