@@ -42,7 +42,33 @@ def stale_in(reuse: Any, lang: str, part: str) -> bool:
     """Whether a job has a unit the last build made that is stale now (`reuse`:
     rendering.Reuse, or None): the record's data job its data units, a language's pages job
     the others of its language (its search index is then likely made again)."""
+    return reuse is not None and any(_stale_of(reuse, lang, part))
+
+
+def _stale_of(reuse: Any, lang: str, part: str):
     data = part == DATA
-    return reuse is not None and any(
-        (key[1] == "data") == data and (data or key[0] == lang) for key in reuse.stale
-    )
+    return (key for key in reuse.stale if (key[1] == "data") == data and (data or key[0] == lang))
+
+
+def shares(jobs: list, destination: Any) -> tuple[list[list[int]], set[int]]:
+    """(the jobs, by index, that each process does in turn; the shares, by index, done in this
+    process). From no last state, or when a rebuild renders much (renders_much): a job a
+    process. On a smaller rebuild, the jobs with a stale unit shared among at most as many
+    processes as there are cores, the most stale first to the least loaded (a whole-record
+    result edit's four jobs in four processes on two cores each paid the cost of a process:
+    1.5 s, 1.4 s so, bench/README.md); done here: the light jobs, and the only share with
+    stale units when there is one (a report edit's: its own process would only add its cost)."""
+    reuse = destination.reuse if destination is not None else None
+    if reuse is None or renders_much(destination):
+        return [[index] for index in range(len(jobs))], set()
+    quiet = light(jobs, destination)
+    busy = [index for index in range(len(jobs)) if index not in quiet]
+    weight = {index: sum(1 for _ in _stale_of(reuse, jobs[index][3], jobs[index][6])) for index in busy}
+    bins: list[list[int]] = [[] for _ in range(min(len(busy), os.cpu_count() or 1))]
+    loads = [0] * len(bins)
+    for index in sorted(busy, key=lambda i: -weight[i]):
+        least = loads.index(min(loads))
+        bins[least].append(index)
+        loads[least] += weight[index] + 1
+    made = [sorted(share) for share in bins if share] + [[index] for index in sorted(quiet)]
+    return made, {number for number, share in enumerate(made) if len(bins) == 1 or share[0] in quiet}

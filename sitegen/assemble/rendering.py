@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sitegen.assemble import forking
 from sitegen.assemble.end_units import docs_kept, language_index
-from sitegen.assemble.jobs import DATA, PAGES, at_once, light, renders_much, stale_in
+from sitegen.assemble.jobs import DATA, PAGES, at_once, renders_much, shares, stale_in
 from sitegen.assemble.state import State, Unit
 from sitegen.assemble.units import (
     Language,
@@ -132,14 +132,7 @@ def render_site(
     model = model or derive_model.build(site)  # once, before any process forks
     jobs = _jobs(site, model, theme, cache.data_key, destination, kinds)
     before = Counter(_work(site))
-    if processes and in_processes(site):
-        if renders_much(destination):
-            model.complete()  # every entry here, once, not again in each forked language
-        results = forking.in_forked_processes(
-            _render_language, jobs, at_once(jobs, destination), light(jobs, destination)
-        )
-    else:
-        results = [_render_language(job) for job in jobs]
+    results = _job_results(site, model, jobs, destination, processes)
     _add_work(site, before, results)
     problems = [problem for result in results for problem in result.problems]
     if any(not problem.warning for problem in problems):
@@ -168,6 +161,24 @@ def render_site(
         return files
     destination.touched = {path for result in results for path in result.touched}
     return _put(destination, files, written, units, linked)
+
+
+def _job_results(site: Site, model: Model, jobs: list, destination, processes: bool) -> list:
+    """Each job's LanguageResult, in the order of the jobs: in forked processes on a big site
+    (jobs.shares: which jobs each does, and which are done here), else one after the other."""
+    if not (processes and in_processes(site)):
+        return [_render_language(job) for job in jobs]
+    if renders_much(destination):
+        model.complete()  # every entry here, once, not again in each forked language
+    each, here = shares(jobs, destination)
+    done = forking.in_forked_processes(
+        _render_languages,
+        [[jobs[index] for index in share] for share in each],
+        at_once(each, destination),
+        here,
+    )
+    found = {index: result for share, results in zip(each, done) for index, result in zip(share, results)}
+    return [found[index] for index in range(len(jobs))]
 
 
 def _jobs(site: Site, model: Model, theme: Theme, data_key: str, destination, kinds) -> list[tuple]:
@@ -243,6 +254,11 @@ class LanguageResult:
     work: Counter = field(default_factory=Counter)  # what this job's store counted (Store.work)
     touched: list[str] = field(default_factory=list)  # files made in the staging folder (write.Held)
     docs: dict = field(default_factory=dict)  # language -> id of its search entries kept now (end_units)
+
+
+def _render_languages(jobs: list) -> list[LanguageResult]:
+    """_render_language of each job, in turn, in one process."""
+    return [_render_language(job) for job in jobs]
 
 
 def _render_language(job) -> LanguageResult:

@@ -214,6 +214,44 @@ def test_light_jobs_are_those_after_the_first_without_a_stale_unit():
     assert light(jobs, SimpleNamespace(reuse=None)) == light(jobs, None) == set()  # nothing to reuse
 
 
+def test_a_rebuilds_stale_jobs_share_the_cores_and_a_lone_one_runs_here(monkeypatch):
+    """On a rebuild that renders little, the jobs with stale units go to at most one process a
+    core, the most stale first to the least loaded; a single such share runs in this process,
+    as do the light jobs. From no last state, or when much is stale, a job a process."""
+    from sitegen.assemble import jobs as jobs_module
+    from sitegen.assemble.jobs import DATA, PAGES, shares
+
+    monkeypatch.setattr(jobs_module.os, "cpu_count", lambda: 2)
+    jobs = [(None, None, None, lang, "", None, PAGES, ()) for lang in ("en", "zh", "zh-hant")]
+    jobs.append((None, None, None, "en", "", None, DATA, ()))
+    units = {("x", str(n)): None for n in range(100)}
+
+    def of(*stale):
+        return shares(
+            jobs, SimpleNamespace(reuse=SimpleNamespace(stale=set(stale), state=SimpleNamespace(units=units)))
+        )
+
+    # a result edit: a unit of every language and of the data; en's two units weigh most
+    each, here = of(
+        ("en", "report", "a"),
+        ("en", "system", "b"),
+        ("zh", "report", "a"),
+        ("zh-hant", "report", "a"),
+        ("en", "data"),
+    )
+    assert each == [[0, 3], [1, 2]] and here == set()  # en (2) + data (1), zh (1) + zh-hant (1)
+    # a report edit: only en is busy; it runs here, with the light jobs
+    each, here = of(("en", "report", "a"))
+    assert each == [[0], [1], [2], [3]] and here == {0, 1, 2, 3}
+    # two busy jobs: one process each, the light ones here
+    each, here = of(("en", "report", "a"), ("zh", "report", "a"))
+    assert sorted(map(sorted, each[:2])) == [[0], [1]] and each[2:] == [[2], [3]] and here == {2, 3}
+    # much stale (a quarter of the units), or no last state: a job a process, none here
+    many = [("en", "report", str(n)) for n in range(26)]
+    assert of(*many) == ([[0], [1], [2], [3]], set())
+    assert shares(jobs, SimpleNamespace(reuse=None)) == shares(jobs, None) == ([[0], [1], [2], [3]], set())
+
+
 def test_claim_findings_kept_and_new_share_each_message_once_saved(tmp_path):
     """save_claims takes the kept findings as loaded (one object a message already) and makes
     the new ones' messages those objects: loaded again, every finding of a message is one string."""
