@@ -260,13 +260,15 @@ _DOUBLE = re.compile("“([^“”]*)”")
 _SINGLE = re.compile("‘([^‘’]*)’")
 _HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 _ENGLISH_WORD = re.compile("(?<![A-Za-z])[a-z]{2,}(?![A-Za-z])")
+_NAME = re.compile(r"\S*\d\S*")  # one token with a digit: a name (“V100”, a folder “ipu-pod128”)
 
 
 def english_quotation(content: str) -> bool:
     """A quotation of English text as written (an English word in lower case, no Chinese
-    character: “half the price”, not a name such as “V100”): it keeps its “” marks in
-    Traditional Chinese text, as the English source printed them."""
-    return bool(_ENGLISH_WORD.search(content)) and not _HAN.search(content)
+    character, and not one token with a digit: “half the price”, not a name such as “V100”
+    or a folder's “ipu-pod128”): it keeps its “” marks in Traditional Chinese text, as the
+    English source printed them."""
+    return bool(_ENGLISH_WORD.search(content)) and not _HAN.search(content) and not _NAME.fullmatch(content)
 
 
 def quote_marks(text: str, language: Language) -> tuple[str, str]:

@@ -156,6 +156,16 @@ def ltext(value, langs: Languages):
 
 
 @localised
+def ltext_or_same(value, langs: Languages):
+    """Localised text (ltext), or one text shown as written in every language (a dataset's
+    proper name, such as "ImageNet")."""
+    if isinstance(value, dict):
+        return ltext(value, langs)
+    shown = text(value)
+    return {code: shown for code in langs}
+
+
+@localised
 def language(value, langs: Languages):
     """A language code of the site (site.yaml's `languages`)."""
     if value not in langs.codes():

@@ -17,6 +17,7 @@ from sitegen.content.field_types import (
     list_of,
     lname,
     ltext,
+    ltext_or_same,
     mapping,
     maybe,
     name,
@@ -114,7 +115,7 @@ TABLES = {
         "series": opt(ref("benchmarks")),  # the benchmark carrying on its task (derive/suite.py)
         "suite_order": opt(count),  # the current suite's lead benchmarks, in this order (home page)
         "compatibility": opt(text),  # its model in MLCommons' compatibility table (compatibility.py)
-        "dataset": req(text),
+        "dataset": req(ltext_or_same),  # localised, or one proper name for every language
         "quality_target": req(ltext),
         "metric": req(one_of("time_to_train")),
         "unit": req(one_of("min", "h")),

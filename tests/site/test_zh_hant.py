@@ -40,6 +40,7 @@ def _load(tmp_path, changes):
         ("拿IPU-M2000与“V100”对比", "拿IPU-M2000與「V100」對比"),  # a name, quoted
         ("找到{count}条与“{query}”相关的结果", "找到{count}條與「{query}」相關的結果"),  # placeholder inside
         ("按“the same price”计算", "按“the same price”計算"),  # English, as written
+        ("沿用旧名“ipu-pod128”", "沿用舊名「ipu-pod128」"),  # a folder's name, though lower case
     ],
 )
 def test_quotation_marks_become_taiwan_ones(tmp_path, simplified, traditional):
@@ -70,6 +71,7 @@ def test_quotation_marks_only_in_traditional_text(tmp_path):
     assert marks("不相上下", "zh") == ("“", "”")
     assert marks("不相上下", "zh-hant") == ("「", "」")
     assert marks("half the price", "zh-hant") == ("“", "”")
+    assert marks("ipu-pod128", "zh-hant") == ("「", "」")
     assert marks("half", "en") == ("“", "”")
 
 
