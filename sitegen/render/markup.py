@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import replace
 from functools import partial
 from html import escape
 from html import unescape as html_unescape
@@ -358,7 +357,7 @@ def _to_field_lines(page: Page, start: int, params, line: int) -> None:
         named += re.findall(r"[a-z_]+", re.split(r"['(;]", message, maxsplit=1)[0])
         key = next((k for word in named for k in (word, word + "s") if k in lines), None)
         if problem.line == line and key:
-            page.problems[n] = replace(problem, line=lines[key])
+            page.problems[n] = problem._replace(line=lines[key])
 
 
 def _block_params(match, page: Page, line: int) -> dict | None:
