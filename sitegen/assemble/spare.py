@@ -60,6 +60,31 @@ def refill(staging: Path, out: Path, keep: dict[str, int]) -> tuple[frozenset[st
     return frozenset(keep), linked
 
 
+def make(out: Path, files) -> bool:
+    """A spare for `out` when there is none (a cold build's, or one that wrote most files: it
+    has no tree aside to keep): a folder of hard links to the output's `files` (with the
+    marker), so that the next build links none of its own (the first report edit after a cold
+    build linked every file: 0.11 s of the synthetic N = 1,000 site's 0.77 s). Each file is the
+    output's own, on disk once. Call it before the output's state is recorded: a link moves its
+    file's ctime. False when none was made (the place taken, or a link refused)."""
+    folder = spare_path(out)
+    if os.path.lexists(folder):
+        return False
+    made: set[str] = set()
+    try:
+        os.mkdir(folder)
+        for rel in files:
+            parent = os.path.dirname(rel)
+            if parent and parent not in made:
+                os.makedirs(folder / parent, exist_ok=True)
+                made.add(parent)
+            os.link(out / rel, folder / rel)
+    except OSError:  # the output is whole already: the next build links what it needs
+        shutil.rmtree(folder, ignore_errors=True)
+        return False
+    return True
+
+
 def _prune(folder: str, prefix: str, keep: dict[str, int], held: set[str]) -> bool:
     """Remove every entry under `folder` but the files of `keep` with their inode (the inode of
     a directory entry comes with it: no file is stat'ed) and the top's marker; whether anything

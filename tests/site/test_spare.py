@@ -138,13 +138,35 @@ def test_a_new_page_at_the_address_of_a_reused_one_is_refused(rebuilt):
     assert snapshot(out) == before
 
 
-def test_a_build_that_reuses_nothing_leaves_no_spare(rebuilt, tmp_path, warm_copy):
+def test_a_build_that_reuses_nothing_leaves_a_spare_of_the_outputs_own_files(rebuilt, tmp_path, warm_copy):
     """Another cache (no manifest of this output): every file is written, and the tree set
-    aside shares none with the output; it and the spare are removed, not kept twice on disk."""
-    content, out, _, cold = rebuilt
-    build(content, TEMPLATES, out, cache=warm_copy(tmp_path / "another-cache"))
-    assert list(out.parent.glob(".site*")) == []
+    aside shares none with the output; it is removed, not kept twice on disk, and the spare is
+    made of links to the new output's files, nothing of its own, as a cold build's is. The
+    next build takes it and links nothing, and the output's recorded state is as it is after
+    those links (a link moves its file's ctime): the next edit renders one unit."""
+    content, out, cache, cold = rebuilt
+    other = warm_copy(tmp_path / "another-cache")
+    build(content, TEMPLATES, out, cache=other)
+    assert sorted(path.name for path in out.parent.glob(".site*")) == [".site.spare"]
+    spare, mine = files_of(out.parent / ".site.spare"), files_of(out)
+    assert spare == mine and len(mine) > 20  # every file, each the output's own inode
     assert tree_digest(out) == cold()
+    assert recorded_state(other, out) == output_state(out)
+    edit(content, 2)
+    again = build(content, TEMPLATES, out, cache=other)
+    assert again.units_rendered == 1 and tree_digest(out) == cold()
+
+
+def test_a_cold_builds_spare_saves_the_next_build_its_links(tmp_path, warm_cache):
+    """A cold build (no output before it) leaves the spare too; the first edit after it takes
+    the spare and renders one unit, and its output is a cold build's."""
+    content, out = write_project(tmp_path / "a"), tmp_path / "site"
+    build(content, TEMPLATES, out, cache=warm_cache)
+    assert files_of(out.parent / ".site.spare") == files_of(out)
+    edit(content, 1)
+    again = build(content, TEMPLATES, out, cache=warm_cache)
+    assert again.units_rendered == 1
+    assert sorted(path.name for path in out.parent.glob(".site*")) == [".site.spare"]
 
 
 def test_the_staging_folder_of_a_killed_build_becomes_the_spare(rebuilt):
