@@ -290,8 +290,8 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
     tree and then saves the manifest (after the removal: unlinking the previous tree's hard
     links changes the ctime of the files they share with this output, and the manifest records
     the output's state). A spare kept, nothing is unlinked: the state of the files that are
-    the output's as scanned is the scan's, and only the others are stat'ed; none kept, the
-    new output's files are linked as the spare (spare.make)."""
+    the output's as scanned is the scan's, and only the others are stat'ed; none kept, a big
+    site's new output is linked as the spare (spare.make)."""
     from sitegen.assemble import forking, spare
     from sitegen.assemble.manifest import state_of
     from sitegen.assemble.outdir import MARKER
@@ -324,7 +324,6 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
             unsaved = save_units()
         finally:
             removal.join()
-        spare.make(out, [*rendered.files, MARKER])
         unsaved += _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
         _words_said(loaded.site, rendered)
     if unsaved:
