@@ -64,8 +64,8 @@ def make(out: Path, files) -> bool:
     """A spare for a big site's `out` when there is none (after a cold build, or one that wrote
     most files: neither has a tree aside to keep): a folder of hard links to the output's
     `files` (with the marker), so that the next build links none of its own (the first report
-    edit after a cold build linked every file: 0.11 s of the synthetic N = 1,000 site's 0.77 s;
-    a small site's few links cost nothing, and it is left without one). Each file is the
+    edit after the whole record's cold build linked its 16,760 files: 1.05 s, 0.81 s so; a
+    small site's few links cost nothing, and it is left without one). Each file is the
     output's own, on disk once. Call it before the output's state is recorded: a link moves its
     file's ctime. False when none was made (the place taken, or a link refused)."""
     folder = spare_path(out)
