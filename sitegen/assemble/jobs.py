@@ -56,8 +56,9 @@ def shares(jobs: list, destination: Any) -> tuple[list[list[int]], set[int]]:
     process. On a smaller rebuild, the jobs with a stale unit shared among at most as many
     processes as there are cores, the most stale first to the least loaded (a whole-record
     result edit's four jobs in four processes on two cores each paid the cost of a process:
-    about 0.1 s of its 2 s of CPU, bench/README.md); done here: the light jobs, and the only share with
-    stale units when there is one (a report edit's: its own process would only add its cost)."""
+    about 0.1 s of its 2 s of CPU, bench/README.md); done here: the light jobs, and the only
+    share with stale units when there is one (a report edit's: its own process would only add
+    its cost)."""
     reuse = destination.reuse if destination is not None else None
     if reuse is None or renders_much(destination):
         return [[index] for index in range(len(jobs))], set()
