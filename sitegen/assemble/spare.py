@@ -48,16 +48,22 @@ def refill(staging: Path, out: Path, keep: dict[str, int]) -> tuple[frozenset[st
     but its marker: (the paths it holds, those linked now)."""
     held: set[str] = set()
     _prune(os.fspath(staging), "", keep, held)
-    new, old = os.fspath(staging), os.fspath(out)
     linked = sorted(set(keep) - held)
-    made: set[str] = set()
-    for rel in linked:
-        folder = os.path.dirname(rel)
-        if folder and folder not in made:
-            os.makedirs(os.path.join(new, folder), exist_ok=True)
-            made.add(folder)
-        os.link(f"{old}/{rel}", f"{new}/{rel}")
+    _link(out, staging, linked)
     return frozenset(keep), linked
+
+
+def _link(out: Path, folder: Path, files) -> None:
+    """Hard-link each of the output's `files` (paths in it) into `folder`, making the folders
+    they need."""
+    new, old = os.fspath(folder), os.fspath(out)
+    made: set[str] = set()
+    for rel in files:
+        parent = os.path.dirname(rel)
+        if parent and parent not in made:
+            os.makedirs(os.path.join(new, parent), exist_ok=True)
+            made.add(parent)
+        os.link(f"{old}/{rel}", f"{new}/{rel}")
 
 
 def make(out: Path, files) -> bool:
@@ -71,15 +77,9 @@ def make(out: Path, files) -> bool:
     folder = spare_path(out)
     if os.path.lexists(folder):
         return False
-    made: set[str] = set()
     try:
         os.mkdir(folder)
-        for rel in files:
-            parent = os.path.dirname(rel)
-            if parent and parent not in made:
-                os.makedirs(folder / parent, exist_ok=True)
-                made.add(parent)
-            os.link(out / rel, folder / rel)
+        _link(out, folder, files)
     except OSError:  # the output is whole already: the next build links what it needs
         shutil.rmtree(folder, ignore_errors=True)
         return False
