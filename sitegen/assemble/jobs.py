@@ -56,9 +56,9 @@ def shares(jobs: list, destination: Any) -> tuple[list[list[int]], set[int]]:
     process. On a smaller rebuild, the jobs with a stale unit shared among at most as many
     processes as there are cores, the most stale first to the least loaded (a whole-record
     result edit's four jobs in four processes on two cores each paid the cost of a process:
-    about 0.1 s of its 2 s of CPU, bench/README.md); done here: the light jobs, and the only
-    share with stale units when there is one (a report edit's: its own process would only add
-    its cost)."""
+    about 0.1 s of its 2 s of CPU, bench/README.md); done here: the light jobs, and the first
+    share with stale units (the only one on a report edit), while the others run in theirs:
+    its own process would only add its cost (forked, its pages faulted in, sent back)."""
     reuse = destination.reuse if destination is not None else None
     if reuse is None or renders_much(destination):
         return [[index] for index in range(len(jobs))], set()
@@ -72,4 +72,4 @@ def shares(jobs: list, destination: Any) -> tuple[list[list[int]], set[int]]:
         bins[least].append(index)
         loads[least] += weight[index] + 1
     made = [sorted(share) for share in bins if share] + [[index] for index in sorted(quiet)]
-    return made, {number for number, share in enumerate(made) if len(bins) == 1 or share[0] in quiet}
+    return made, {number for number, share in enumerate(made) if number == 0 or share[0] in quiet}

@@ -304,6 +304,7 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
         previous, state = None, state_of(out, [*rendered.files, MARKER], rendered.untouched)
 
     def save_units() -> list[str]:
+        loaded.cache.prune()  # the report bodies of the last data: never read again
         if rendered.claims is not None:
             save_claims(store, key, loaded.claims, *rendered.claims)  # never fails
         return _saved(lambda: save_state(store, key, _next_state(loaded, rendered)))

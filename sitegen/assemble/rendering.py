@@ -56,7 +56,6 @@ class Bodies:
     cache: BodyCache
     _md: object = None
 
-    @property
     def md(self):
         if self._md is None:
             self._md = new_markdown()

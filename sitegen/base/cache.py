@@ -368,10 +368,19 @@ class BodyCache:
         self._hold(self.new_conversions, key, value)
 
     def flush(self) -> None:
-        """Write the new entries, and drop the ones made from other data (or other code)."""
+        """Write the new entries (the ones made from other data are dropped once a build is
+        done: prune)."""
         if self.new and self.store is not None:
-            self.store.put_many("bodies", self.new, keep_prefix=self.data_key[:16])
+            self.store.put_many("bodies", self.new)
         if self.new_conversions and self.store is not None:
-            self.store.put_many(CONVERTED, self.new_conversions, keep_prefix=self._code_key[:16])
+            self.store.put_many(CONVERTED, self.new_conversions)
         self.new.clear()
         self.new_conversions.clear()
+
+    def prune(self) -> None:
+        """Drop the entries made from other data, or other code: never read again. Once a
+        build, after its pages (in the process that saves its state): a data edit's jobs each
+        deleted the last data's bodies as they wrote their first, 0.05 s on the whole record."""
+        if self.store is not None:
+            self.store.drop_others("bodies", self.data_key[:16])
+            self.store.drop_others(CONVERTED, self.conversion_key("")[:16])

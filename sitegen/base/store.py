@@ -167,38 +167,37 @@ class Store:
         """Store one entry; False when it could not be (a read-only store, a full disk)."""
         return self.put_many(table, {key: blob})
 
-    def put_many(self, table: str, entries: dict[str, bytes], keep_prefix: str | None = None) -> bool:
-        """Store entries in one transaction; with `keep_prefix`, the table's entries whose key
-        does not start with it are deleted first (made from other data: never read again)."""
-        if self.read_only or self.path is None:
-            return False
+    def put_many(self, table: str, entries: dict[str, bytes]) -> bool:
+        """Store entries in one transaction."""
         now = time.time_ns()
         rows = [(key, seal(blob), len(blob) + 32, now) for key, blob in entries.items()]
+        return self._write(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)", rows)
+
+    def drop_others(self, table: str, keep_prefix: str) -> bool:
+        """Delete the table's entries whose key does not start with `keep_prefix` (made from
+        other data: never read again)."""
+        return self._write(
+            f"DELETE FROM {table} WHERE substr(key, 1, ?) != ?", [(len(keep_prefix), keep_prefix)]
+        )
+
+    def _write(self, statement: str, rows: list) -> bool:
+        """`statement` for each of `rows`, in one transaction; False when it could not be (a
+        read-only store, a full disk)."""
+        if self.read_only or self.path is None:
+            return False
         try:
             db = self._connect()
             if db is None:
                 return False
             with db:
-                if keep_prefix is not None:
-                    db.execute(
-                        f"DELETE FROM {table} WHERE substr(key, 1, ?) != ?", (len(keep_prefix), keep_prefix)
-                    )
-                db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)", rows)
+                db.executemany(statement, rows)
         except (sqlite3.DatabaseError, OSError) as exc:
             self._damaged(exc)
             return False
         return True
 
     def delete(self, table: str, key: str) -> None:
-        if self.read_only or self.path is None:
-            return
-        try:
-            db = self._connect()
-            if db is not None:
-                with db:
-                    db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
-        except (sqlite3.DatabaseError, OSError) as exc:
-            self._damaged(exc)
+        self._write(f"DELETE FROM {table} WHERE key = ?", [(key,)])
 
     def close(self) -> None:
         """Note what was read, keep the store within its limit, and close this process's

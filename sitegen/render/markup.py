@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from functools import partial
 from html import escape
 from html import unescape as html_unescape
@@ -117,9 +118,12 @@ def new_markdown() -> markdown.Markdown:
     )
 
 
-def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer, kept=None) -> tuple[str, list]:
-    """(safe HTML, table-of-contents tokens). Problems go to page.problems. `kept`: where
-    conversions are kept between builds (cache.BodyCache), or None."""
+def render_body(
+    md: Callable[[], markdown.Markdown], text: str, page: Page, block_renderer, kept=None
+) -> tuple[str, list]:
+    """(safe HTML, table-of-contents tokens). Problems go to page.problems. `md()`: the Markdown
+    converter, asked for only when the text's conversion is not kept (making one compiles its
+    extensions' patterns); `kept`: where conversions are kept (cache.BodyCache), or None."""
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
     marker = _marker(text)
@@ -169,7 +173,7 @@ def render_body(md: markdown.Markdown, text: str, page: Page, block_renderer, ke
     return _stackable(_fill(html, marker, parts)), toc
 
 
-def _converted(md: markdown.Markdown, text: str, page: Page, kept) -> tuple[str, list] | None:
+def _converted(md: Callable[[], markdown.Markdown], text: str, page: Page, kept) -> tuple[str, list] | None:
     """(sanitised HTML, table-of-contents tokens) of `text`, whose figures are placeholders: it
     depends on the text alone, so `kept` keeps it between builds (a damaged entry is a miss);
     None after saying why the text cannot be converted."""
@@ -182,11 +186,12 @@ def _converted(md: markdown.Markdown, text: str, page: Page, kept) -> tuple[str,
         and isinstance(found[1], list)
     ):
         return found
-    md.reset()
+    converter = md()
+    converter.reset()
     try:
-        converted = md.convert(text)
+        converted = converter.convert(text)
     except RecursionError:  # emphasis, quotes or lists nested thousands deep
-        md.reset()
+        converter.reset()
         page.fail(
             page.first_line,
             "the text nests too deeply for Markdown (emphasis, quotes or "
@@ -201,8 +206,8 @@ def _converted(md: markdown.Markdown, text: str, page: Page, kept) -> tuple[str,
         link_rel=None,
     )
     if kept is not None:
-        kept.keep_conversion(key, (html, md.toc_tokens))
-    return html, md.toc_tokens
+        kept.keep_conversion(key, (html, converter.toc_tokens))
+    return html, converter.toc_tokens
 
 
 def _run(text: str, start: int, page: Page, keep, line_at, draw) -> str:

@@ -1,10 +1,13 @@
 """Incremental builds must give exactly the bytes of a cold build."""
 
+import sqlite3
+from contextlib import closing
 from functools import partial
 
 from test_bad_input import tree_digest
 
 from sitegen.assemble.pipeline import build
+from sitegen.base.store import FILE
 
 from project import REPORT_EN, RESULTS_FILE, TEMPLATES, seal_record, write_project
 
@@ -72,10 +75,19 @@ def test_a_damaged_output_is_rebuilt(tmp_path, monkeypatch, warm_cache):
     assert tree_digest(out) == before
 
 
+def _body_data_keys(cache) -> set[str]:
+    """The data keys the kept report bodies were made from (BodyCache.key: its first 16)."""
+    with closing(sqlite3.connect(cache / FILE)) as db:
+        return {key[:16] for (key,) in db.execute("SELECT key FROM bodies")}
+
+
 def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch, warm_cache):
+    """...and once the build is done, the bodies made from the last data are dropped."""
     monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     build(content, TEMPLATES, out, cache=tmp_path / 'cache')
+    first = _body_data_keys(tmp_path / "cache")
+    assert len(first) == 1
     results = content / RESULTS_FILE  # r-acme's score and runs one minute slower, sealed again
     text = results.read_text("utf-8").replace("value: 30.0", "value: 31.0")
     results.write_text(
@@ -84,6 +96,8 @@ def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch, warm_cache):
     seal_record(content)
     build(content, TEMPLATES, out, cache=tmp_path / 'cache')
     assert "31.0分钟" in (out / "zh" / "reports" / "acme-vs-zenith.html").read_text("utf-8")
+    now = _body_data_keys(tmp_path / "cache")
+    assert len(now) == 1 and now != first
 
 
 def test_processes_writing_their_own_files_give_the_bytes_of_one_process(tmp_path, monkeypatch, warm_copy):

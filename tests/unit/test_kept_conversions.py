@@ -12,22 +12,15 @@ from sitegen.render.page import Page
 from project import write_project
 
 
-class NoMarkdown:
-    """A converter that must not be used: the conversion has to come from the store."""
-
-    toc_tokens: list = []
-
-    def reset(self):
-        pass
-
-    def convert(self, text):
-        raise AssertionError(f"converted again: {text!r}")
+def no_markdown():
+    """No converter may even be made: the conversion has to come from the store."""
+    raise AssertionError("a Markdown converter was asked for")
 
 
 def render(site, model, text, kept, md=None, drawing="", lang="en", slug="x"):
     page = Page(site, lang, f"{lang}/reports/{slug}.html", model, f"content/reports/{slug}.{lang}.md", 5)
     with site.reads.collect() as reads:
-        html, toc = render_body(md or new_markdown(), text, page, lambda *a: drawing, kept)
+        html, toc = render_body(md or new_markdown, text, page, lambda *a: drawing, kept)
     return html, toc, page, reads
 
 
@@ -42,7 +35,7 @@ def test_a_kept_conversion_is_used_and_the_figures_are_drawn_again(project, tmp_
     assert "block one" in html and [item["id"] for item in toc] == ["findings"]
     # other data (another data key): the same text, its block drawn anew, Markdown never run
     again, toc_again, page, _ = render(
-        site, model, BODY, BodyCache(store, "b" * 64), NoMarkdown(), drawing="<p>block two</p>"
+        site, model, BODY, BodyCache(store, "b" * 64), no_markdown, drawing="<p>block two</p>"
     )
     assert again == html.replace("block one", "block two") and "block one" not in again
     assert toc_again == toc and page.problems == []
@@ -113,3 +106,22 @@ def test_a_page_draws_again_only_the_references_new_since_its_last_build(project
     calls.clear()
     render(site, model, edited, BodyCache(store, "b" * 64))
     assert sorted(calls) == ["Acme", "r-acme", "r-zenith"]
+
+
+def test_entries_of_other_data_stay_until_pruned_then_go(tmp_path):
+    """Writing new bodies drops nothing (a data edit's jobs each wrote theirs at once); the
+    build prunes once at its end what other data, or other code, made."""
+    store = Store(tmp_path / "cache")
+    old, new = BodyCache(store, "a" * 64), BodyCache(store, "b" * 64)
+    old.put(old.key("page"), "old body")
+    old.keep_conversion(old.conversion_key("text"), "old conversion")
+    old.flush()
+    new.put(new.key("page"), "new body")
+    new.flush()
+    assert old.get(old.key("page")) == "old body" and new.get(new.key("page")) == "new body"
+    new.prune()
+    assert old.get(old.key("page")) is None and new.get(new.key("page")) == "new body"
+    assert new.conversion(old.conversion_key("text")) == "old conversion"  # the same code
+    new._code_key = "c" * 64  # as if the code had changed
+    new.prune()
+    assert new.conversion(old.conversion_key("text")) is None

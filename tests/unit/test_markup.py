@@ -7,7 +7,7 @@ from sitegen.render.references import rich_text
 
 def render(site, text, lang="en"):
     page = Page(site, lang, f"{lang}/reports/x.html", build_model(site), "content/reports/x.en.md", 5)
-    html, toc = render_body(new_markdown(), text, page, lambda *a: "")
+    html, toc = render_body(new_markdown, text, page, lambda *a: "")
     return html, toc, page
 
 

@@ -85,6 +85,6 @@ def loaded(tmp_path_factory):
 def test_markdown_body_never_raises_and_never_emits_script(loaded, body):
     site, model = loaded
     page = Page(site, "en", "en/reports/x.html", model, "x.en.md", 1)
-    html, _ = render_body(new_markdown(), body, page, lambda *a: "")
+    html, _ = render_body(new_markdown, body, page, lambda *a: "")
     assert "<script" not in html.lower()
     assert all(p.line and p.message for p in page.problems)

@@ -19,7 +19,7 @@ def site(shipped_content):
 
 def render(site, text, lang="en"):
     page = Page(site, lang, f"{lang}/reports/x.html", build_model(site), "content/reports/x.en.md", 5)
-    html, _ = render_body(new_markdown(), text, page, lambda *a: "")
+    html, _ = render_body(new_markdown, text, page, lambda *a: "")
     return html, page
 
 
