@@ -91,11 +91,18 @@ def scan_beside(out: Path, files: int, processes: bool) -> bool:
     return processes and files >= SCAN_BESIDE_AT and forking.fork_safe() and out.is_dir()
 
 
-def state_beside(out: Path, here) -> tuple[dict[str, list[int]], Any]:
-    """(output_state(out), here()): the scan in a forked process while this one runs here()."""
+def state_beside(out: Path, here, also) -> tuple[dict[str, list[int]], Any]:
+    """(output_state(out), here()): the scan in a forked process while this one runs here();
+    that process does `also()` after it (BodyCache.prune: the load leaves it a core for long)."""
     from sitegen.assemble import forking
 
-    return forking.beside(partial(output_state, out), here)
+    return forking.beside(partial(_scanned_then, out, also), here)
+
+
+def _scanned_then(out: Path, also) -> dict[str, list[int]]:
+    state = output_state(out)
+    also()
+    return state
 
 
 def state_of(out: Path, paths, known: dict[str, list[int]]) -> dict[str, list[int]]:

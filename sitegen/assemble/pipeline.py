@@ -31,7 +31,7 @@ from sitegen.assemble.manifest import (
 from sitegen.assemble.state import INDEX, current_values, next_state, stale_units
 from sitegen.assemble.state_store import load_state, save_state
 from sitegen.base import paths
-from sitegen.base.cache import code_digest, digest_of, scan_tree
+from sitegen.base.cache import BodyCache, code_digest, data_digest, digest_of, scan_tree
 from sitegen.base.store import Store
 from sitegen.content import record_lock
 
@@ -123,9 +123,12 @@ def _build_locked(
     tree = scan_tree(content, templates, store=store)  # the inputs, digested once for the whole build
     inputs = digest_of(tree, extra=code + str(strict))
     manifest = load_manifest(store, out)
-    load = partial(_load, store, content, templates, out, strict, processes, code, tree, manifest)
+    bodies = BodyCache(store, data_digest(content, code, store, tree))  # report bodies of this data
+    load = partial(_load, store, content, templates, out, strict, processes, code, tree, manifest, bodies)
     if manifest and manifest.inputs != inputs and scan_beside(out, len(manifest.files), processes):
-        before, loaded = state_beside(out, load)  # the output, scanned once, on the other core
+        store.release()  # the process beside opens its own connection: it prunes the bodies
+        before, loaded = state_beside(out, load, bodies.prune)  # the output, scanned once, beside
+        loaded.pruned = True
     else:
         before = output_state(out) if manifest and out.is_dir() else {}  # the output, scanned once
         if manifest and manifest.inputs == inputs and out.is_dir() and before == manifest.state:
@@ -170,6 +173,7 @@ class _Loaded:
     unchanged: dict[str, str]  # files of the last build still as it left them
     before: dict[str, list[int]]  # the output's state when the build began (manifest.output_state)
     claims: KnownClaims  # the claim words the last build found in each text
+    pruned: bool = False  # the bodies of other data dropped already (beside the load)
 
 
 @dataclass
@@ -185,13 +189,13 @@ class _Rendered:
     said: int = 0  # where they go among the site's warnings
 
 
-def _load(store, content, templates, out, strict, processes, code, tree, manifest) -> _Loaded:
+def _load(store, content, templates, out, strict, processes, code, tree, manifest, bodies) -> _Loaded:
     """The site, loaded and checked (the editors' words after it: _publish), with its model;
     what the last build left on disk is the caller's to fill in (unchanged, before)."""
     # what renders (Markdown, nh3, lxml with it) is imported only now, and here, before any
     # process forks: each language's process imported them again (0.3 s of CPU each); feedgen
     # only where a feed is made (render/feed.py: most rebuilds make none)
-    from sitegen.assemble.rendering import BodyCache, data_digest, in_processes, load_site_theme
+    from sitegen.assemble.rendering import in_processes, load_site_theme
     from sitegen.assemble.state import resolve
     from sitegen.assemble.words import load_claims
     from sitegen.content.load import load_site
@@ -208,7 +212,7 @@ def _load(store, content, templates, out, strict, processes, code, tree, manifes
         theme,
         processes,
         processes and in_processes(site),
-        BodyCache(store, data_digest(content, code, store, tree)),
+        bodies,
         current_values(partial(resolve, site), partial(theme_dependency, theme)),
         shared_inputs(content, templates, code, strict),
         load_state(store, output_key(out)) if manifest else None,
@@ -304,7 +308,6 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
         previous, state = None, state_of(out, [*rendered.files, MARKER], rendered.untouched)
 
     def save_units() -> list[str]:
-        loaded.cache.prune()  # the report bodies of the last data: never read again
         if rendered.claims is not None:
             save_claims(store, key, loaded.claims, *rendered.claims)  # never fails
         return _saved(lambda: save_state(store, key, _next_state(loaded, rendered)))
@@ -313,7 +316,10 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
         remove_previous(previous)
         spare.make(out, [*rendered.files, MARKER])  # when none was kept: before the state's scan
         _words_said(loaded.site, rendered)  # while the state is saved beside
-        return _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
+        unsaved = _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
+        if not loaded.pruned:
+            loaded.cache.prune()  # the report bodies of other data, never read again
+        return unsaved
 
     if loaded.forks:
         store.release()
@@ -326,6 +332,8 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
         finally:
             removal.join()
         unsaved += _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
+        if not loaded.pruned:
+            loaded.cache.prune()
         _words_said(loaded.site, rendered)
     if unsaved:
         forget(store, out)

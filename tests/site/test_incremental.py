@@ -2,10 +2,11 @@
 
 import sqlite3
 from contextlib import closing
-from functools import partial
 
+import pytest
 from test_bad_input import tree_digest
 
+from sitegen.assemble import forking, pipeline
 from sitegen.assemble.pipeline import build
 from sitegen.base.store import FILE
 
@@ -46,7 +47,9 @@ def test_an_output_scanned_beside_the_load_is_scanned_as_in_one_process(tmp_path
     # own builds from forking: the scan's process draws nothing)
     monkeypatch.setattr(pipeline, "scan_beside", lambda out, files, processes: out.is_dir())
     scans: list = []
-    monkeypatch.setattr(pipeline, "state_beside", lambda out, here: scans.append(out) or _beside(out, here))
+    monkeypatch.setattr(
+        pipeline, "state_beside", lambda out, here, also: scans.append(out) or _beside(out, here, also)
+    )
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     first = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     report = content / "reports" / "acme-vs-zenith.en.md"
@@ -57,10 +60,10 @@ def test_an_output_scanned_beside_the_load_is_scanned_as_in_one_process(tmp_path
     assert (out / "en" / "index.html").read_text("utf-8") != "changed"
 
 
-def _beside(out, here):
-    from sitegen.assemble import forking, manifest
+def _beside(out, here, also):
+    from sitegen.assemble import manifest
 
-    before, loaded = forking.beside(partial(manifest.output_state, out), here)
+    before, loaded = manifest.state_beside(out, here, also)
     assert before == manifest.output_state(out)  # the forked process's scan, as this one's
     return before, loaded
 
@@ -81,8 +84,13 @@ def _body_data_keys(cache) -> set[str]:
         return {key[:16] for (key,) in db.execute("SELECT key FROM bodies")}
 
 
-def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch, warm_cache):
-    """...and once the build is done, the bodies made from the last data are dropped."""
+@pytest.mark.parametrize("beside", [False, True])
+def test_a_data_edit_rerenders_bodies(tmp_path, monkeypatch, warm_cache, beside):
+    """...and the bodies made from the last data are dropped: once the manifest is saved, or
+    (`beside`: a big output) by the process that scans the old output while the site loads."""
+    if beside:  # forked even in a test worker, whose threads hold no lock the child needs
+        monkeypatch.setattr(pipeline, "scan_beside", lambda out, files, processes: out.is_dir())
+        monkeypatch.setattr(forking, "_other_threads", lambda: [])
     monkeypatch.setenv("SITEGEN_CACHE", str(warm_cache))
     content, out = write_project(tmp_path / "a"), tmp_path / "out"
     build(content, TEMPLATES, out, cache=tmp_path / 'cache')
