@@ -379,8 +379,8 @@ class BodyCache:
 
     def prune(self) -> None:
         """Drop the entries made from other data, or other code: never read again. Once a
-        build, after its pages (in the process that saves its state): a data edit's jobs each
-        deleted the last data's bodies as they wrote their first, 0.05 s on the whole record."""
+        build, where a core is free (assemble/pipeline.py): a data edit's jobs each deleted
+        the last data's bodies as they wrote their first (0.05 s of a whole-record result edit)."""
         if self.store is not None:
             self.store.drop_others("bodies", self.data_key[:16])
             self.store.drop_others(CONVERTED, self.conversion_key("")[:16])
