@@ -17,7 +17,7 @@ from functools import partial
 
 from sitegen.render.feed import feed_file
 from sitegen.render.not_found import root_not_found
-from sitegen.render.search import rows_text, search_fold_file, search_index
+from sitegen.render.search import rows_text, search_fold_file
 from sitegen.render.sitemap import sitemap_files
 from sitegen.render.theme import Strings, missing_strings
 
@@ -49,14 +49,6 @@ def search_rows(model, lang: str, t, chunks: list[bytes]) -> bytes | None:
 
     rows = record_rows(model, lang, t, [row for chunk in chunks for row in json.loads(chunk)])
     return rows_text(rows) if rows else None
-
-
-def language_end_files(lang: str, docs: list[tuple[str, bytes]], rows: bytes | None) -> dict[str, bytes]:
-    """What one language's pages determine once all are made: its search index, from their
-    search entries (`docs`: search.doc_text, kept with each page's unit, in any order) and the
-    record's results and leaderboards as compact rows (`rows`: search_rows; their pages are
-    not searched as pages)."""
-    return search_index(lang, docs, rows)
 
 
 def site_files(site, model, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:
