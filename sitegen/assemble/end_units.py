@@ -9,7 +9,7 @@ documents in the shard its key falls in (shard_of), and the entry script listing
 the record's rows, a unit too. Each unit's digest (Unit.sum) is that of the search entries it
 is made of: when they are as the last build's, its file is taken as it is, without reading
 any entry back; else the entries of its reused units are read back (units.recalled) and its
-file made again, so that a report edit writes one shard of 1 MB, not a language's 10 MB
+file made again, so that a report edit writes one shard of 1.3 MB, not a language's 10 MB
 (N = 1,000). When any was made again, the language's entries are kept for the next build."""
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Each language's search index and feed need its pages; the sitemap, robots.txt an
 404 page need every language; the search's script fold is one file for all of them. A rebuild
 pays for what changed: each page's search document is kept with its unit, and the feed, the
 script fold and the record's search rows are units of their own (assemble/rendering.py,
-end_units.py), taken from the last build unless what they read changed.
+end_units.py), taken from the last build unless what they read changed; so are each shard of
+a language's search index and its entry script (made by render/search.py in end_units.py).
 
 All of them come from the rendered pages and the model, never from the clock, so two builds of
 the same content give the same bytes.

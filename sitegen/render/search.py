@@ -4,7 +4,7 @@
 (`window.SEARCH_SHARDS_BY_LANG[lang]`) and holds the record's rows; each shard,
 `assets/search-<lang>-<k>.js`, holds some of its documents
 (`window.SEARCH_PARTS_BY_LANG[lang][k]`): an edit writes again only the shard of the documents
-it changed (10 MB a language at N = 1,000 reports, in a few shards of about 1 MB). Plain
+it changed (10 MB a language at N = 1,000 reports, in eight shards of about 1.3 MB). Plain
 scripts, not JSON fetched at run time, so that search works from file://. Each document's
 `url` is relative to the output root; the search form's `data-root` turns it into a link.
 """
@@ -163,9 +163,8 @@ def shard_path(lang: str, number: int) -> str:
     return urls.asset(f"search-{lang}-{number}.js")
 
 
-# Documents a shard holds at the least, on average: a shard of a big site is written again
-# for an edit of one of them (about 1 MB at N = 1,000 reports: 0.01-0.02 s to join, write and
-# hash, where the whole index of 10 MB took 0.12 s).
+# Documents a shard holds at the least, on average: a shard is written again for an edit of
+# one of them (1.3 MB at N = 1,000 reports, where a language's whole index is 10 MB).
 SHARD_DOCS = 128
 
 
