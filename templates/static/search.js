@@ -4,9 +4,9 @@
  * assets/search-<lang>.js, that lists its shards (window.SEARCH_SHARDS_BY_LANG[lang]) and holds
  * the record's rows, and the shards, each setting window.SEARCH_PARTS_BY_LANG[lang][k] to some
  * of its documents (an edit writes one shard again); a language is loaded once all have run.
- * The page's own language is loaded at the first use of the box; a query in a script the page's language does not use
- * (训练 on an English page) loads and searches the language of that script instead, labelled
- * with its name; "All languages" adds the others' scripts on demand.
+ * The page's own language is loaded at the first use of the box; a query in a script the page's
+ * language does not use (训练 on an English page) loads and searches the language of that
+ * script instead, labelled with its name; "All languages" adds the others' scripts on demand.
  * Ranking: a title that is the query, then one that begins with or holds it as whole words
  * (a benchmark, chip, submitter or system before what bears its name), then the rest; within
  * each, by MiniSearch's relevance in steps of a tenth of the best, and within a step the
