@@ -4,15 +4,18 @@ joins the chunks into the index's rows; each is taken from the last build when n
 changed, so that a report edit makes no row and a result edit makes its chunk's rows again.
 They make no file: a unit's search entries (kept apart: state_store.save_docs) hold what it made.
 
-The search index: a unit whose digest (Unit.sum) is that of every unit's search entries, in
-order. When every unit's digest is as the last build's, the index is too (it is made from
-those entries and the rows alone), and its files are taken as they are without reading any
-entry back; else the entries of the reused units are read back (units.recalled), the index is
-made again, and the language's entries are kept for the next build."""
+The search index (render/search.py): shards of the pages' documents, a unit each, a unit's
+documents in the shard its key falls in (shard_of), and the entry script listing them with
+the record's rows, a unit too. Each unit's digest (Unit.sum) is that of the search entries it
+is made of: when they are as the last build's, its file is taken as it is, without reading
+any entry back; else the entries of its reused units are read back (units.recalled) and its
+file made again, so that a report edit writes one shard of 1.3 MB, not a language's 10 MB
+(N = 1,000). When any was made again, the language's entries are kept for the next build."""
 
 from __future__ import annotations
 
 import threading
+import zlib
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -24,8 +27,8 @@ from sitegen.assemble.units import Language, keep_or_write, owned, recalled
 from sitegen.assemble.write import link_files
 from sitegen.base.cache import sha
 from sitegen.base.store import Store
-from sitegen.render.end_files import language_end_files, rows_chunk, search_rows
-from sitegen.render.search import index_path
+from sitegen.render.end_files import rows_chunk, search_rows
+from sitegen.render.search import index_path, search_entry_script, search_shard, shard_count, shard_path
 
 # Results per unit of search rows: a whole-record rebuild after a result edit makes 250 rows
 # again in each language instead of all 2,258.
@@ -101,29 +104,94 @@ def entries_of(work: Language, key: tuple, load: Callable, verify: bool) -> list
 def search_index(
     work: Language, reuse: Any, rows: Callable, verify: bool, load: Callable, save: Callable
 ) -> dict:
-    """The language's search index: taken from the last build when its units' search entries
-    are all as they were, else made from them and `rows` and written (or kept for the parent,
-    keep_or_write); then the entries are kept (`save`: state_store.save_docs): {language: the
-    id they are kept under, None if they could not be}, or {} when the index was taken."""
-    key = (work.lang, INDEX)
-    digest = docs_sum([(repr(unit_key), unit_sum) for unit_key, unit_sum in work.sums])
+    """The language's search index: each shard (its units' documents: index_shards) and the
+    entry script (the shards' list and `rows`) taken from the last build when what it is made
+    of is as it was, else made and written (the entries of a shard's units read back); when
+    any was made, every unit's entries are kept (`save`: state_store.save_docs, which keeps them
+    all): {language: the id they are kept under, None if they could not be}, else {}."""
     previous = work.destination.previous if work.destination is not None else {}
+    shards, rest = index_shards(work)
+    count = len(shards)
+    alone = {index_path(work.lang), *(shard_path(work.lang, number) for number in range(count))}
+    made = False
+    for number, members in enumerate(shards):
+        digest = docs_sum([("shard", f"{number} of {count}"), *_named(members)])
+        make = partial(_shard, work, number, count, [key for key, _ in members], load, verify)
+        made |= _index_part(work, reuse, previous, (work.lang, INDEX, number), digest, make, verify, alone)
+    digest = docs_sum([("entry", f"{count} shards"), *_named(rest)])
+    make = partial(_entry, work.lang, count, rows)
+    made |= _index_part(work, reuse, previous, (work.lang, INDEX), digest, make, verify, alone)
+    if not made:
+        return {}
+    # all of them, the other shards' as read back (no file made of them): save_docs writes a
+    # new base whole now and then, and only the changes since its base otherwise
+    every = {unit_key: entries_of(work, unit_key, load, verify) for unit_key, _ in work.sums}
+    return {work.lang: save(every)}
+
+
+def index_shards(work: Language) -> tuple[list[list[tuple]], list[tuple]]:
+    """(each shard's units with search entries, as (key, digest) in the order made; the units
+    of the entry script: the record's search rows). As many shards as search.shard_count gives
+    for the units with entries; a unit's shard is a function of its key (shard_of), known
+    without reading its entries, so that an edit of one report makes one shard again."""
+    pages = set(work.pages)
+    documents = [(key, digest) for key, digest in work.sums if key in pages and digest]
+    count = shard_count(len(documents))
+    shards: list[list[tuple]] = [[] for _ in range(count)]
+    for key, digest in documents:
+        shards[shard_of(key, count)].append((key, digest))
+    return shards, [(key, digest) for key, digest in work.sums if key not in pages]
+
+
+def _named(units: list[tuple]) -> list[tuple[str, bytes]]:
+    """Units' (key, digest) as a digest of them reads them (state.docs_sum)."""
+    return [(repr(key), digest) for key, digest in units]
+
+
+def shard_of(unit_key: tuple, count: int) -> int:
+    """The shard of a unit's documents: its key less the language, hashed (crc32: the same in
+    every process and build), so that a page is in the same shard in every language."""
+    return zlib.crc32("/".join(map(str, unit_key[1:])).encode("utf-8", "surrogatepass")) % count
+
+
+def _shard(work: Language, number: int, count: int, keys: list, load: Callable, verify: bool) -> dict:
+    """A shard's file, from its units' entries (kept with them, or read back)."""
+    docs = [doc for key in keys for doc in entries_of(work, key, load, verify)]
+    return search_shard(work.lang, number, count, docs)
+
+
+def _entry(lang: str, count: int, rows: Callable) -> dict:
+    return search_entry_script(lang, count, rows())
+
+
+def _index_part(
+    work: Language,
+    reuse: Any,
+    previous: dict,
+    key: tuple,
+    digest: bytes,
+    make: Callable[[], dict],
+    verify: bool,
+    alone: set,
+) -> bool:
+    """One unit of the index (a shard, or the entry script), whose `digest` is that of what it
+    is made of: taken as the last build left it when that is as it was, else made and written
+    (or kept for the parent: keep_or_write; `alone`: the index's files this language alone
+    makes); whether it was made now."""
     old = reuse.unit(key, previous) if reuse is not None else None
     if old is not None and old.sum == digest and not verify:
-        _taken(work, key, old.files)
-        return {}
-    every = {unit_key: entries_of(work, unit_key, load, verify) for unit_key, _ in work.sums}
-    files = language_end_files(work.lang, [doc for page in work.pages for doc in every[page]], rows())
+        _taken(work, key, old.files, alone)
+        return False
+    files = make()
     shas = {path: sha(data) for path, data in files.items()}
-    if old is not None and old.sum == digest:  # verifying: the taken index is the one made now
+    if old is not None and old.sum == digest:  # verifying: the taken unit is the one made now
         if shas != old.files:
             raise RuntimeError(f"reused unit {key} differs from a fresh rendering")
-        _taken(work, key, old.files)
-        return {}
-    alone = {index_path(work.lang)}  # written here (the others go back to the parent)
+        _taken(work, key, old.files, alone)
+        return False
     work.written.update(keep_or_write(files, work.lang, work.kept, work.destination, alone=alone))
     work.units[key] = (Unit(shas, (), digest), True)
-    return {work.lang: save(every)}
+    return True
 
 
 def language_index(work: Language, model, reuse: Any, verify: bool, kept: tuple | None = None) -> dict:
@@ -136,10 +204,11 @@ def language_index(work: Language, model, reuse: Any, verify: bool, kept: tuple 
     return search_index(work, reuse, rows, verify, load, save)
 
 
-def _taken(work: Language, key: tuple, files: dict[str, str]) -> None:
-    """The index taken as the last build left it: linked here, as the process that makes it
-    writes it; the files every language makes passed on, as a reused unit's (units.take_reused)."""
-    mine = {path: digest for path, digest in files.items() if owned(path, work.lang, {index_path(work.lang)})}
+def _taken(work: Language, key: tuple, files: dict[str, str], alone: set) -> None:
+    """A unit of the index taken as the last build left it: linked here, as the process that
+    makes it writes it; the files every language makes passed on, as a reused unit's
+    (units.take_reused)."""
+    mine = {path: digest for path, digest in files.items() if owned(path, work.lang, alone)}
     destination = work.destination
     work.written.update(link_files(mine, destination.staging, destination.out, destination.held))
     work.linked.update((path, digest) for path, digest in files.items() if path not in mine)

@@ -378,9 +378,9 @@ def _next_state(loaded: _Loaded, rendered: _Rendered):
 
 
 def _count(units: dict, fresh: bool) -> int:
-    """The units rendered now (`fresh`) or reused, the languages' search indexes left out
-    (made from the other units: end_units.py)."""
-    return sum(1 for key, (_, made) in units.items() if made == fresh and key[1:] != (INDEX,))
+    """The units rendered now (`fresh`) or reused, the languages' search indexes (an entry
+    script and its shards, each a unit) left out: made from the other units (end_units.py)."""
+    return sum(1 for key, (_, made) in units.items() if made == fresh and key[1:2] != (INDEX,))
 
 
 def _errors_raised(problems: list) -> list:

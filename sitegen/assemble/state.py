@@ -69,7 +69,9 @@ def value_of(mapping, key):
     return MISSING
 
 
-INDEX = "search-index"  # a language's search index is the unit (language, INDEX): end_units.py
+# a language's search index: its entry script is the unit (language, INDEX), each of its shards
+# (language, INDEX, number): end_units.py
+INDEX = "search-index"
 
 
 def docs_sum(docs: list) -> bytes:

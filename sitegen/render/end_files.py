@@ -4,7 +4,8 @@ Each language's search index and feed need its pages; the sitemap, robots.txt an
 404 page need every language; the search's script fold is one file for all of them. A rebuild
 pays for what changed: each page's search document is kept with its unit, and the feed, the
 script fold and the record's search rows are units of their own (assemble/rendering.py,
-end_units.py), taken from the last build unless what they read changed.
+end_units.py), taken from the last build unless what they read changed; so are each shard of
+a language's search index and its entry script (made by render/search.py in end_units.py).
 
 All of them come from the rendered pages and the model, never from the clock, so two builds of
 the same content give the same bytes.
@@ -17,7 +18,7 @@ from functools import partial
 
 from sitegen.render.feed import feed_file
 from sitegen.render.not_found import root_not_found
-from sitegen.render.search import rows_text, search_fold_file, search_index
+from sitegen.render.search import rows_text, search_fold_file
 from sitegen.render.sitemap import sitemap_files
 from sitegen.render.theme import Strings, missing_strings
 
@@ -49,14 +50,6 @@ def search_rows(model, lang: str, t, chunks: list[bytes]) -> bytes | None:
 
     rows = record_rows(model, lang, t, [row for chunk in chunks for row in json.loads(chunk)])
     return rows_text(rows) if rows else None
-
-
-def language_end_files(lang: str, docs: list[tuple[str, bytes]], rows: bytes | None) -> dict[str, bytes]:
-    """What one language's pages determine once all are made: its search index, from their
-    search entries (`docs`: search.doc_text, kept with each page's unit, in any order) and the
-    record's results and leaderboards as compact rows (`rows`: search_rows; their pages are
-    not searched as pages)."""
-    return search_index(lang, docs, rows)
 
 
 def site_files(site, model, theme, paths: set[str], hidden: set[str]) -> dict[str, bytes]:

@@ -1,8 +1,12 @@
-"""The search index: each page's search document, and one index script per language.
+"""The search index: each page's search document, and the index scripts of each language.
 
-`assets/search-<lang>.js` sets `window.SEARCH_DOCS` (and `SEARCH_DOCS_BY_LANG[lang]`): a plain
-script, not JSON fetched at run time, so that search works from file://. Each document's `url`
-is relative to the output root; the search form's `data-root` turns it into a link.
+`assets/search-<lang>.js`, the language's entry script, lists its shard scripts
+(`window.SEARCH_SHARDS_BY_LANG[lang]`) and holds the record's rows; each shard,
+`assets/search-<lang>-<k>.js`, holds some of its documents
+(`window.SEARCH_PARTS_BY_LANG[lang][k]`): an edit writes again only the shard of the documents
+it changed (10 MB a language at N = 1,000 reports, in eight shards of about 1.3 MB). Plain
+scripts, not JSON fetched at run time, so that search works from file://. Each document's
+`url` is relative to the output root; the search form's `data-root` turns it into a link.
 """
 
 from __future__ import annotations
@@ -148,26 +152,67 @@ def rows_text(rows: dict) -> bytes:
 
 
 def index_path(lang: str) -> str:
-    """Where a language's search index goes: a file only that language makes (its process
+    """Where a language's entry script goes: a file only that language makes (its process
     writes it, instead of sending it back with the files every language makes)."""
     return urls.asset(f"search-{lang}.js")
 
 
-def search_index(lang: str, docs: list[tuple[str, bytes]], record: bytes | None = None) -> dict[str, bytes]:
-    """The search index script of one language (MiniSearch builds the index in the browser):
-    its pages' documents (doc_text, in any order) by url, as one JSON list; `record`, the
-    record's results and leaderboards as compact rows beside them (rows_text)."""
+def shard_path(lang: str, number: int) -> str:
+    """Where a language's shard `number` goes (made, like its entry script, by that language
+    only)."""
+    return urls.asset(f"search-{lang}-{number}.js")
+
+
+# Documents a shard holds at the least, on average: a shard is written again for an edit of
+# one of them (1.3 MB at N = 1,000 reports, where a language's whole index is 10 MB).
+SHARD_DOCS = 128
+
+
+def shard_count(documents: int) -> int:
+    """How many shards a language's `documents` go into: a power of two, each holding
+    SHARD_DOCS to twice as many on average; one for a small site. A power of two so that the
+    count (and with it every shard) moves only when a site doubles."""
+    count = 1
+    while count * 2 * SHARD_DOCS <= documents:
+        count *= 2
+    return count
+
+
+def _head(lang: str, what: str) -> bytes:
+    return f"/* Search index of the {lang} pages{what}, written by sitegen/render/search.py. */\n".encode()
+
+
+def search_shard(lang: str, number: int, count: int, docs: list[tuple[str, bytes]]) -> dict[str, bytes]:
+    """Shard `number` of a language's `count`: its documents (doc_text, in any order) by url, as
+    one JSON list in `window.SEARCH_PARTS_BY_LANG[lang][number]`."""
     docs = sorted(docs, key=itemgetter(0))
-    head = f"/* Search index of the {lang} pages, written by sitegen/render/search.py. */\n".encode()
     texts = [b","] * (2 * len(docs) - 1) if docs else []  # the documents, a comma between two
     texts[::2] = [text for _, text in docs]
-    parts = [head + b"window.SEARCH_DOCS = [", *texts]
-    parts.append(
+    slot = f"window.SEARCH_PARTS_BY_LANG[{json.dumps(lang)}]"
+    parts = [
+        _head(lang, f", shard {number + 1} of {count}"),
+        b"window.SEARCH_PARTS_BY_LANG = window.SEARCH_PARTS_BY_LANG || {};\n",
+        f"{slot} = {slot} || {{}};\n{slot}[{number}] = [".encode(),
+        *texts,
+        b"];\n",
+    ]
+    # joined once: each `+` of the parts copied the whole shard again (10 MB a language in one
+    # script at N = 1,000 reports, each copy in memory the process faulted in anew)
+    return {shard_path(lang, number): b"".join(parts)}
+
+
+def search_entry_script(lang: str, count: int, record: bytes | None = None) -> dict[str, bytes]:
+    """The entry script of one language (MiniSearch builds the index in the browser): the
+    paths of its `count` shards (search_shard), and `record`, the record's results and
+    leaderboards as compact rows (rows_text); with MiniSearch, which every language loads."""
+    shards = json.dumps([shard_path(lang, number) for number in range(count)])
+    parts = [
+        _head(lang, " (the list of its shards, and the record's rows)"),
         (
-            "];\nwindow.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\n"
-            f"window.SEARCH_DOCS_BY_LANG[{json.dumps(lang)}] = window.SEARCH_DOCS;\n"
-        ).encode()
-    )
+            "window.SEARCH_SHARDS_BY_LANG = window.SEARCH_SHARDS_BY_LANG || {};\n"
+            f"window.SEARCH_SHARDS_BY_LANG[{json.dumps(lang)}] = {shards};\n"
+        ).encode(),
+    ]
     if record:
         parts += [
             (
@@ -177,12 +222,9 @@ def search_index(lang: str, docs: list[tuple[str, bytes]], record: bytes | None 
             record,
             b";\n",
         ]
-    # joined once: each `+` of the parts copied the whole index again (10 MB a language at
-    # N = 1,000 reports, each copy in memory the process faulted in anew: 0.02-0.03 s)
-    script = b"".join(parts)
     return {
         urls.asset("minisearch.js"): npm.script(npm.MINISEARCH),
-        index_path(lang): script,
+        index_path(lang): b"".join(parts),
     }
 
 

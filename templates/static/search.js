@@ -1,10 +1,12 @@
 /* Site search: MiniSearch over the index scripts written by sitegen/render/search.py.
  *
- * Works from file:// (no fetch, no modules): each language's index is a plain script,
- * assets/search-<lang>.js, that sets window.SEARCH_DOCS_BY_LANG[lang]. The page's own language
- * is loaded at the first use of the box; a query in a script the page's language does not use
- * (训练 on an English page) loads and searches the language of that script instead, labelled
- * with its name; "All languages" adds the others' scripts on demand.
+ * Works from file:// (no fetch, no modules): each language's index is plain scripts, an entry,
+ * assets/search-<lang>.js, that lists its shards (window.SEARCH_SHARDS_BY_LANG[lang]) and holds
+ * the record's rows, and the shards, each setting window.SEARCH_PARTS_BY_LANG[lang][k] to some
+ * of its documents (an edit writes one shard again); a language is loaded once all have run.
+ * The page's own language is loaded at the first use of the box; a query in a script the page's
+ * language does not use (训练 on an English page) loads and searches the language of that
+ * script instead, labelled with its name; "All languages" adds the others' scripts on demand.
  * Ranking: a title that is the query, then one that begins with or holds it as whole words
  * (a benchmark, chip, submitter or system before what bears its name), then the rest; within
  * each, by MiniSearch's relevance in steps of a tenth of the best, and within a step the
@@ -163,6 +165,27 @@
     return mine.length ? [mine[0]] : [chinese[0]];
   }
 
+  /* A language's documents, once its entry script and every shard it lists have run (joined
+     once, in the shards' order), else null. */
+  function languageDocs(lang) {
+    var joined = window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};
+    var shards = (window.SEARCH_SHARDS_BY_LANG || {})[lang];
+    var parts = (window.SEARCH_PARTS_BY_LANG || {})[lang] || {};
+    if (joined[lang] || !shards) { return joined[lang] || null; }
+    for (var k = 0; k < shards.length; k++) { if (!parts[k]) { return null; } }
+    joined[lang] = [].concat.apply([], shards.map(function (path, at) { return parts[at]; }));
+    return joined[lang];
+  }
+
+  /* A <script> added to the page; done(true) once it ran, done(false) if it failed to load. */
+  function loadScript(src, done) {
+    var script = document.createElement('script');
+    script.src = src;
+    script.onload = function () { done(true); };
+    script.onerror = function () { done(false); };
+    document.head.appendChild(script);
+  }
+
   function format(template, values) {
     return String(template || '').replace(/\{(\w+)\}/g, function (all, key) {
       return Object.prototype.hasOwnProperty.call(values, key) ? values[key] : all;
@@ -184,6 +207,7 @@
     this.index = null;
     this.docs = {};
     this.loaded = {};
+    this.loading = {};     /* language -> callbacks waiting for its scripts (loadLanguage) */
     this.timer = null;
     this.bind();
     form.hidden = false;
@@ -206,8 +230,7 @@
   };
 
   Search.prototype.addLanguage = function (lang) {
-    var all = window.SEARCH_DOCS_BY_LANG || {};
-    var docs = all[lang] || (lang === this.lang ? window.SEARCH_DOCS : null);
+    var docs = languageDocs(lang);
     if (!docs || this.loaded[lang]) { return !!docs; }
     var fresh = [];
     docs = docs.concat(recordDocs(lang));
@@ -223,6 +246,32 @@
     return true;
   };
 
+  /* A language's index: its entry script, then the shards it lists, all at once; done(ok) once
+     every one has run (or one failed). A language asked for again while it loads waits for it. */
+  Search.prototype.loadLanguage = function (lang, done) {
+    var self = this;
+    if (languageDocs(lang)) { done(true); return; }
+    if (this.loading[lang]) { this.loading[lang].push(done); return; }
+    var waiting = this.loading[lang] = [done];
+    var finish = function (ok) {
+      delete self.loading[lang];
+      waiting.forEach(function (callback) { callback(ok && !!languageDocs(lang)); });
+    };
+    loadScript(this.root + 'assets/search-' + lang + '.js', function (ok) {
+      var shards = ok && (window.SEARCH_SHARDS_BY_LANG || {})[lang];
+      if (!shards) { finish(false); return; }
+      var left = shards.length;
+      var failed = false;
+      if (!left) { finish(true); return; }
+      shards.forEach(function (path) {
+        loadScript(self.root + path, function (loaded) {
+          failed = failed || !loaded;
+          if (--left === 0) { finish(!failed); }
+        });
+      });
+    });
+  };
+
   /* MiniSearch and this language's index, loaded with <script> (file:// allows that) on
      first use: a page costs nothing for search until the reader turns to it. */
   Search.prototype.prepare = function (done) {
@@ -230,8 +279,8 @@
     if (this.ready) { done(true); return; }
     if (this.waiting) { this.waiting.push(done); return; }
     this.waiting = [done];
-    var files = ['assets/minisearch.js', 'assets/search-' + this.lang + '.js'];
-    if (this.form.hasAttribute('data-fold')) { files.splice(1, 0, 'assets/search-fold.js'); }
+    var files = ['assets/minisearch.js'];
+    if (this.form.hasAttribute('data-fold')) { files.push('assets/search-fold.js'); }
     var finish = function (ok) {
       self.ready = ok;
       var waiting = self.waiting;
@@ -240,18 +289,17 @@
       waiting.forEach(function (callback) { callback(ok); });
     };
     var next = function (at) {
-      if (at === files.length) { finish(!!window.MiniSearch); return; }
-      var script = document.createElement('script');
-      script.src = self.root + files[at];
-      script.onload = function () { next(at + 1); };
-      script.onerror = function () { finish(false); };
-      document.head.appendChild(script);
+      if (at === files.length) {
+        self.loadLanguage(self.lang, function (ok) { finish(ok && !!window.MiniSearch); });
+        return;
+      }
+      loadScript(self.root + files[at], function (ok) { if (ok) { next(at + 1); } else { finish(false); } });
     };
     next(window.MiniSearch ? 1 : 0);
   };
 
-  /* The other languages' index scripts (or those of `langs`), loaded with <script> (file://
-     allows that). */
+  /* The other languages' indexes (or those of `langs`), loaded with <script> (file:// allows
+     that). */
   Search.prototype.loadOthers = function (done, langs) {
     var self = this;
     var waiting = 0;
@@ -259,17 +307,10 @@
     (langs || this.langs).forEach(function (lang) {
       if (self.loaded[lang] || self.addLanguage(lang)) { return; }
       waiting += 1;
-      var script = document.createElement('script');
-      script.src = self.root + 'assets/search-' + lang + '.js';
-      script.onload = function () {
-        self.addLanguage(lang);
+      self.loadLanguage(lang, function (ok) {
+        if (ok) { self.addLanguage(lang); } else { failed = true; }
         if (--waiting === 0) { done(failed); }
-      };
-      script.onerror = function () {
-        failed = true;
-        if (--waiting === 0) { done(failed); }
-      };
-      document.head.appendChild(script);
+      });
     });
     if (waiting === 0) { done(false); } else { this.status(this.form.getAttribute('data-msg-loading')); }
   };

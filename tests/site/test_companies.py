@@ -8,7 +8,6 @@ Chinese; the record writes it "Zenith" (record_sample.py)."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -19,6 +18,7 @@ from sitegen.content.load import load_site
 
 from project import CACHE, SOURCES, TEMPLATES, THREE
 from record_sample import SOURCES_EXTRA, write_record_project
+from search_files import search_docs
 
 COMPANIES = """\
 - id: acme
@@ -122,8 +122,7 @@ def test_a_submitters_page_is_titled_in_its_language(out, lang, title, spelled):
 
 
 def test_search_documents_carry_every_name(out):
-    script = (out / "assets" / "search-zh.js").read_text("utf-8")
-    docs = json.loads(script.split("window.SEARCH_DOCS = ", 1)[1].split(";\n", 1)[0])
+    docs = search_docs(out, "zh")
     page = next(d for d in docs if d["url"] == "zh/submitters/zenith.html")
     assert page["title"] == "天顶" and page["names"] == "Zenith|天頂|天顶"
 

@@ -13,6 +13,7 @@ from sitegen.assemble.pipeline import build
 
 from project import TEMPLATES, seal_record
 from record_sample import write_record_project
+from search_files import entry_script, search_text
 
 
 def _built(tmp_path, warm_cache, monkeypatch):
@@ -44,7 +45,7 @@ def test_a_report_title_and_summary_edit_shows_in_search_and_feed(
     _edit(report, "summary: Acme is slower but cheaper.", "summary: Acme is slower and costs less.")
     again = build(content, TEMPLATES, out, cache=warm_cache)
     assert again.units_reused > 0
-    search = (out / "assets/search-en.js").read_text("utf-8")
+    search = search_text(out, "en")
     feed = (out / "en/feed.xml").read_text("utf-8")
     # the report's search document: its heading as title, its summary as snippet
     assert '"title":"Acme against Zenith, revised"' in search
@@ -66,7 +67,7 @@ def test_a_result_edit_shows_in_the_search_rows(tmp_path, warm_cache, warm_copy,
     seal_record(content)
     build(content, TEMPLATES, out, cache=warm_cache)
     for lang in ("en", "zh"):
-        rows = (out / f"assets/search-{lang}.js").read_text("utf-8").split("SEARCH_RECORD_BY_LANG", 1)[1]
+        rows = entry_script(out, lang).split("SEARCH_RECORD_BY_LANG", 1)[1]
         assert '["Acme Sixteen","v1.1-acme-acme16-bert",' in rows
     _equals_a_cold_build(tmp_path, warm_copy, content, out)
 
@@ -79,5 +80,5 @@ def test_a_body_edit_takes_the_feed_and_the_search_rows_from_the_last_build(
     _edit(content / "reports/acme-vs-zenith.en.md", "\n## ", "\nOne more sentence for the test.\n\n## ")
     again = build(content, TEMPLATES, out, cache=warm_cache)
     assert again.units_rendered == 1
-    assert "One more sentence for the test." in (out / "assets/search-en.js").read_text("utf-8")
+    assert "One more sentence for the test." in search_text(out, "en")
     _equals_a_cold_build(tmp_path, warm_copy, content, out)

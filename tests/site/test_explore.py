@@ -19,6 +19,7 @@ from sitegen.assemble.pipeline import build
 
 from project import CACHE, SITE, TEMPLATES
 from record_sample import V10, V11, V11_LEVEL, write_record_project
+from search_files import search_text
 
 PREFIX = re.compile(
     r'\Awindow\.EXPLORE_DATA = window\.EXPLORE_DATA \|\| \{\};\nwindow\.EXPLORE_DATA\["([^"]+)"\] = '
@@ -116,7 +117,7 @@ def test_the_page_in_each_language_with_its_filters(sites, lang, title, nav):
 
 
 def test_the_page_is_searched(sites):
-    index = (sites[0] / "assets" / "search-en.js").read_text("utf-8")
+    index = search_text(sites[0], "en")
     assert '"url":"en/explore.html"' in index
 
 

@@ -20,7 +20,7 @@ import build
 from project import TEMPLATES
 
 NONE = re.compile(r"\bNone\b(?! of )")  # "None of them can be checked" is English
-INDEX = "window.SEARCH_DOCS ="
+INDEX = re.compile(r"^window\.SEARCH_PARTS_BY_LANG\[[^\]]*\]\[\d+\] = ", re.M)  # a shard's documents
 SHOWN_ATTRIBUTES = ("alt", "title", "aria-label", "placeholder", "content", "label")
 # A file can show "None" only if its bytes hold the word or a numeric reference to one of its
 # letters (N, o, n, e; no named reference stands for a letter): the others are not parsed.
@@ -41,12 +41,12 @@ def _html_texts(path: Path) -> list[str]:
 
 
 def _index_texts(path: Path) -> list[str]:
-    """The strings of a search index (`window.SEARCH_DOCS = [...];`)."""
+    """The strings of a shard of a search index (`window.SEARCH_PARTS_BY_LANG[lang][k] = [...];`)."""
     text = path.read_text("utf-8")
-    start = text.find(INDEX)
-    if start < 0:  # search.js, search-fold.js: code, not an index
+    start = INDEX.search(text)
+    if start is None:  # search.js, search-fold.js: code; an entry script: the shards' list, rows
         return []
-    docs, _ = json.JSONDecoder().raw_decode(text[start + len(INDEX) :].lstrip())
+    docs, _ = json.JSONDecoder().raw_decode(text[start.end() :])
     return [value for doc in docs for value in doc.values() if isinstance(value, str)]
 
 
@@ -85,11 +85,11 @@ def test_the_scan_finds_a_python_none(tmp_path):
         '</p><dd>None · v1.0 · Closed</dd><script>var x = "None";</script></body></html>'
     )
     (tmp_path / "en" / "b.html").write_text("<html><body><p>&#78;&#x6F;ne</p></body></html>")
-    (tmp_path / "assets" / "search-en.js").write_text(
-        'window.SEARCH_DOCS = [{"title": "None \\u00b7 v1.0", "url": "x"}];\n'
+    (tmp_path / "assets" / "search-en-0.js").write_text(
+        'window.SEARCH_PARTS_BY_LANG["en"][0] = [{"title": "None \\u00b7 v1.0", "url": "x"}];\n'
     )
     assert [line.split(":")[0] for line in python_nones(tmp_path)] == [
-        "assets/search-en.js",
+        "assets/search-en-0.js",
         "en/a.html",
         "en/a.html",
         "en/b.html",

@@ -17,6 +17,7 @@ from sitegen.content.load import load_site
 
 from project import CACHE, TEMPLATES, write_project
 from record_sample import CURATED, ROUNDS, SYSTEM_MAP, V10, V11, V11_LEVEL, write_record_project
+from search_files import search_docs
 
 RECORD = {r["id"]: r for r in yaml.safe_load(V10) + yaml.safe_load(V11 + V11_LEVEL)}
 ROUND_LIST = yaml.safe_load(ROUNDS)
@@ -317,9 +318,7 @@ def test_no_page_per_pair_of_results(record_site):
 def test_search_index_leaves_out_result_and_leaderboard_pages(record_site):
     out = record_site[1]
     for lang in ("en", "zh"):
-        script = page(out, f"assets/search-{lang}.js")
-        docs = json.loads(script[script.index("= ") + 2 : script.index(";\nwindow.SEARCH_DOCS_BY_LANG")])
-        found = {d["url"] for d in docs}
+        found = {d["url"] for d in search_docs(out, lang)}
         # a benchmark at one accelerator count is searched (benchmarks/<id>/at-<n>.html), a
         # leaderboard (benchmarks/<id>/<round>.html) is not
         assert not {u for u in found if "/results/" in u or (u.count("/") > 2 and "/at-" not in u)}

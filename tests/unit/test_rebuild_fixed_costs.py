@@ -1,5 +1,5 @@
-"""The fixed costs of a rebuild that renders one page: the search index joined once
-(search.search_index), a language's kept search entries read beside its job
+"""The fixed costs of a rebuild that renders one page: a shard of the search index joined once
+(search.search_shard), a language's kept search entries read beside its job
 (end_units._reading) and not hashed again unless verifying (units.recalled), the warnings
 written at once (commands._say), a site's languages iterated without a tuple an item."""
 
@@ -19,21 +19,33 @@ from sitegen.assemble.state import docs_sum
 from sitegen.base.errors import Problem
 from sitegen.base.languages import Languages
 from sitegen.base.store import Store
-from sitegen.render.search import search_index
+from sitegen.render.search import search_entry_script, search_shard
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PREFIX = b"/* Search index of the en pages, written by sitegen/render/search.py. */\n"
-BY_LANG = b'window.SEARCH_DOCS_BY_LANG = window.SEARCH_DOCS_BY_LANG || {};\nwindow.SEARCH_DOCS_BY_LANG["en"]'
+PARTS = b'window.SEARCH_PARTS_BY_LANG = window.SEARCH_PARTS_BY_LANG || {};\n'
+SLOT = b'window.SEARCH_PARTS_BY_LANG["en"]'
+SHARDS = b'window.SEARCH_SHARDS_BY_LANG = window.SEARCH_SHARDS_BY_LANG || {};\nwindow.SEARCH_SHARDS_BY_LANG["en"] = '
 
 
 @pytest.mark.parametrize("count", [0, 1, 3])
-@pytest.mark.parametrize("record", [None, b"", b'{"rows":[1]}'])
-def test_the_search_index_is_its_documents_by_url_a_comma_between_two(count, record):
+def test_a_shard_is_its_documents_by_url_a_comma_between_two(count):
     docs = [(f"en/p{i}.html", json.dumps({"url": f"en/p{i}.html"}).encode()) for i in range(count)]
-    script = search_index("en", docs[::-1], record)["assets/search-en.js"]
+    script = search_shard("en", 2, 4, docs[::-1])["assets/search-en-2.js"]
     listed = b",".join(text for _, text in docs)
-    expected = PREFIX + b"window.SEARCH_DOCS = [" + listed + b"];\n" + BY_LANG + b" = window.SEARCH_DOCS;\n"
+    head = b"/* Search index of the en pages, shard 3 of 4, written by sitegen/render/search.py. */\n"
+    slot = SLOT + b" = " + SLOT + b" || {};\n" + SLOT + b"[2] = ["
+    assert script == head + PARTS + slot + listed + b"];\n"
+
+
+@pytest.mark.parametrize("record", [None, b"", b'{"rows":[1]}'])
+def test_the_entry_script_lists_the_shards_and_holds_the_rows(record):
+    script = search_entry_script("en", 2, record)["assets/search-en.js"]
+    head = (
+        b"/* Search index of the en pages (the list of its shards, and the record's rows),"
+        b" written by sitegen/render/search.py. */\n"
+    )
+    expected = head + SHARDS + b'["assets/search-en-0.js", "assets/search-en-1.js"];\n'
     if record:
         expected += (
             b"window.SEARCH_RECORD_BY_LANG = window.SEARCH_RECORD_BY_LANG || {};\n"
