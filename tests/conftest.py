@@ -172,6 +172,20 @@ def browser(_chromium_driver):
     return running
 
 
+@pytest.fixture
+def page(browser):
+    """A new tab of `browser` at 1280 x 900; the test fails on any error the page logs or throws."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield tab
+    context.close()
+    assert not errors, "\n".join(errors)
+
+
 @pytest.fixture(scope="session")
 def tiny_site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiny")

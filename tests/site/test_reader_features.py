@@ -424,20 +424,6 @@ def test_single_file_inlines_images_and_chart_files(tmp_path):
 # --- in a browser -----------------------------------------------------------------------------
 
 
-@pytest.fixture
-def page(browser):
-    """A new page in the test process's Chromium (tests/conftest.py)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield tab
-    context.close()
-    assert not errors, "\n".join(errors)
-
-
 def result_hrefs(page) -> list[str]:
     page.wait_for_selector("[data-search-results] a")
     return page.locator("[data-search-results] a").evaluate_all("links => links.map(a => a.href)")

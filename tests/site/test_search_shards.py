@@ -129,18 +129,6 @@ def sharded_site(tmp_path_factory):
     return folder / "out"
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    yield tab
-    context.close()
-    assert errors == []
-
-
 def _found(page, query: str) -> list[str]:
     """The links the search lists for `query`, once its count (which names the query) shows."""
     page.locator("input[type=search]").fill(query)
