@@ -2,19 +2,19 @@
 process (rendering.py). The record's search rows: a unit per chunk of results, and one that
 joins the chunks into the index's rows; each is taken from the last build when nothing it read
 changed, so that a report edit makes no row and a result edit makes its chunk's rows again.
-They make no file: a unit's search entries (kept apart: state_store.save_docs) hold what it made.
+They make no file: a unit's search entries (kept apart: state_store.save_entries) hold what it made.
 
 The search index (render/search.py): shards of the pages' documents, a unit each, a unit's
 documents in the shard its key falls in (shard_of), and the entry script listing them with
 the record's rows, a unit too. Each unit's digest (Unit.sum) is that of the search entries it
 is made of: when they are as the last build's, its file is taken as it is, without reading
-any entry back; else the entries of its reused units are read back (units.recalled) and its
-file made again, so that a report edit writes one shard of 1.3 MB, not a language's 10 MB
-(N = 1,000). When any was made again, the language's entries are kept for the next build."""
+any entry back; else the entries of its reused units are read back, in one query (units.read_back),
+and its file made again, so that a report edit reads and writes one shard's entries and file
+of 1.3 MB, not a language's 10 MB (N = 1,000). The entries of the units rendered now (or made
+again) are kept for the next build, an entry each (state_store.save_entries)."""
 
 from __future__ import annotations
 
-import threading
 import zlib
 from collections.abc import Callable
 from functools import partial
@@ -22,11 +22,10 @@ from typing import Any
 
 from sitegen.assemble.manifest import output_key
 from sitegen.assemble.state import INDEX, Unit, docs_sum
-from sitegen.assemble.state_store import Docs, load_docs, save_docs
-from sitegen.assemble.units import Language, keep_or_write, owned, recalled
+from sitegen.assemble.state_store import load_entries, save_entries
+from sitegen.assemble.units import Language, keep_or_write, owned, read_back, recalled
 from sitegen.assemble.write import link_files
 from sitegen.base.cache import sha
-from sitegen.base.store import Store
 from sitegen.render.end_files import rows_chunk, search_rows
 from sitegen.render.search import index_path, search_entry_script, search_shard, shard_count, shard_path
 
@@ -39,7 +38,8 @@ def record_search_rows(work: Language, model, reuse: Any, verify: bool, load: Ca
     """A function giving the rows of the language's search index (end_files.search_rows),
     from the units of the last build (`reuse`: rendering.Reuse, or None) where they may be
     taken; `verify`: make the taken ones too and stop where they differ (rendering.VERIFY_REUSE);
-    `load`: the language's kept search entries (state_store.load_docs), read when needed."""
+    `load`: the kept search entries of units given their digests (state_store.load_entries),
+    read when needed."""
     with work.site.reads.paused():
         count = len(model.record)
     chunks, made = [], False
@@ -101,32 +101,21 @@ def entries_of(work: Language, key: tuple, load: Callable, verify: bool) -> list
     return work.docs[key]
 
 
-def search_index(
-    work: Language, reuse: Any, rows: Callable, verify: bool, load: Callable, save: Callable
-) -> dict:
+def search_index(work: Language, reuse: Any, rows: Callable, verify: bool, load: Callable) -> None:
     """The language's search index: each shard (its units' documents: index_shards) and the
     entry script (the shards' list and `rows`) taken from the last build when what it is made
-    of is as it was, else made and written (the entries of a shard's units read back); when
-    any was made, every unit's entries are kept (`save`: state_store.save_docs, which keeps them
-    all): {language: the id they are kept under, None if they could not be}, else {}."""
+    of is as it was, else made and written (the entries of a shard's units read back)."""
     previous = work.destination.previous if work.destination is not None else {}
     shards, rest = index_shards(work)
     count = len(shards)
     alone = {index_path(work.lang), *(shard_path(work.lang, number) for number in range(count))}
-    made = False
     for number, members in enumerate(shards):
         digest = docs_sum([("shard", f"{number} of {count}"), *_named(members)])
-        make = partial(_shard, work, number, count, [key for key, _ in members], load, verify)
-        made |= _index_part(work, reuse, previous, (work.lang, INDEX, number), digest, make, verify, alone)
+        make = partial(_shard, work, number, count, members, load, verify)
+        _index_part(work, reuse, previous, (work.lang, INDEX, number), digest, make, verify, alone)
     digest = docs_sum([("entry", f"{count} shards"), *_named(rest)])
     make = partial(_entry, work.lang, count, rows)
-    made |= _index_part(work, reuse, previous, (work.lang, INDEX), digest, make, verify, alone)
-    if not made:
-        return {}
-    # all of them, the other shards' as read back (no file made of them): save_docs writes a
-    # new base whole now and then, and only the changes since its base otherwise
-    every = {unit_key: entries_of(work, unit_key, load, verify) for unit_key, _ in work.sums}
-    return {work.lang: save(every)}
+    _index_part(work, reuse, previous, (work.lang, INDEX), digest, make, verify, alone)
 
 
 def index_shards(work: Language) -> tuple[list[list[tuple]], list[tuple]]:
@@ -154,9 +143,11 @@ def shard_of(unit_key: tuple, count: int) -> int:
     return zlib.crc32("/".join(map(str, unit_key[1:])).encode("utf-8", "surrogatepass")) % count
 
 
-def _shard(work: Language, number: int, count: int, keys: list, load: Callable, verify: bool) -> dict:
-    """A shard's file, from its units' entries (kept with them, or read back)."""
-    docs = [doc for key in keys for doc in entries_of(work, key, load, verify)]
+def _shard(work: Language, number: int, count: int, members: list, load: Callable, verify: bool) -> dict:
+    """A shard's file, from its units' entries (`members`: (key, digest); made now, or read
+    back in one query)."""
+    read_back(work, {key: digest for key, digest in members if key in work.recall}, load)
+    docs = [doc for key, _ in members for doc in entries_of(work, key, load, verify)]
     return search_shard(work.lang, number, count, docs)
 
 
@@ -194,14 +185,14 @@ def _index_part(
     return True
 
 
-def language_index(work: Language, model, reuse: Any, verify: bool, kept: tuple | None = None) -> dict:
+def language_index(work: Language, model, reuse: Any, verify: bool) -> None:
     """The language's search index with the record's rows (record_search_rows, search_index),
-    its units' search entries read from and kept in the site's store (`kept`: docs_kept's, made
-    when the job began): {language: the id they are kept under now}, or {} when the index was
-    taken as it was."""
-    load, save = kept or docs_kept(work.site, work.lang, work.destination)
+    its units' search entries read from the site's store where a part of it is made again, and
+    the entries made now kept there for the next build (keep_entries)."""
+    load, save = docs_kept(work.site, work.lang, work.destination)
     rows = record_search_rows(work, model, reuse, verify, load)
-    return search_index(work, reuse, rows, verify, load, save)
+    search_index(work, reuse, rows, verify, load)
+    keep_entries(work, reuse, save)
 
 
 def _taken(work: Language, key: tuple, files: dict[str, str], alone: set) -> None:
@@ -215,49 +206,28 @@ def _taken(work: Language, key: tuple, files: dict[str, str], alone: set) -> Non
     work.units[key] = (None, False)  # the parent has it: destination.reuse
 
 
-def docs_kept(site, lang: str, destination: Any, early: bool = False) -> tuple[Callable, Callable]:
-    """(read the language's search entries the last build kept, keep this build's): the
-    functions above take, state_store.load_docs and save_docs in the site's store for the
-    destination (rendering.Destination), this build's kept from what was read (only what
-    changed since their base is written); without either, nothing is read or kept. `early`:
-    the entries are read from now on beside the job (_reading), as its index will likely
-    be made again (a unit of its language is stale)."""
+def keep_entries(work: Language, reuse: Any, save: Callable) -> None:
+    """Keep the search entries made now (units rendered now, or reused ones whose kept entries
+    could not be read back), deleting those of the units the last build had and this one has
+    not, or (no last build) all of the language's others (`save`: state_store.save_entries)."""
+    made = {key: entries for key, entries in work.docs.items() if work.stored.get(key) is None}
+    if reuse is None:
+        save(made, (), True)
+        return
+    now = dict(work.sums)
+    gone = [
+        key
+        for key, unit in reuse.state.units.items()
+        if key[0] == work.lang and unit.sum and key[1] != INDEX and not now.get(key)
+    ]
+    save(made, gone, False)
+
+
+def docs_kept(site, lang: str, destination: Any) -> tuple[Callable, Callable]:
+    """(read the search entries the last build kept of units given their digests, keep this
+    build's): state_store.load_entries and save_entries in the site's store for the
+    destination (rendering.Destination); without either, nothing is read or kept."""
     if site.store is None or destination is None:
-        return dict, lambda docs: None
-    output, reuse = output_key(destination.out), destination.reuse
-    ident = reuse.state.docs.get(lang) if reuse is not None else None
-    read = [Docs()]
-    begun = _reading(site.store, output, lang, ident) if early and ident is not None else None
-
-    def load() -> dict:
-        read[0] = begun() if begun is not None else load_docs(site.store, output, lang, ident)
-        return read[0].entries
-
-    return load, lambda docs: save_docs(site.store, output, lang, docs, read[0])
-
-
-def _reading(store: Store, output: str, lang: str, ident: tuple) -> Callable[[], Docs]:
-    """load_docs begun now in a thread of the language's process, with a connection to the store
-    of its own, while the job renders its stale units: the read from SQLite and the seal's
-    sha256 of 10 MB of entries (N = 1,000) let the renderer run meanwhile. The function given
-    waits for what it read; a failure there is entries not read (made again, as a damaged entry).
-    Daemonic: a job whose index is taken after all does not wait for it."""
-    found: list[Docs] = []
-
-    def read() -> None:
-        own = Store(store.folder, store.read_only)
-        try:
-            found.append(load_docs(own, output, lang, ident))
-        except Exception:  # noqa: BLE001, S110 - not read: the entries are made again
-            pass
-        finally:
-            own.release()
-
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-
-    def wait() -> Docs:
-        thread.join()
-        return found[0] if found else Docs()
-
-    return wait
+        return (lambda wanted: {}), (lambda made, gone, whole: None)
+    output = output_key(destination.out)
+    return partial(load_entries, site.store, output, lang), partial(save_entries, site.store, output, lang)

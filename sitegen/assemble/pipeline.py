@@ -184,7 +184,6 @@ class _Rendered:
     claims: tuple | None = None  # texts whose claim words were taken, and found now (words.py)
     untouched: dict = field(default_factory=dict)  # files that are the output's as it was scanned
     shared: int = 0  # files that are the output's (its inodes) as the build began
-    docs: dict = field(default_factory=dict)  # language -> id of its search entries kept now
     rows: list = field(default_factory=list)  # the words' warnings found beside, as rows (_words_said)
     said: int = 0  # where they go among the site's warnings
 
@@ -255,9 +254,7 @@ def _render(loaded: _Loaded, out: Path, staging) -> _Rendered:
     shared = [p for p in staging.held.paths if p in files and p not in destination.touched]
     linked = set(staging.linked)  # linked after the scan: its ctime moved
     untouched = {p: loaded.before[p] for p in shared if p not in linked}
-    return _Rendered(
-        reuse, files, destination.units, untouched=untouched, shared=len(shared), docs=destination.docs
-    )
+    return _Rendered(reuse, files, destination.units, untouched=untouched, shared=len(shared))
 
 
 def _publish(loaded: _Loaded, out: Path, strict: bool) -> tuple[_Rendered, Path | None]:
@@ -361,10 +358,9 @@ def _words(site, claims: KnownClaims, rows: bool = False) -> tuple[list, tuple]:
 
 
 def _next_state(loaded: _Loaded, rendered: _Rendered):
-    """This build's state, with where each language's search entries are kept: as the last
-    build kept them where its index was taken, else as this build kept them (end_units)."""
+    """This build's state."""
     reuse = rendered.reuse
-    state = next_state(
+    return next_state(
         loaded.shared,
         reuse.state if reuse else None,
         reuse.hashes if reuse else None,
@@ -372,9 +368,6 @@ def _next_state(loaded: _Loaded, rendered: _Rendered):
         rendered.units,
         loaded.value,
     )
-    docs = {**(reuse.state.docs if reuse else {}), **rendered.docs}
-    state.docs = {lang: ident for lang, ident in docs.items() if ident is not None}
-    return state
 
 
 def _count(units: dict, fresh: bool) -> int:

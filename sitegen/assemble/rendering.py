@@ -19,8 +19,8 @@ from itertools import chain
 from pathlib import Path
 
 from sitegen.assemble import forking
-from sitegen.assemble.end_units import docs_kept, language_index
-from sitegen.assemble.jobs import DATA, PAGES, at_once, renders_much, shares, stale_in
+from sitegen.assemble.end_units import language_index
+from sitegen.assemble.jobs import DATA, PAGES, at_once, renders_much, shares
 from sitegen.assemble.state import State, Unit
 from sitegen.assemble.units import (
     Language,
@@ -106,7 +106,6 @@ class Destination:
     # what each unit read, filled in by render_site: unit key -> (state.Unit, rendered now)
     units: dict = field(default_factory=dict)
     touched: set[str] = field(default_factory=set)  # the files made in the staging folder (Held)
-    docs: dict = field(default_factory=dict)  # language -> the id its search entries are kept under now
 
 
 def render_site(
@@ -146,8 +145,6 @@ def render_site(
         written.update(result.written)
         units.update(result.units)
         linked.update(result.linked)
-        if destination is not None:
-            destination.docs.update(result.docs)
         cache.hits += result.reused
         cache.misses += result.rendered
     hidden = {path for result in results for path in result.hidden}
@@ -252,7 +249,6 @@ class LanguageResult:
     linked: dict = field(default_factory=dict)  # shared files of reused units: path -> sha256
     work: Counter = field(default_factory=Counter)  # what this job's store counted (Store.work)
     touched: list[str] = field(default_factory=list)  # files made in the staging folder (write.Held)
-    docs: dict = field(default_factory=dict)  # language -> id of its search entries kept now (end_units)
 
 
 def _render_languages(jobs: list) -> list[LanguageResult]:
@@ -274,7 +270,6 @@ def _render_language(job) -> LanguageResult:
     work = Language(site, theme, lang, Strings(site, lang), destination, stylesheet(theme), rel)
     bodies = Bodies(BodyCache(site.store, data_key))
     reuse = destination.reuse if destination is not None else None
-    docs = docs_kept(site, lang, destination, early=part == PAGES and stale_in(reuse, lang, part))
     units_of = (
         _data_units(site, model)
         if part == DATA
@@ -298,10 +293,9 @@ def _render_language(job) -> LanguageResult:
             link_files(work.unchanged, destination.staging, destination.out, destination.held)
         )
     work.problems += work.spaces
-    kept: dict = {}
     try:
         if part == PAGES and all(problem.warning for problem in work.problems):
-            kept = language_index(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1", docs)
+            language_index(work, model, reuse, os.environ.get(VERIFY_REUSE) == "1")
         missing_strings([work.t])
     except ContentError as exc:
         work.problems += exc.problems
@@ -318,7 +312,6 @@ def _render_language(job) -> LanguageResult:
         work.linked,
         _work(site) - before,
         list(destination.held.touched) if destination is not None else [],
-        kept,
     )
 
 

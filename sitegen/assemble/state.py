@@ -97,7 +97,7 @@ class Unit:
     # whose indexes into State.keys together are what it read
     deps: Sequence = ()
     # the digest of its pages' search entries (docs_sum); the entries themselves are kept
-    # apart, per language (state_store.save_docs), and read only where an index is made again
+    # apart, an entry per unit (state_store.save_entries), read only where an index is made again
     sum: bytes = b""
     hidden: list = field(default_factory=list)  # pages kept out of search engines
     problems: list = field(default_factory=list)  # warnings said again when it is reused
@@ -120,9 +120,6 @@ class State:
     saved: Any = None
     previous: State | None = None
     fresh: frozenset = frozenset()
-    # each language's search entries in the store: language -> the id of its entry, which
-    # holds every unit's entries as this state's units were made (state_store.save_docs)
-    docs: dict = field(default_factory=dict)
     # the units' dependencies as runs: distinct sorted arrays of indexes into keys, each kept
     # once (a unit's pages in every language read mostly the same keys: a whole record's
     # 4.8 million indexes are 1.5 million in runs); a unit names the runs it read (Unit.deps)

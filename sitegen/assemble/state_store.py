@@ -14,13 +14,14 @@ transaction. Either entry missing or damaged, or the two naming different bases:
 (everything is rendered).
 
 The units' search entries (their pages' search documents, the record's search rows) are not in
-these entries: each unit keeps their digest (Unit.sum), and each language's are entries of
-their own (`output` + DOCS + language: a base, and the changes since it with DELTA), written by
-the language's process when it made its search index again (save_docs: the changes only, until
-they pass REBASE_AT), under ids the state keeps (State.docs), and read only by a language's
-process that makes its index again (load_docs; assemble/end_units.py). Either entry missing,
-damaged or of another id: its units' entries are made again by rendering them (never taken
-from another build)."""
+these entries: each unit keeps their digest (Unit.sum), and its entries are an entry of their
+own in table `entries` (entries_key: the output's key, the language, the unit's key), written
+by the language's process that made them (save_entries: the units rendered now, in one
+transaction), and read only for the units of the parts of a search index made again
+(load_entries: one query; assemble/end_units.py). An entry missing, damaged, or whose entries
+are not the ones the unit's digest names: the unit's entries are made again by rendering it
+(never taken from another build). A language rendered whole replaces all of its entries; a
+rebuild deletes those of the units gone."""
 
 from __future__ import annotations
 
@@ -34,15 +35,15 @@ from dataclasses import dataclass, field
 from itertools import compress
 from operator import ne
 
-from sitegen.assemble.state import State, Unit
+from sitegen.assemble.state import State, Unit, docs_sum
 from sitegen.base.store import Store
 
-STATE_FORMAT = 6  # search entries saved in another layout are not read (made again)
+ENTRIES_FORMAT = 1  # search entries saved in another layout are not read (made again)
 # a state saved in another layout, or on a machine whose arrays differ (the runs are kept as
 # their bytes), is not read (all rendered)
-UNITS_FORMAT = (8, sys.byteorder, array("I").itemsize)
+UNITS_FORMAT = (9, sys.byteorder, array("I").itemsize)
 DELTA = "+changes"  # the key of the changes since the base: the output's key and this
-DOCS = "+docs:"  # the key of a language's search entries: the output's key, this, the language
+SEP = "\x1f"  # between the parts of a unit's search entries' key: no path or unit key has it
 # The base is written again when the units changed since it pass this share of all units
 # (a result edit renders about 400 of a whole record's 11,000 units).
 REBASE_AT = 0.25
@@ -184,7 +185,7 @@ def _delta_blob(state: State, saved: Saved) -> bytes:
     added = (state.keys[saved.keys :], state.hashes[saved.keys :], *_packed(state.runs[saved.runs :]))
     live = (state.live, state.runs_live)
     delta = (UNITS_FORMAT, saved.base, state.inputs, live, records, problems, saved.gone, added)
-    return _dumps((*delta, saved.moved, saved.whole, state.docs))
+    return _dumps((*delta, saved.moved, saved.whole))
 
 
 def _from_base(data) -> State | None:
@@ -202,7 +203,7 @@ def _from_base(data) -> State | None:
 
 def _apply(state: State, data) -> bool:
     """The changes since the base applied to it; False when they are of another base."""
-    form, base, inputs, live, records, problems, gone, added, moved, whole, docs = data
+    form, base, inputs, live, records, problems, gone, added, moved, whole = data
     keys, hashes, packed, ends = added
     saved = state.saved
     if form != UNITS_FORMAT or saved is None or base != saved.base:
@@ -218,56 +219,46 @@ def _apply(state: State, data) -> bool:
     for index, hash_now in moved.items():
         state.hashes[index] = hash_now
     state.whole.update(whole)
-    state.inputs, (state.live, state.runs_live), state.docs = inputs, live, docs
+    state.inputs, (state.live, state.runs_live) = inputs, live
     state.saved = Saved(base, saved.keys, saved.runs, set(records), set(gone), moved, whole)
     return True
 
 
-@dataclass
-class Docs:
-    """A language's search entries as kept: the id of their base (None: none to extend), the
-    base's entries, and all of them (the base's with the changes since)."""
-
-    base: bytes | None = None
-    based: dict = field(default_factory=dict)
-    entries: dict = field(default_factory=dict)
+def entries_key(output: str, lang: str, unit_key: tuple) -> str:
+    """The key of a unit's search entries in table `entries`."""
+    return f"{output}{SEP}{lang}{SEP}{unit_key!r}"
 
 
-def save_docs(store: Store, output: str, lang: str, docs: dict, kept: Docs) -> tuple | None:
-    """Keep one language's search entries (unit key -> its entries, as Unit.sum digests them):
-    those that differ from the base they were read from (`kept`), or all of them as a new base
-    when those pass REBASE_AT of them; (base id, changes id), which the state saved next names
-    (State.docs), or None when they could not be kept (the next build makes them again)."""
-    changed = {key: entries for key, entries in docs.items() if kept.based.get(key) != entries}
-    base, ident, key = kept.base, os.urandom(12), output + DOCS + lang
-    entries = {}
-    if base is None or len(changed) > REBASE_AT * max(len(docs), 1):
-        base, changed = os.urandom(12), {}
-        entries[key] = pickle.dumps((STATE_FORMAT, base, docs), protocol=pickle.HIGHEST_PROTOCOL)
-    entries[key + DELTA] = pickle.dumps(
-        (STATE_FORMAT, base, ident, changed), protocol=pickle.HIGHEST_PROTOCOL
-    )
-    return (base, ident) if store.put_many("units", entries) else None
+def load_entries(store: Store, output: str, lang: str, wanted: dict) -> dict:
+    """The kept search entries of units `wanted` (unit key -> the digest of its entries now,
+    Unit.sum), read in one query: those whose entry is there, undamaged, and digests to it
+    (docs_sum: 130 units' entries, a shard's, are hashed in 2 ms); the others are left out."""
+    keys = {entries_key(output, lang, unit_key): unit_key for unit_key in wanted}
+    found = {}
+    for key, blob in store.get_many("entries", keys).items():
+        unit_key = keys[key]
+        try:
+            form, entries = pickle.loads(blob)
+            if form == ENTRIES_FORMAT and docs_sum(entries) == wanted[unit_key]:
+                found[unit_key] = entries
+        except Exception:  # noqa: BLE001, S112 - any damage means: made again
+            continue
+    return found
 
 
-def load_docs(store: Store, output: str, lang: str, ident: tuple | None) -> Docs:
-    """One language's search entries kept under `ident` (State.docs: its base's id and its
-    changes' id); none when either entry is missing, damaged or another's."""
-    if not isinstance(ident, tuple) or len(ident) != 2:
-        return Docs()
-    key = output + DOCS + lang
-    found = store.get_many("units", [key, key + DELTA])
-    try:
-        form, base, based = pickle.loads(found[key])
-        form_changes, of, changes_id, changes = pickle.loads(found[key + DELTA])
-    except Exception:  # noqa: BLE001 - any damage (or an entry missing) means: no entries (made again)
-        return Docs()
-    if (form, form_changes, base, of, changes_id) != (
-        STATE_FORMAT,
-        STATE_FORMAT,
-        ident[0],
-        ident[0],
-        ident[1],
-    ):
-        return Docs()
-    return Docs(base, based, {**based, **changes})
+def save_entries(store: Store, output: str, lang: str, made: dict, gone=(), whole: bool = False) -> bool:
+    """Keep the search entries of units `made` (unit key -> entries; none kept for a unit
+    without any), in one transaction deleting those of units `gone`, or (`whole`: the language
+    was rendered whole) all of the language's others."""
+    entries = {
+        entries_key(output, lang, unit_key): pickle.dumps(
+            (ENTRIES_FORMAT, found), protocol=pickle.HIGHEST_PROTOCOL
+        )
+        for unit_key, found in made.items()
+        if found
+    }
+    dropped = [entries_key(output, lang, unit_key) for unit_key in gone if unit_key not in made]
+    prefix = f"{output}{SEP}{lang}{SEP}" if whole else None
+    if not entries and not dropped and prefix is None:
+        return True
+    return store.put_many("entries", entries, dropped, prefix)

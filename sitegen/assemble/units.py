@@ -45,7 +45,7 @@ class Language:
     sums: list = field(default_factory=list)
     pages: list = field(default_factory=list)
     recall: dict = field(default_factory=dict)
-    stored: dict | None = None  # the last build's entries of this language, once read (recalled)
+    stored: dict = field(default_factory=dict)  # unit key -> entries read back, None: not kept (read_back)
     hidden: list = field(default_factory=list)
     units: dict = field(
         default_factory=dict
@@ -120,20 +120,30 @@ def _made_again(work: Language, report, make) -> list:
     return _with_entries(work, report, make())[1]
 
 
+def read_back(work: Language, digests: dict, load: Callable[[dict], dict]) -> None:
+    """The kept entries of reused units (unit key -> the digest of its entries) not read yet,
+    read at once (`load`: state_store.load_entries): noted in work.stored, None for a unit
+    whose entries are not kept (then made again: recalled)."""
+    wanted = {
+        key: digest for key, digest in digests.items() if key not in work.stored and key not in work.docs
+    }
+    if wanted:
+        found = load(wanted)
+        work.stored.update((key, found.get(key)) for key in wanted)
+
+
 def recalled(
     work: Language, unit_key: tuple, digest: bytes, make: Callable[[], list], load, verify: bool
 ) -> list:
-    """A reused unit's search entries: as the last build kept them (`load()`: that language's
-    entries, state_store.load_docs, read once), else made again; `verify`: made again too, and
-    a kept one that differs, or is not the one its digest names, stops the build.
+    """A reused unit's search entries: as the last build kept them (read_back, by the shard
+    that needs them, or alone here), else made again; `verify`: made again too, and a kept one
+    that differs, or is not the one its digest names, stops the build.
 
-    Kept entries are those of the state that names their id (State.docs): the build that made
-    the index kept every unit's entries, each the one its Unit.sum digests (a unit reused then,
-    its entries were read back or made again); a build that took the index had every unit's
-    digest as they were. So they are not hashed again here (0.013 s of a report edit at
-    N = 1,000), only when verifying."""
-    if work.stored is None:
-        work.stored = load()
+    Kept entries read back are those the unit's digest names (state_store.load_entries checks
+    it: a damaged or another build's entry is never taken); those made again are kept for the
+    next build (end_units.search_index)."""
+    if unit_key not in work.stored:
+        read_back(work, {unit_key: digest}, load)
     kept = work.stored.get(unit_key)
     if verify and kept is not None and docs_sum(kept) != digest:
         raise RuntimeError(f"kept search entries of {unit_key} are not those its digest names")

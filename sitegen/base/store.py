@@ -27,13 +27,14 @@ from pathlib import Path
 
 FILE = "store.sqlite"
 APPLICATION_ID = 0x41584C47  # "AXLG": this program's databases say so in their header
-SCHEMA = 2  # PRAGMA user_version: a store of another layout is made again
+SCHEMA = 3  # PRAGMA user_version: a store of another layout is made again
 TABLES = (
     "parsed",  # a content file's parse (content/parsecache.py)
     "charts",  # chart specs, drawings and narrow widths (render/charts/draw_convert.py)
     "templates",  # compiled templates (render/theme.py)
     "builds",  # each output folder's manifest (assemble/manifest.py)
     "units",  # each output folder's units and what they read (assemble/state.py)
+    "entries",  # each output folder's units' search entries (assemble/state_store.py)
     "conversions",  # text converted to a converted language (base/conversions.py)
     "claims",  # each output folder's claim words found in each text (assemble/words.py)
     "versions",  # the versions of the libraries that shape the output (base/cache.py)
@@ -167,11 +168,15 @@ class Store:
         """Store one entry; False when it could not be (a read-only store, a full disk)."""
         return self.put_many(table, {key: blob})
 
-    def put_many(self, table: str, entries: dict[str, bytes]) -> bool:
-        """Store entries in one transaction."""
+    def put_many(self, table: str, entries: dict[str, bytes], gone=(), prefix: str | None = None) -> bool:
+        """Store entries in one transaction, in which the entries `gone` are deleted first, and
+        (`prefix`) every entry whose key starts with it."""
         now = time.time_ns()
         rows = [(key, seal(blob), len(blob) + 32, now) for key, blob in entries.items()]
-        return self._write(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)", rows)
+        steps: list[tuple[str, list]] = [(f"DELETE FROM {table} WHERE key = ?", [(key,) for key in gone])]
+        if prefix is not None:
+            steps.append((f"DELETE FROM {table} WHERE substr(key, 1, ?) = ?", [(len(prefix), prefix)]))
+        return self._write(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)", rows, steps)
 
     def drop_others(self, table: str, keep_prefix: str) -> bool:
         """Delete the table's entries whose key does not start with `keep_prefix` (made from
@@ -180,9 +185,9 @@ class Store:
             f"DELETE FROM {table} WHERE substr(key, 1, ?) != ?", [(len(keep_prefix), keep_prefix)]
         )
 
-    def _write(self, statement: str, rows: list) -> bool:
-        """`statement` for each of `rows`, in one transaction; False when it could not be (a
-        read-only store, a full disk)."""
+    def _write(self, statement: str, rows: list, before: list | tuple = ()) -> bool:
+        """`statement` for each of `rows`, in one transaction (after each (statement, rows) of
+        `before`); False when it could not be (a read-only store, a full disk)."""
         if self.read_only or self.path is None:
             return False
         try:
@@ -190,7 +195,8 @@ class Store:
             if db is None:
                 return False
             with db:
-                db.executemany(statement, rows)
+                for step, step_rows in (*before, (statement, rows)):
+                    db.executemany(step, step_rows)
         except (sqlite3.DatabaseError, OSError) as exc:
             self._damaged(exc)
             return False

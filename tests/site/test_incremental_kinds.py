@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 from test_bad_input import tree_digest
 
-from sitegen.assemble.manifest import output_key
 from sitegen.assemble.pipeline import build
-from sitegen.base.store import Store
+from sitegen.assemble.state_store import SEP
 
 from project import TEMPLATES, seal_record
 from record_sample import ROUNDS, write_record_project
@@ -277,63 +276,66 @@ def test_a_damaged_state_means_a_full_rendering(project, tmp_path, entry):
     assert again.units_reused == 0 and again.units_rendered == first.units_rendered
 
 
-@pytest.mark.parametrize("damage", ["garbage", "missing", "another id"])
+@pytest.mark.parametrize("damage", ["garbage", "missing", "another unit's"])
 def test_search_entries_lost_are_made_again(project, tmp_path, monkeypatch, warm_copy, damage):
-    """A language's search entries are kept apart from the state (state_store.save_docs) and
-    read only by a language whose index is made again: damaged, missing or another build's,
-    they are not used; the reused units' entries are made again from their pages, and the
-    site is a cold build's (checked without SITEGEN_VERIFY_REUSE, which makes them all)."""
+    """A unit's search entries are kept apart from the state, an entry each
+    (state_store.save_entries), and read only where a part of the index is made again:
+    damaged, missing or not those the unit's digest names, they are not used; the reused
+    units' entries are made again from their pages, and the site is a cold build's (checked
+    without SITEGEN_VERIFY_REUSE, which makes them all); those made again are kept again.
+    (One shard here: the edit makes every page's entries again, not the record's rows.)"""
     content, out, first = project
     monkeypatch.delenv("SITEGEN_VERIFY_REUSE")
     with sqlite3.connect(tmp_path / "cache" / "store.sqlite") as db:
-        key = next(k for (k,) in db.execute("SELECT key FROM units") if k.endswith("+docs:en"))
-        if damage == "missing":
-            db.execute("DELETE FROM units WHERE key = ?", (key,))
-        else:
-            (value,) = db.execute("SELECT value FROM units WHERE key = ?", (key,)).fetchone()
-            value = b"garbage" if damage == "garbage" else _another_id(value)
-            db.execute("UPDATE units SET value = ? WHERE key = ?", (value, key))
+        rows = [(k, v) for k, v in db.execute("SELECT key, value FROM entries") if f"{SEP}en{SEP}" in k]
+        assert len(rows) > 20
+        damaged = {}
+        for number, (key, _) in enumerate(rows):
+            if damage == "missing":
+                db.execute("DELETE FROM entries WHERE key = ?", (key,))
+            else:
+                damaged[key] = b"garbage" if damage == "garbage" else rows[number - 1][1]  # sealed as it was
+                db.execute("UPDATE entries SET value = ? WHERE key = ?", (damaged[key], key))
     _edit(content / "reports/acme-vs-zenith.en.md", "\n## ", "\nA sentence added, searched for.\n\n## ")
     again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
     assert again.units_rendered == 1
     assert "A sentence added, searched for." in search_text(out, "en")
     assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, warm_copy, content, damage))
-
-
-def _another_id(value: bytes) -> bytes:
-    """A kept entry of search entries (sealed: its sha256, then the bytes) under another id."""
-    import hashlib
-    import pickle
-
-    form, _base, docs = pickle.loads(value[32:])
-    blob = pickle.dumps((form, b"another base", docs))
-    return hashlib.sha256(blob).digest() + blob
+    with sqlite3.connect(tmp_path / "cache" / "store.sqlite") as db:  # made again: kept again
+        kept = {k: v for k, v in db.execute("SELECT key, value FROM entries") if f"{SEP}en{SEP}" in k}
+    pages = {key: value for key, value in rows if "'search-rows'" not in key}  # as the first build kept them
+    assert pages and all(kept[key] != damaged.get(key) for key in pages)
+    assert all(kept[key] == value for key, value in pages.items() if "acme-vs-zenith" not in key)
 
 
 def test_an_index_whose_entries_are_as_they_were_is_taken_without_reading_them(
     project, tmp_path, monkeypatch, warm_copy
 ):
-    """A report edit in one language reads back (and keeps again) only that language's
-    search entries: every other language's units and search rows are as they were, so its
-    index is taken as it is. Its bytes are still a cold build's."""
-    from sitegen.assemble import end_units, state_store
+    """A report edit in one language reads back only search entries of that language, and
+    keeps only those of the unit it rendered: every other language's units and search rows are
+    as they were, so its index is taken as it is. Its bytes are still a cold build's."""
+    from sitegen.assemble import end_units
 
     content, out, first = project
     monkeypatch.delenv("SITEGEN_VERIFY_REUSE")
     read, kept = [], []
+    load = end_units.load_entries
     monkeypatch.setattr(
-        end_units, "load_docs", lambda store, output, lang, ident: read.append(lang) or state_store.Docs()
+        end_units,
+        "load_entries",
+        lambda store, output, lang, wanted: read.append(lang) or load(store, output, lang, wanted),
     )
     monkeypatch.setattr(
         end_units,
-        "save_docs",
-        lambda store, output, lang, docs, read: kept.append(lang) or b"id of " + lang.encode(),
+        "save_entries",
+        lambda store, output, lang, made, gone, whole: kept.append(
+            (lang, [key for key in made if made[key]])
+        ),
     )
     _edit(content / "reports/acme-vs-zenith.en.md", "\n## ", "\nA sentence added, searched for.\n\n## ")
     again = build(content, TEMPLATES, out, cache=tmp_path / "cache")
-    assert again.units_rendered == 1 and read == kept == ["en"]
-    loaded = state_store.load_state(Store(tmp_path / "cache"), output_key(out))
-    assert loaded is not None and loaded.docs["en"] == b"id of en" and loaded.docs["zh"] != b"id of zh"
+    assert again.units_rendered == 1 and set(read) == {"en"}
+    assert dict(kept) == {"en": [("en", "report", "acme-vs-zenith")], "zh": []}
     assert tree_digest(out) == tree_digest(_cold(tmp_path, monkeypatch, warm_copy, content, "taken"))
 
 

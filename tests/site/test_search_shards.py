@@ -8,13 +8,18 @@ The record project has 29 documents a language: SHARD_DOCS = 2 makes eight shard
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
 from test_bad_input import tree_digest
 
 from sitegen.assemble import end_units
+from sitegen.assemble.manifest import output_key
 from sitegen.assemble.pipeline import build
+from sitegen.assemble.state import INDEX
+from sitegen.assemble.state_store import SEP, load_state
+from sitegen.base.store import Store
 from sitegen.render import search
 
 from project import TEMPLATES
@@ -98,6 +103,65 @@ def test_a_report_edit_writes_one_shard_and_takes_the_rest(tmp_path, warm_cache,
     cold = tmp_path / "cold"
     build(content, TEMPLATES, cold, cache=warm_copy(tmp_path / "cold-cache"))
     assert tree_digest(out) == tree_digest(cold)
+
+
+def test_a_report_edit_reads_back_its_shards_entries_only_and_keeps_its_units_only(
+    tmp_path, warm_cache, warm_copy, monkeypatch
+):
+    """The kept search entries are an entry per unit (state_store.save_entries): a report edit
+    reads back, in one query, those of the other units of its shard, no other, and writes those
+    of the one unit it rendered, no other."""
+    monkeypatch.delenv("SITEGEN_VERIFY_REUSE", raising=False)  # (which reads every shard's)
+    content, out = _built(tmp_path, warm_cache, monkeypatch)
+    state = load_state(Store(warm_cache), output_key(out))
+    assert state is not None
+    reads, writes = _entries_calls(monkeypatch)
+    _edit_report(content, "A sentence only the report's shard holds.")
+    again = build(content, TEMPLATES, out, cache=warm_cache)
+    assert again.units_rendered == 1
+    [(written, gone, prefix)] = writes
+    [report] = [_unit(key) for key in written]
+    assert report[:2] == ("en", "report") and gone == [] and prefix is None
+    shard = end_units.shard_of(report, 8)
+    pages = {
+        key
+        for key, unit in state.units.items()
+        if key[0] == "en" and unit.sum and key[1] not in (INDEX, "search-rows")
+    }
+    assert len(pages) == 29  # the shards' units
+    others = sorted(key for key in pages if end_units.shard_of(key, 8) == shard and key != report)
+    assert others and [sorted(map(_unit, keys)) for keys in reads] == [others]
+    cold = tmp_path / "cold"
+    build(content, TEMPLATES, cold, cache=warm_copy(tmp_path / "cold-cache"))
+    assert tree_digest(out) == tree_digest(cold)
+
+
+def _entries_calls(monkeypatch) -> tuple[list, list]:
+    """The keys of each read of table `entries` (get_many) from now on, and of each write
+    (put_many: the keys written, those deleted, the prefix deleted); the store works as before."""
+    reads: list = []
+    writes: list = []
+    get_many, put_many = Store.get_many, Store.put_many
+
+    def reading(store, table, keys):
+        keys = list(keys)
+        if table == "entries":
+            reads.append(keys)
+        return get_many(store, table, keys)
+
+    def writing(store, table, entries, gone=(), prefix=None):
+        if table == "entries":
+            writes.append((list(entries), list(gone), prefix))
+        return put_many(store, table, entries, gone, prefix)
+
+    monkeypatch.setattr(Store, "get_many", reading)
+    monkeypatch.setattr(Store, "put_many", writing)
+    return reads, writes
+
+
+def _unit(key: str) -> tuple:
+    """The unit key an entry of table `entries` is of."""
+    return ast.literal_eval(key.rsplit(SEP, 1)[1])
 
 
 def test_fewer_shards_than_the_last_build_leave_none_behind(tmp_path, warm_cache, warm_copy, monkeypatch):

@@ -1,6 +1,6 @@
 """The fixed costs of a rebuild that renders one page: a shard of the search index joined once
-(search.search_shard), a language's kept search entries read beside its job
-(end_units._reading) and not hashed again unless verifying (units.recalled), the warnings
+(search.search_shard), the kept search entries of a shard's units only read back, in one
+query (units.read_back), and not hashed again unless verifying (units.recalled), the warnings
 written at once (commands._say), a site's languages iterated without a tuple an item."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from sitegen.assemble import end_units, state_store, units
+from sitegen.assemble import state_store, units
 from sitegen.assemble.state import docs_sum
 from sitegen.base.errors import Problem
 from sitegen.base.languages import Languages
@@ -57,44 +57,56 @@ def test_the_entry_script_lists_the_shards_and_holds_the_rows(record):
 def _work(stored: dict) -> SimpleNamespace:
     """A language's job as recalled reads it: the entries read back, its problems, its reads."""
     reads = SimpleNamespace(paused=nullcontext)
-    return SimpleNamespace(stored=stored, problems=[], site=SimpleNamespace(reads=reads))
+    return SimpleNamespace(stored=stored, docs={}, problems=[], site=SimpleNamespace(reads=reads))
+
+
+def _none(wanted: dict) -> dict:
+    return {}
 
 
 def test_kept_entries_are_taken_unhashed_and_a_verified_one_of_another_digest_stops_the_build():
     key, kept, other = ("en", "report", "a"), [("en/a.html", b"{}")], [("en/a.html", b'{"a":1}')]
     work = _work({key: kept})
     made = []
-    # taken as kept, whatever digest the state names: the state names the entries' id
-    assert units.recalled(work, key, b"any", lambda: made.append(1) or other, dict, False) == kept
+    # taken as read back (load_entries checked their digest then), not hashed again
+    assert units.recalled(work, key, b"any", lambda: made.append(1) or other, _none, False) == kept
     assert not made
     # verifying: made again and compared, and their digest checked
-    assert units.recalled(work, key, docs_sum(kept), lambda: kept, dict, True) == kept
+    assert units.recalled(work, key, docs_sum(kept), lambda: kept, _none, True) == kept
     with pytest.raises(RuntimeError, match="not those its digest names"):
-        units.recalled(work, key, docs_sum(other), lambda: kept, dict, True)
+        units.recalled(work, key, docs_sum(other), lambda: kept, _none, True)
     # none kept: made again
-    assert units.recalled(_work({}), key, docs_sum(other), lambda: other, dict, False) == other
+    assert units.recalled(_work({}), key, docs_sum(other), lambda: other, _none, False) == other
 
 
-def test_entries_read_beside_the_job_are_the_ones_a_plain_read_gives(tmp_path):
+def test_a_shards_entries_are_read_back_in_one_query_once(tmp_path):
+    """read_back asks the store once for the units not read back nor made yet; recalled then
+    takes them without another query, and a unit not kept is asked for once."""
     store = Store(tmp_path / "cache")
     docs = {("en", "report", k): [(f"en/{k}.html", b'{"k":"%s"}' % k.encode())] for k in "abc"}
-    ident = state_store.save_docs(store, "out", "en", docs, state_store.Docs())
-    assert ident is not None
-    read = end_units._reading(store, "out", "en", ident)()
-    assert read.entries == docs and read.base == ident[0]
-    assert end_units._reading(store, "out", "en", (ident[0], b"another id"))().entries == {}
+    state_store.save_entries(store, "out", "en", docs, whole=True)
+    asked: list = []
+
+    def load(wanted: dict) -> dict:
+        asked.append(sorted(wanted))
+        return state_store.load_entries(store, "out", "en", wanted)
+
+    work = _work({})
+    work.docs[("en", "report", "c")] = docs[("en", "report", "c")]  # made now
+    digests = {key: docs_sum(entries) for key, entries in docs.items()}
+    missing = ("en", "report", "d")
+    units.read_back(work, {**digests, missing: b"d"}, load)
+    assert asked == [[("en", "report", "a"), ("en", "report", "b"), missing]]
+    units.read_back(work, digests, load)
+    assert len(asked) == 1
+    key = ("en", "report", "a")
+    assert units.recalled(work, key, digests[key], list, load, False) == docs[key]
+    assert units.recalled(work, missing, b"d", lambda: [b"made"], load, False) == [b"made"]
+    assert len(asked) == 1
     store.close()
 
 
-def test_a_failed_read_beside_the_job_is_entries_not_read(tmp_path, monkeypatch):
-    def broken(*args):
-        raise OSError("the disk is gone")
-
-    monkeypatch.setattr(end_units, "load_docs", broken)
-    assert end_units._reading(Store(tmp_path / "cache"), "out", "en", (b"a", b"b"))().entries == {}
-
-
-def test_entries_are_read_early_only_where_a_unit_of_the_language_is_stale():
+def test_a_job_is_stale_only_where_a_unit_of_the_language_is():
     from sitegen.assemble.jobs import DATA, PAGES, stale_in
 
     reuse = SimpleNamespace(stale={("zh", "report", "a"), ("en", "data", "v1.0")})

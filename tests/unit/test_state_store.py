@@ -5,6 +5,7 @@ state that was saved, however many rebuilds wrote changes since the base."""
 from __future__ import annotations
 
 import marshal
+import pickle
 
 from sitegen.assemble import state as deps
 from sitegen.assemble import state_store
@@ -28,7 +29,7 @@ def _first(store: Store) -> deps.State:
 
 def _plain(state: deps.State) -> tuple:
     units = {key: (u.files, state.indexes(u), u.sum, u.hidden, u.problems) for key, u in state.units.items()}
-    return state.inputs, units, state.keys, state.hashes, state.whole, state.live, state.docs, state.tags
+    return state.inputs, units, state.keys, state.hashes, state.whole, state.live, state.tags
 
 
 def _rebuilt(store: Store, values: dict, fresh: dict, dropped=()) -> deps.State:
@@ -41,7 +42,6 @@ def _rebuilt(store: Store, values: dict, fresh: dict, dropped=()) -> deps.State:
     units = {key: (unit, False) for key, unit in old.units.items() if key not in fresh and key not in dropped}
     units.update((key, (deps.Unit({f"{key}.html": "new"}, reads), True)) for key, reads in fresh.items())
     state = deps.next_state("in", old, hashes, whole, units, value)
-    state.docs = {**old.docs, "en": b"kept %d" % len(fresh)}  # where the entries are kept now
     save_state(store, "out", state)
     return state
 
@@ -88,37 +88,77 @@ def test_changes_of_another_base_or_a_base_without_its_changes_are_no_state(tmp_
     assert (tmp_path / FILE).is_file()
 
 
-def test_search_entries_are_kept_apart_and_read_back_only_under_their_ids(tmp_path, monkeypatch):
-    """A language's search entries are entries of their own, not in the state: a base and the
-    changes since it, as the state's. They read back under the ids they were kept under, and
-    as nothing under another id, from an entry of another format, or a damaged one (their units
-    are then made again: end_units.py); a rebuild writes only what differs from the base."""
-    monkeypatch.setattr(state_store, "REBASE_AT", 0.5)
+def _docs(*names: str, text: bytes = b"") -> dict:
+    return {
+        ("en", "report", k): [(f"en/reports/{k}.html", b'{"url":"%s"}' % k.encode() + text)] for k in names
+    }
+
+
+def _wanted(docs: dict) -> dict:
+    return {key: deps.docs_sum(entries) for key, entries in docs.items()}
+
+
+def test_search_entries_are_kept_per_unit_and_read_back_only_as_their_digest_names(tmp_path):
+    """A unit's search entries are an entry of their own in table `entries`, not in the state:
+    read back only for the units asked, and only when they digest to the unit's digest now
+    (another build's, another format's, a damaged one: left out, so made again: end_units.py)."""
     store = Store(tmp_path)
     _first(store)
-    docs = {("en", "report", k): [(f"en/reports/{k}.html", b'{"url":"%s"}' % k.encode())] for k in "abc"}
-    ident = state_store.save_docs(store, "out", "en", docs, state_store.Docs())
-    assert ident is not None and state_store.load_docs(store, "out", "en", ident).entries == docs
+    docs = _docs("a", "b", "c")
+    assert state_store.save_entries(store, "out", "en", docs, whole=True)
     assert b"reports/a.html" not in store.get("units", "out")  # not in the state's base
-    base = store.get("units", "out" + state_store.DOCS + "en")
-    read = state_store.load_docs(store, "out", "en", ident)
-    again = {**docs, ("en", "report", "a"): [("en/reports/a.html", b"{}")]}  # one unit's changed
-    ident_again = state_store.save_docs(store, "out", "en", again, read)
-    assert ident_again is not None and ident_again[0] == ident[0] and ident_again[1] != ident[1]
-    assert store.get("units", "out" + state_store.DOCS + "en") == base  # only the changes written
-    assert state_store.load_docs(store, "out", "en", ident_again).entries == again
-    assert state_store.load_docs(store, "out", "en", ident).entries == {}  # the changes of another build
-    assert state_store.load_docs(store, "out", "en", (ident[0], b"another id")).entries == {}
-    assert state_store.load_docs(store, "out", "en", None).entries == {}
-    assert state_store.load_docs(store, "out", "zh", ident_again).entries == {}  # none kept
-    more = {key: [] for key in docs}  # all changed: a new base
-    ident_more = state_store.save_docs(
-        store, "out", "en", more, state_store.load_docs(store, "out", "en", ident_again)
+    assert state_store.load_entries(store, "out", "en", _wanted(docs)) == docs
+    some = {key: docs[key] for key in list(docs)[:2]}
+    assert state_store.load_entries(store, "out", "en", _wanted(some)) == some  # only those asked
+    assert state_store.load_entries(store, "out", "zh", _wanted(docs)) == {}  # none kept
+    assert state_store.load_entries(store, "other", "en", _wanted(docs)) == {}
+    other = _docs("a", text=b" ")  # the unit's entries now are others: the kept ones are not taken
+    assert state_store.load_entries(store, "out", "en", _wanted(other)) == {}
+    a_key = state_store.entries_key("out", "en", ("en", "report", "a"))
+    store.put("entries", a_key, b"not a pickle")
+    b_key = state_store.entries_key("out", "en", ("en", "report", "b"))
+    store.put("entries", b_key, pickle.dumps((state_store.ENTRIES_FORMAT + 1, docs[("en", "report", "b")])))
+    assert state_store.load_entries(store, "out", "en", _wanted(docs)) == {k: docs[k] for k in list(docs)[2:]}
+
+
+def test_a_rebuild_writes_the_entries_of_its_units_and_deletes_those_gone(tmp_path):
+    """save_entries writes only the units given (none for a unit without entries), deletes
+    those of the units gone, and, for a language rendered whole, every other of the language."""
+    store = Store(tmp_path)
+    docs = _docs("a", "b", "c")
+    state_store.save_entries(store, "out", "en", docs, whole=True)
+    state_store.save_entries(store, "out", "zh", {("zh", "report", "a"): [b"zh"]}, whole=True)
+    writes = _counted_puts(store)
+    again = _docs("a", text=b" again")
+    state_store.save_entries(
+        store, "out", "en", {**again, ("en", "report", "d"): []}, [("en", "report", "b")]
     )
-    assert ident_more is not None and ident_more[0] != ident[0]
-    assert state_store.load_docs(store, "out", "en", ident_more).entries == more
-    store.put("units", "out" + state_store.DOCS + "en", b"not a pickle")
-    assert state_store.load_docs(store, "out", "en", ident_more).entries == {}
+    assert [list(entries) for entries, *_ in writes] == [
+        [state_store.entries_key("out", "en", ("en", "report", "a"))]
+    ]
+    assert state_store.load_entries(store, "out", "en", _wanted({**docs, **again})) == {
+        **again,
+        ("en", "report", "c"): docs[("en", "report", "c")],
+    }
+    state_store.save_entries(store, "out", "en", {}, ())  # nothing to write: nothing written
+    assert len(writes) == 1
+    state_store.save_entries(store, "out", "en", _docs("e"), whole=True)  # a cold build's
+    assert state_store.load_entries(store, "out", "en", _wanted({**docs, **again})) == {}
+    assert state_store.load_entries(store, "out", "en", _wanted(_docs("e"))) == _docs("e")
+    assert state_store.load_entries(store, "out", "zh", {("zh", "report", "a"): deps.docs_sum([b"zh"])})
+
+
+def _counted_puts(store: Store) -> list:
+    calls: list = []
+    real = store.put_many
+
+    def counting(table, *args, **kwargs):
+        if table == "entries":
+            calls.append(args)
+        return real(table, *args, **kwargs)
+
+    store.put_many = counting  # type: ignore[method-assign]
+    return calls
 
 
 def test_a_units_digest_of_its_search_entries_moves_with_each_of_them():
