@@ -305,17 +305,20 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
         previous, state = None, state_of(out, [*rendered.files, MARKER], rendered.untouched)
 
     def save_units() -> list[str]:
-        if rendered.claims is not None:
-            save_claims(store, key, loaded.claims, *rendered.claims)  # never fails
         return _saved(lambda: save_state(store, key, _next_state(loaded, rendered)))
+
+    def save_kept() -> None:  # neither fails: the claim words found; bodies of other data dropped
+        if rendered.claims is not None:
+            save_claims(store, key, loaded.claims, *rendered.claims)
+        if not loaded.pruned:
+            loaded.cache.prune()
 
     def remove_then_save() -> list[str]:
         remove_previous(previous)
         spare.make(out, [*rendered.files, MARKER])  # when none was kept: before the state's scan
         _words_said(loaded.site, rendered)  # while the state is saved beside
         unsaved = _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
-        if not loaded.pruned:
-            loaded.cache.prune()  # the report bodies of other data, never read again
+        save_kept()  # here, not beside: the state's process is the longer (0.01 s of a report edit)
         return unsaved
 
     if loaded.forks:
@@ -329,8 +332,7 @@ def _save(store: Store, loaded: _Loaded, out: Path, inputs: str, rendered: _Rend
         finally:
             removal.join()
         unsaved += _saved(lambda: save_manifest(store, out, inputs, rendered.files, state))
-        if not loaded.pruned:
-            loaded.cache.prune()
+        save_kept()
         _words_said(loaded.site, rendered)
     if unsaved:
         forget(store, out)
