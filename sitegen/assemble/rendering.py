@@ -150,7 +150,10 @@ def render_site(
     hidden = {path for result in results for path in result.hidden}
     files.update(site_files(site, model, theme, {*written, *files, *linked}, hidden))
     files.update(static_files(theme))
-    stray = unclaimed({*written, *files, *linked}, kinds)
+    # the pages of the last build were claimed by the same kinds (Reuse: the same code), so a
+    # rebuild looks only at the others (every page's match took 0.03 s of a whole-record edit)
+    claimed = destination.previous if destination is not None and destination.reuse is not None else {}
+    stray = unclaimed({*written, *files, *linked} - claimed.keys(), kinds)
     if stray:  # a page no kind claims would drop out of the sitemap and search unseen
         raise ContentError(stray)
     if destination is None:

@@ -149,3 +149,31 @@ def test_a_build_makes_one_jinja_environment(tmp_path):
     assert 10 < cold.templates_loaded == cold.templates_compiled <= len(files)
     warm = build(content, TEMPLATES, tmp_path / "again", cache=tmp_path / "cache", processes=False)
     assert (warm.templates_loaded, warm.templates_compiled) == (cold.templates_loaded, 0)
+
+
+def test_a_rebuild_looks_for_a_claiming_kind_only_among_pages_the_last_build_did_not_make(
+    tmp_path, monkeypatch
+):
+    """The last build's pages were claimed by the same kinds (a rebuild reuses nothing made by
+    other code): a rebuild matches only the pages new since, such as a new report's."""
+    from sitegen.assemble import rendering
+
+    from project import REPORT_EN, write_project
+
+    looked: list[set] = []
+    real = rendering.unclaimed
+    monkeypatch.setattr(
+        rendering, "unclaimed", lambda paths, kinds: looked.append(set(paths)) or real(paths, kinds)
+    )
+    content, out = write_project(tmp_path / "a"), tmp_path / "out"
+    build(content, TEMPLATES, out, cache=tmp_path / "cache", processes=False)
+    assert "en/reports/acme-vs-zenith.html" in looked[-1]  # from no state: every page
+    (content / "reports" / "acme-vs-zenith.en.md").write_text(REPORT_EN + "\nOne more sentence.\n", "utf-8")
+    build(content, TEMPLATES, out, cache=tmp_path / "cache", processes=False)
+    assert {path for path in looked[-1] if path.endswith(".html")} == set()
+    for lang in ("en", "zh"):  # a second report, the first's twin
+        text = (content / "reports" / f"acme-vs-zenith.{lang}.md").read_text("utf-8")
+        (content / "reports" / f"second.{lang}.md").write_text(text, "utf-8")
+    build(content, TEMPLATES, out, cache=tmp_path / "cache", processes=False)
+    assert {"en/reports/second.html", "single/en/second.html"} <= looked[-1]
+    assert "en/reports/acme-vs-zenith.html" not in looked[-1]
