@@ -27,7 +27,7 @@ from pathlib import Path
 
 FILE = "store.sqlite"
 APPLICATION_ID = 0x41584C47  # "AXLG": this program's databases say so in their header
-SCHEMA = 3  # PRAGMA user_version: a store of another layout is made again
+SCHEMA = 4  # PRAGMA user_version: a store of another layout is made again
 TABLES = (
     "parsed",  # a content file's parse (content/parsecache.py)
     "charts",  # chart specs, drawings and narrow widths (render/charts/draw_convert.py)
@@ -41,6 +41,7 @@ TABLES = (
     "stat_hashes",  # files' sha256 by their status (base/cache.py)
     "bodies",  # rendered report bodies (base/cache.py BodyCache)
     "converted",  # report texts converted from Markdown (base/cache.py BodyCache)
+    "end_files",  # sitemaps, by a digest of what they are made of (render/sitemap.py)
 )
 # 1 GiB: a build of the shipped site keeps about 200 MB (its units' state 12 MB and search entries 4 MB, manifest,
 # 7,000 chart entries, bodies), so a few output folders (build, serve, a check) stay warm,

@@ -272,6 +272,30 @@ def test_every_sitemap_url_has_its_last_change(based_site):
     assert {date for url, date in dates.items() if url not in reports} == {"2023-05-18"}
 
 
+def test_a_sitemap_of_the_same_pages_and_dates_is_taken_from_the_store(tmp_path, monkeypatch):
+    """A rebuild whose pages and dates are as before (a report's text edited) takes the
+    sitemap from the store, the same bytes; a new date makes it again, and it says so."""
+    from sitegen.render import sitemap
+
+    made: list = []
+    real = sitemap._sitemaps
+    monkeypatch.setattr(sitemap, "_sitemaps", lambda *args: made.append(1) or real(*args))
+    content = write_project(tmp_path / "a", {"site.yaml": SITE + f"base_url: {BASE_URL}\n"})
+    out, cache = tmp_path / "output", tmp_path / "cache"
+    build(content, TEMPLATES, out, cache=cache)
+    first = (out / "sitemap.xml").read_bytes()
+    report = content / "reports" / f"{SLUG}.en.md"
+    report.write_text(report.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
+    build(content, TEMPLATES, out, cache=cache)
+    assert len(made) == 1 and (out / "sitemap.xml").read_bytes() == first
+    report.write_text(report.read_text("utf-8").replace("date: 2021-07-01", "date: 2021-08-02"), "utf-8")
+    build(content, TEMPLATES, out, cache=cache)
+    assert len(made) == 2
+    urls = etree.fromstring((out / "sitemap.xml").read_bytes()).findall(f"{SITEMAP}url")
+    dates = {u.findtext(f"{SITEMAP}loc"): u.findtext(f"{SITEMAP}lastmod") for u in urls}
+    assert dates[f"{BASE_URL}en/reports/{SLUG}.html"] == "2021-08-02"
+
+
 def test_a_sitemap_past_the_protocols_limit_is_split_with_an_index(tmp_path, monkeypatch):
     from sitegen.render import sitemap
 
