@@ -32,12 +32,14 @@ def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict
         return {"robots.txt": robots.encode("utf-8")}
     robots += f"Sitemap: {root}sitemap.xml\n"
     known = _known_dates(site, record)
-    store, key = site.store, _made_of(site, root, known, pages, hidden)
-    files = store.get_value(TABLE, key) if store is not None else None
+    store = site.store
+    if store is None:
+        return {**_sitemaps(site, root, known, pages, hidden), "robots.txt": robots.encode("utf-8")}
+    key = _made_of(site, root, known, pages, hidden)
+    files = store.get_value(TABLE, key)
     if not isinstance(files, dict) or not all(isinstance(data, bytes) for data in files.values()):
         files = _sitemaps(site, root, known, pages, hidden)
-        if store is not None:
-            store.put_value(TABLE, key, files)
+        store.put_value(TABLE, key, files)
     return {**files, "robots.txt": robots.encode("utf-8")}
 
 

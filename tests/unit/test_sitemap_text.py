@@ -17,6 +17,7 @@ def _site(base_url: str):
         changelog=[],
         reports=[],
         rounds={"v1.0": {"commit_date": dt.date(2022, 6, 29)}},
+        store=None,
     )
 
 
