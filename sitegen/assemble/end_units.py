@@ -164,25 +164,24 @@ def _index_part(
     make: Callable[[], dict],
     verify: bool,
     alone: set,
-) -> bool:
+) -> None:
     """One unit of the index (a shard, or the entry script), whose `digest` is that of what it
     is made of: taken as the last build left it when that is as it was, else made and written
     (or kept for the parent: keep_or_write; `alone`: the index's files this language alone
-    makes); whether it was made now."""
+    makes)."""
     old = reuse.unit(key, previous) if reuse is not None else None
     if old is not None and old.sum == digest and not verify:
         _taken(work, key, old.files, alone)
-        return False
+        return
     files = make()
     shas = {path: sha(data) for path, data in files.items()}
     if old is not None and old.sum == digest:  # verifying: the taken unit is the one made now
         if shas != old.files:
             raise RuntimeError(f"reused unit {key} differs from a fresh rendering")
         _taken(work, key, old.files, alone)
-        return False
+        return
     work.written.update(keep_or_write(files, work.lang, work.kept, work.destination, alone=alone))
     work.units[key] = (Unit(shas, (), digest), True)
-    return True
 
 
 def language_index(work: Language, model, reuse: Any, verify: bool) -> None:

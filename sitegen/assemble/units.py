@@ -141,7 +141,7 @@ def recalled(
 
     Kept entries read back are those the unit's digest names (state_store.load_entries checks
     it: a damaged or another build's entry is never taken); those made again are kept for the
-    next build (end_units.search_index)."""
+    next build (end_units.keep_entries)."""
     if unit_key not in work.stored:
         read_back(work, {unit_key: digest}, load)
     kept = work.stored.get(unit_key)
