@@ -6,6 +6,7 @@ always written and names the sitemap when there is one."""
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 
 from sitegen.base import urls
 from sitegen.base.cache import code_digest
@@ -32,15 +33,20 @@ def sitemap_files(site, record: dict, pages: set[str], hidden: set[str]) -> dict
         return {"robots.txt": robots.encode("utf-8")}
     robots += f"Sitemap: {root}sitemap.xml\n"
     known = _known_dates(site, record)
+    make = partial(_sitemaps, site, root, known, pages, hidden)
     store = site.store
-    if store is None:
-        return {**_sitemaps(site, root, known, pages, hidden), "robots.txt": robots.encode("utf-8")}
-    key = _made_of(site, root, known, pages, hidden)
+    files = make() if store is None else _kept(store, _made_of(site, root, known, pages, hidden), make)
+    return {**files, "robots.txt": robots.encode("utf-8")}
+
+
+def _kept(store, key: str, make) -> dict[str, bytes]:
+    """The sitemaps the store keeps under `key`, else make()'s, kept there (a damaged or
+    foreign entry is made again, never published)."""
     files = store.get_value(TABLE, key)
     if not isinstance(files, dict) or not all(isinstance(data, bytes) for data in files.values()):
-        files = _sitemaps(site, root, known, pages, hidden)
+        files = make()
         store.put_value(TABLE, key, files)
-    return {**files, "robots.txt": robots.encode("utf-8")}
+    return files
 
 
 def _made_of(site, root: str, known, pages: set[str], hidden: set[str]) -> str:
