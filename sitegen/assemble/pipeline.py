@@ -242,7 +242,7 @@ def _render(loaded: _Loaded, out: Path, staging) -> _Rendered:
 
     state = loaded.state
     reuse = (
-        Reuse(state, *stale_units(state, loaded.value))
+        Reuse(state, *stale_units(state, loaded.value, loaded.cache.data_key))
         if state is not None and state.inputs == loaded.shared
         else None
     )
@@ -362,13 +362,9 @@ def _words(site, claims: KnownClaims, rows: bool = False) -> tuple[list, tuple]:
 def _next_state(loaded: _Loaded, rendered: _Rendered):
     """This build's state."""
     reuse = rendered.reuse
+    state, hashes, whole = (reuse.state, reuse.hashes, reuse.whole) if reuse else (None, None, None)
     return next_state(
-        loaded.shared,
-        reuse.state if reuse else None,
-        reuse.hashes if reuse else None,
-        reuse.whole if reuse else None,
-        rendered.units,
-        loaded.value,
+        loaded.shared, state, hashes, whole, rendered.units, loaded.value, loaded.cache.data_key
     )
 
 

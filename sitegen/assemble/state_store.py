@@ -41,7 +41,7 @@ from sitegen.base.store import Store
 ENTRIES_FORMAT = 1  # search entries saved in another layout are not read (made again)
 # a state saved in another layout, or on a machine whose arrays differ (the runs are kept as
 # their bytes), is not read (all rendered)
-UNITS_FORMAT = (9, sys.byteorder, array("I").itemsize)
+UNITS_FORMAT = (10, sys.byteorder, array("I").itemsize)
 DELTA = "+changes"  # the key of the changes since the base: the output's key and this
 SEP = "\x1f"  # between the parts of a unit's search entries' key: no path or unit key has it
 # The base is written again when the units changed since it pass this share of all units
@@ -184,7 +184,7 @@ def _delta_blob(state: State, saved: Saved) -> bytes:
     records, problems = _records(state.units, list(saved.units))
     added = (state.keys[saved.keys :], state.hashes[saved.keys :], *_packed(state.runs[saved.runs :]))
     live = (state.live, state.runs_live)
-    delta = (UNITS_FORMAT, saved.base, state.inputs, live, records, problems, saved.gone, added)
+    delta = (UNITS_FORMAT, saved.base, state.inputs, state.data, live, records, problems, saved.gone, added)
     return _dumps((*delta, saved.moved, saved.whole))
 
 
@@ -203,7 +203,7 @@ def _from_base(data) -> State | None:
 
 def _apply(state: State, data) -> bool:
     """The changes since the base applied to it; False when they are of another base."""
-    form, base, inputs, live, records, problems, gone, added, moved, whole = data
+    form, base, inputs, data_digest, live, records, problems, gone, added, moved, whole = data
     keys, hashes, packed, ends = added
     saved = state.saved
     if form != UNITS_FORMAT or saved is None or base != saved.base:
@@ -219,7 +219,7 @@ def _apply(state: State, data) -> bool:
     for index, hash_now in moved.items():
         state.hashes[index] = hash_now
     state.whole.update(whole)
-    state.inputs, (state.live, state.runs_live) = inputs, live
+    state.inputs, state.data, (state.live, state.runs_live) = inputs, data_digest, live
     state.saved = Saved(base, saved.keys, saved.runs, set(records), set(gone), moved, whole)
     return True
 

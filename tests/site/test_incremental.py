@@ -208,3 +208,32 @@ def test_a_record_s_fingerprint_is_its_value_however_its_objects_are_shared():
     assert shared == apart
     assert deps.record_fingerprint(shared) == deps.record_fingerprint(apart)
     assert deps.record_fingerprint(shared) != deps.record_fingerprint({**apart, "software": "x"})
+
+
+def test_the_data_kinds_are_made_from_the_data_alone(tmp_path, warm_cache):
+    """A rebuild whose data digest is the last state's takes the whole fingerprints of the
+    record, the tables, the strings and the record's index from that state (state.DATA_KINDS)
+    instead of hashing them. That holds only if each is made from the data alone: hashed again
+    from a site whose every report and page changed, each is as the state kept it."""
+    from sitegen.assemble import state as deps
+    from sitegen.assemble.manifest import output_key
+    from sitegen.assemble.state_store import load_state
+    from sitegen.base.cache import code_digest, data_digest
+    from sitegen.base.store import Store
+    from sitegen.content.load import load_site
+
+    content, out = write_project(tmp_path / "a"), tmp_path / "out"
+    build(content, TEMPLATES, out, cache=warm_cache)
+    store = Store(warm_cache)
+    try:
+        state = load_state(store, output_key(out))
+        for path in [*(content / "reports").glob("*.md"), *(content / "pages").glob("*.md")]:
+            path.write_text(path.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
+        assert state is not None and state.data == data_digest(content, code_digest(store))
+        site = load_site(content, store=store)
+    finally:
+        store.close()
+    value = deps.current_values(lambda tag: deps.resolve(site, tag), None)
+    kept = {tag: whole for tag, whole in state.whole.items() if tag[0] in deps.DATA_KINDS}
+    assert {tag[0] for tag in kept} == deps.DATA_KINDS
+    assert {tag: deps.whole_fingerprint(value, tag) for tag in kept} == kept

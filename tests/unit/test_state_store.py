@@ -337,3 +337,43 @@ def test_a_base_of_another_layout_or_machine_or_damaged_is_no_state(tmp_path):
     for blob in [b"", b"m", b"mgarbage", b"p" + pickle.dumps(base[1:]), b"x" + marshal.dumps(base)]:
         store.put("units", "out", blob)
         assert load_state(store, "out") is None, blob[:8]
+
+
+def test_a_state_of_the_same_data_gives_the_wholes_of_the_data_and_other_data_hashes_them(
+    tmp_path, monkeypatch
+):
+    """A state keeps the data digest its whole fingerprints were made at (State.data), saved and
+    loaded with it. A rebuild of the same data takes the wholes of the record, the tables, the
+    strings and the index from the state (a report edit hashes none of them) and hashes the
+    others; a rebuild of other data, or of no known digest, hashes them all and finds the
+    record that changed."""
+    from sitegen.content.tracking import ALL
+
+    rec, table, said, log = ("rec", "record", "r1"), ("table", "systems"), ("strings", "en"), ("changelog",)
+    maps = {rec: {"value": 1.0}, table: {"s": 1}, said: {"title": "T"}, log: {"x": 1}}
+
+    def value(tag, key):
+        return dict(maps[tag]) if key == ALL else maps[tag].get(key, 0)
+
+    units = {
+        "page": (deps.Unit({"page.html": "1"}, {(rec, "value"), (table, "s"), (said, "title")}), True),
+        "log": (deps.Unit({"log.html": "2"}, {(log, "x")}), True),
+    }
+    store = Store(tmp_path)
+    save_state(store, "out", deps.next_state("in", None, None, None, units, value, data="d1"))
+    loaded = load_state(store, "out")
+    assert loaded is not None and loaded.data == "d1"
+    hashed: list = []
+    whole = deps.whole_fingerprint
+    monkeypatch.setattr(deps, "whole_fingerprint", lambda v, tag: hashed.append(tag[0]) or whole(v, tag))
+
+    def stale(data: str) -> set:
+        hashed.clear()
+        return deps.stale_units(loaded, value, data)[0]
+
+    assert stale("d1") == set() and hashed == ["changelog"]
+    maps[log]["x"] = 2
+    assert stale("d1") == {"log"} and hashed == ["changelog"]
+    maps[rec]["value"] = 2.0  # the record changed: its data digest too
+    assert stale("d2") == {"log", "page"} and sorted(hashed) == ["changelog", "rec", "strings", "table"]
+    assert stale("") == {"log", "page"} and len(hashed) == 4
