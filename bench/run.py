@@ -157,6 +157,18 @@ def count_html(folder: Path) -> int:
     return sum(1 for _ in folder.rglob("*.html")) if folder.is_dir() else 0
 
 
+def inodes(folder: Path) -> dict[str, tuple[int, int]]:
+    """Each file of `folder` by its path: (device, inode). A build writes each file it makes
+    anew and hard-links the others from its last output, so a file with an inode that was not
+    there before is one the build wrote."""
+    found = {}
+    for path in folder.rglob("*") if folder.is_dir() else ():
+        if path.is_file():
+            st = path.stat()
+            found[str(path.relative_to(folder))] = (st.st_dev, st.st_ino)
+    return found
+
+
 def rmtree(path: Path) -> None:
     if path.is_dir():
         shutil.rmtree(path)
@@ -176,6 +188,8 @@ def summary(samples: list[dict]) -> dict:
     trees = [s["tree_peak_mb"] for s in samples if "tree_peak_mb" in s]
     if trees:
         result["tree_peak_mb"] = round(max(trees), 1)
+    if all("written" in s for s in samples):  # the files the build wrote, of all it left
+        result["written"], result["files"] = samples[-1]["written"], samples[-1]["files"]
     return result
 
 
@@ -231,6 +245,7 @@ class OurSite:
             rmtree(path)
 
     def build(self, what: str) -> dict:
+        before = set(inodes(self.out).values())  # outside the timing: what the build writes
         result = run(
             [sys.executable, CODE / "build.py", "--content", self.content, "--out", self.out, "-q"],
             cwd=CODE,
@@ -238,6 +253,8 @@ class OurSite:
             what=f"our build ({self.folder.name}, {what})",
         )
         result["pages"] = count_html(self.out)
+        after = inodes(self.out)
+        result["files"], result["written"] = len(after), sum(1 for i in after.values() if i not in before)
         return result
 
     def edit_report(self) -> None:
@@ -1333,6 +1350,32 @@ def edit_ratios(res: dict) -> list[str]:
             for step in ("edit_report", "edit_data")
         ]
         lines.append(f"| N={n} | " + " | ".join("–" if c is None else f"{c:.3f}" for c in cells) + " |")
+    return lines + edit_reach(res)
+
+
+def edit_reach(res: dict) -> list[str]:
+    """The files each edit's rebuild wrote, as a share of the site's files: the part of the
+    output that the edit changed, which the rebuild has to make again (its ratio to cold can
+    only be lower than this share if a page made again costs less than a page of the cold
+    build)."""
+    lines = [
+        "",
+        "The files each edit's rebuild wrote (made anew; every other file is linked from the last output), of all the site's files:",
+        "",
+        "| site | files | edit one report | edit one result |",
+        "|---|---:|---:|---:|",
+    ]
+    for n in sorted(res["ours"], key=int):
+        m = res["ours"][n].get("main", {})
+        files = m.get("edit_data", {}).get("files")
+        if not files:
+            continue
+        cells = [m.get(step, {}).get("written") for step in ("edit_report", "edit_data")]
+        lines.append(
+            f"| N={n} | {files} | "
+            + " | ".join("–" if c is None else f"{c} ({c / files:.3f})" for c in cells)
+            + " |"
+        )
     return lines
 
 
