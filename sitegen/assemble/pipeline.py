@@ -191,9 +191,9 @@ class _Rendered:
 def _load(store, content, templates, out, strict, processes, code, tree, manifest, bodies) -> _Loaded:
     """The site, loaded and checked (the editors' words after it: _publish), with its model;
     what the last build left on disk is the caller's to fill in (unchanged, before)."""
-    # what renders (Markdown, nh3, lxml with it) is imported only now, and here, before any
-    # process forks: each language's process imported them again (0.3 s of CPU each); feedgen
-    # only where a feed is made (render/feed.py: most rebuilds make none)
+    # what renders (nh3, lxml with it) is imported only now, and here, before any process
+    # forks: each language's process imported them again (0.3 s of CPU each); Markdown where a
+    # converter is made (markup.new_markdown), uuid where a feed is (render/feed.py)
     from sitegen.assemble.rendering import in_processes, load_site_theme
     from sitegen.assemble.state import resolve
     from sitegen.assemble.words import load_claims

@@ -128,6 +128,8 @@ def render_site(
     big site never pass between processes, and no process holds all of them."""
     cache = cache or BodyCache(site.store, data_digest(site.root, code_digest(site.store), site.store))
     model = model or derive_model.build(site)  # once, before any process forks
+    if destination is None or destination.reuse is None:
+        new_markdown()  # its imports too: a build that reuses nothing converts every text
     jobs = _jobs(site, model, theme, cache.data_key, destination, kinds)
     before = Counter(_work(site))
     results = _job_results(site, model, jobs, destination, processes)
