@@ -238,3 +238,27 @@ def test_a_rebuild_that_reuses_the_page_says_its_hits_again(tmp_path):
         return sorted(str(w) for w in report.warnings if "acme-vs-zenith.zh-hant.md" in w.path)
 
     assert hits(second) == hits(first) and len(hits(first)) == 6
+
+
+def test_the_list_is_read_from_the_store_until_it_changes(tmp_path, own_store, monkeypatch):
+    """The list's parse is kept in the build's store like every data file's: a load of the same
+    bytes reads no file (the shipped list's "…" had every load check it for mojibake, importing
+    ftfy: 0.03 s of every rebuild), gives the same pairs, and an edit is read at the next load."""
+    from sitegen.base.errors import Problems
+
+    content = tmp_path / "content"
+    (content / "data").mkdir(parents=True)
+    path = content / usage.USAGE
+    path.write_text(USAGE, "utf-8")
+    read: list = []
+    read_csv = usage.read_csv
+    monkeypatch.setattr(usage, "read_csv", lambda *a: read.append(a[0]) or read_csv(*a))
+
+    def pairs() -> tuple:
+        return usage.load_pairs(content, Problems(content, store=own_store))
+
+    first = pairs()
+    assert read == [path] and [p.mainland for p in first] == ["大語言模型", "按…排序"]
+    assert pairs() == first and read == [path]  # from the store
+    path.write_text(USAGE + "視頻,影片,,video\n", "utf-8")
+    assert [p.mainland for p in pairs()] == ["大語言模型", "按…排序", "視頻"] and read == [path, path]
