@@ -58,6 +58,11 @@ def _versions(store: Store | None) -> str:
     return store.memo[VERSIONS]
 
 
+def version_of(name: str, store: Store | None) -> str:
+    """One of PACKAGES' versions, as _versions found it (from the store: no importlib.metadata)."""
+    return dict(item.split("=", 1) for item in _versions(store).split(";"))[name]
+
+
 @functools.cache
 def _read_versions() -> str:
     from importlib import metadata

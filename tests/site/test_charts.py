@@ -471,7 +471,10 @@ def test_svg_is_rendered_once_then_read_from_the_cache(tmp_path, chart_cache):
     first_raw = chart_svg.raw_svg(spec, chart_cache).encode()
     second = chart_svg.page_svg(spec, "chart-1", chart_cache)
     assert drawn["charts drawn"] == 1 and first == second
-    assert chart_cache.get(chart_svg.TABLE, chart_svg.spec_key(chart_svg.static(spec)) + ".svg") == first_raw
+    assert (
+        chart_cache.get(chart_svg.TABLE, chart_svg.spec_key(chart_svg.static(spec), chart_cache) + ".svg")
+        == first_raw
+    )
     changed = json.loads(json.dumps(spec))
     changed["layer"][0]["mark"] = {"type": "bar", "opacity": 0.9}
     chart_svg.page_svg(changed, "chart-1", chart_cache)
