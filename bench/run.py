@@ -1315,10 +1315,7 @@ def synthetic_markdown(res: dict) -> list[str]:
         "| site | pages | cold | no-op | edit one report | edit one result | peak memory (MB) |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for n in sorted(res["ours"], key=int):
-        m = res["ours"][n].get("main", {})
-        if not m:
-            continue
+    for n, m in _main_sites(res):
         peak = max((v["peak_mb"] for v in m.values() if isinstance(v, dict) and "peak_mb" in v), default=None)
         lines.append(
             f"| N={n} | {m.get('pages', '–')} | "
@@ -1328,6 +1325,11 @@ def synthetic_markdown(res: dict) -> list[str]:
             + f" | {'–' if peak is None else f'{peak:.0f}'} |"
         )
     return lines + edit_ratios(res)
+
+
+def _main_sites(res: dict) -> list[tuple[str, dict]]:
+    """(N, its measurements) of each synthetic site measured with our own content format."""
+    return [(n, res["ours"][n]["main"]) for n in sorted(res["ours"], key=int) if res["ours"][n].get("main")]
 
 
 def edit_ratios(res: dict) -> list[str]:
@@ -1340,10 +1342,7 @@ def edit_ratios(res: dict) -> list[str]:
         "| site | edit one report / cold | edit one result / cold | CPU: report / cold | CPU: result / cold |",
         "|---|---:|---:|---:|---:|",
     ]
-    for n in sorted(res["ours"], key=int):
-        m = res["ours"][n].get("main", {})
-        if not m:
-            continue
+    for n, m in _main_sites(res):
         cells = [
             ratio(m.get(step, {}).get(measure), m.get("cold", {}).get(measure))
             for measure in ("median_s", "median_cpu_s")
@@ -1365,8 +1364,7 @@ def edit_reach(res: dict) -> list[str]:
         "| site | files | edit one report | edit one result |",
         "|---|---:|---:|---:|",
     ]
-    for n in sorted(res["ours"], key=int):
-        m = res["ours"][n].get("main", {})
+    for n, m in _main_sites(res):
         files = m.get("edit_data", {}).get("files")
         if not files:
             continue
