@@ -252,8 +252,8 @@ class OurSite:
             env=self.env(),
             what=f"our build ({self.folder.name}, {what})",
         )
-        result["pages"] = count_html(self.out)
-        after = inodes(self.out)
+        after = inodes(self.out)  # one walk of the output: its pages, files and those written
+        result["pages"] = sum(1 for path in after if path.endswith(".html"))
         result["files"], result["written"] = len(after), sum(1 for i in after.values() if i not in before)
         return result
 
