@@ -53,7 +53,9 @@ def read_looks(content: Path, families: dict, problems: Problems) -> dict:
     path = content.joinpath(*LOOKS_FILE)
     if not path.is_file():
         return {}
-    data = parse_yaml(read_text(path, problems) or "{}", path, problems)
+    data = cached(
+        "yaml-map", path, problems, lambda: parse_yaml(read_text(path, problems) or "{}", path, problems)
+    )
     if not isinstance(data, dict) or not all(isinstance(data.get(k), dict) for k in ("colours", "looks")):
         problems.add(path, 1, "chip_looks.yaml must be a mapping with 'backgrounds', 'colours' and 'looks'")
         return {}

@@ -33,7 +33,9 @@ from sitegen.content.record import (
     load_changelog,
     load_record,
     read_curated,
+    read_system_map,
     record_folder,
+    system_map_path,
 )
 from sitegen.content.record_seal import check_leftovers, check_seal
 from sitegen.content.reports import RESERVED, load_reports
@@ -65,7 +67,7 @@ def load_site(content: Path, strict: bool = False, words: bool = True, store=Non
     `tree`: the build's scan of `content` (cache.scan_tree), whose digests find the kept parses."""
     problems = Problems(content, store=store, scanned=_scanned(content, tree))
     config, langs = _load_config(content, problems)
-    strings = load_strings(content, langs, problems)
+    strings, string_lines = load_strings(content, langs, problems)
     known = len(problems.errors)
     rounds, record = _load_record(content, problems)
     record_broken = len(problems.errors) > known  # said once: nothing derived from it
@@ -83,21 +85,14 @@ def load_site(content: Path, strict: bool = False, words: bool = True, store=Non
         tables.get("sources"),
     )
     tables[chip_looks.TABLE] = chip_looks.read_looks(content, tables[chip_facts.TABLE] or {}, problems)
-    if record_broken:
-        tables["results"] = None
-    else:
-        scores.unscore_short(record.values())  # never scored: fewer logs than the rules require
-        tables["results"] = derive_results(content, record, problems, curated)
-        if tables["benchmarks"] is not None:  # (an unreadable table has said so)
-            check_benchmarks(content, record, tables["benchmarks"], problems)
-        check_system_map(content, record, tables["systems"] or {}, problems)
+    tables["results"] = None if record_broken else _results(content, record, tables, curated, problems)
     check_scores_kept(sorted(record_folder(content).glob("*.yaml")), record, problems, record_broken)
     companies.check(content, tables.get("companies") or {}, record, problems)
     # a table that could not be read is reported once, not again by every reference to it
     unreadable = {name for name, table in tables.items() if table is None}
     shown = {k: v or {} for k, v in tables.items()}
     site = Site(content, config, strings, shown, record=record, rounds=rounds, languages=langs)
-    site.unreadable = unreadable
+    site.unreadable, site.string_lines = unreadable, string_lines
     site.changelog = load_changelog(content, problems, record)
     checks.check_references(site, problems)
     checks.check_claim_checks(site, problems)
@@ -153,6 +148,17 @@ def check_words(site: Site, claims=None) -> list:
     checks.check_claim_words(site, problems, claims)
     check_terms(site, problems)
     return problems.items
+
+
+def _results(content: Path, record: dict, tables: dict, curated: dict, problems: Problems) -> dict:
+    """The `results` table of a whole record, the map of site systems checked against it."""
+    scores.unscore_short(record.values())  # never scored: fewer logs than the rules require
+    system_map = read_system_map(system_map_path(content), problems)
+    results = derive_results(content, record, problems, curated, system_map)
+    if tables["benchmarks"] is not None:  # (an unreadable table has said so)
+        check_benchmarks(content, record, tables["benchmarks"], problems)
+    check_system_map(content, record, tables["systems"] or {}, problems, system_map)
+    return results
 
 
 def _load_record(content: Path, problems: Problems) -> tuple[dict, dict]:

@@ -89,6 +89,7 @@ class Site:
     pages: list[Report] = field(default_factory=list)  # methodology and other plain pages
     warnings: list = field(default_factory=list)
     unreadable: set = field(default_factory=set)  # tables whose file could not be read
+    string_lines: dict = field(default_factory=dict)  # lang -> key -> its line in i18n/<lang>.yaml
     record: dict[str, dict] = field(default_factory=dict)  # the whole MLPerf record, by id
     rounds: dict[str, dict] = field(default_factory=dict)  # its rounds, oldest first
     changelog: list[dict] = field(default_factory=list)  # changes between its imports

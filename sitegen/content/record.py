@@ -237,7 +237,12 @@ def check_benchmarks(content: Path, results: dict, benchmarks: dict, problems: P
 
 
 def read_system_map(path: Path, problems: Problems) -> list[tuple[str, str, int]]:
-    """mlperf_systems.yaml as (<round>/<submitter>/<system folder>, site system, line)."""
+    """mlperf_systems.yaml as (<round>/<submitter>/<system folder>, site system, line); its
+    parse kept in the store (parsecache.py), as every data file's is."""
+    return cached("system-map", path, problems, lambda: _system_map(path, problems))
+
+
+def _system_map(path: Path, problems: Problems) -> list[tuple[str, str, int]]:
     text = read_text(path, problems) if path.is_file() else ""
     entries = []
     for number, line in enumerate((text or "").splitlines(), start=1):
@@ -268,13 +273,19 @@ def _by_folder(record: dict) -> dict[str, list[dict]]:
     return found
 
 
-def derive_results(content: Path, record: dict, problems: Problems, curated: dict) -> dict[str, dict]:
+def system_map_path(content: Path) -> Path:
+    return content / "data" / "mlperf_systems.yaml"
+
+
+def derive_results(
+    content: Path, record: dict, problems: Problems, curated: dict, system_map: list
+) -> dict[str, dict]:
     """The `results` table: every record result of a mapped system folder that has a score.
-    `curated`: read_curated's entries."""
-    map_path = content / "data" / "mlperf_systems.yaml"
+    `curated`: read_curated's entries; `system_map`: read_system_map's."""
+    map_path = system_map_path(content)
     by_folder = _by_folder(record)
     table: dict[str, dict] = {}
-    for key, system, line in read_system_map(map_path, problems):
+    for key, system, line in system_map:
         if key not in by_folder:
             problems.add(map_path, line, f"system folder '{key}' is not in the record (content/data/record/)")
             continue
@@ -286,15 +297,17 @@ def derive_results(content: Path, record: dict, problems: Problems, curated: dic
     return dict(sorted(table.items()))
 
 
-def check_system_map(content: Path, record: dict, systems: dict, problems: Problems) -> None:
+def check_system_map(
+    content: Path, record: dict, systems: dict, problems: Problems, system_map: list
+) -> None:
     """Each site system of the map is in systems.yaml, and agrees with the official system
     descriptions of the folders mapped to it: the same number of accelerators (none, for a
     folder of processors alone, is not the same)."""
     by_folder = _by_folder(record)
     said = set()
-    map_path = content / "data" / "mlperf_systems.yaml"
+    map_path = system_map_path(content)
     shown = f"{content.name}/data/mlperf_systems.yaml"
-    for key, system, line in read_system_map(map_path, problems):
+    for key, system, line in system_map:
         entry = systems.get(system)
         if entry is None and systems and ("systems", system) not in problems.broken:
             problems.add(map_path, line, f"unknown system '{system}'" + field_types.suggest(system, systems))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.base.errors import Problems
+from sitegen.content.parsecache import cached
 from sitegen.content.readers import LINE, read_yaml
 from sitegen.content.record import record_folder
 
@@ -100,7 +101,7 @@ def warn_uncorrected(content: Path, record: dict, problems: Problems) -> None:
     description (the importer's data/record/count-checks.yaml) and that no curated
     correction covers: the site would show a count its own logs contradict, unmarked."""
     path = record_folder(content) / CHECKS
-    data = read_yaml(path, problems) if path.is_file() else None
+    data = cached("yaml", path, problems, lambda: read_yaml(path, problems)) if path.is_file() else None
     rows = data.get("disagreements") if isinstance(data, dict) else None
     for row in rows if isinstance(rows, list) else []:
         result = record.get(row.get("id")) if isinstance(row, dict) else None

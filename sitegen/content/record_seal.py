@@ -175,7 +175,9 @@ SAID = 10  # differences said per file; the rest in one line
 
 
 def check_seal(content: Path, problems: Problems) -> None:
-    """Each file of the record as its seal says, else a problem at its file and line."""
+    """Each file of the record as its seal says, else a problem at its file and line. A file
+    the build's scan digested (Problems.scanned) is read only when that digest is not the
+    sealed one: the inputs are digested once per build."""
     folder = record_folder(content)
     path = folder / SEAL
     if not path.is_file():
@@ -189,7 +191,8 @@ def check_seal(content: Path, problems: Problems) -> None:
     sealed = cached("record-seal", path, problems, lambda: read_seal(path, problems))
     if sealed is None:
         return
-    listed = listed_rounds(folder / ROUNDS)
+    rounds = folder / ROUNDS
+    listed = cached("record-listed", rounds, problems, lambda: listed_rounds(rounds))
     names = set(sealed) | set(sealed_names(folder)) | {f"results-{r}.yaml" for r in listed}
     for name in sorted(names):
         _check_file(folder, name, sealed.get(name), listed, problems)
@@ -217,6 +220,8 @@ def _check_file(folder: Path, name: str, entry: dict | None, listed: dict, probl
     if not path.is_file():
         _missing_file(folder, name, entry, listed, fix, problems)
         return
+    if entry is not None and problems.scanned.get(path) == entry["sha256"]:
+        return  # the bytes the build's scan digested are the sealed ones: not read again
     try:
         data = path.read_bytes()
     except OSError:

@@ -4,14 +4,12 @@ code, times the result's `scaling` factor) and must agree to the precision the s
 
 from __future__ import annotations
 
-import hashlib
+from functools import partial
 from pathlib import Path
-from typing import cast
 
-from sitegen.base import cache, fmt
+from sitegen.base import fmt
 from sitegen.base.errors import Problems
 from sitegen.base.languages import ENGLISH, KNOWN
-from sitegen.base.store import Store
 from sitegen.content import round_rules as record_rules
 from sitegen.content.parsecache import ParseCache
 from sitegen.content.readers import LINE
@@ -50,23 +48,26 @@ def check_scores(records: dict, problems: Problems) -> None:
 
 
 def check_scores_kept(files: list[Path], records: dict, problems: Problems, broken: bool) -> None:
-    """check_scores, whose finding nothing wrong is kept in the store (parsecache.py) for the
-    same bytes of the record's files (`files`: all of them), code, and whether the record was
-    `broken` (its short results then keep their scores): recomputing every score is a large
-    part of a load. A score that disagrees is recomputed every time."""
-    if problems.store is None or not files:
+    """check_scores, a round file at a time: that a file's scores agree is kept in the store
+    (parsecache.py) for the same bytes of that file, code, and whether the record was `broken`
+    (its short results then keep their scores), so a result edit recomputes only its own
+    file's (recomputing every score is a large part of a load). `files`: the record's files;
+    a score that disagrees is recomputed every time."""
+    if problems.store is None:
         check_scores(records, problems)
         return
-    digests = cache.file_digests(files, cast(Store, problems.store))
-    given = repr((sorted((path.name, digests.get(path)) for path in files), broken))
-    ParseCache(files[:1]).parse(
-        "record-scores",
-        files[0],
-        problems,
-        lambda: check_scores(records, problems),
-        None,
-        hashlib.sha256(given.encode()).hexdigest(),
-    )
+    paths = {problems.rel(path): path for path in files}
+    kept = ParseCache(list(paths.values()))
+    by_file: dict = {}  # in the record's order: the problems are said as check_scores says them
+    for ident, record in records.items():
+        by_file.setdefault(record.get("_file"), {})[ident] = record
+    for rel, held in by_file.items():
+        path = paths.get(rel)
+        if path is None:
+            check_scores(held, problems)
+            continue
+        check = partial(check_scores, held, problems)
+        kept.parse("record-scores", path, problems, check, None, "broken" if broken else "")
 
 
 # Results short of their logs: listed, never scored (derive/carryover.py names the other

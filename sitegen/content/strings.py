@@ -66,10 +66,11 @@ def _check_characters(raw: dict, path: Path, problems: Problems) -> None:
             problems.add(path, key_line(raw, key), f"string '{key}': {why}")
 
 
-def load_strings(content: Path, langs: Languages, problems: Problems) -> dict[str, dict[str, str]]:
-    """Every language's interface strings (i18n/<lang>.yaml; a converted language's from its
-    source, its own file's keys winning): each key in every language, with the same
-    placeholders, of characters a page can show."""
+def load_strings(content: Path, langs: Languages, problems: Problems) -> tuple[dict, dict]:
+    """(every language's interface strings, lang -> key -> its line in the language's own
+    file). The strings: i18n/<lang>.yaml; a converted language's from its source, its own
+    file's keys winning; each key in every language, with the same placeholders, of characters
+    a page can show."""
     strings: dict[str, dict[str, str]] = {}
     raws: dict[str, dict] = {}
     for lang in langs:
@@ -100,4 +101,5 @@ def load_strings(content: Path, langs: Languages, problems: Problems) -> dict[st
                 f"missing interface string '{key}' (the other language has it)",
             )
     _check_placeholders(strings, raws, content, problems)
-    return strings
+    lines = {lang: {str(k): key_line(raw, k) for k in raw if k != LINE} for lang, raw in raws.items()}
+    return strings, lines

@@ -14,7 +14,6 @@ Chinese text (Taiwan quotes with 「」) are warnings."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from sitegen.base import languages
 from sitegen.base.errors import Problems
@@ -110,22 +109,10 @@ def _string_texts(site, code: str):
         chain.append(source)
         source = site.languages.get(source).source
     files = {lang: site.root / "i18n" / f"{lang}.yaml" for lang in chain}
-    keys = {lang: _key_lines(path) for lang, path in files.items()}
+    keys = {lang: site.string_lines.get(lang, {}) for lang in chain}  # (load_strings)
     for key, text in site.strings.get(code, {}).items():
         lang = next((lang for lang in chain if key in keys[lang]), chain[-1])
         yield text, files[lang], keys[lang].get(key)
-
-
-def _key_lines(path: Path) -> dict[str, int]:
-    """The line of each top-level key of an i18n file (`key: text` lines)."""
-    if not path.exists():
-        return {}
-    found: dict[str, int] = {}
-    for number, line in enumerate(path.read_text("utf-8-sig").splitlines(), 1):
-        match = re.match(r"([^\s#:][^:]*):(\s|$)", line)
-        if match:
-            found.setdefault(match.group(1).strip().strip("'\""), number)
-    return found
 
 
 def _texts_of(value, code: str):

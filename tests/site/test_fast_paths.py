@@ -22,7 +22,7 @@ from sitegen.base.store import Store, seal
 from sitegen.content import parsecache
 from sitegen.content.load import load_site
 
-from project import RESULTS_FILE, THREE, seal_record, write_project
+from project import RESULTS_FILE, ROOT, THREE, seal_record, write_project
 from record_sample import V10, write_record_project
 
 # --- references: the slow implementations these replace ------------------------------------------
@@ -348,6 +348,24 @@ def test_a_score_edited_to_disagree_is_found_after_a_load_that_kept_the_check(tm
     ) in [str(problem) for problem in _load(content, own_store)]
 
 
+def test_a_round_file_edited_has_its_own_scores_checked_again_and_no_other(tmp_path, own_store, monkeypatch):
+    """That a round file's scores agree is kept for that file's bytes: after an edit of v1.1's
+    file (a comment, sealed) only v1.1's results are scored again by their rules."""
+    from sitegen.content import round_rules
+
+    content = write_record_project(tmp_path)
+    assert not isinstance(_load(content, own_store), list)
+    scored: list[str] = []
+    score = round_rules.score
+    monkeypatch.setattr(round_rules, "score", lambda rnd, *rest: scored.append(rnd) or score(rnd, *rest))
+    assert not isinstance(_load(content, own_store), list) and scored == []
+    path = content / "data" / "record" / "results-v1.1.yaml"
+    path.write_text(path.read_text("utf-8") + "# checked again\n", "utf-8")
+    seal_record(content)
+    assert not isinstance(_load(content, own_store), list)
+    assert set(scored) == {"v1.1"} and len(scored) == 2  # its two results
+
+
 def test_an_edited_compatibility_table_is_read_again(tmp_path, own_store):
     table = "training:\n  - model: bert\n    versions: [[v1.0]]\n"
     content = write_project(tmp_path, {"data/compatibility.yaml": table})
@@ -477,3 +495,57 @@ def test_a_report_is_given_its_parse_key_when_its_parse_is_of_the_bytes_hashed(t
     assert path not in parsed.keys and counted["files parsed"]
     assert own_store.get(parsecache.TABLE, entry) == kept  # (the earlier bytes' parse)
     assert _load(content, own_store).report("acme-vs-zenith", "en").body.endswith("\nAnd another.\n")
+
+
+AUDITED_LOAD = """
+import json, sys
+from pathlib import Path
+from sitegen.base.cache import scan_tree
+from sitegen.base.store import Store
+from sitegen.content.load import load_site
+
+content, cache, warm = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] == "warm"
+if warm:
+    store = Store(cache)
+    load_site(content, store=store, tree=scan_tree(content, store=store))
+    store.close()
+store = Store(cache)
+tree = scan_tree(content, store=store)
+opened = []
+sys.addaudithook(
+    lambda event, args: event == "open"
+    and str(args[0]).startswith(str(content))
+    and opened.append(Path(args[0]).relative_to(content).as_posix())
+)
+load_site(content, store=store, tree=tree)
+print(json.dumps(sorted(set(opened))))
+"""
+
+
+def test_a_load_reads_no_file_the_builds_scan_found_unchanged(tmp_path):
+    """The inputs are digested once per build (cache.scan_tree): a load of content as the last
+    load found it takes every parse from the store, checks the record's seal against the
+    scan's digests and finds the interface strings' lines in their parses, so it opens no file
+    of the content (the editors' words checked too); an edited round file is read, and the
+    rest still are not. Three languages: the Taiwan one's interface strings are checked for
+    quotes, on their lines. Audited in a process of its own: an audit hook cannot be removed."""
+    import json
+    import subprocess
+    import sys
+
+    content = write_project(tmp_path, {"site.yaml": THREE})
+
+    def opened(how: str) -> list[str]:
+        args = [sys.executable, "-c", AUDITED_LOAD, str(content), str(tmp_path / "cache"), how]
+        done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.splitlines()[-1])
+
+    assert opened("warm") == []
+    results = content / RESULTS_FILE
+    text = results.read_text("utf-8").replace("value: 30.0", "value: 31.0")  # and its runs:
+    results.write_text(
+        text.replace("[29.0, 30.0, 30.0, 30.0, 31.0]", "[30.0, 31.0, 31.0, 31.0, 32.0]"), "utf-8"
+    )
+    seal_record(content)
+    assert opened("cold") == [RESULTS_FILE, "data/record/seal.yaml"]

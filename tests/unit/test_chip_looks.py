@@ -220,8 +220,8 @@ def test_a_file_read_again_takes_its_checked_palette_from_the_store(tmp_path):
         return chip_looks.read_looks(content, FAMILIES, Problems(content, store=store))
 
     first = load()
-    assert store.work == {"files parsed": 1}  # the palette, measured
-    assert load() == first and store.work == {"files parsed": 1, "parses reused": 1}
+    assert store.work == {"files parsed": 2}  # the file, and its palette measured
+    assert load() == first and store.work == {"files parsed": 2, "parses reused": 2}
     path.write_text(GOOD.replace("#0072B2", "#0072B3"), "utf-8")
-    assert load()["acme-a1"]["colour"] == "#0072B3" and store.work["files parsed"] == 2
+    assert load()["acme-a1"]["colour"] == "#0072B3" and store.work["files parsed"] == 4
     store.close()

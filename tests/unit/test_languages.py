@@ -230,7 +230,7 @@ def test_the_energy_unit_and_the_cross_division_note_read_as_taiwan_writes_them(
 
     content = Path(__file__).resolve().parents[2] / "content"
     _, shipped = load_config(content)  # its languages and terms
-    strings = load_strings(content, shipped, Problems(content))
+    strings, _ = load_strings(content, shipped, Problems(content))
     assert strings["zh"]["unit.megajoule"] == "兆焦"
     assert strings["zh-hant"]["unit.megajoule"] == "百萬焦耳"
     assert strings["zh-hant"]["ref.cross_division"] == "跨組別比較"
