@@ -75,7 +75,7 @@ def results_table(model, rows: list[dict], page: Page, t, caption: str = "") -> 
         body.append(
             f'<tr><th scope="row"><a href="{escape(link)}">{escape(system["name"][lang])}</a>{_carry_mark(model, r, page, t)}</th>'
             f'<td class="num answer" data-value="{r["value"]}">{escape(fmt.time_number(r["value"], page.language))}</td>'
-            f'<td>{escape(r.get("submitter") or "–")}</td><td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
+            f'<td>{escape(model.names.submitter(r["submitter"], lang) if r.get("submitter") else "–")}</td><td>{escape(r["round"])}</td><td>{escape(t("division." + r["division"]))}</td>'
             f'<td>{escape(r["framework"])}</td>'
             f'<td class="num">{escape(fmt.number(r.get("accelerator_count") or system["accelerator_count"], page.language, 0))}</td>'
             f'<td class="num">{escape(_runs_cell(model, r, page.language))}</td></tr>'

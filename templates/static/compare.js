@@ -17,6 +17,7 @@
   var lang = box.getAttribute("data-lang");
   var labels = JSON.parse(box.getAttribute("data-labels"));
   var words = JSON.parse(box.getAttribute("data-words"));
+  var companies = JSON.parse(box.getAttribute("data-companies") || "{}");   /* spelling -> name */
   var out = box.querySelector("[data-compare-out]");
   var status = box.querySelector("[data-compare-status]");
   var form = box.querySelector("[data-compare-form]");
@@ -137,7 +138,9 @@
       benchmark: function (r) { return r.benchmarkName; }, round: function (r) { return r.round; },
       division: function (r) { return words[r.division] || r.division; },
       category: function (r) { return words[r.category] || r.category; },
-      submitter: function (r) { return r.submitter; },
+      submitter: function (r) {
+        return Object.prototype.hasOwnProperty.call(companies, r.submitter) ? companies[r.submitter] : r.submitter;
+      },
       accelerator_model: function (r) { return r.accelerator_model || "—"; },
       accelerator_count: function (r) { return number(r.accelerator_count, 0); },
       value: function (r) { return r.value === null ? (words[r.status] || words.missing) : figure(r.value, htmlLang); },

@@ -155,7 +155,7 @@
     count: function (r) { return r.accelerator_count; },
     work: function (r) { return r.accelerator_minutes; },
     chip: function (r) { return name("chip", r.chip); },
-    submitter: function (r) { return r.submitter_name; },
+    submitter: function (r) { return name("submitter", r.submitter_name); },
     round: function (r) { return rounds.indexOf(r.round); },
     benchmark: function (r) { return name("benchmark", r.benchmark); },
     division: function (r) { return name("division", r.division); },
@@ -217,7 +217,7 @@
     tr.appendChild(cell("td", r.accelerator_minutes === null ? "—" : figure(r.accelerator_minutes, htmlLang),
       "num", r.accelerator_minutes));
     tr.appendChild(cell("td", link(page("accelerators", r.chip), name("chip", r.chip))));
-    tr.appendChild(cell("td", link(page("submitters", r.submitter), r.submitter_name)));
+    tr.appendChild(cell("td", link(page("submitters", r.submitter), name("submitter", r.submitter_name))));
     tr.appendChild(cell("td", link(root + lang + "/rounds/" + r.round + ".html", r.round)));
     tr.appendChild(cell("td", name("benchmark", r.benchmark)));
     tr.appendChild(cell("td", name("division", r.division)));
@@ -307,7 +307,7 @@
     var points = drawn.map(function (r) {
       return {
         minutes: r.minutes, count: r.accelerator_count, round: r.round,
-        family: r.chip, chip: name("chip", r.chip), system: r.system_name, submitter: r.submitter_name,
+        family: r.chip, chip: name("chip", r.chip), system: r.system_name, submitter: name("submitter", r.submitter_name),
         benchmark: name("benchmark", r.benchmark), time: figure(r.minutes, htmlLang),
         href: page("results", r.id)
       };
@@ -326,7 +326,7 @@
     idealKey.hidden = !ideal;             /* its key under the chart, as on the scale chart */
     chartCaption.textContent = fill(msg("chart-caption", points.length), { n: points.length.toLocaleString(htmlLang) }) +
       (ideal ? fill(msg("ideal", ideal.anchor.accelerator_count), {
-        submitter: ideal.anchor.submitter_name, system: ideal.anchor.system_name,
+        submitter: name("submitter", ideal.anchor.submitter_name), system: ideal.anchor.system_name,
         count: ideal.anchor.accelerator_count.toLocaleString(htmlLang), round: ideal.anchor.round,
         work: figure(ideal.anchor.accelerator_minutes, htmlLang)
       }) : "");
@@ -342,8 +342,8 @@
           axis: { labelAngle: 0, labelOverlap: "greedy" } };
     var y = { field: "minutes", type: "quantitative", scale: fitted, title: msg("axis-time"),
               axis: { labelOverlap: "greedy" } };
-    var spec = {
-      $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+    var spec = {                    /* Vega-Lite, of the bundle's own version (mode below) */
+      description: chartCaption.textContent,
       width: "container", height: narrow ? 280 : 360, background: null,
       layer: [{
         data: { values: points },
@@ -376,7 +376,7 @@
     into.style.width = "100%";                     /* the "container" width the chart takes */
     chartView.textContent = "";
     chartView.appendChild(into);
-    window.vegaEmbed(into, spec, { actions: false, renderer: "svg" }).then(function (result) {
+    window.vegaEmbed(into, spec, { actions: false, renderer: "svg", mode: "vega-lite" }).then(function (result) {
       if (mine !== drawings) { result.view.finalize(); return; }   /* a newer selection's chart */
       chartView_ = result.view;
       /* the table above holds the same results, with their links: the drawing is not read out */

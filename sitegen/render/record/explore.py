@@ -22,6 +22,7 @@ from sitegen.render.charts.scale_svg import vega_shape
 from sitegen.render.pages import _attribution as attribution
 from sitegen.render.pages import _page
 from sitegen.render.record import downloads
+from sitegen.render.record.lists import shown_name, submitter_names
 from sitegen.render.record.rounds import CATEGORIES, DIVISIONS
 
 # One row of a round's data script, in this order (explore.js reads them by these names).
@@ -132,6 +133,7 @@ def _filters(model: Model, lang, t) -> dict:
         "division": {d: t(f"division.{d}") for d in DIVISIONS},
         "category": {c: t(f"category.{c}") for c in CATEGORIES},
         "status": {s: t("record.status." + s.replace(" ", "_")) for s in ("logs missing", "too few logs")},
+        "submitter": submitter_names(model, lang),  # each spelling, as the language writes it
     }
     return {
         "rounds": list(site.rounds),
@@ -139,7 +141,7 @@ def _filters(model: Model, lang, t) -> dict:
         "benchmarks": benchmarks,
         "default_benchmark": _default_benchmark(model, [b["id"] for b in benchmarks]),
         "chips": chips,
-        "submitters": [(e.slug, e.name) for e in index.submitters.values()],
+        "submitters": [(e.slug, shown_name(model, lang, "submitters", e)) for e in index.submitters.values()],
         "divisions": DIVISIONS,
         "categories": CATEGORIES,
         "names": names,

@@ -214,6 +214,16 @@ def change_target(model: Model, change: dict) -> str | None:
     return None
 
 
+def submitter_names(model: Model, lang: str) -> dict[str, str]:
+    """Each submitter spelling the record publishes, as the language writes its company
+    (companies.yaml): the explorer's and the compare page's scripts show these."""
+    return {
+        spelling: model.names.submitter(spelling, lang)
+        for entity in model.index.submitters.values()
+        for spelling in sorted({entity.name, *entity.names} - {None, ""})
+    }
+
+
 def compare_page(theme, site: Site, lang, t, model: Model):
     return _page(
         theme,
@@ -225,6 +235,7 @@ def compare_page(theme, site: Site, lang, t, model: Model):
         t("rcompare.title"),
         [(t("nav.rounds"), urls.rounds(lang))],
         rounds=list(site.rounds),
+        companies=submitter_names(model, lang),
         attribution=attribution(site, site.rounds),
         model=model,
     )
