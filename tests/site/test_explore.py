@@ -17,8 +17,8 @@ import yaml
 
 from sitegen.assemble.pipeline import build
 
-from project import CACHE, SITE, TEMPLATES
-from record_sample import V10, V11, V11_LEVEL, write_record_project
+from project import CACHE, REPORT_ZH, SITE, TEMPLATES, VENDORS
+from record_sample import V10, V11, V11_LEVEL, on_record, write_record_project
 from search_files import search_text
 
 PREFIX = re.compile(
@@ -162,3 +162,28 @@ def test_the_page_opens_on_one_benchmark_of_the_latest_round(sites):
         "all",
         "All benchmarks, each in its own group",
     )
+
+
+def test_submitters_are_named_as_each_language_writes_them(tmp_path):
+    """One name per company per language: where companies.yaml names the record's spelling
+    "Acme", the Chinese explorer (its names, its submitter filter), the compare page and a
+    report's results table write 艾克米, as the leaderboards do; English keeps Acme."""
+    companies = "- id: acme\n  spellings: [Acme]\n  name: {en: Acme, zh: 艾克米}\n"
+    vendors = VENDORS.replace("  name: {en: Acme, zh: 艾克米}\n", "")  # named by companies.yaml
+    block = "\n```results\nbenchmark: bert\nround: v1.0\nsystems: [acme-16, zenith-8]\n```\n"
+    changes = {"data/companies.yaml": companies, "data/vendors.yaml": vendors}
+    changes["reports/acme-vs-zenith.zh.md"] = on_record(REPORT_ZH) + block  # English has it
+    content = write_record_project(tmp_path / "p", changes)
+    out = tmp_path / "out"
+    build(content, TEMPLATES, out, cache=CACHE)
+    for lang, acme in (("en", "Acme"), ("zh", "艾克米")):
+        explore = (out / lang / "explore.html").read_text("utf-8")
+        names = json.loads(re.search(r"data-names='([^']*)'", explore).group(1).replace("&#34;", '"'))
+        assert names["submitter"]["Acme"] == acme and names["submitter"]["Zenith"] == "Zenith"
+        assert re.search(rf'<option value="acme">{acme}</option>', explore)
+        compare = (out / lang / "compare.html").read_text("utf-8")
+        companies_attr = re.search(r"data-companies='([^']*)'", compare).group(1).replace("&#34;", '"')
+        assert json.loads(companies_attr)["Acme"] == acme
+        report = (out / lang / "reports" / "acme-vs-zenith.html").read_text("utf-8")
+        table = report[report.index('<table class="data sortable results">') :]
+        assert f"<td>{acme}</td>" in table[: table.index("</table>")]
