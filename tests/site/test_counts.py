@@ -69,4 +69,5 @@ def test_the_rounds_index_and_the_downloads_count_each_round_alike(shipped_site,
     assert sum(copies.values()) > 0  # not vacuous: v4.0 holds copies
     for rnd, n in copies.items():
         if n:
-            assert f"(the files: {n} more rows, copies)".encode() in downloads, rnd
+            said = "1 more row: a copy of a result" if n == 1 else f"{n} more rows: copies of results"
+            assert f"(the files hold {said} within the round)".encode() in downloads, rnd
