@@ -18,7 +18,7 @@ from pathlib import Path
 from sitegen.base.errors import Problems
 from sitegen.content.field_types import suggest
 from sitegen.content.parsecache import cached
-from sitegen.content.readers import LINE, key_line, parse_yaml, read_text
+from sitegen.content.readers import LINE, key_line, read_yaml
 
 TABLE = "chip_looks"
 LOOKS_FILE = ("data", "chip_looks.yaml")
@@ -53,9 +53,7 @@ def read_looks(content: Path, families: dict, problems: Problems) -> dict:
     path = content.joinpath(*LOOKS_FILE)
     if not path.is_file():
         return {}
-    data = cached(
-        "yaml-map", path, problems, lambda: parse_yaml(read_text(path, problems) or "{}", path, problems)
-    )
+    data = cached("yaml", path, problems, lambda: read_yaml(path, problems))
     if not isinstance(data, dict) or not all(isinstance(data.get(k), dict) for k in ("colours", "looks")):
         problems.add(path, 1, "chip_looks.yaml must be a mapping with 'backgrounds', 'colours' and 'looks'")
         return {}
