@@ -81,7 +81,7 @@ TABLES = {
         "id": req(ident),
         "kind": req(one_of("article", "official", "policy", "datasheet", "press")),
         "title": req(name),
-        "label": opt(ltext),  # the site's own name for it per language (chart source lines)
+        "label": opt(ltext),  # the site's own name for it per language, shown instead of its title
         "publisher": req(name),
         "author": opt(name),
         "date": opt(date),

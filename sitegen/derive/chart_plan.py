@@ -11,6 +11,7 @@ from sitegen.base.languages import Language
 from sitegen.content.chip_looks import look_of
 from sitegen.derive import chart_metrics
 from sitegen.derive.chart_select import SELECT_FIELDS, BadBlock, round_key, select
+from sitegen.derive.names import source_title
 
 CHART_FIELDS = SELECT_FIELDS + ("metric", "kind", "baseline", "per", "caption", "title")
 METRICS = {
@@ -91,6 +92,7 @@ def _names(site, t, lang: str, r: dict, per: str) -> dict:
         "round": r["round"],
         "division": t("division." + r["division"]),
         "family": r["chip"]["family_name"] if r.get("chip") else system["accelerator"],
+        "source": source_title(site.get("sources", r["source"]), lang)[0],
     }
 
 
@@ -111,7 +113,6 @@ def _join(names: dict, parts: list[str], varies: set, first: str) -> str:
 
 
 def _row(site, r, value, extra, names, label, series, kind) -> dict:
-    source = site.get("sources", r["source"])
     row = {
         "label": label,
         "system": names["system"],
@@ -127,7 +128,7 @@ def _row(site, r, value, extra, names, label, series, kind) -> dict:
     if kind in ("grouped_bars", "lines", "scaling"):
         row["series"] = series
     row.update(extra)
-    row.update({"result": r["id"], "source": source["title"]})
+    row.update({"result": r["id"], "source": names["source"]})
     return row
 
 

@@ -16,6 +16,7 @@ from sitegen.base import languages, urls
 from sitegen.base.errors import Problem
 from sitegen.base.languages import Language
 from sitegen.content.field_types import suggest
+from sitegen.derive import names
 
 if TYPE_CHECKING:
     from sitegen.content.model import Site
@@ -102,12 +103,23 @@ def say(page, key: str, **values) -> str:
     return table[languages.counted(table, key, values)].format(**values)
 
 
-def source_name(source: dict | None, page_lang: str, field: str = "publisher") -> Markup | str:
-    """A source's publisher (or title) as it writes it, marked as its language when that is
-    not the page's (`page_lang`, an HTML lang): a Simplified name stays Simplified on a
-    Traditional page, and is read and drawn as such."""
+def source_name(source: dict | None, page_lang: str) -> Markup | str:
+    """A source's publisher as it writes it, marked as its language when that is not the
+    page's (`page_lang`, an HTML lang): a Simplified name stays Simplified on a Traditional
+    page, and is read and drawn as such."""
     if not source:
         return "–"
-    if source["language"] == page_lang:
-        return source[field]
-    return Markup('<span lang="{}">{}</span>').format(source["language"], source[field])
+    return _marked(source["publisher"], source["language"], page_lang)
+
+
+def source_title(source: dict, lang: str, page_lang: str) -> Markup | str:
+    """A source's name on a page in `lang` (names.source_title): the site's own name for it in
+    that language, else its title marked as its language when that is not the page's."""
+    text, written_in = names.source_title(source, lang)
+    return text if written_in is None else _marked(text, written_in, page_lang)
+
+
+def _marked(text: str, written_in: str, page_lang: str) -> Markup | str:
+    if written_in == page_lang:
+        return text
+    return Markup('<span lang="{}">{}</span>').format(written_in, text)

@@ -16,6 +16,7 @@ import urllib.parse
 
 from sitegen.base import fmt, urls
 from sitegen.base.errors import ContentError, Problem
+from sitegen.derive import names
 from sitegen.render.feed import site_date
 from sitegen.render.htmltree import drop, etree, parse, unwrap
 from sitegen.render.inline import data_uri, static_bytes
@@ -282,8 +283,11 @@ def _archive_note(site, report, page: str, root: str | None, t):
             li = etree.SubElement(items, "li")
             name = etree.SubElement(li, "span", lang=s["language"])  # as the source writes it
             name.text, name.tail = s["publisher"], t("ref.colon")
-            title = etree.SubElement(li, "cite", lang=s["language"])
-            title.text, title.tail = s["title"], " — "
+            text, written_in = names.source_title(s, t.language.code)
+            title = etree.SubElement(li, "cite")
+            if written_in:  # a title as written; the site's own name is in the page's language
+                title.set("lang", written_in)
+            title.text, title.tail = text, " — "
             if s.get("url"):
                 a = etree.SubElement(li, "a", href=s["url"])
                 a.set("class", "url")

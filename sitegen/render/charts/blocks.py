@@ -14,6 +14,7 @@ import posixpath
 from html import escape
 
 from sitegen.base import fmt, languages, npm, urls
+from sitegen.derive import names
 from sitegen.derive.model import Plan
 from sitegen.render.page import Page
 
@@ -150,13 +151,9 @@ def _sources(site, t, plan: Plan, page: Page) -> str:
     for ident in idents:
         source = site.get("sources", ident)
         target = page.link(urls.sources(page.lang) + "#" + urls.anchor("source", ident))
-        label = (source.get("label") or {}).get(page.lang)
-        if label:  # the site's own words for it, in the page's language
-            links.append(f'<a href="{escape(target)}">{escape(label)}</a>')
-        else:  # its title as written, marked as its language
-            links.append(
-                f'<a href="{escape(target)}" lang="{escape(source["language"])}">{escape(source["title"])}</a>'
-            )
+        text, written_in = names.source_title(source, page.lang)
+        marked = f' lang="{escape(written_in)}"' if written_in else ""  # a title, as written
+        links.append(f'<a href="{escape(target)}"{marked}>{escape(text)}</a>')
     return _with_html(t, "chart.sources", sources=escape(t("chart.list_sep")).join(links))
 
 
