@@ -210,6 +210,14 @@ def submitter_name(name: str) -> str:
     return name.replace("_", " ").lower()
 
 
+def source_title(source: dict, lang: str) -> tuple[str, str | None]:
+    """A source as a page in `lang` names it, and the language to mark it as: the site's own
+    name for it in that language (data/sources.yaml `label`: None, the page's own words), else
+    its title as written, in the source's language."""
+    own = (source.get("label") or {}).get(lang)
+    return (own, None) if own else (source["title"], source["language"])
+
+
 VIEWS = {
     "slot": lambda site, key: site._record_slots.get(key, []),
     "rounds_of": lambda site, benchmark: [r for r in site.rounds if (benchmark, r) in site._record_slots],

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from sitegen.base.languages import Language
 from sitegen.content.chip_looks import look_of
+from sitegen.content.model import source_title
 from sitegen.derive import chart_metrics
 from sitegen.derive.chart_select import SELECT_FIELDS, BadBlock, round_key, select
-from sitegen.derive.names import source_title
 
 CHART_FIELDS = SELECT_FIELDS + ("metric", "kind", "baseline", "per", "caption", "title")
 METRICS = {

@@ -34,11 +34,3 @@ def entity_names(site, entity) -> dict | None:
         if company:
             return company["name"]
     return None
-
-
-def source_title(source: dict, lang: str) -> tuple[str, str | None]:
-    """A source as a page in `lang` names it, and the language to mark it as: the site's own
-    name for it in that language (data/sources.yaml `label`: None, the page's own words), else
-    its title as written, in the source's language."""
-    own = (source.get("label") or {}).get(lang)
-    return (own, None) if own else (source["title"], source["language"])

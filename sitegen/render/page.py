@@ -16,7 +16,7 @@ from sitegen.base import languages, urls
 from sitegen.base.errors import Problem
 from sitegen.base.languages import Language
 from sitegen.content.field_types import suggest
-from sitegen.derive import names
+from sitegen.content.model import source_title
 
 if TYPE_CHECKING:
     from sitegen.content.model import Site
@@ -112,10 +112,10 @@ def source_name(source: dict | None, page_lang: str) -> Markup | str:
     return _marked(source["publisher"], source["language"], page_lang)
 
 
-def source_title(source: dict, lang: str, page_lang: str) -> Markup | str:
-    """A source's name on a page in `lang` (names.source_title): the site's own name for it in
+def marked_source_title(source: dict, lang: str, page_lang: str) -> Markup | str:
+    """A source's name on a page in `lang` (content/model.py): the site's own name for it in
     that language, else its title marked as its language when that is not the page's."""
-    text, written_in = names.source_title(source, lang)
+    text, written_in = source_title(source, lang)
     return text if written_in is None else _marked(text, written_in, page_lang)
 
 

@@ -11,8 +11,8 @@ from markupsafe import Markup
 
 from sitegen.base import fmt, urls
 from sitegen.content.field_types import suggest
+from sitegen.content.model import source_title
 from sitegen.content.references import SHORTCODE, parse_rounds, rounds_of
-from sitegen.derive import names
 from sitegen.render import scale_refs
 from sitegen.render.names import company
 from sitegen.render.page import Page, any_result, link, result_pair, say, source_name, table_record
@@ -155,7 +155,7 @@ def _source(page, arg, line):
             page, "ref.cite_dated", publisher=label, date=escape(fmt.date(source["date"], page.language))
         )
     target = escape(page.link(urls.sources(page.lang) + "#" + urls.anchor("source", arg)))
-    title = names.source_title(source, page.lang)[0]
+    title = source_title(source, page.lang)[0]
     anchor = f'<a href="{target}" title="{escape(title)}">{label}</a>'
     return f'<cite class="cite">{say(page, "ref.cite", source=anchor)}</cite>'
 

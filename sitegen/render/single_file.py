@@ -16,7 +16,7 @@ import urllib.parse
 
 from sitegen.base import fmt, urls
 from sitegen.base.errors import ContentError, Problem
-from sitegen.derive import names
+from sitegen.content.model import source_title
 from sitegen.render.feed import site_date
 from sitegen.render.htmltree import drop, etree, parse, unwrap
 from sitegen.render.inline import data_uri, static_bytes
@@ -283,7 +283,7 @@ def _archive_note(site, report, page: str, root: str | None, t):
             li = etree.SubElement(items, "li")
             name = etree.SubElement(li, "span", lang=s["language"])  # as the source writes it
             name.text, name.tail = s["publisher"], t("ref.colon")
-            text, written_in = names.source_title(s, t.language.code)
+            text, written_in = source_title(s, t.language.code)
             title = etree.SubElement(li, "cite")
             if written_in:  # a title as written; the site's own name is in the page's language
                 title.set("lang", written_in)

@@ -14,7 +14,7 @@ import posixpath
 from html import escape
 
 from sitegen.base import fmt, languages, npm, urls
-from sitegen.derive import names
+from sitegen.content.model import source_title
 from sitegen.derive.model import Plan
 from sitegen.render.page import Page
 
@@ -151,7 +151,7 @@ def _sources(site, t, plan: Plan, page: Page) -> str:
     for ident in idents:
         source = site.get("sources", ident)
         target = page.link(urls.sources(page.lang) + "#" + urls.anchor("source", ident))
-        text, written_in = names.source_title(source, page.lang)
+        text, written_in = source_title(source, page.lang)
         marked = f' lang="{escape(written_in)}"' if written_in else ""  # a title, as written
         links.append(f'<a href="{escape(target)}"{marked}>{escape(text)}</a>')
     return _with_html(t, "chart.sources", sources=escape(t("chart.list_sep")).join(links))
