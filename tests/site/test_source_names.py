@@ -1,4 +1,4 @@
-"""A source is named on every page by one rule (derive/names.py source_title): its `label` in
+"""A source is named on every page by one rule (content/model.py source_title): its `label` in
 the page's language where data/sources.yaml gives one (the site's own words, such as "EE Times
 on the IPU-M2000's price", which are not a title to keep in English on a Chinese page), else its
 title as written, marked as its language."""
