@@ -51,8 +51,9 @@
     });
   }
 
-  /* A results table is a list of cards on a phone (style.css): each cell is labelled with its
-     column's name (data-label), taken from the header row, so that the page carries it once. */
+  /* A results table (and a chip's specifications) is a list of cards on a phone (style.css):
+     each cell is labelled with its column's name (data-label), taken from the header row, so
+     that the page carries it once. */
   function label(table) {
     if (!table.tHead) return;
     var names = [];
@@ -70,6 +71,6 @@
     });
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll("table.results"), label);
+  Array.prototype.forEach.call(document.querySelectorAll("table.results, table.phone-cards"), label);
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), enhance);
 })();

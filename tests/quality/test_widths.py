@@ -3,7 +3,8 @@
 At 320 x 568 and 390 x 844 (the smallest and a common phone), on one page of every kind: the
 header takes at most a quarter of the screen's height, the search box is in view, and every
 results table (rows of results: time, accelerators, submitter) shows each cell of its first
-row inside the screen without being scrolled sideways. At 1280 px no table is wider than its
+row inside the screen without being scrolled sideways, and so does a chip's specifications
+table (cards on a phone). At 1280 px no table is wider than its
 column. The header's menu opens and closes by pointer and keyboard, without a script too; a
 long page (the A100 family's) opens folded. One language a page kind at each width, in turn,
 keeps the loads within about a minute on two cores; test_phone.py loads every kind in every
@@ -225,3 +226,35 @@ def test_the_a100_page_opens_folded(browser, shipped_site, site_roots):
         else:
             assert 0 < said <= fold["items"], fold
     assert opened > height, "opening a fold shows nothing"
+
+
+# A chip's specifications (name, value, source) at a width: whether the table's wrap scrolls
+# sideways, its body cells' column names (data-label, from tables.js) and how its rows show.
+SPECS = """() => { const table = document.querySelector('main table.phone-cards');
+  const wrap = table.closest('.table-wrap');
+  return {scrolls: wrap.scrollWidth > wrap.clientWidth + 1,
+          labels: [...table.tBodies[0].rows[0].cells].map(c => c.getAttribute('data-label')),
+          row: getComputedStyle(table.tBodies[0].rows[0]).display,
+          heads: [...table.tHead.rows[0].cells].map(c => c.textContent.trim())}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_chips_specifications_are_cards_on_a_phone(browser, shipped_site, site_roots, lang):
+    """The specifications table (three columns, its sources' names long) is one card a figure on
+    a phone, each value and source after its column's name, instead of a table scrolled
+    sideways whose header broke inside a word; at 1280 px it is a table."""
+    rel = f"{lang}/accelerators/google-tpu-v4.html"
+    assert "phone-cards" in (shipped_site / rel).read_text("utf-8"), f"{rel}: no specifications table"
+    shown = {}
+    for width, height in ((390, 844), DESKTOP):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        try:
+            page = context.new_page()
+            page.goto(site_roots["http"] + rel)
+            shown[width] = page.evaluate(SPECS)
+        finally:
+            context.close()
+    phone, desktop = shown[390], shown[DESKTOP[0]]
+    assert not phone["scrolls"] and phone["row"] == "flex", phone
+    assert phone["labels"] == [None, *phone["heads"][1:]], phone  # the row's name is its th
+    assert desktop["row"] == "table-row", desktop
