@@ -119,6 +119,15 @@ def marked_source_title(source: dict, lang: str, page_lang: str) -> Markup | str
     return text if written_in is None else _marked(text, written_in, page_lang)
 
 
+def cited_source_title(source: dict, lang: str) -> Markup:
+    """A source's name as a <cite> on a page in `lang` (content/model.py): the site's own name
+    for it, else its title marked as its language (always: it is the work's own words)."""
+    text, written_in = source_title(source, lang)
+    if written_in is None:
+        return Markup("<cite>{}</cite>").format(text)
+    return Markup('<cite lang="{}">{}</cite>').format(written_in, text)
+
+
 def _marked(text: str, written_in: str, page_lang: str) -> Markup | str:
     if written_in == page_lang:
         return text

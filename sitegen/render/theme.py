@@ -15,9 +15,9 @@ from markupsafe import Markup, escape
 from sitegen.base import fmt, languages, urls
 from sitegen.base.errors import ContentError, Problem
 from sitegen.base.store import Store
-from sitegen.content.model import Site, source_title
+from sitegen.content.model import Site
 from sitegen.render.level_mark import level_mark
-from sitegen.render.page import Page, marked_source_title, source_name
+from sitegen.render.page import Page, cited_source_title, marked_source_title, source_name
 from sitegen.render.references import rich_text
 
 
@@ -176,8 +176,8 @@ def base_context(site: Site, lang: str, path: str, t: Strings, title: str, model
         "fmt": fmt.ForSite(langs),
         "model": model,
         "source_name": lambda source: source_name(source, langs.html_lang(lang)),
-        # a source's name and the language to mark it as (None: the page's own words)
-        "source_title": lambda source: source_title(source, lang),
+        # a source's name in the page's language, else its title marked (content/model.py)
+        "cited_source": lambda source: cited_source_title(source, lang),
         "source_title_marked": lambda source: marked_source_title(source, lang, langs.html_lang(lang)),
         # a submitter as the page's language writes it (data/companies.yaml)
         "company": lambda spelling: model.names.submitter(spelling, lang) if model else spelling,
